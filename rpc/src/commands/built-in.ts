@@ -1,0 +1,95 @@
+import * as v from 'valibot';
+import { RpcError, RpcErrorCode } from '../protocol/codes.js';
+import { eventSpec } from '../protocol/events.js';
+import type { CommandContext, CommandHandler } from '../server/rpc-server.js';
+import { joiMessage } from './joi-message.js';
+import { runSetActivity } from './set-activity.js';
+
+const SNOWFLAKE = /^[0-9]{1,20}$/;
+
+const UserIdArgs = v.object(
+  {
+    user_id: v.pipe(v.string('must be a string'), v.regex(SNOWFLAKE, 'must be a snowflake (a string of digits)')),
+    pid: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0'))),
+  },
+  'must be an object',
+);
+
+const CertifiedDevicesArgs = v.object(
+  {
+    devices: v.array(
+      v.object(
+        {
+          type: v.picklist(['audioinput', 'audiooutput', 'videoinput'], 'must be one of [audioinput, audiooutput, videoinput]'),
+          id: v.pipe(v.string('must be a string'), v.minLength(1, 'is not allowed to be empty')),
+        },
+        'must be an object',
+      ),
+      'must be an array',
+    ),
+  },
+  'must be an object',
+);
+
+function parseArgs<T extends v.GenericSchema>(schema: T, args: unknown): v.InferOutput<T> {
+  const result = v.safeParse(schema, args, { abortEarly: true });
+  if (!result.success) throw new RpcError(RpcErrorCode.InvalidPayload, joiMessage(result.issues[0]));
+  return result.output;
+}
+
+function setActivity({ connection, server, request }: CommandContext): unknown {
+  const applicationId = connection.clientId as string;
+  const result = runSetActivity(request.args, {
+    applicationId,
+    applicationName: server.applicationName(applicationId),
+    transport: 'ipc',
+    now: server.now,
+  });
+  connection.pid = result.pid ?? connection.pid;
+  connection.activity = result.activity;
+  server.emit('activity', { connection, pid: result.pid, activity: result.activity, cause: 'command' });
+  return result.activity;
+}
+
+function subscription(subscribe: boolean): CommandHandler {
+  return ({ connection, server, request }) => {
+    const { evt, args } = request;
+    const spec = eventSpec(evt);
+    if (spec === undefined) {
+      throw new RpcError(RpcErrorCode.InvalidEvent, `Invalid event: ${String(evt)}`);
+    }
+    const name = evt as string;
+    if (!spec.local && !connection.authenticated) {
+      throw new RpcError(RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
+    }
+    if (spec.arg !== undefined) {
+      const value = args[spec.arg];
+      if (typeof value !== 'string' || !SNOWFLAKE.test(value)) {
+        throw new RpcError(RpcErrorCode.InvalidPayload, 'Invalid subscription parameters provided');
+      }
+    }
+    server.recordSubscription(connection, { evt: name, args }, subscribe);
+    return { evt: name };
+  };
+}
+
+/** Effects the host carries out (relay to the platform): announced on the server's bus. */
+function hostRequest(schema: v.GenericSchema): CommandHandler {
+  return ({ connection, server, request }) => {
+    const args = parseArgs(schema, request.args) as Record<string, unknown>;
+    server.emit('request', { connection, cmd: request.cmd, args });
+    return null;
+  };
+}
+
+/** Commands the RPC core answers itself. The host adds others with setCommandHandler. */
+export const builtInCommands: Readonly<Record<string, CommandHandler>> = {
+  SET_ACTIVITY: setActivity,
+  SUBSCRIBE: subscription(true),
+  UNSUBSCRIBE: subscription(false),
+  SEND_ACTIVITY_JOIN_INVITE: hostRequest(UserIdArgs),
+  // The documented name and the one the C library, npm, xhayper and Lachee send.
+  CLOSE_ACTIVITY_REQUEST: hostRequest(UserIdArgs),
+  CLOSE_ACTIVITY_JOIN_REQUEST: hostRequest(UserIdArgs),
+  SET_CERTIFIED_DEVICES: hostRequest(CertifiedDevicesArgs),
+};

@@ -1,0 +1,36 @@
+import type { BaseIssue } from 'valibot';
+
+/**
+ * Renders a validation issue in the Joi text the real client sends and clients parse, e.g.
+ *   child "activity" fails because [child "state" fails because ["state" length must be at least 2 characters long]]
+ *   child "activity" fails because [child "buttons" fails because ["buttons" at position 0 fails because [child "label" fails because ["label" is required]]]]
+ * Schemas carry Joi's rule text as their message; this adds the labels and nesting.
+ */
+export function joiMessage(issue: BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  const rule = ruleText(issue);
+  if (keys.length === 0) return `"value" ${rule}`;
+  return renderKey(keys, 0, rule);
+}
+
+function ruleText(issue: BaseIssue<unknown>): string {
+  if (issue.input === undefined) return 'is required';
+  if (issue.input === '' && issue.type === 'min_length') return 'is not allowed to be empty';
+  return issue.message;
+}
+
+function renderKey(keys: readonly (string | number)[], i: number, rule: string): string {
+  const key = String(keys[i]);
+  const last = i === keys.length - 1;
+  const next = keys[i + 1];
+  let inner: string;
+  if (last) inner = `"${key}" ${rule}`;
+  else if (typeof next === 'number') inner = `"${key}" at position ${next} fails because [${renderItem(keys, i + 1, rule)}]`;
+  else inner = renderKey(keys, i + 1, rule);
+  return `child "${key}" fails because [${inner}]`;
+}
+
+function renderItem(keys: readonly (string | number)[], i: number, rule: string): string {
+  if (i === keys.length - 1) return `"${String(keys[i])}" ${rule}`;
+  return renderKey(keys, i + 1, rule);
+}

@@ -1,0 +1,15 @@
+export * from './framing/frame-codec.js';
+export * from './protocol/opcodes.js';
+export * from './protocol/codes.js';
+export * from './protocol/envelope.js';
+export * from './protocol/handshake.js';
+export * from './protocol/commands.js';
+export * from './protocol/events.js';
+export * from './transport/ipc-paths.js';
+export * from './transport/socket-probe.js';
+export * from './transport/ipc-listener.js';
+export * from './commands/set-activity.js';
+export * from './commands/activity-schema.js';
+export * from './server/rpc-connection.js';
+export * from './server/rpc-server.js';
+export { subscriptionKey } from './server/subscription-key.js';

@@ -1,0 +1,60 @@
+/**
+ * Every command name of the protocol that clients are known to send. `local`: allowed on an
+ * unauthenticated IPC connection (the `rpc.local` pseudo-scope). A name not listed here is
+ * answered 4002 "Invalid command: X".
+ */
+export const RPC_COMMANDS: Readonly<Record<string, { readonly local: boolean }>> = {
+  AUTHORIZE: { local: true },
+  AUTHENTICATE: { local: true },
+  SUBSCRIBE: { local: true },
+  UNSUBSCRIBE: { local: true },
+  SET_ACTIVITY: { local: true },
+  SEND_ACTIVITY_JOIN_INVITE: { local: true },
+  CLOSE_ACTIVITY_REQUEST: { local: true },
+  CLOSE_ACTIVITY_JOIN_REQUEST: { local: true },
+  SET_CERTIFIED_DEVICES: { local: true },
+  ACTIVITY_INVITE_USER: { local: true },
+  ACCEPT_ACTIVITY_INVITE: { local: true },
+  GET_GUILD: { local: false },
+  GET_GUILDS: { local: false },
+  GET_CHANNEL: { local: false },
+  GET_CHANNELS: { local: false },
+  CREATE_CHANNEL_INVITE: { local: false },
+  GET_RELATIONSHIPS: { local: false },
+  GET_USER: { local: false },
+  SET_USER_VOICE_SETTINGS: { local: false },
+  SET_USER_VOICE_SETTINGS_2: { local: false },
+  SELECT_VOICE_CHANNEL: { local: false },
+  GET_SELECTED_VOICE_CHANNEL: { local: false },
+  SELECT_TEXT_CHANNEL: { local: false },
+  GET_VOICE_SETTINGS: { local: false },
+  SET_VOICE_SETTINGS: { local: false },
+  SET_VOICE_SETTINGS_2: { local: false },
+  CAPTURE_SHORTCUT: { local: false },
+  SEND_ACTIVITY_JOIN_REQUEST: { local: false },
+  GET_IMAGE: { local: false },
+  TOGGLE_SCREENSHARE: { local: false },
+  GET_ENTITLEMENTS: { local: false },
+  GET_SKUS: { local: false },
+  GET_APPLICATION_TICKET: { local: false },
+  START_PURCHASE: { local: false },
+  CREATE_LOBBY: { local: false },
+  UPDATE_LOBBY: { local: false },
+  DELETE_LOBBY: { local: false },
+  UPDATE_LOBBY_MEMBER: { local: false },
+  CONNECT_TO_LOBBY: { local: false },
+  DISCONNECT_FROM_LOBBY: { local: false },
+  SEND_TO_LOBBY: { local: false },
+  SEARCH_LOBBIES: { local: false },
+  CONNECT_TO_LOBBY_VOICE: { local: false },
+  DISCONNECT_FROM_LOBBY_VOICE: { local: false },
+  // Browser-only (rpc.private): never available over IPC.
+  INVITE_BROWSER: { local: false },
+  GUILD_TEMPLATE_BROWSER: { local: false },
+  DEEP_LINK: { local: false },
+  CONNECTIONS_CALLBACK: { local: false },
+};
+
+export function isKnownCommand(name: unknown): name is string {
+  return typeof name === 'string' && Object.hasOwn(RPC_COMMANDS, name);
+}

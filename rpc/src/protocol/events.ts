@@ -1,0 +1,42 @@
+/**
+ * Events a client may SUBSCRIBE to. `local`: allowed on an unauthenticated IPC connection.
+ * `arg`: the SUBSCRIBE arg the event requires (a snowflake). READY and ERROR are sent by the
+ * server and cannot be subscribed to.
+ */
+export interface EventSpec {
+  readonly local: boolean;
+  readonly arg?: 'guild_id' | 'channel_id';
+}
+
+export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
+  GUILD_STATUS: { local: false, arg: 'guild_id' },
+  GUILD_CREATE: { local: false },
+  CHANNEL_CREATE: { local: false },
+  VOICE_CHANNEL_SELECT: { local: false },
+  VOICE_STATE_CREATE: { local: false, arg: 'channel_id' },
+  VOICE_STATE_UPDATE: { local: false, arg: 'channel_id' },
+  VOICE_STATE_DELETE: { local: false, arg: 'channel_id' },
+  VOICE_SETTINGS_UPDATE: { local: false },
+  VOICE_SETTINGS_UPDATE_2: { local: false },
+  VOICE_CONNECTION_STATUS: { local: false },
+  SPEAKING_START: { local: false, arg: 'channel_id' },
+  SPEAKING_STOP: { local: false, arg: 'channel_id' },
+  MESSAGE_CREATE: { local: false, arg: 'channel_id' },
+  MESSAGE_UPDATE: { local: false, arg: 'channel_id' },
+  MESSAGE_DELETE: { local: false, arg: 'channel_id' },
+  NOTIFICATION_CREATE: { local: false },
+  CURRENT_USER_UPDATE: { local: false },
+  CURRENT_GUILD_MEMBER_UPDATE: { local: false, arg: 'guild_id' },
+  RELATIONSHIP_UPDATE: { local: false },
+  ENTITLEMENT_CREATE: { local: false },
+  ENTITLEMENT_DELETE: { local: false },
+  ACTIVITY_JOIN: { local: true },
+  ACTIVITY_SPECTATE: { local: true },
+  ACTIVITY_JOIN_REQUEST: { local: true },
+  ACTIVITY_INVITE: { local: true },
+  AUTHORIZE_REQUEST: { local: true },
+};
+
+export function eventSpec(name: unknown): EventSpec | undefined {
+  return typeof name === 'string' && Object.hasOwn(RPC_EVENTS, name) ? RPC_EVENTS[name] : undefined;
+}

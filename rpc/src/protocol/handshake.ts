@@ -1,0 +1,54 @@
+import { CloseCode } from './codes.js';
+
+export type HandshakeResult =
+  | { readonly ok: true; readonly clientId: string; readonly version: 1 }
+  | { readonly ok: false; readonly code: number; readonly message: string };
+
+const U64_MAX = 18446744073709551615n;
+const SNOWFLAKE = /^[0-9]{17,20}$/;
+
+/**
+ * Validates the HANDSHAKE payload `{v, client_id}` the way the real client does, with the
+ * CLOSE codes and messages clients match on (pypresence raises InvalidID on the exact text
+ * "Invalid Client ID").
+ *
+ * - `v` may be 1 or "1" (arRPC learnt that some client sends a string). A missing `v` is
+ *   accepted: the real client computes `+v`, and NaN passes its `> 1` / `< 1` checks.
+ *   Anything else, null included, is 4004 "Invalid Version: <v>".
+ * - `client_id` missing or empty is 4000 "No Client ID Specified". A string must be a
+ *   snowflake (17-20 digits, at most 2^64-1); a number is accepted only when it is a safe
+ *   positive integer, because a larger one has already lost digits in JSON parsing. Anything
+ *   else is 4000 "Invalid Client ID".
+ */
+export function validateHandshake(payload: unknown): HandshakeResult {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified' };
+  }
+  const { v, client_id: clientId } = payload as { v?: unknown; client_id?: unknown };
+
+  if (v !== undefined && v !== 1 && v !== '1') {
+    return { ok: false, code: CloseCode.InvalidVersion, message: `Invalid Version: ${describe(v)}` };
+  }
+  if (clientId === undefined || clientId === null || clientId === '') {
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified' };
+  }
+  const normalized = normalizeClientId(clientId);
+  if (normalized === undefined) {
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'Invalid Client ID' };
+  }
+  return { ok: true, clientId: normalized, version: 1 };
+}
+
+export function normalizeClientId(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (!SNOWFLAKE.test(value) || BigInt(value) > U64_MAX) return undefined;
+    return value;
+  }
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}

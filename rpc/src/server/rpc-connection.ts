@@ -1,0 +1,283 @@
+import type { Socket } from 'node:net';
+import { encodeFrame, encodeRawFrame, FrameDecoder, FrameTooLargeError, type RawFrame } from '../framing/frame-codec.js';
+import { CloseCode } from '../protocol/codes.js';
+import { Opcode } from '../protocol/opcodes.js';
+import type { CommandReply } from '../protocol/envelope.js';
+import type { HandshakeResult } from '../protocol/handshake.js';
+import type { GatewayActivity } from '../commands/set-activity.js';
+import { OutboundQueue } from './outbound-queue.js';
+
+export type Transport = 'ipc';
+export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
+
+export interface Subscription {
+  readonly evt: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface DisconnectInfo {
+  /** Who ended it and why. */
+  readonly reason: 'peer-closed' | 'peer-close-frame' | 'protocol-error' | 'handshake-refused' | 'server-shutdown' | 'slow-consumer';
+  readonly code?: number;
+  /** The CLOSE message sent to the client. May quote the client's own bytes: never log it. */
+  readonly message?: string;
+  /** A description safe to log: never contains client data. */
+  readonly logMessage?: string;
+}
+
+export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', opcode: number, payload: unknown) => void;
+
+/** What a connection needs from the server that owns it. */
+export interface ConnectionHost {
+  handshake(connection: RpcConnection, payload: unknown): HandshakeResult | Promise<HandshakeResult>;
+  readyPayload(connection: RpcConnection): unknown;
+  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
+  closed(connection: RpcConnection, info: DisconnectInfo): void;
+  /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
+  readonly trace: FrameTracer | undefined;
+}
+
+export interface ConnectionOptions {
+  readonly maxPayload: number;
+  readonly maxBufferedBytes: number;
+}
+
+/** A protocol violation: the connection is closed with CLOSE 1003 and this message. */
+export class ProtocolViolation extends Error {
+  constructor(
+    message: string,
+    /** Same meaning without any client data (JSON parser text can quote the input). */
+    readonly logMessage: string = message,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One client connection: frame decoding, the handshake state machine, in-order command
+ * processing, and its own activity and subscriptions. Frames are handled strictly in the
+ * order received; a handler that returns a promise holds later frames back until it settles,
+ * and a close is processed after every frame already received.
+ */
+export class RpcConnection {
+  state: ConnectionState = 'handshake';
+  clientId: string | null = null;
+  pid: number | null = null;
+  activity: GatewayActivity | null = null;
+  authenticated = false;
+  readonly subscriptions = new Map<string, Subscription>();
+  readonly connectedAt = Date.now();
+
+  private readonly decoder: FrameDecoder;
+  private readonly out: OutboundQueue;
+  private readonly backlog: RawFrame[] = [];
+  private busy = false;
+  private stopped = false;
+  private socketClosed = false;
+  private endInfo: DisconnectInfo | undefined;
+  private sawBytes = false;
+
+  constructor(
+    readonly id: string,
+    readonly transport: Transport,
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+    options: ConnectionOptions,
+  ) {
+    this.decoder = new FrameDecoder(options.maxPayload);
+    this.out = new OutboundQueue(socket, options.maxBufferedBytes, () => this.abort({ reason: 'slow-consumer' }));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => undefined); // resets are normal; 'close' follows
+    socket.on('close', () => this.onSocketClose());
+  }
+
+  /** True when the peer connected and left without sending a byte (a liveness probe). */
+  get wasProbe(): boolean {
+    return !this.sawBytes;
+  }
+
+  /** Sends an unsolicited DISPATCH frame through the event queue. */
+  sendEvent(payload: unknown): void {
+    if (this.state !== 'ready') return;
+    this.host.trace?.(this, 'out', Opcode.Frame, payload);
+    this.out.event(encodeFrame(Opcode.Frame, payload));
+  }
+
+  /** Server-initiated close: CLOSE {code, message}, then end. */
+  close(
+    code: number,
+    message: string,
+    reason: DisconnectInfo['reason'] = 'server-shutdown',
+    logMessage: string = message,
+  ): void {
+    if (this.stopped) return;
+    this.sendClose(code, message);
+    this.finishInput({ reason, code, message, logMessage });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.stopped) return;
+    this.sawBytes = true;
+    let frames: RawFrame[];
+    try {
+      frames = this.decoder.push(chunk);
+    } catch (error) {
+      this.violation(new ProtocolViolation(error instanceof FrameTooLargeError ? error.message : 'malformed frame'));
+      return;
+    }
+    for (const frame of frames) {
+      if (this.busy || this.backlog.length > 0) this.backlog.push(frame);
+      else this.process(frame);
+      if (this.stopped) return;
+    }
+  }
+
+  private process(frame: RawFrame): void {
+    let result: void | Promise<void>;
+    try {
+      result = this.handleFrame(frame);
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    if (result instanceof Promise) {
+      this.busy = true;
+      result.then(
+        () => this.resume(),
+        (error: unknown) => {
+          this.failed(error);
+          this.resume();
+        },
+      );
+    }
+  }
+
+  private resume(): void {
+    this.busy = false;
+    while (!this.busy && !this.stopped && this.backlog.length > 0) {
+      this.process(this.backlog.shift() as RawFrame);
+    }
+    if (!this.busy && this.socketClosed) this.finalize();
+  }
+
+  private failed(error: unknown): void {
+    this.violation(error instanceof ProtocolViolation ? error : new ProtocolViolation('internal error'));
+  }
+
+  private handleFrame(frame: RawFrame): void | Promise<void> {
+    const { opcode, body } = frame;
+    switch (opcode) {
+      case Opcode.Ping: {
+        this.host.trace?.(this, 'in', opcode, parseBody(body, opcode));
+        this.out.reply(encodeRawFrame(Opcode.Pong, body));
+        return;
+      }
+      case Opcode.Pong:
+        parseBody(body, opcode);
+        return;
+      case Opcode.Close:
+        this.host.trace?.(this, 'in', opcode, parseBody(body, opcode, true));
+        this.finishInput({ reason: 'peer-close-frame' });
+        return;
+      case Opcode.Handshake: {
+        if (this.state !== 'handshake') throw new ProtocolViolation('already did handshake');
+        const payload = parseBody(body, opcode);
+        this.host.trace?.(this, 'in', opcode, payload);
+        const outcome = this.host.handshake(this, payload);
+        if (outcome instanceof Promise) return outcome.then((result) => this.completeHandshake(result));
+        this.completeHandshake(outcome);
+        return;
+      }
+      case Opcode.Frame: {
+        if (this.state === 'handshake') throw new ProtocolViolation('did not handshake');
+        const payload = parseBody(body, opcode);
+        this.host.trace?.(this, 'in', opcode, payload);
+        const reply = this.host.command(this, payload);
+        if (reply instanceof Promise) return reply.then((r) => this.sendReply(r));
+        this.sendReply(reply);
+        return;
+      }
+      default:
+        throw new ProtocolViolation(`protocol error: unknown opcode ${opcode}`);
+    }
+  }
+
+  private completeHandshake(result: HandshakeResult): void {
+    if (!result.ok) {
+      this.close(result.code, result.message, 'handshake-refused');
+      return;
+    }
+    this.clientId = result.clientId;
+    this.state = 'ready';
+    this.sendReply(this.host.readyPayload(this));
+  }
+
+  private sendReply(payload: unknown): void {
+    if (this.socketClosed) return;
+    this.host.trace?.(this, 'out', Opcode.Frame, payload);
+    this.out.reply(encodeFrame(Opcode.Frame, payload));
+  }
+
+  private violation(error: ProtocolViolation): void {
+    this.close(CloseCode.Unsupported, error.message, 'protocol-error', error.logMessage);
+  }
+
+  private sendClose(code: number, message: string): void {
+    if (this.socketClosed) return;
+    const payload = { code, message };
+    this.host.trace?.(this, 'out', Opcode.Close, payload);
+    this.out.reply(encodeFrame(Opcode.Close, payload));
+  }
+
+  /** Stops reading: nothing after this frame is processed, and the socket is ended. */
+  private finishInput(info: DisconnectInfo): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.endInfo = info;
+    this.backlog.length = 0;
+    if (this.state !== 'closed') this.state = 'closing';
+    this.socket.end();
+    // A peer that never reads must not keep the socket half-open for ever.
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+  }
+
+  private abort(info: DisconnectInfo): void {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.endInfo = info;
+      this.backlog.length = 0;
+    }
+    this.socket.destroy();
+  }
+
+  private onSocketClose(): void {
+    this.socketClosed = true;
+    if (!this.busy) this.finalize();
+  }
+
+  private finalize(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.host.closed(this, this.endInfo ?? { reason: 'peer-closed' });
+  }
+}
+
+/**
+ * JSON body of a frame. An empty body is `null` (xhayper sends length 0 for an empty
+ * message). Bad JSON is a protocol violation; its message is Node's parser text.
+ */
+function parseBody(body: Buffer, opcode: number, lenient = false): unknown {
+  if (body.length === 0) return null;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    if (lenient) return null;
+    const reason = error instanceof Error ? error.message : 'invalid JSON';
+    const what = `invalid JSON in ${opcodeName(opcode)} frame`;
+    throw new ProtocolViolation(`${what}: ${reason}`, what);
+  }
+}
+
+function opcodeName(opcode: number): string {
+  return ['HANDSHAKE', 'FRAME', 'CLOSE', 'PING', 'PONG'][opcode] ?? String(opcode);
+}

@@ -1,0 +1,283 @@
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { DEFAULT_MAX_INBOUND_PAYLOAD } from '../framing/frame-codec.js';
+import { RPC_COMMANDS, isKnownCommand } from '../protocol/commands.js';
+import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
+import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
+import { validateHandshake, type HandshakeResult } from '../protocol/handshake.js';
+import type { GatewayActivity } from '../commands/set-activity.js';
+import { builtInCommands } from '../commands/built-in.js';
+import {
+  ProtocolViolation,
+  RpcConnection,
+  type ConnectionHost,
+  type DisconnectInfo,
+  type FrameTracer,
+  type Subscription,
+  type Transport,
+} from './rpc-connection.js';
+import { subscriptionKey } from './subscription-key.js';
+
+/** The user and config a READY dispatch carries. */
+export interface ReadyIdentity {
+  readonly user: RpcUser;
+  readonly config: { readonly cdn_host: string; readonly api_endpoint: string; readonly environment: string };
+}
+
+/** The READY user object; ids and discriminator are strings (the C library reads them as strings). */
+export interface RpcUser {
+  readonly id: string;
+  readonly username: string;
+  readonly discriminator: string;
+  readonly global_name: string | null;
+  readonly avatar: string | null;
+  readonly avatar_decoration_data: null | Readonly<Record<string, unknown>>;
+  readonly bot: boolean;
+  readonly flags: number;
+  readonly premium_type: number;
+}
+
+/** Structured logger (a subset of pino's API). Only log safe fields: never payloads. */
+export interface RpcLogger {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface CommandRequest {
+  readonly cmd: string;
+  readonly nonce: unknown;
+  readonly evt: unknown;
+  readonly args: Record<string, unknown>;
+}
+
+export interface CommandContext {
+  readonly connection: RpcConnection;
+  readonly server: RpcServer;
+  readonly request: CommandRequest;
+}
+
+/** Returns the reply's `data`, or throws RpcError for an ERROR reply. */
+export type CommandHandler = (context: CommandContext) => unknown;
+
+export interface ActivityChange {
+  readonly connection: RpcConnection;
+  readonly pid: number | null;
+  readonly activity: GatewayActivity | null;
+  /** 'command': SET_ACTIVITY; 'disconnect': cleared because the connection closed. */
+  readonly cause: 'command' | 'disconnect';
+}
+
+export interface FrameTrace {
+  readonly connectionId: string;
+  readonly direction: 'in' | 'out';
+  readonly opcode: number;
+  readonly payload: unknown;
+  readonly at: number;
+}
+
+export interface RpcServerEvents {
+  connection: [RpcConnection];
+  ready: [RpcConnection];
+  disconnect: [RpcConnection, DisconnectInfo];
+  activity: [ActivityChange];
+  /** A host-level effect of a command, e.g. SEND_ACTIVITY_JOIN_INVITE. */
+  request: [{ readonly connection: RpcConnection; readonly cmd: string; readonly args: Record<string, unknown> }];
+  /** Every frame in and out; only computed while someone listens (the inspector). */
+  frame: [FrameTrace];
+}
+
+export interface RpcServerOptions {
+  /** READY's user and config; a function so a change of account shows on the next READY. */
+  readonly identity: () => ReadyIdentity;
+  /** The display name of an application, used as the activity's default name. */
+  readonly applicationName?: (clientId: string) => string;
+  readonly logger?: RpcLogger;
+  readonly maxPayload?: number;
+  readonly maxBufferedBytes?: number;
+  readonly now?: () => number;
+}
+
+export interface DispatchOptions {
+  /** Only connections that pass this filter. */
+  readonly to?: (connection: RpcConnection) => boolean;
+  /** Only subscriptions made with these args (e.g. `{guild_id}`); omit for argument-less events. */
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * The transport-independent RPC server: it owns connections, answers every command with
+ * exactly one reply, and is the event bus through which the host reaches games.
+ */
+export class RpcServer extends EventEmitter<RpcServerEvents> implements ConnectionHost {
+  private readonly connectionsById = new Map<string, RpcConnection>();
+  private readonly handlers = new Map<string, CommandHandler>();
+  private nextId = 1;
+  readonly logger: RpcLogger;
+  readonly now: () => number;
+
+  constructor(private readonly options: RpcServerOptions) {
+    super();
+    this.logger = options.logger ?? NOOP_LOGGER;
+    this.now = options.now ?? Date.now;
+    for (const [name, handler] of Object.entries(builtInCommands)) this.handlers.set(name, handler);
+  }
+
+  /** Installs (or replaces) the handler of a known command, e.g. AUTHORIZE from the host. */
+  setCommandHandler(cmd: string, handler: CommandHandler): void {
+    if (!isKnownCommand(cmd)) throw new Error(`unknown RPC command ${cmd}`);
+    this.handlers.set(cmd, handler);
+  }
+
+  /** Serves one accepted socket. */
+  attach(socket: Socket, transport: Transport = 'ipc'): RpcConnection {
+    const connection = new RpcConnection(`c${this.nextId++}`, transport, socket, this, {
+      maxPayload: this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD,
+      maxBufferedBytes: this.options.maxBufferedBytes ?? 8 * 1024 * 1024,
+    });
+    this.connectionsById.set(connection.id, connection);
+    this.emit('connection', connection);
+    return connection;
+  }
+
+  connections(): IterableIterator<RpcConnection> {
+    return this.connectionsById.values();
+  }
+
+  connection(id: string): RpcConnection | undefined {
+    return this.connectionsById.get(id);
+  }
+
+  applicationName(clientId: string): string {
+    return this.options.applicationName?.(clientId) ?? '';
+  }
+
+  /** Sends `evt` to every ready connection subscribed to it; returns how many got it. */
+  dispatch(evt: string, data: unknown, options: DispatchOptions = {}): number {
+    const key = subscriptionKey(evt, options.args ?? {});
+    const payload = eventDispatch(evt, data);
+    let sent = 0;
+    for (const connection of this.connectionsById.values()) {
+      if (connection.state !== 'ready' || !connection.subscriptions.has(key)) continue;
+      if (options.to !== undefined && !options.to(connection)) continue;
+      connection.sendEvent(payload);
+      sent += 1;
+    }
+    return sent;
+  }
+
+  /** Closes every connection with CLOSE 1000 and waits until all have finished. */
+  async closeAll(message = 'Companion is shutting down'): Promise<void> {
+    const pending = [...this.connectionsById.values()].map(
+      (connection) =>
+        new Promise<void>((resolve) => {
+          if (connection.state === 'closed') return resolve();
+          const onDisconnect = (closed: RpcConnection): void => {
+            if (closed !== connection) return;
+            this.off('disconnect', onDisconnect);
+            resolve();
+          };
+          this.on('disconnect', onDisconnect);
+          connection.close(CloseCode.Normal, message);
+        }),
+    );
+    await Promise.all(pending);
+  }
+
+  // ConnectionHost
+
+  handshake(connection: RpcConnection, payload: unknown): HandshakeResult {
+    const result = validateHandshake(payload);
+    if (!result.ok) {
+      this.logger.info({ connection: connection.id, code: result.code, reason: result.message }, 'handshake refused');
+    }
+    return result;
+  }
+
+  readyPayload(connection: RpcConnection): unknown {
+    const { user, config } = this.options.identity();
+    this.logger.debug({ connection: connection.id, clientId: connection.clientId }, 'client ready');
+    queueMicrotask(() => this.emit('ready', connection));
+    return eventDispatch('READY', { v: 1, config, user });
+  }
+
+  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> {
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      throw new ProtocolViolation('invalid payload: a command must be a JSON object');
+    }
+    const { cmd, nonce, args, evt } = payload as Record<string, unknown>;
+    if (nonce === undefined || nonce === null) {
+      return errorReply(cmd, null, RpcErrorCode.InvalidPayload, 'Payload requires a nonce');
+    }
+    if (!isKnownCommand(cmd)) {
+      return errorReply(cmd, nonce, RpcErrorCode.InvalidCommand, `Invalid command: ${String(cmd)}`);
+    }
+    if (!(RPC_COMMANDS[cmd]?.local ?? false) && !connection.authenticated) {
+      return errorReply(cmd, nonce, RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
+    }
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
+      return errorReply(cmd, nonce, RpcErrorCode.InvalidPayload, '"args" must be an object');
+    }
+    const handler = this.handlers.get(cmd);
+    if (handler === undefined) {
+      return errorReply(cmd, nonce, RpcErrorCode.UnknownError, `${cmd} is not available in this version of Companion`);
+    }
+    const request: CommandRequest = { cmd, nonce, evt, args: (args ?? {}) as Record<string, unknown> };
+    try {
+      const data = handler({ connection, server: this, request });
+      if (data instanceof Promise) {
+        return data.then(
+          (resolved: unknown) => successReply(cmd, nonce, resolved ?? null),
+          (error: unknown) => this.failure(connection, request, error),
+        );
+      }
+      return successReply(cmd, nonce, data ?? null);
+    } catch (error) {
+      return this.failure(connection, request, error);
+    }
+  }
+
+  closed(connection: RpcConnection, info: DisconnectInfo): void {
+    this.connectionsById.delete(connection.id);
+    if (connection.activity !== null) {
+      const pid = connection.pid;
+      connection.activity = null;
+      this.emit('activity', { connection, pid, activity: null, cause: 'disconnect' });
+    }
+    if (!connection.wasProbe) {
+      this.logger.debug(
+        { connection: connection.id, reason: info.reason, code: info.code, detail: info.logMessage },
+        'client disconnected',
+      );
+    }
+    this.emit('disconnect', connection, info);
+  }
+
+  get trace(): FrameTracer | undefined {
+    if (this.listenerCount('frame') === 0) return undefined;
+    return (connection, direction, opcode, payload) =>
+      this.emit('frame', { connectionId: connection.id, direction, opcode, payload, at: this.now() });
+  }
+
+  /** Used by built-in commands. */
+  recordSubscription(connection: RpcConnection, subscription: Subscription, subscribe: boolean): void {
+    const key = subscriptionKey(subscription.evt, subscription.args);
+    if (subscribe) connection.subscriptions.set(key, subscription);
+    else connection.subscriptions.delete(key);
+  }
+
+  private failure(connection: RpcConnection, request: CommandRequest, error: unknown): CommandReply {
+    if (error instanceof RpcError) {
+      this.logger.debug({ connection: connection.id, cmd: request.cmd, code: error.code }, 'command refused');
+      return errorReply(request.cmd, request.nonce, error.code, error.message);
+    }
+    this.logger.error(
+      { connection: connection.id, cmd: request.cmd, error: error instanceof Error ? error.name : typeof error },
+      'command handler failed',
+    );
+    return errorReply(request.cmd, request.nonce, RpcErrorCode.UnknownError, 'Unknown Error');
+  }
+}

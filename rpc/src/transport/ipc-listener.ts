@@ -1,0 +1,111 @@
+import net from 'node:net';
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import { IPC_INDEX_COUNT, ipcSocketPath } from './ipc-paths.js';
+import { errnoOf, probeSlot, type SlotState } from './socket-probe.js';
+
+export interface IpcListenerOptions {
+  /** Directory for Unix sockets (ignored on Windows). */
+  readonly dir: string;
+  readonly onConnection: (socket: net.Socket) => void;
+  readonly platform?: NodeJS.Platform;
+  /** Lowest index to consider; a second host on purpose starts above the first. */
+  readonly firstIndex?: number;
+}
+
+export interface SlotReport {
+  readonly index: number;
+  readonly path: string;
+  readonly state: SlotState;
+}
+
+export interface IpcListener {
+  readonly index: number;
+  readonly path: string;
+  /** What was found at each index before binding (Unix only). */
+  readonly slots: readonly SlotReport[];
+  close(): Promise<void>;
+}
+
+export class NoFreeSlotError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly slots: readonly SlotReport[],
+  ) {
+    const taken = slots.map((s) => `${s.index}:${s.state.kind}`).join(' ');
+    super(`every discord-ipc-0..${IPC_INDEX_COUNT - 1} in ${dir} is taken (${taken})`);
+    this.name = 'NoFreeSlotError';
+  }
+}
+
+/**
+ * Binds the lowest free `discord-ipc-N`. Every existing slot is probed first (in parallel):
+ * live sockets are never touched, stale ones are removed. The socket is created owner-only
+ * (umask during bind, then chmod 0600 for file systems that ignore the umask).
+ */
+export async function listenIpc(options: IpcListenerOptions): Promise<IpcListener> {
+  const platform = options.platform ?? process.platform;
+  const firstIndex = options.firstIndex ?? 0;
+  const indices = Array.from({ length: IPC_INDEX_COUNT - firstIndex }, (_, i) => firstIndex + i);
+
+  const slots: SlotReport[] =
+    platform === 'win32'
+      ? indices.map((index) => ({ index, path: ipcSocketPath(index, options.dir, platform), state: { kind: 'free' } }))
+      : await Promise.all(
+          indices.map(async (index) => {
+            const socketPath = ipcSocketPath(index, options.dir, platform);
+            return { index, path: socketPath, state: await probeSlot(socketPath) };
+          }),
+        );
+
+  for (const slot of slots) {
+    if (slot.state.kind !== 'free' && slot.state.kind !== 'stale-removed') continue;
+    const server = net.createServer({ pauseOnConnect: false }, options.onConnection);
+    const bound = await bindOwnerOnly(server, slot.path, platform);
+    if (!bound) continue;
+    const ino = platform === 'win32' ? undefined : (await lstat(slot.path)).ino;
+    return {
+      index: slot.index,
+      path: slot.path,
+      slots,
+      close: () => closeListener(server, slot.path, ino),
+    };
+  }
+  throw new NoFreeSlotError(options.dir, slots);
+}
+
+async function bindOwnerOnly(server: net.Server, socketPath: string, platform: NodeJS.Platform): Promise<boolean> {
+  const listening = new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Node binds a pipe synchronously inside listen(), so the umask covers exactly that call.
+  const previousUmask = platform === 'win32' ? undefined : process.umask(0o177);
+  try {
+    server.listen(socketPath);
+  } finally {
+    if (previousUmask !== undefined) process.umask(previousUmask);
+  }
+  try {
+    await listening;
+  } catch (error) {
+    if (errnoOf(error) === 'EADDRINUSE') return false;
+    throw error;
+  }
+  if (platform !== 'win32') await chmod(socketPath, 0o600);
+  return true;
+}
+
+async function closeListener(server: net.Server, socketPath: string, ino: number | undefined): Promise<void> {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (ino === undefined) return;
+  // libuv unlinks on close; remove it ourselves only if the file is still the one we made.
+  try {
+    const stats = await lstat(socketPath);
+    if (stats.ino === ino) await unlink(socketPath);
+  } catch {
+    // already gone
+  }
+}
