@@ -13,3 +13,4 @@ export * from './commands/activity-schema.js';
 export * from './server/rpc-connection.js';
 export * from './server/rpc-server.js';
 export { subscriptionKey } from './server/subscription-key.js';
+export * from './server/outbound-queue.js';

@@ -40,6 +40,7 @@ export interface ConnectionHost {
 export interface ConnectionOptions {
   readonly maxPayload: number;
   readonly maxBufferedBytes: number;
+  readonly eventGapMs: number;
 }
 
 /** A protocol violation: the connection is closed with CLOSE 1003 and this message. */
@@ -85,7 +86,11 @@ export class RpcConnection {
     options: ConnectionOptions,
   ) {
     this.decoder = new FrameDecoder(options.maxPayload);
-    this.out = new OutboundQueue(socket, options.maxBufferedBytes, () => this.abort({ reason: 'slow-consumer' }));
+    this.out = new OutboundQueue(socket, {
+      eventGapMs: options.eventGapMs,
+      maxBufferedBytes: options.maxBufferedBytes,
+      onOverflow: () => this.abort({ reason: 'slow-consumer' }),
+    });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => undefined); // resets are normal; 'close' follows
     socket.on('close', () => this.onSocketClose());
@@ -252,6 +257,7 @@ export class RpcConnection {
 
   private onSocketClose(): void {
     this.socketClosed = true;
+    this.out.clear();
     if (!this.busy) this.finalize();
   }
 

@@ -17,6 +17,7 @@ import {
   type Transport,
 } from './rpc-connection.js';
 import { subscriptionKey } from './subscription-key.js';
+import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
 
 /** The user and config a READY dispatch carries. */
 export interface ReadyIdentity {
@@ -96,6 +97,8 @@ export interface RpcServerOptions {
   readonly logger?: RpcLogger;
   readonly maxPayload?: number;
   readonly maxBufferedBytes?: number;
+  /** Quiet time around unsolicited events (see OutboundQueue). */
+  readonly eventGapMs?: number;
   readonly now?: () => number;
 }
 
@@ -137,6 +140,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     const connection = new RpcConnection(`c${this.nextId++}`, transport, socket, this, {
       maxPayload: this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD,
       maxBufferedBytes: this.options.maxBufferedBytes ?? 8 * 1024 * 1024,
+      eventGapMs: this.options.eventGapMs ?? DEFAULT_EVENT_GAP_MS,
     });
     this.connectionsById.set(connection.id, connection);
     this.emit('connection', connection);

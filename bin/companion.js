@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Entry of the `companion` command. The TypeScript build (npm install runs it) lives in out/.
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../out/main/src/cli.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write("companion: not built yet. Run 'npm install' (or 'npm run build') in the project folder.\n");
+  process.exit(1);
+}
+const { main } = await import(entry.href);
+await main();

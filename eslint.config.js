@@ -1,0 +1,42 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Layers: rpc/ depends on nothing of ours; main/ may use rpc/; nothing imports electron yet. */
+const layerRule = (forbidden, message) => ({
+  'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'coverage/**', '.bench/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        queueMicrotask: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['rpc/**/*.ts'],
+    rules: layerRule(['**/main/**', '**/renderer/**', '**/preload/**', '**/platform/**', 'electron'], 'rpc/ is the protocol core: it imports nothing of ours and no Electron.'),
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: layerRule(['**/renderer/**', 'electron'], 'main/ reaches the UI only through the preload contract; Electron only in main/electron adapters.'),
+  },
+);

@@ -1,0 +1,65 @@
+import { serveCommand, SERVE_HELP } from './commands/serve.js';
+import { UsageError, type CommandIo } from './cli-args.js';
+import { readVersion } from './version.js';
+
+export const MAIN_HELP = `Usage: companion <command> [options]
+
+Companion is a desktop companion app that games talk to over local RPC
+(the discord-ipc protocol that rich presence libraries speak).
+
+Commands:
+  serve        Start the host: the RPC server games connect to
+  help [CMD]   Show help for a command
+
+Options:
+  -h, --help   Show help
+  --version    Show the version
+
+Run 'companion <command> --help' for a command's options.
+`;
+
+const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) => Promise<number>; help: string }> = {
+  serve: { run: serveCommand, help: SERVE_HELP },
+};
+
+export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === undefined || first === '-h' || first === '--help') {
+      io.stdout(MAIN_HELP);
+      return first === undefined ? 2 : 0;
+    }
+    if (first === '--version' || (rest.includes('--version') && first in COMMANDS)) {
+      io.stdout(`companion ${io.version}\n`);
+      return 0;
+    }
+    if (first === 'help') {
+      const topic = rest[0];
+      if (topic === undefined) io.stdout(MAIN_HELP);
+      else if (topic in COMMANDS) io.stdout((COMMANDS[topic] as { help: string }).help);
+      else throw new UsageError(`unknown command '${topic}'`);
+      return 0;
+    }
+    const command = COMMANDS[first];
+    if (command === undefined) throw new UsageError(`unknown command '${first}' (see 'companion --help')`);
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`companion: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** Process entry: `node out/main/src/cli.js ...` (bin/companion.js). */
+export async function main(): Promise<void> {
+  const io: CommandIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    version: readVersion(),
+  };
+  const code = await runCli(process.argv.slice(2), io);
+  process.exitCode = code;
+}
