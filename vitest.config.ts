@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['{rpc,main,platform,renderer}/**/*.test.{ts,tsx}'],
     environment: 'node',
+    globalSetup: ['./scripts/vitest-build.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
   },

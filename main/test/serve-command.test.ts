@@ -1,0 +1,136 @@
+import { lstat, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawClient } from '../../rpc/test/support/raw-client.js';
+import { makeTempDir } from '../../rpc/test/support/test-server.js';
+import { CliProcess } from './support/cli-process.js';
+
+const procs: CliProcess[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const proc of procs.splice(0)) {
+    proc.kill('SIGKILL');
+    await proc.exited;
+  }
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function dir(): Promise<string> {
+  const d = await makeTempDir('companion-cli-');
+  dirs.push(d);
+  return d;
+}
+
+function serve(args: string[], env: Record<string, string> = {}): CliProcess {
+  const proc = CliProcess.run(['serve', ...args], env);
+  procs.push(proc);
+  return proc;
+}
+
+const LISTENING = /listening on (\S+)\n/;
+
+describe('companion serve', () => {
+  it('binds in XDG_RUNTIME_DIR, prints the path, serves READY and cleans up on SIGTERM', async () => {
+    const runtime = await dir();
+    const proc = serve(['--user', 'alice'], { XDG_RUNTIME_DIR: runtime, TMPDIR: '/nonexistent' });
+    const [, socketPath] = await proc.waitForStdout(LISTENING);
+    expect(socketPath).toBe(path.join(runtime, 'discord-ipc-0'));
+    expect((await stat(socketPath!)).mode & 0o777).toBe(0o600);
+    const runtimeFile = path.join(runtime, 'companion', 'host.json');
+    expect((await stat(runtimeFile)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(runtimeFile, 'utf8'))).toMatchObject({ pid: proc.child.pid, ipc: { path: socketPath, index: 0 } });
+
+    const { client, ready } = await RawClient.ready(socketPath!);
+    expect(ready.data.user).toMatchObject({ username: 'alice', discriminator: '0', bot: false });
+    expect(ready.data.user.id).toMatch(/^[0-9]{18}$/);
+
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    expect((client.frames.at(-1)?.payload as { code?: number }).code).toBe(1000);
+    await expect(lstat(socketPath!)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(lstat(runtimeFile)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('removes the socket on SIGINT too', async () => {
+    const runtime = await dir();
+    const proc = serve(['--runtime-dir', runtime]);
+    const [, socketPath] = await proc.waitForStdout(LISTENING);
+    proc.kill('SIGINT');
+    expect((await proc.exited).code).toBe(0);
+    await expect(lstat(socketPath!)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('uses TMPDIR when XDG_RUNTIME_DIR is not set, and --runtime-dir over both', async () => {
+    const tmp = await dir();
+    const explicit = await dir();
+    const byEnv = serve([], { TMPDIR: tmp });
+    expect((await byEnv.waitForStdout(LISTENING))[1]).toBe(path.join(tmp, 'discord-ipc-0'));
+    const byFlag = serve(['--runtime-dir', explicit], { TMPDIR: tmp });
+    expect((await byFlag.waitForStdout(LISTENING))[1]).toBe(path.join(explicit, 'discord-ipc-0'));
+  });
+
+  it('refuses a second host for the same directory, unless --allow-second', async () => {
+    const runtime = await dir();
+    const first = serve(['--runtime-dir', runtime]);
+    await first.waitForStdout(LISTENING);
+
+    const second = await CliProcess.complete(['serve', '--runtime-dir', runtime]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`already running for this directory (pid ${first.child.pid})`);
+
+    const third = serve(['--runtime-dir', runtime, '--allow-second']);
+    const [, socketPath] = await third.waitForStdout(LISTENING);
+    expect(socketPath).toBe(path.join(runtime, 'discord-ipc-1'));
+    expect(third.stdout).toContain('discord-ipc-0: held by another running server; left alone');
+  });
+
+  it('takes over from a host that died without cleaning up', async () => {
+    const runtime = await dir();
+    const crashed = serve(['--runtime-dir', runtime]);
+    await crashed.waitForStdout(LISTENING);
+    crashed.kill('SIGKILL');
+    await crashed.exited;
+    const next = serve(['--runtime-dir', runtime]);
+    const [, socketPath] = await next.waitForStdout(LISTENING);
+    expect(socketPath).toBe(path.join(runtime, 'discord-ipc-0'));
+    expect(next.stdout).toContain('Removed stale sockets: discord-ipc-0');
+  });
+});
+
+describe('command line', () => {
+  it('prints help and version for the program and for serve', async () => {
+    for (const args of [['--help'], ['help'], ['help', 'serve'], ['serve', '--help'], ['serve', '-h']]) {
+      const result = await CliProcess.complete(args);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: companion/);
+    }
+    for (const args of [['--version'], ['serve', '--version']]) {
+      const result = await CliProcess.complete(args);
+      expect(result.stdout).toMatch(/^companion \d+\.\d+\.\d+\n$/);
+    }
+  });
+
+  it('names an unknown option, an unknown command and a bad log level, with exit code 2', async () => {
+    const option = await CliProcess.complete(['serve', '--bogus']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--bogus'");
+    const command = await CliProcess.complete(['dance']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("unknown command 'dance'");
+    const level = await CliProcess.complete(['serve', '--log-level', 'loud']);
+    expect(level.code).toBe(2);
+    expect(level.stderr).toContain('--log-level must be one of error, warn, info, debug, trace');
+  });
+});
+
+describe('npm start', () => {
+  it('says in one line why it does not start Electron and runs the headless host', async () => {
+    const runtime = await dir();
+    const proc = CliProcess.run(['--runtime-dir', runtime], {}, 'bin/start.js');
+    procs.push(proc);
+    await proc.waitForStdout(LISTENING);
+    const lines = proc.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^(No Electron binary found|Electron found at) .*; starting the headless host\.$/);
+    expect(lines.at(-1)).toContain(path.join(runtime, 'discord-ipc-0'));
+  });
+});

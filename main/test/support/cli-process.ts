@@ -1,0 +1,51 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The built `companion` command (or `npm start`'s launcher) running as a real process. */
+export class CliProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (this.stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
+    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static run(args: readonly string[], env: Record<string, string | undefined> = {}, script = 'bin/companion.js'): CliProcess {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
+    return new CliProcess(child);
+  }
+
+  /** Resolves with the first stdout match; rejects if the process exits first or on timeout. */
+  async waitForStdout(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    for (;;) {
+      const match = this.stdout.match(pattern);
+      if (match !== null) return match;
+      if (exited) throw new Error(`process exited before printing ${pattern}; stdout: ${this.stdout} stderr: ${this.stderr}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; stdout: ${this.stdout} stderr: ${this.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Runs to completion and returns the exit code. */
+  static async complete(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<CliProcess & { code: number | null }> {
+    const proc = CliProcess.run(args, env);
+    const { code } = await proc.exited;
+    return Object.assign(proc, { code });
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.child.exitCode === null) this.child.kill(signal);
+  }
+}
