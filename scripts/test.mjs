@@ -18,6 +18,19 @@ function run(label, command, args) {
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
+
+// Preflight: name exactly what is missing instead of failing obscurely.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stdout.write(`Node ${process.versions.node} is too old: Companion needs Node 20.19 or newer.\n0 passed, 1 failed\n`);
+  process.exit(1);
+}
+const missing = ['tsc', 'eslint', 'vitest'].filter((name) => !existsSync(bin(name)));
+if (missing.length > 0) {
+  process.stdout.write(`Missing ${missing.join(', ')} in node_modules: run 'npm install' first.\n0 passed, 1 failed\n`);
+  writeFileSync(`${resultsDir}/summary.txt`, '0 passed, 1 failed\n');
+  process.exit(1);
+}
 const checks = [
   ['typecheck', run('typecheck', bin('tsc'), ['-b'])],
   ['lint', run('lint', bin('eslint'), ['--max-warnings', '0', '.'])],

@@ -61,6 +61,15 @@ export class OutboundQueue {
     this.enqueue({ frame, isEvent: true });
   }
 
+  /**
+   * The last frame of a connection (CLOSE): written at once, ahead of anything still queued,
+   * because the socket is ended right after it.
+   */
+  final(frame: Buffer): void {
+    this.clear();
+    this.write(frame, false);
+  }
+
   /** Drops whatever has not been written (the connection is going away). */
   clear(): void {
     this.pending.length = 0;

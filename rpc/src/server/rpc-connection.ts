@@ -231,7 +231,7 @@ export class RpcConnection {
     if (this.socketClosed) return;
     const payload = { code, message };
     this.host.trace?.(this, 'out', Opcode.Close, payload);
-    this.out.reply(encodeFrame(Opcode.Close, payload));
+    this.out.final(encodeFrame(Opcode.Close, payload));
   }
 
   /** Stops reading: nothing after this frame is processed, and the socket is ended. */

@@ -163,3 +163,13 @@ describe('invite commands', () => {
     });
   });
 });
+
+describe('closing right after an event', () => {
+  it('still delivers the CLOSE frame when it follows an event within the pacing gap', async () => {
+    await send({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 's' });
+    ts.server.dispatch('ACTIVITY_JOIN', { secret: 'x' });
+    expect((await client.next()).payload.evt).toBe('ACTIVITY_JOIN');
+    client.send(Opcode.Handshake, { v: 1, client_id: '123456789012345678' }); // a violation, answered by CLOSE
+    expect(await client.next()).toMatchObject({ opcode: Opcode.Close, payload: { code: 1003, message: 'already did handshake' } });
+  });
+});

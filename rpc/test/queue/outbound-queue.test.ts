@@ -107,3 +107,15 @@ describe('OutboundQueue', () => {
     expect(overflowed).toBe(1);
   });
 });
+
+describe('OutboundQueue.final', () => {
+  it('writes the closing frame at once, even right after an event, and drops what was queued', () => {
+    queue.event(Buffer.from('event'));
+    advance(1);
+    queue.reply(Buffer.from('queued reply'));
+    queue.final(Buffer.from('close'));
+    expect(sink.writes.map((w) => w.text)).toEqual(['event', 'close']);
+    advance(GAP * 2);
+    expect(sink.writes.map((w) => w.text)).toEqual(['event', 'close']);
+  });
+});
