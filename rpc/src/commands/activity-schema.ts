@@ -40,12 +40,21 @@ function atLeast(min: number) {
   return v.pipe(num, v.minValue(min, `must be larger than or equal to ${min}`));
 }
 
-function obj<T extends v.ObjectEntries>(entries: T) {
-  return v.object(entries, 'must be an object');
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Joi's object(): arrays are not objects (valibot's object() alone would accept them). */
+export function obj<T extends v.ObjectEntries>(entries: T) {
+  return v.pipe(v.custom<Record<string, unknown>>(isPlainObject, 'must be an object'), v.object(entries, 'must be an object'));
+}
+
+/** Joi's number().valid(...): a non-number is "must be a number", a wrong number "must be one of". */
 function oneOf<const T extends readonly number[]>(options: T) {
-  return v.picklist(options, `must be one of [${options.join(', ')}]`);
+  return v.pipe(
+    num,
+    v.check((value) => options.includes(value), `must be one of [${options.join(', ')}]`),
+  ) as unknown as v.GenericSchema<unknown, T[number]>;
 }
 
 export const ActivityType = { Playing: 0, Listening: 2, Watching: 3, Competing: 5 } as const;
@@ -57,7 +66,7 @@ export const PARTY_PRIVACY = [0, 1] as const;
 const PARTY_SIZE_MINIMUMS = [1, 0] as const;
 
 const partySize = v.pipe(
-  v.array(v.pipe(num, v.integer('must be an integer')), 'must be an array'),
+  v.array(num, 'must be an array'),
   v.length(2, 'must contain 2 items'),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;

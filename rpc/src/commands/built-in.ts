@@ -2,34 +2,26 @@ import * as v from 'valibot';
 import { RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from '../server/rpc-server.js';
+import { obj } from './activity-schema.js';
 import { joiMessage } from './joi-message.js';
 import { runSetActivity } from './set-activity.js';
 
 const SNOWFLAKE = /^[0-9]{1,20}$/;
 
-const UserIdArgs = v.object(
-  {
-    user_id: v.pipe(v.string('must be a string'), v.regex(SNOWFLAKE, 'must be a snowflake (a string of digits)')),
-    pid: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0'))),
-  },
-  'must be an object',
-);
+const UserIdArgs = obj({
+  user_id: v.pipe(v.string('must be a string'), v.regex(SNOWFLAKE, 'must be a snowflake (a string of digits)')),
+  pid: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0'))),
+});
 
-const CertifiedDevicesArgs = v.object(
-  {
-    devices: v.array(
-      v.object(
-        {
-          type: v.picklist(['audioinput', 'audiooutput', 'videoinput'], 'must be one of [audioinput, audiooutput, videoinput]'),
-          id: v.pipe(v.string('must be a string'), v.minLength(1, 'is not allowed to be empty')),
-        },
-        'must be an object',
-      ),
-      'must be an array',
-    ),
-  },
-  'must be an object',
-);
+const CertifiedDevicesArgs = obj({
+  devices: v.array(
+    obj({
+      type: v.picklist(['audioinput', 'audiooutput', 'videoinput'], 'must be one of [audioinput, audiooutput, videoinput]'),
+      id: v.pipe(v.string('must be a string'), v.minLength(1, 'is not allowed to be empty')),
+    }),
+    'must be an array',
+  ),
+});
 
 function parseArgs<T extends v.GenericSchema>(schema: T, args: unknown): v.InferOutput<T> {
   const result = v.safeParse(schema, args, { abortEarly: true });

@@ -13,9 +13,12 @@ export function joiMessage(issue: BaseIssue<unknown>): string {
   return renderKey(keys, 0, rule);
 }
 
+/** String rules: Joi rejects an empty string before any of them. */
+const STRING_RULES = new Set(['min_length', 'max_length', 'check', 'regex']);
+
 function ruleText(issue: BaseIssue<unknown>): string {
   if (issue.input === undefined) return 'is required';
-  if (issue.input === '' && issue.type === 'min_length') return 'is not allowed to be empty';
+  if (issue.input === '' && STRING_RULES.has(issue.type)) return 'is not allowed to be empty';
   return issue.message;
 }
 

@@ -175,20 +175,18 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
 
   /** Closes every connection with CLOSE 1000 and waits until all have finished. */
   async closeAll(message = 'Companion is shutting down'): Promise<void> {
-    const pending = [...this.connectionsById.values()].map(
-      (connection) =>
-        new Promise<void>((resolve) => {
-          if (connection.state === 'closed') return resolve();
-          const onDisconnect = (closed: RpcConnection): void => {
-            if (closed !== connection) return;
-            this.off('disconnect', onDisconnect);
-            resolve();
-          };
-          this.on('disconnect', onDisconnect);
-          connection.close(CloseCode.Normal, message);
-        }),
-    );
-    await Promise.all(pending);
+    const open = new Set([...this.connectionsById.values()].filter((c) => c.state !== 'closed'));
+    if (open.size === 0) return;
+    await new Promise<void>((resolve) => {
+      const onDisconnect = (closed: RpcConnection): void => {
+        open.delete(closed);
+        if (open.size > 0) return;
+        this.off('disconnect', onDisconnect);
+        resolve();
+      };
+      this.on('disconnect', onDisconnect);
+      for (const connection of [...open]) connection.close(CloseCode.Normal, message);
+    });
   }
 
   // ConnectionHost

@@ -1,9 +1,10 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON replies */
 import net from 'node:net';
 import { encodeFrame, encodeRawFrame, FrameDecoder, Opcode } from '../../src/index.js';
 
 export interface DecodedFrame {
   readonly opcode: number;
-  readonly payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON
+  readonly payload: any;
 }
 
 /** A framing-level client for tests: sends raw bytes or frames, awaits decoded frames. */
