@@ -14,7 +14,9 @@ import {
   BUTTONS,
   CLIENT_ID,
   END_MS,
+  EXPECTED_LOBBY_ACTIVITY,
   expectedFullActivity,
+  LOBBY_PRESENCE,
   pointClientsAt,
   recordActivities,
   recordFrames,
@@ -118,35 +120,10 @@ describe('npm discord-rpc 4.0.1', () => {
 
   it('sets an activity with secrets and a party (no buttons)', async () => {
     const client = await connectedClient();
-    const result = await within(
-      client.setActivity({
-        state: 'Waiting in lobby',
-        details: 'Co-op',
-        partyId: 'lobby-91',
-        partySize: 1,
-        partyMax: 4,
-        matchSecret: 'match-91',
-        joinSecret: 'join-91',
-        spectateSecret: 'spectate-91',
-      }),
-      3000,
-      'setActivity reply',
-    );
-    const expected = {
-      name: APP_NAME,
-      type: 0,
-      application_id: CLIENT_ID,
-      platform: 'desktop',
-      state: 'Waiting in lobby',
-      details: 'Co-op',
-      party: { id: 'lobby-91', size: [1, 4] },
-      secrets: { match: 'match-91', join: 'join-91', spectate: 'spectate-91' },
-      flags: 2 | 4, // JOIN | SPECTATE
-      metadata: {},
-    };
-    expect(result).toStrictEqual(expected);
+    const result = await within(client.setActivity({ ...LOBBY_PRESENCE }), 3000, 'setActivity reply');
+    expect(result).toStrictEqual(EXPECTED_LOBBY_ACTIVITY);
     const change = await activities.until(commandChanges, 2000, "the server's activity event");
-    expect(change.activity).toEqual(expected);
+    expect(change.activity).toEqual(EXPECTED_LOBBY_ACTIVITY);
     expect(change.pid).toBe(process.pid);
   });
 

@@ -36,17 +36,7 @@ export class Recorder<T> {
     for (;;) {
       const found = this.items.find(predicate);
       if (found !== undefined) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, left);
-        this.waiters.add(wake);
-      });
+      await this.nextItem(deadline, () => `timed out after ${timeoutMs} ms waiting for ${what}`);
     }
   }
 
@@ -56,18 +46,23 @@ export class Recorder<T> {
     for (;;) {
       const matching = this.items.filter(predicate);
       if (matching.length >= count) return matching;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms: ${matching.length}/${count} ${what}`);
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, left);
-        this.waiters.add(wake);
-      });
+      await this.nextItem(deadline, () => `timed out after ${timeoutMs} ms: ${matching.length}/${count} ${what}`);
     }
+  }
+
+  /** Resolves when a new item arrives; rejects with `timeoutMessage()` once `deadline` has passed. */
+  private async nextItem(deadline: number, timeoutMessage: () => string): Promise<void> {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(timeoutMessage());
+    await new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, left);
+      this.waiters.add(wake);
+    });
   }
 }
 
@@ -147,3 +142,29 @@ export function expectedFullActivity(): Record<string, unknown> {
     metadata: { button_urls: BUTTONS.map((button) => button.url) },
   };
 }
+
+/** A lobby with join, spectate and match secrets and no buttons, as both libraries take it. */
+export const LOBBY_PRESENCE = {
+  state: 'Waiting in lobby',
+  details: 'Co-op',
+  partyId: 'lobby-91',
+  partySize: 1,
+  partyMax: 4,
+  matchSecret: 'match-91',
+  joinSecret: 'join-91',
+  spectateSecret: 'spectate-91',
+} as const;
+
+/** What the server replies (and announces) for LOBBY_PRESENCE. */
+export const EXPECTED_LOBBY_ACTIVITY = {
+  name: APP_NAME,
+  type: 0,
+  application_id: CLIENT_ID,
+  platform: 'desktop',
+  state: 'Waiting in lobby',
+  details: 'Co-op',
+  party: { id: 'lobby-91', size: [1, 4] },
+  secrets: { match: 'match-91', join: 'join-91', spectate: 'spectate-91' },
+  flags: 2 | 4, // JOIN | SPECTATE
+  metadata: {},
+};
