@@ -11,11 +11,10 @@ import type { ActivityChange } from '../../src/index.js';
 import { startTestServer, TEST_IDENTITY, type TestServer } from '../support/test-server.js';
 import {
   APP_NAME,
-  BUTTONS,
   CLIENT_ID,
-  END_MS,
   EXPECTED_LOBBY_ACTIVITY,
   expectedFullActivity,
+  fullPresence,
   LOBBY_PRESENCE,
   pointClientsAt,
   recordActivities,
@@ -23,7 +22,6 @@ import {
   Recorder,
   rejectionOf,
   SHORT_STATE_MESSAGE,
-  START_SECONDS,
   within,
 } from './helpers.js';
 
@@ -67,22 +65,6 @@ async function closeClient(client: DiscordRPC.Client): Promise<void> {
   }
 }
 
-function fullPresence(): DiscordRPC.Presence {
-  return {
-    state: 'In a ranked match',
-    details: 'Map: Harbour',
-    startTimestamp: START_SECONDS,
-    endTimestamp: new Date(END_MS),
-    largeImageKey: 'map_harbour',
-    largeImageText: 'Harbour at dusk',
-    smallImageKey: 'rank_gold',
-    smallImageText: 'Gold III',
-    partyId: 'party-7f3a',
-    partySize: 2,
-    partyMax: 4,
-    buttons: BUTTONS.map((button) => ({ ...button })),
-  };
-}
 
 const commandChanges = (change: ActivityChange): boolean => change.cause === 'command';
 

@@ -168,3 +168,24 @@ export const EXPECTED_LOBBY_ACTIVITY = {
   flags: 2 | 4, // JOIN | SPECTATE
   metadata: {},
 };
+
+/**
+ * A full presence in the camelCase input both libraries take: timestamps as seconds and as a
+ * Date, both images with text, a party and two buttons. A fresh object each call.
+ */
+export function fullPresence() {
+  return {
+    state: 'In a ranked match',
+    details: 'Map: Harbour',
+    startTimestamp: START_SECONDS,
+    endTimestamp: new Date(END_MS),
+    largeImageKey: 'map_harbour',
+    largeImageText: 'Harbour at dusk',
+    smallImageKey: 'rank_gold',
+    smallImageText: 'Gold III',
+    partyId: 'party-7f3a',
+    partySize: 2,
+    partyMax: 4,
+    buttons: BUTTONS.map((button) => ({ ...button })),
+  };
+}

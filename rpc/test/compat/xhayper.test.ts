@@ -4,23 +4,21 @@
  * (PING every 5 s) has its own, slower test file: xhayper-keepalive.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Client, type SetActivity } from '@xhayper/discord-rpc';
+import { Client } from '@xhayper/discord-rpc';
 import type { ActivityChange } from '../../src/index.js';
 import { startTestServer, TEST_IDENTITY, type TestServer } from '../support/test-server.js';
 import {
   APP_NAME,
-  BUTTONS,
   CLIENT_ID,
-  END_MS,
   EXPECTED_LOBBY_ACTIVITY,
   expectedFullActivity,
+  fullPresence,
   LOBBY_PRESENCE,
   pointClientsAt,
   recordActivities,
   Recorder,
   rejectionOf,
   SHORT_STATE_MESSAGE,
-  START_SECONDS,
   within,
 } from './helpers.js';
 
@@ -62,22 +60,6 @@ function userOf(client: Client): NonNullable<Client['user']> {
   return user;
 }
 
-function fullActivity(): SetActivity {
-  return {
-    state: 'In a ranked match',
-    details: 'Map: Harbour',
-    startTimestamp: START_SECONDS,
-    endTimestamp: new Date(END_MS),
-    largeImageKey: 'map_harbour',
-    largeImageText: 'Harbour at dusk',
-    smallImageKey: 'rank_gold',
-    smallImageText: 'Gold III',
-    partyId: 'party-7f3a',
-    partySize: 2,
-    partyMax: 4,
-    buttons: BUTTONS.map((button) => ({ ...button })),
-  };
-}
 
 const commandChanges = (change: ActivityChange): boolean => change.cause === 'command';
 
@@ -98,7 +80,7 @@ describe('@xhayper/discord-rpc 1.5.1', () => {
   it('sets a full activity: the reply and the server see the normalised activity', async () => {
     const client = await connectedClient();
     const pid = 4343;
-    const result = await within(userOf(client).setActivity(fullActivity(), pid), 3000, 'setActivity reply');
+    const result = await within(userOf(client).setActivity(fullPresence(), pid), 3000, 'setActivity reply');
 
     const expected = expectedFullActivity();
     expect(result).toStrictEqual(expected);
