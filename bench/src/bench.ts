@@ -1,0 +1,761 @@
+/**
+ * `npm run bench`: Companion's RPC server against a bare baseline over the same framing,
+ * measured side by side in one run. Prints one JSON object on stdout; progress on stderr.
+ * Linux only (server CPU and memory come from /proc).
+ *
+ * Environment knobs (all optional):
+ *   BENCH_DURATION_MS (3000)  BENCH_WARMUP_MS (500)  BENCH_ROUNDS (3)
+ *   BENCH_HANDSHAKES (500)    BENCH_RTT_SAMPLES (5000)  BENCH_CONNECTIONS (1000)
+ *   BENCH_CLIENTS ("1,10,100,500")  BENCH_PIPELINE ("10x128")
+ *   BENCH_CPU_PROF=<dir>      run both server children under --cpu-prof (<dir>/baseline, <dir>/companion);
+ *                             summarise with node out/bench/src/profile-summary.js <file>
+ *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
+ *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
+ *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
+ *   BENCH_PHASES (rss,latency,closed,pipelined)  a subset, for quick iterations
+ *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
+ *   BENCH_KEEP=1              keep the temp dir (server logs) after the run
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  COUNTER,
+  COUNTER_SLOTS,
+  type HandshakeLatencyResult,
+  type HoldResult,
+  type LoadStopResult,
+  type PingResult,
+  type RttResult,
+  type WorkerEnvelope,
+  type WorkerReply,
+  type WorkerRequest,
+  type WorkerResults,
+} from './messages.js';
+import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
+import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
+import { ACTIVITY, setActivityTemplate, type ReplyExpectation } from './shared.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+const CONFIG = {
+  durationMs: envInt('BENCH_DURATION_MS', 3000),
+  warmupMs: envInt('BENCH_WARMUP_MS', 500),
+  rounds: Math.max(1, envInt('BENCH_ROUNDS', 3)),
+  handshakeSamples: envInt('BENCH_HANDSHAKES', 500),
+  handshakeWarmup: 50,
+  rttSamples: envInt('BENCH_RTT_SAMPLES', 5000),
+  rttWarmup: 1000,
+  heldConnections: envInt('BENCH_CONNECTIONS', 1000),
+  closedLoopClients: (process.env.BENCH_CLIENTS ?? '1,10,100,500').split(',').map(Number),
+  pipeline: (() => {
+    const [clients, inFlight] = (process.env.BENCH_PIPELINE ?? '10x128').split('x').map(Number);
+    return { clients: clients ?? 10, inFlight: inFlight ?? 128 };
+  })(),
+  settleMs: 500,
+};
+
+/** Diagnostic only: a baseline whose replies carry the activity sent (Companion-sized replies). */
+const BASELINE_ECHO_ACTIVITY = process.env.BENCH_BASELINE === 'echo-activity';
+
+/**
+ * CPU pinning (default on with 2+ CPUs and taskset): both servers on the last CPU, the bench
+ * process (orchestrator + load worker) on the others, so that neither server gets a luckier
+ * placement relative to the load generator. BENCH_PIN=0 turns it off.
+ */
+const PINNING = ((): { servers: string; loadGenerator: string } | null => {
+  const n = os.cpus().length;
+  if (process.env.BENCH_PIN === '0' || n < 2) return null;
+  try {
+    const loadGenerator = n === 2 ? '0' : `0-${n - 2}`;
+    execFileSync('taskset', ['-a', '-p', '-c', loadGenerator, String(process.pid)], { stdio: 'ignore' });
+    return { servers: String(n - 1), loadGenerator };
+  } catch {
+    return null;
+  }
+})();
+
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined').split(','));
+
+const TARGETS = {
+  setActivityP50MaxRatio: 1.25,
+  throughput100MinRatio: 0.85,
+  cpuPerRequestMaxRatio: 1.4,
+  idleRssMaxMiB: 60,
+};
+
+const t0Run = performance.now();
+function progress(message: string): void {
+  process.stderr.write(`[bench ${((performance.now() - t0Run) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function ratio(companion: number, baseline: number): number | null {
+  if (!Number.isFinite(companion) || !Number.isFinite(baseline) || baseline === 0) return null;
+  return Math.round((companion / baseline) * 1000) / 1000;
+}
+
+class LoadGenerator {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  readonly counters: Int32Array;
+
+  constructor() {
+    const shared = new SharedArrayBuffer(COUNTER_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+    this.counters = new Int32Array(shared);
+    this.worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { counters: shared } });
+    this.worker.on('message', (reply: WorkerReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (waiter === undefined) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(new Error(`load worker: ${reply.error}`));
+    });
+    const failAll = (error: Error): void => {
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', failAll);
+    this.worker.on('exit', (code) => failAll(new Error(`load worker exited with code ${code}`)));
+  }
+
+  call<K extends WorkerRequest['op']>(request: Extract<WorkerRequest, { op: K }>): Promise<WorkerResults[K]> {
+    const id = this.nextId++;
+    return new Promise<WorkerResults[K]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, request } satisfies WorkerEnvelope);
+    });
+  }
+
+  /** Event-loop utilisation of the worker, readable from this thread. */
+  elu(): ReturnType<typeof performance.eventLoopUtilization> {
+    return this.worker.performance.eventLoopUtilization();
+  }
+
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+type Kind = 'baseline' | 'companion';
+
+interface Target {
+  readonly kind: Kind;
+  readonly server: ServerProcess;
+  readonly expect: ReplyExpectation;
+}
+
+interface LoadFigures extends LoadStopResult {
+  readonly windowS: number;
+  readonly windowReplies: number;
+  readonly requestsPerSec: number;
+  readonly serverCpuMs: number;
+  /** Fraction of one core the server used in the window. */
+  readonly serverCpuUtil: number;
+  readonly serverCpuUsPerRequest: number;
+  /** The kernel (stime) share of the server's CPU in the window. */
+  readonly serverSysShare: number;
+  /** User-mode (utime) CPU per request: without the kernel's socket and wake-up costs. */
+  readonly serverUserUsPerRequest: number;
+  /** Event-loop utilisation of the load generator in the window (near 1: it may be the bottleneck). */
+  readonly loadGenElu: number;
+  readonly benchProcessCpuUtil: number;
+  /** CPU (in cores) used by everything else on the machine in the window: noise from other processes. */
+  readonly otherProcessesCpuUtil: number;
+  readonly serverRssMiBAfter: number;
+}
+
+async function runLoad(gen: LoadGenerator, target: Target, clients: number, inFlight: number): Promise<LoadFigures> {
+  const { server } = target;
+  const prepared = await gen.call({ op: 'loadPrepare', path: server.socketPath, clients, inFlight, expect: target.expect });
+  if (prepared.failed > 0) progress(`  ${target.kind}: ${prepared.failed} of ${clients} clients failed to connect: ${prepared.firstFailure}`);
+  await sleep(100);
+  await gen.call({ op: 'loadStart', warmupMs: CONFIG.warmupMs });
+  await sleep(CONFIG.warmupMs);
+  const r0 = Atomics.load(gen.counters, COUNTER.Replies);
+  const cpu0 = cpuSample(server.pid);
+  const elu0 = gen.elu();
+  const self0 = process.cpuUsage();
+  const machine0 = machineSample();
+  const t0 = performance.now();
+  await sleep(CONFIG.durationMs);
+  const r1 = Atomics.load(gen.counters, COUNTER.Replies);
+  const cpu1 = cpuSample(server.pid);
+  const t1 = performance.now();
+  const elu = gen.elu();
+  const self = process.cpuUsage(self0);
+  const machine1 = machineSample();
+  const stopped = await gen.call({ op: 'loadStop', drainTimeoutMs: 10_000 });
+  const windowMs = t1 - t0;
+  const replies = r1 - r0;
+  const cpuMs = cpu1.ms - cpu0.ms;
+  const selfMs = (self.user + self.system) / 1000;
+  return {
+    ...stopped,
+    windowS: round2(windowMs / 1000),
+    windowReplies: replies,
+    requestsPerSec: Math.round((replies * 1000) / windowMs),
+    serverCpuMs: round2(cpuMs),
+    serverCpuUtil: round2(cpuMs / windowMs),
+    serverCpuUsPerRequest: replies > 0 ? round2((cpuMs * 1000) / replies) : NaN,
+    serverSysShare: cpuMs > 0 ? round2((cpu1.sysMs - cpu0.sysMs) / cpuMs) : NaN,
+    serverUserUsPerRequest: replies > 0 ? round2(((cpuMs - (cpu1.sysMs - cpu0.sysMs)) * 1000) / replies) : NaN,
+    loadGenElu: round2(performance.eventLoopUtilization(elu, elu0).utilization),
+    benchProcessCpuUtil: round2(selfMs / windowMs),
+    otherProcessesCpuUtil: round2(Math.max(0, machine1.busyMs - machine0.busyMs - cpuMs - selfMs) / windowMs),
+    serverRssMiBAfter: memorySample(server.pid).rssMiB,
+  };
+}
+
+interface Best {
+  readonly requestsPerSec: number;
+  readonly serverCpuUsPerRequest: number;
+  readonly serverUserUsPerRequest: number;
+  /** The load generator's event loop was nearly saturated in the fastest run: the figure may be client-bound. */
+  readonly loadGeneratorSaturated: boolean;
+}
+
+/** Best of the rounds: highest throughput, lowest CPU per request (noise only ever makes them worse). */
+function bestOf(runs: readonly LoadFigures[]): Best {
+  const fastest = runs.reduce((a, b) => (b.requestsPerSec > a.requestsPerSec ? b : a));
+  return {
+    requestsPerSec: fastest.requestsPerSec,
+    serverCpuUsPerRequest: Math.min(...runs.map((r) => r.serverCpuUsPerRequest)),
+    serverUserUsPerRequest: Math.min(...runs.map((r) => r.serverUserUsPerRequest)),
+    loadGeneratorSaturated: fastest.loadGenElu >= 0.9,
+  };
+}
+
+/** One run, on one line of the output (details such as validation counts are summed in nonceMatching). */
+function compactRun(run: LoadFigures): Record<string, unknown> {
+  return {
+    requestsPerSec: run.requestsPerSec,
+    serverCpuUsPerRequest: run.serverCpuUsPerRequest,
+    serverUserUsPerRequest: run.serverUserUsPerRequest,
+    serverCpuUtil: run.serverCpuUtil,
+    loadGenElu: run.loadGenElu,
+    otherProcessesCpuUtil: run.otherProcessesCpuUtil,
+    rttUnderLoadP50P99Us: run.rttUnderLoad === null ? undefined : [run.rttUnderLoad.p50Us, run.rttUnderLoad.p99Us],
+    replies: run.replies,
+    lost: run.lost,
+    mismatched: run.mismatched,
+    droppedConnections: run.droppedConnections,
+    firstProblem: run.firstProblem ?? undefined,
+    serverRssMiBAfter: run.serverRssMiBAfter,
+  };
+}
+
+/** How much other processes ran during the load windows (they share the 2 CPUs with the bench). */
+function noiseReport(runs: readonly LoadFigures[]): Record<string, unknown> {
+  const disturbed = runs.filter((run) => run.otherProcessesCpuUtil > 0.2).length;
+  return {
+    maxOtherProcessesCpuUtil: runs.length > 0 ? Math.max(...runs.map((run) => run.otherProcessesCpuUtil)) : null,
+    loadRunsDisturbed: disturbed,
+    loadRuns: runs.length,
+    warning:
+      disturbed > 0
+        ? `${disturbed} of ${runs.length} load runs shared the CPUs with other processes (> 0.2 core): absolute figures are noisy; ratios are per round`
+        : undefined,
+  };
+}
+
+interface Comparison {
+  readonly baseline: Best | undefined;
+  readonly companion: Best | undefined;
+  /** Median over rounds of companion/baseline, each round's pair measured back to back. */
+  readonly ratioRequestsPerSec: number | null;
+  readonly ratioCpuPerRequest: number | null;
+  readonly ratioUserCpuPerRequest: number | null;
+  readonly ratiosByRound: { readonly requestsPerSec: number | null; readonly cpuPerRequest: number | null }[];
+  readonly runs: { readonly baseline: Record<string, unknown>[]; readonly companion: Record<string, unknown>[] };
+}
+
+function median(values: readonly (number | null)[]): number | null {
+  const sorted = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : round2(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+}
+
+/**
+ * Ratios are taken per round (the two servers ran one after the other, seconds apart) and the
+ * median is reported: drift of the machine's speed between rounds then cancels out.
+ */
+function compareLoad(runs: Record<Kind, LoadFigures[]>): Comparison {
+  const pairs = Math.min(runs.baseline.length, runs.companion.length);
+  const byRound = Array.from({ length: pairs }, (_, i) => {
+    const b = runs.baseline[i] as LoadFigures;
+    const c = runs.companion[i] as LoadFigures;
+    return {
+      requestsPerSec: ratio(c.requestsPerSec, b.requestsPerSec),
+      cpuPerRequest: ratio(c.serverCpuUsPerRequest, b.serverCpuUsPerRequest),
+      userCpuPerRequest: ratio(c.serverUserUsPerRequest, b.serverUserUsPerRequest),
+    };
+  });
+  return {
+    baseline: runs.baseline.length > 0 ? bestOf(runs.baseline) : undefined,
+    companion: runs.companion.length > 0 ? bestOf(runs.companion) : undefined,
+    ratioRequestsPerSec: median(byRound.map((r) => r.requestsPerSec)),
+    ratioCpuPerRequest: median(byRound.map((r) => r.cpuPerRequest)),
+    ratioUserCpuPerRequest: median(byRound.map((r) => r.userCpuPerRequest)),
+    ratiosByRound: byRound.map((r) => ({ requestsPerSec: r.requestsPerSec, cpuPerRequest: r.cpuPerRequest })),
+    runs: { baseline: runs.baseline.map(compactRun), companion: runs.companion.map(compactRun) },
+  };
+}
+
+/** Extra node flags for the server children: BENCH_SERVER_NODE_FLAGS, and --cpu-prof into <dir>/<name>/ with BENCH_CPU_PROF. */
+async function profileFlags(name: string): Promise<string[]> {
+  const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+  const profDir = process.env.BENCH_CPU_PROF;
+  if (profDir === undefined || profDir === '') return extra;
+  const dir = path.resolve(profDir, name);
+  await mkdir(dir, { recursive: true });
+  return [...extra, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
+interface CompanionLaunch {
+  readonly server: ServerProcess;
+  readonly mode: 'cli' | 'bin' | 'fallback-runner';
+  readonly attempts: readonly string[];
+}
+
+async function launchCompanion(dir: string, logDir: string): Promise<CompanionLaunch> {
+  const attempts: string[] = [];
+  const nodeFlags = await profileFlags('companion');
+  const candidates: { mode: CompanionLaunch['mode']; script: string; args: string[] }[] = [];
+  if (process.env.BENCH_FORCE_FALLBACK !== '1') {
+    candidates.push({ mode: 'cli', script: path.join(ROOT, 'out/main/src/cli.js'), args: ['serve', '--runtime-dir', dir] });
+    candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: ['serve', '--runtime-dir', dir] });
+  }
+  candidates.push({ mode: 'fallback-runner', script: path.join(HERE, 'fallback-server.js'), args: [dir] });
+  for (const candidate of candidates) {
+    if (!existsSync(candidate.script)) {
+      attempts.push(`${candidate.mode}: ${path.relative(ROOT, candidate.script)} does not exist`);
+      continue;
+    }
+    try {
+      const server = await startServer(
+        'companion',
+        [...nodeFlags, candidate.script, ...candidate.args],
+        path.join(logDir, `companion-${candidate.mode}.log`),
+        { cpus: PINNING?.servers },
+      );
+      attempts.push(`${candidate.mode}: listening`);
+      return { server, mode: candidate.mode, attempts };
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+      attempts.push(`${candidate.mode}: ${message}`);
+      progress(`companion via ${candidate.mode} failed: ${message}`);
+    }
+  }
+  throw new Error(`could not start Companion: ${attempts.join('; ')}`);
+}
+
+function describeArgv(argv: readonly string[]): string {
+  return ['node', ...argv.map((arg) => (path.isAbsolute(arg) && arg.startsWith(ROOT) ? path.relative(ROOT, arg) : arg))].join(' ');
+}
+
+/** Pretty JSON that keeps small objects and arrays on one line (the result stays readable at a glance). */
+function formatJson(value: unknown, indent = ''): string {
+  const oneLine = inlineJson(value);
+  if (value === null || typeof value !== 'object') return oneLine;
+  // Small values on one line; a flat record (no nested objects) may take a long line.
+  const flat = !Array.isArray(value) && Object.values(value).every((v) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every((x) => typeof x !== 'object')));
+  if (oneLine.length + indent.length <= (flat ? 360 : 110)) return oneLine;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    return `[\n${value.map((item: unknown) => `${inner}${formatJson(item, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJson(v, inner)}`).join(',\n')}\n${indent}}`;
+}
+
+function inlineJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => inlineJson(item)).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(', ')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+async function main(): Promise<number> {
+  const errors: string[] = [];
+  const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
+  const baselineDir = path.join(tmpRoot, 'baseline');
+  const companionDir = path.join(tmpRoot, 'companion');
+  await mkdir(baselineDir, { mode: 0o700 });
+  await mkdir(companionDir, { mode: 0o700 });
+  const loadavgStart = os.loadavg().map(round2);
+  let gen: LoadGenerator | undefined;
+  let baseline: ServerProcess | undefined;
+  let companion: CompanionLaunch | undefined;
+  const stops: Partial<Record<Kind, StopResult>> = {};
+  let keep = process.env.BENCH_KEEP === '1';
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    progress(`${signal}: killing servers`);
+    killAllNow();
+    rmSync(tmpRoot, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const out: Record<string, unknown> = {};
+  try {
+    progress(`temp dir ${tmpRoot}`);
+    [baseline, companion] = await Promise.all([
+      profileFlags('baseline').then((flags) =>
+        startServer(
+          'baseline',
+          [...flags, path.join(HERE, 'baseline-server.js'), baselineDir, ...(BASELINE_ECHO_ACTIVITY ? ['--echo-activity'] : [])],
+          path.join(tmpRoot, 'baseline.log'),
+          { cpus: PINNING?.servers },
+        ),
+      ),
+      launchCompanion(companionDir, tmpRoot),
+    ]);
+    progress(`baseline pid ${baseline.pid} at ${baseline.socketPath}`);
+    progress(`companion (${companion.mode}) pid ${companion.server.pid} at ${companion.server.socketPath}`);
+    if (companion.mode === 'fallback-runner') progress('WARNING: measuring the fallback runner, not `companion serve`');
+    gen = new LoadGenerator();
+    const g = gen;
+
+    const targets: Record<Kind, Target> = {
+      baseline: { kind: 'baseline', server: baseline, expect: BASELINE_ECHO_ACTIVITY ? 'echo-activity' : 'echo' },
+      companion: { kind: 'companion', server: companion.server, expect: 'activity' },
+    };
+    let phaseNo = 0;
+    /** Runs `fn` for both servers, alternating which goes first from one phase to the next. */
+    const both = async <T>(label: string, fn: (target: Target) => Promise<T>): Promise<Partial<Record<Kind, T>>> => {
+      const order: Kind[] = phaseNo % 2 === 0 ? ['baseline', 'companion'] : ['companion', 'baseline'];
+      phaseNo += 1;
+      const result: Partial<Record<Kind, T>> = {};
+      for (const kind of order) {
+        const target = targets[kind];
+        if (!target.server.alive) {
+          errors.push(`${label}/${kind}: server is not running (${JSON.stringify(target.server.exit)})`);
+          continue;
+        }
+        progress(`${label}: ${kind}`);
+        try {
+          result[kind] = await fn(target);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          errors.push(`${label}/${kind}: ${message}`);
+          progress(`  failed: ${message}`);
+        }
+      }
+      return result;
+    };
+
+    /** Runs `fn` once for both servers together (the worker interleaves them). */
+    const paired = async <T>(label: string, fn: (list: Target[]) => Promise<T[]>): Promise<Partial<Record<Kind, T>>> => {
+      const list: Target[] = [];
+      for (const kind of ['baseline', 'companion'] as const) {
+        if (targets[kind].server.alive) list.push(targets[kind]);
+        else errors.push(`${label}/${kind}: server is not running (${JSON.stringify(targets[kind].server.exit)})`);
+      }
+      progress(`${label}: ${list.map((t) => t.kind).join(' + ')}, interleaved`);
+      const result: Partial<Record<Kind, T>> = {};
+      try {
+        const values = await fn(list);
+        list.forEach((target, i) => {
+          const value = values[i];
+          if (value !== undefined) result[target.kind] = value;
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        errors.push(`${label}: ${message}`);
+        progress(`  failed: ${message}`);
+      }
+      return result;
+    };
+
+    const gated = async <T>(phase: string, fn: () => Promise<Partial<Record<Kind, T>>>): Promise<Partial<Record<Kind, T>>> =>
+      PHASES.has(phase) ? fn() : {};
+
+    // 6a. idle RSS: after start, with one client that completed the handshake.
+    const idle = await gated('rss', () => both('idle RSS', async (target) => {
+      const held: HoldResult = await g.call({ op: 'hold', key: 'idle', path: target.server.socketPath, count: 1, concurrency: 1 });
+      await sleep(CONFIG.settleMs);
+      const memory = memorySample(target.server.pid);
+      await g.call({ op: 'releaseHeld', key: 'idle' });
+      return { ...memory, clientReady: held.ready === 1 };
+    }));
+
+    // 6b. RSS with N open connections that all completed the handshake, and proof they are held.
+    const heldPhase = await gated('rss', () => both(`${CONFIG.heldConnections} connections`, async (target) => {
+      const n = CONFIG.heldConnections;
+      const held: HoldResult = await g.call({ op: 'hold', key: 'many', path: target.server.socketPath, count: n, concurrency: 50 });
+      await sleep(CONFIG.settleMs);
+      const memory: MemorySample = memorySample(target.server.pid);
+      const ping: PingResult = await g.call({ op: 'pingHeld', key: 'many', timeoutMs: 10_000 });
+      const released = await g.call({ op: 'releaseHeld', key: 'many' });
+      return {
+        rssMiB: memory.rssMiB,
+        readyConnections: held.ready,
+        failedConnections: held.failed,
+        firstFailure: held.firstFailure ?? undefined,
+        openAfterSettle: ping.open,
+        answeredPing: ping.ponged,
+        connectMs: held.ms,
+        closed: released.closed,
+        allHeld: held.ready === n && ping.open === n && ping.ponged === n,
+      };
+    }));
+
+    // 1. handshake -> READY, fresh connection each (servers interleaved sample by sample).
+    const handshakes = await gated('latency', () => paired('handshake latency', (list) =>
+      g.call({
+        op: 'handshakeLatency',
+        paths: list.map((t) => t.server.socketPath),
+        warmup: CONFIG.handshakeWarmup,
+        samples: CONFIG.handshakeSamples,
+      }),
+    ));
+
+    // 2. sequential SET_ACTIVITY round trips on one connection (servers interleaved in blocks).
+    const rtt = await gated('latency', () => paired('SET_ACTIVITY round trip', (list) =>
+      g.call({
+        op: 'activityLatency',
+        targets: list.map((t) => ({ path: t.server.socketPath, expect: t.expect })),
+        warmup: CONFIG.rttWarmup,
+        samples: CONFIG.rttSamples,
+      }),
+    ));
+
+    // 3 + 5. closed-loop throughput and server CPU per request; 4. pipelined.
+    const closedLoop = new Map<number, Record<Kind, LoadFigures[]>>();
+    for (const clients of CONFIG.closedLoopClients) closedLoop.set(clients, { baseline: [], companion: [] });
+    const pipelined: Record<Kind, LoadFigures[]> = { baseline: [], companion: [] };
+    for (let round = 0; round < CONFIG.rounds; round += 1) {
+      for (const clients of PHASES.has('closed') ? CONFIG.closedLoopClients : []) {
+        const runs = await both(`round ${round + 1}: closed loop, ${clients} clients`, (target) => runLoad(g, target, clients, 1));
+        const slot = closedLoop.get(clients) as Record<Kind, LoadFigures[]>;
+        for (const kind of ['baseline', 'companion'] as const) {
+          const run = runs[kind];
+          if (run !== undefined) {
+            slot[kind].push(run);
+            progress(`  ${kind}: ${run.requestsPerSec} req/s, ${run.serverCpuUsPerRequest} us CPU/req, loadgen ELU ${run.loadGenElu}`);
+          }
+        }
+      }
+      if (!PHASES.has('pipelined')) continue;
+      const { clients, inFlight } = CONFIG.pipeline;
+      const runs = await both(`round ${round + 1}: pipelined ${clients}x${inFlight}`, (target) => runLoad(g, target, clients, inFlight));
+      for (const kind of ['baseline', 'companion'] as const) {
+        const run = runs[kind];
+        if (run !== undefined) {
+          pipelined[kind].push(run);
+          progress(`  ${kind}: ${run.requestsPerSec} req/s, lost ${run.lost}, mismatched ${run.mismatched}, dropped ${run.droppedConnections}`);
+        }
+      }
+    }
+
+    const finalMemory = {
+      baseline: baseline.alive ? memorySample(baseline.pid) : null,
+      companion: companion.server.alive ? memorySample(companion.server.pid) : null,
+    };
+    const companionChildren = companion.server.alive ? childPids(companion.server.pid) : [];
+
+    // Assemble.
+    const latencyBlock = <T>(
+      values: Partial<Record<Kind, T>>,
+      pick: (value: T) => { p50Us: number; p99Us: number },
+    ): Record<string, unknown> => {
+      const b = values.baseline === undefined ? undefined : pick(values.baseline);
+      const c = values.companion === undefined ? undefined : pick(values.companion);
+      return {
+        baseline: b,
+        companion: c,
+        ratioP50: b && c ? ratio(c.p50Us, b.p50Us) : null,
+        ratioP99: b && c ? ratio(c.p99Us, b.p99Us) : null,
+      };
+    };
+    const hs = handshakes as Partial<Record<Kind, HandshakeLatencyResult>>;
+    const rt = rtt as Partial<Record<Kind, RttResult>>;
+
+    const throughput: Record<string, Comparison> = {};
+    for (const [clients, runs] of closedLoop) throughput[`clients${clients}`] = compareLoad(runs);
+    const pipe = compareLoad(pipelined);
+    const pipelineIntegrity = (runs: LoadFigures[]): Record<string, number> => ({
+      runs: runs.length,
+      sent: runs.reduce((s, r) => s + r.sent, 0),
+      replies: runs.reduce((s, r) => s + r.replies, 0),
+      lost: runs.reduce((s, r) => s + r.lost, 0),
+      mismatched: runs.reduce((s, r) => s + r.mismatched, 0),
+      droppedConnections: runs.reduce((s, r) => s + r.droppedConnections, 0),
+      errorReplies: runs.reduce((s, r) => s + r.errorReplies, 0),
+    });
+
+    // 7. every reply matched, everywhere.
+    const allRuns = (kind: Kind): { lost: number; mismatched: number; errorReplies: number; invalid: number; droppedConnections: number }[] => [
+      ...(rt[kind] ? [rt[kind]] : []),
+      ...[...closedLoop.values()].flatMap((runs) => runs[kind]),
+      ...pipelined[kind],
+    ];
+    const matching = (kind: Kind): Record<string, number> => {
+      const runs = allRuns(kind);
+      return {
+        lost: runs.reduce((s, r) => s + r.lost, 0),
+        mismatched: runs.reduce((s, r) => s + r.mismatched, 0),
+        errorReplies: runs.reduce((s, r) => s + r.errorReplies, 0),
+        invalid: runs.reduce((s, r) => s + r.invalid, 0),
+        droppedConnections: runs.reduce((s, r) => s + r.droppedConnections, 0),
+      };
+    };
+    const matchBaseline = matching('baseline');
+    const matchCompanion = matching('companion');
+
+    const c100 = throughput.clients100;
+    const pipeRatioCpu = pipe.ratioCpuPerRequest;
+    const pipeCompanion = pipelineIntegrity(pipelined.companion);
+    const setActivityRatio = rt.baseline && rt.companion ? ratio(rt.companion.rtt.p50Us, rt.baseline.rtt.p50Us) : null;
+    const idleCompanion = idle.companion?.rssMiB ?? null;
+    const heldCompanion = heldPhase.companion;
+    const targetsOut = {
+      setActivityP50: { ratio: setActivityRatio, max: TARGETS.setActivityP50MaxRatio, pass: setActivityRatio !== null && setActivityRatio <= TARGETS.setActivityP50MaxRatio },
+      throughput100Clients: {
+        ratio: c100?.ratioRequestsPerSec ?? null,
+        min: TARGETS.throughput100MinRatio,
+        pass: c100 !== undefined && c100.ratioRequestsPerSec !== null && c100.ratioRequestsPerSec >= TARGETS.throughput100MinRatio,
+      },
+      cpuPerRequest100Clients: {
+        ratio: c100?.ratioCpuPerRequest ?? null,
+        max: TARGETS.cpuPerRequestMaxRatio,
+        pass: c100 !== undefined && c100.ratioCpuPerRequest !== null && c100.ratioCpuPerRequest <= TARGETS.cpuPerRequestMaxRatio,
+      },
+      cpuPerRequestPipelined: { ratio: pipeRatioCpu, max: TARGETS.cpuPerRequestMaxRatio, pass: pipeRatioCpu !== null && pipeRatioCpu <= TARGETS.cpuPerRequestMaxRatio },
+      pipelinedNoLossNoDrop: {
+        ...pipeCompanion,
+        pass: pipeCompanion.runs === CONFIG.rounds && pipeCompanion.lost === 0 && pipeCompanion.mismatched === 0 && pipeCompanion.droppedConnections === 0,
+      },
+      idleRss: { companionMiB: idleCompanion, maxMiB: TARGETS.idleRssMaxMiB, pass: idleCompanion !== null && idleCompanion <= TARGETS.idleRssMaxMiB },
+      connectionsHeld: { count: CONFIG.heldConnections, pass: heldCompanion?.allHeld === true },
+      allRepliesMatched: {
+        pass: Object.values(matchCompanion).every((v) => v === 0) && Object.values(matchBaseline).every((v) => v === 0),
+      },
+    };
+
+    Object.assign(out, {
+      bench: 'companion-rpc-vs-baseline',
+      date: new Date().toISOString(),
+      platform: `${process.platform} ${os.release()} (Linux-only: server CPU from /proc/<pid>/stat utime+stime, RSS from /proc/<pid>/status VmRSS)`,
+      node: process.version,
+      cpus: os.cpus().length,
+      clkTck: clockTicks(),
+      config: { ...CONFIG, phases: [...PHASES], pinning: PINNING ?? 'off', activityBytes: Buffer.byteLength(JSON.stringify(ACTIVITY)), requestFrameBytes: setActivityTemplate(1).frame.length },
+      servers: {
+        baseline: {
+          variant: BASELINE_ECHO_ACTIVITY ? 'echo-activity (diagnostic: replies carry the activity sent)' : 'standard',
+          command: describeArgv(baseline.argv),
+          pid: baseline.pid,
+        },
+        companion: {
+          mode: companion.mode,
+          fallbackUsed: companion.mode === 'fallback-runner',
+          command: describeArgv(companion.server.argv),
+          pid: companion.server.pid,
+          childProcesses: companionChildren.length,
+          attempts: companion.attempts,
+        },
+      },
+      targets: targetsOut,
+      allTargetsPass: Object.values(targetsOut).every((t) => t.pass),
+      handshakeToReady: latencyBlock(hs, (r) => r.handshakeToReady),
+      connectToReady: latencyBlock(hs, (r) => r.connectToReady),
+      handshakeFailures: { baseline: hs.baseline?.failures, companion: hs.companion?.failures },
+      setActivityRoundTrip: {
+        ...latencyBlock(rt, (r) => r.rtt),
+        checks: {
+          baseline: rt.baseline === undefined ? undefined : { ...rt.baseline, rtt: undefined },
+          companion: rt.companion === undefined ? undefined : { ...rt.companion, rtt: undefined },
+        },
+      },
+      throughput,
+      pipelined: {
+        clients: CONFIG.pipeline.clients,
+        inFlightPerClient: CONFIG.pipeline.inFlight,
+        integrity: { baseline: pipelineIntegrity(pipelined.baseline), companion: pipeCompanion },
+        ...pipe,
+      },
+      cpuPerRequestUs: {
+        note: 'server CPU (utime+stime of all its threads) in the window / replies in the window; figures: best of rounds; ratio: median of per-round ratios',
+        clients100: {
+          baseline: c100?.baseline?.serverCpuUsPerRequest,
+          companion: c100?.companion?.serverCpuUsPerRequest,
+          ratio: c100?.ratioCpuPerRequest ?? null,
+        },
+        pipelined: { baseline: pipe.baseline?.serverCpuUsPerRequest, companion: pipe.companion?.serverCpuUsPerRequest, ratio: pipeRatioCpu },
+      },
+      rss: {
+        idleMiB: { baseline: idle.baseline?.rssMiB, companion: idle.companion?.rssMiB, ratio: idle.baseline && idle.companion ? ratio(idle.companion.rssMiB, idle.baseline.rssMiB) : null },
+        connections: { count: CONFIG.heldConnections, baseline: heldPhase.baseline, companion: heldPhase.companion },
+        perConnectionKiB: {
+          baseline: idle.baseline && heldPhase.baseline ? round2(((heldPhase.baseline.rssMiB - idle.baseline.rssMiB) * 1024) / CONFIG.heldConnections) : null,
+          companion: idle.companion && heldPhase.companion ? round2(((heldPhase.companion.rssMiB - idle.companion.rssMiB) * 1024) / CONFIG.heldConnections) : null,
+        },
+        afterRun: finalMemory,
+      },
+      nonceMatching: { baseline: matchBaseline, companion: matchCompanion },
+      noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    errors.push(message);
+    progress(`fatal: ${message}`);
+  } finally {
+    if (gen !== undefined) await gen.terminate().catch(() => undefined);
+    const stopping: Promise<void>[] = [];
+    if (baseline !== undefined) stopping.push(baseline.stop().then((r) => void (stops.baseline = r)));
+    if (companion !== undefined) stopping.push(companion.server.stop().then((r) => void (stops.companion = r)));
+    await Promise.all(stopping);
+    killAllNow();
+  }
+  if (errors.length > 0) keep = true;
+  out.shutdown = {
+    baseline: stops.baseline,
+    companion: stops.companion,
+    companionCleanExitOnSigterm: stops.companion ? stops.companion.code === 0 && !stops.companion.killed : null,
+  };
+  out.loadavg = { start: loadavgStart, end: os.loadavg().map(round2) };
+  out.durationS = round2((performance.now() - t0Run) / 1000);
+  out.errors = errors;
+  if (keep) {
+    out.logs = tmpRoot;
+    progress(`server logs kept in ${tmpRoot}`);
+  } else {
+    await rm(tmpRoot, { recursive: true, force: true });
+  }
+  process.stdout.write(`${formatJson(out)}\n`);
+  return errors.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    killAllNow();
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,40 @@
+/**
+ * Stand-in for `companion serve`, used only when out/main/src/cli.js cannot be started:
+ * the real RpcServer from rpc/src behind the real IPC listener, without the host around it.
+ *
+ * Usage: node out/bench/src/fallback-server.js <dir>
+ */
+import { listenIpc, RpcServer } from '../../rpc/src/index.js';
+import { BENCH_CONFIG, BENCH_USER } from './shared.js';
+
+const dir = process.argv[2];
+if (dir === undefined) {
+  process.stderr.write('usage: fallback-server <dir>\n');
+  process.exit(2);
+}
+
+const server = new RpcServer({
+  identity: () => ({ user: BENCH_USER, config: BENCH_CONFIG }),
+  applicationName: (clientId) => `Application ${clientId}`,
+});
+const listener = await listenIpc({ dir, onConnection: (socket) => server.attach(socket) });
+process.stdout.write(`fallback runner listening on ${listener.path}\n`);
+
+let stopping = false;
+async function shutdown(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  const timer = setTimeout(() => process.exit(1), 5000);
+  timer.unref();
+  await server.closeAll();
+  await listener.close();
+  process.exit(0);
+}
+// Die with the bench even if it is killed without a chance to stop us.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown();
+}, 500).unref();
+
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());
