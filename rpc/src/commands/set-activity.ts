@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { RpcError, RpcErrorCode } from '../protocol/codes.js';
-import { SetActivityArgsSchema, type ActivityInput } from './activity-schema.js';
+import { SetActivityArgsSchema, type ActivityInput, type SetActivityArgs } from './activity-schema.js';
+import { isValidSetActivityArgs } from './activity-fast-check.js';
 import { joiMessage } from './joi-message.js';
 
 /** Gateway activity flags (bit values). */
@@ -46,14 +47,19 @@ export interface SetActivityResult {
 /**
  * Validates and normalises SET_ACTIVITY args in the real client's order: the schema (4000
  * with Joi text), the IPC pid rule (4002 "nonzero pid required"), a clear when activity is
- * null or absent, then the secret rules (5005), then normalisation.
+ * null or absent, then the secret rules (5005), then normalisation. The fast check decides
+ * valid input without the schema library; the schema runs only to explain a rejection.
  */
 export function runSetActivity(args: unknown, context: SetActivityContext): SetActivityResult {
-  const parsed = v.safeParse(SetActivityArgsSchema, args, { abortEarly: true });
-  if (!parsed.success) {
-    throw new RpcError(RpcErrorCode.InvalidPayload, joiMessage(parsed.issues[0]));
+  let parsed: SetActivityArgs;
+  if (isValidSetActivityArgs(args)) {
+    parsed = args;
+  } else {
+    const result = v.safeParse(SetActivityArgsSchema, args, { abortEarly: true });
+    if (!result.success) throw new RpcError(RpcErrorCode.InvalidPayload, joiMessage(result.issues[0]));
+    parsed = result.output;
   }
-  const { pid, activity } = parsed.output;
+  const { pid, activity } = parsed;
   if (pid === undefined && context.transport === 'ipc') {
     throw new RpcError(RpcErrorCode.InvalidCommand, 'nonzero pid required');
   }
@@ -63,8 +69,10 @@ export function runSetActivity(args: unknown, context: SetActivityContext): SetA
 }
 
 function checkSecrets(activity: ActivityInput): void {
-  if (activity.secrets === undefined) return;
-  const values = Object.values(activity.secrets).filter((secret): secret is string => Boolean(secret));
+  const secrets = activity.secrets;
+  if (secrets === undefined) return;
+  const values: string[] = [];
+  for (const secret of [secrets.match, secrets.join, secrets.spectate]) if (secret) values.push(secret);
   const partyId = activity.party?.id;
   if (partyId !== undefined && values.includes(partyId)) {
     throw new RpcError(RpcErrorCode.InvalidActivitySecret, 'secrets cannot match the party id');
@@ -77,29 +85,59 @@ function checkSecrets(activity: ActivityInput): void {
   }
 }
 
-function normalizeActivity(input: ActivityInput, context: SetActivityContext): GatewayActivity {
-  const { instance, buttons, party, timestamps, type, name, ...rest } = input;
+/**
+ * Builds the gateway form field by field. Only known keys are copied, at every level, so
+ * unknown keys in the input are dropped without a separate pass; explicit copies (no object
+ * spread) keep one object shape per field set, which is what keeps this and JSON.stringify
+ * cheap on the hot path.
+ */
+export function normalizeActivity(input: ActivityInput, context: SetActivityContext): GatewayActivity {
   const activity: GatewayActivity = {
-    ...rest,
-    name: name || context.applicationName,
-    type: type ?? 0,
+    name: input.name || context.applicationName,
+    type: input.type ?? 0,
     application_id: context.applicationId,
     platform: 'desktop',
     metadata: {},
   };
   const flags = computeFlags(input);
   if (flags > 0) activity.flags = flags;
-  if (party !== undefined) {
-    const { privacy: _privacy, ...kept } = party;
-    activity.party = kept;
+  if (input.status_display_type !== undefined) activity.status_display_type = input.status_display_type;
+  if (input.state !== undefined) activity.state = input.state;
+  if (input.state_url !== undefined) activity.state_url = input.state_url;
+  if (input.details !== undefined) activity.details = input.details;
+  if (input.details_url !== undefined) activity.details_url = input.details_url;
+  if (input.timestamps !== undefined) activity.timestamps = normalizeTimestamps(input.timestamps, context.now());
+  if (input.assets !== undefined) activity.assets = copyAssets(input.assets);
+  if (input.party !== undefined) {
+    const party: NonNullable<GatewayActivity['party']> = {};
+    if (input.party.id !== undefined) party.id = input.party.id;
+    if (input.party.size !== undefined) party.size = [input.party.size[0] as number, input.party.size[1] as number];
+    activity.party = party;
   }
-  if (buttons !== undefined) {
-    activity.buttons = buttons.map((button) => button.label);
-    activity.metadata = { button_urls: buttons.map((button) => button.url) };
+  if (input.secrets !== undefined) {
+    const secrets: NonNullable<GatewayActivity['secrets']> = {};
+    if (input.secrets.match !== undefined) secrets.match = input.secrets.match;
+    if (input.secrets.join !== undefined) secrets.join = input.secrets.join;
+    if (input.secrets.spectate !== undefined) secrets.spectate = input.secrets.spectate;
+    activity.secrets = secrets;
   }
-  if (timestamps !== undefined) activity.timestamps = normalizeTimestamps(timestamps, context.now());
-  void instance;
+  if (input.buttons !== undefined) {
+    activity.buttons = input.buttons.map((button) => button.label);
+    activity.metadata = { button_urls: input.buttons.map((button) => button.url) };
+  }
+  if (input.supported_platforms !== undefined) activity.supported_platforms = input.supported_platforms.slice();
   return activity;
+}
+
+const ASSET_KEYS = ['large_image', 'large_text', 'large_url', 'small_image', 'small_text', 'small_url', 'invite_cover_image'] as const;
+
+function copyAssets(input: NonNullable<ActivityInput['assets']>): NonNullable<GatewayActivity['assets']> {
+  const assets: NonNullable<GatewayActivity['assets']> = {};
+  for (const key of ASSET_KEYS) {
+    const value = input[key];
+    if (value !== undefined) assets[key] = value;
+  }
+  return assets;
 }
 
 function computeFlags(input: ActivityInput): number {
@@ -121,13 +159,18 @@ export function normalizeTimestamps(
   timestamps: { start?: number | undefined; end?: number | undefined },
   nowMs: number,
 ): { start?: number; end?: number } {
-  const nowDigits = String(Math.floor(nowMs)).length;
+  // A value is in seconds when it is below 10^(digits of now - 3).
+  const secondsBelow = 10 ** (integerDigits(nowMs) - 3);
   const out: { start?: number; end?: number } = {};
-  for (const key of ['start', 'end'] as const) {
-    const value = timestamps[key];
-    if (value === undefined) continue;
-    const digits = String(Math.floor(value)).length;
-    out[key] = nowDigits - digits > 2 ? Math.floor(value * 1000) : Math.floor(value);
-  }
+  if (timestamps.start !== undefined) out.start = toMilliseconds(timestamps.start, secondsBelow);
+  if (timestamps.end !== undefined) out.end = toMilliseconds(timestamps.end, secondsBelow);
   return out;
+}
+
+function toMilliseconds(value: number, secondsBelow: number): number {
+  return Math.floor(value) < secondsBelow ? Math.floor(value * 1000) : Math.floor(value);
+}
+
+function integerDigits(value: number): number {
+  return String(Math.floor(value)).length;
 }
