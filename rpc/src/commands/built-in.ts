@@ -30,16 +30,17 @@ function parseArgs<T extends v.GenericSchema>(schema: T, args: unknown): v.Infer
 }
 
 function setActivity({ connection, server, request }: CommandContext): unknown {
-  const applicationId = connection.clientId as string;
   const result = runSetActivity(request.args, {
-    applicationId,
-    applicationName: server.applicationName(applicationId),
+    applicationId: connection.clientId as string,
+    applicationName: connection.applicationName,
     transport: 'ipc',
     now: server.now,
   });
   connection.pid = result.pid ?? connection.pid;
   connection.activity = result.activity;
-  server.emit('activity', { connection, pid: result.pid, activity: result.activity, cause: 'command' });
+  if (server.listenerCount('activity') > 0) {
+    server.emit('activity', { connection, pid: result.pid, activity: result.activity, cause: 'command' });
+  }
   return result.activity;
 }
 

@@ -31,6 +31,7 @@ export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', o
 export interface ConnectionHost {
   handshake(connection: RpcConnection, payload: unknown): HandshakeResult | Promise<HandshakeResult>;
   readyPayload(connection: RpcConnection): unknown;
+  applicationName(clientId: string): string;
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
   closed(connection: RpcConnection, info: DisconnectInfo): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
@@ -63,6 +64,8 @@ export class ProtocolViolation extends Error {
 export class RpcConnection {
   state: ConnectionState = 'handshake';
   clientId: string | null = null;
+  /** The application's display name, resolved once at the handshake. */
+  applicationName = '';
   pid: number | null = null;
   activity: GatewayActivity | null = null;
   authenticated = false;
@@ -213,6 +216,7 @@ export class RpcConnection {
       return;
     }
     this.clientId = result.clientId;
+    this.applicationName = this.host.applicationName(result.clientId);
     this.state = 'ready';
     this.sendReply(this.host.readyPayload(this));
   }

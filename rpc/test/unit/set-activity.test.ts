@@ -671,3 +671,16 @@ describe('SET_ACTIVITY: Joi details', () => {
     expect(activityOf({ party: { id: 'party', size: [1.5, 4] } }).party).toEqual({ id: 'party', size: [1.5, 4] });
   });
 });
+
+describe('SET_ACTIVITY: URI syntax (Joi uri(), no URL parsing)', () => {
+  it.each(['https://example.com/a?b=c#d', 'steam://rungameid/570', 'https://e.x/%20space', 'mailto:dev@example.com'])('accepts %s', (url) => {
+    expect(activityOf({ details_url: url }).details_url).toBe(url);
+  });
+
+  it.each(['https://é.example', 'https://e.x/%zz', 'https://e.x/a b', 'https://e.x/"quoted"', '//no-scheme.example', '1http://x'])('refuses %s', (url) => {
+    expect(activityFailure({ details_url: url })).toEqual({
+      code: 4000,
+      message: 'child "activity" fails because [child "details_url" fails because ["details_url" must be a valid uri]]',
+    });
+  });
+});
