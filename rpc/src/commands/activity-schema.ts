@@ -27,10 +27,11 @@ function text(min: number, max: number) {
  * a scheme, then only URI characters, with every `%` followed by two hex digits. Spaces,
  * quotes, angle brackets and non-ASCII characters are refused, as by Joi.
  */
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const URI_CHARACTERS = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+const BAD_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 export function isUri(value: string): boolean {
-  return URI.test(value);
+  return URI_CHARACTERS.test(value) && (!value.includes('%') || !BAD_PERCENT.test(value));
 }
 
 function uri(max: number) {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from '../server/rpc-server.js';
+import { activityJsonText } from './activity-json.js';
 import { obj } from './activity-schema.js';
 import { joiMessage } from './joi-message.js';
 import { runSetActivity } from './set-activity.js';
@@ -41,7 +42,7 @@ function setActivity({ connection, server, request }: CommandContext): unknown {
   if (server.listenerCount('activity') > 0) {
     server.emit('activity', { connection, pid: result.pid, activity: result.activity, cause: 'command' });
   }
-  return result.activity;
+  return result.activity === null ? null : activityJsonText(result.activity);
 }
 
 function subscription(subscribe: boolean): CommandHandler {

@@ -129,14 +129,15 @@ export function normalizeActivity(input: ActivityInput, context: SetActivityCont
   return activity;
 }
 
-const ASSET_KEYS = ['large_image', 'large_text', 'large_url', 'small_image', 'small_text', 'small_url', 'invite_cover_image'] as const;
-
 function copyAssets(input: NonNullable<ActivityInput['assets']>): NonNullable<GatewayActivity['assets']> {
   const assets: NonNullable<GatewayActivity['assets']> = {};
-  for (const key of ASSET_KEYS) {
-    const value = input[key];
-    if (value !== undefined) assets[key] = value;
-  }
+  if (input.large_image !== undefined) assets.large_image = input.large_image;
+  if (input.large_text !== undefined) assets.large_text = input.large_text;
+  if (input.large_url !== undefined) assets.large_url = input.large_url;
+  if (input.small_image !== undefined) assets.small_image = input.small_image;
+  if (input.small_text !== undefined) assets.small_text = input.small_text;
+  if (input.small_url !== undefined) assets.small_url = input.small_url;
+  if (input.invite_cover_image !== undefined) assets.invite_cover_image = input.invite_cover_image;
   return assets;
 }
 

@@ -30,6 +30,15 @@ export function encodeFrame(opcode: number, payload: unknown): Buffer {
   return encodeRawFrame(opcode, JSON.stringify(payload) ?? 'null');
 }
 
+/** For a body known to be pure ASCII: its length is its byte length, copied as latin1. */
+export function encodeAsciiFrame(opcode: number, body: string): Buffer {
+  const frame = Buffer.allocUnsafe(HEADER_SIZE + body.length);
+  frame.writeUInt32LE(opcode, 0);
+  frame.writeUInt32LE(body.length, 4);
+  frame.write(body, HEADER_SIZE, 'latin1');
+  return frame;
+}
+
 export function encodeRawFrame(opcode: number, body: string | Uint8Array): Buffer {
   if (typeof body === 'string') {
     const length = Buffer.byteLength(body, 'utf8');

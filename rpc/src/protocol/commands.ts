@@ -54,7 +54,3 @@ export const RPC_COMMANDS: Readonly<Record<string, { readonly local: boolean }>>
   DEEP_LINK: { local: false },
   CONNECTIONS_CALLBACK: { local: false },
 };
-
-export function isKnownCommand(name: unknown): name is string {
-  return typeof name === 'string' && Object.hasOwn(RPC_COMMANDS, name);
-}

@@ -8,7 +8,7 @@ export type Nonce = string | number | boolean | object;
 export interface CommandReply {
   cmd: string | null;
   data: unknown;
-  evt: null | 'ERROR';
+  evt: null | 'ERROR' | string;
   nonce: unknown;
 }
 

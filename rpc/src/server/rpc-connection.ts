@@ -6,6 +6,7 @@ import type { CommandReply } from '../protocol/envelope.js';
 import type { HandshakeResult } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
 import { OutboundQueue } from './outbound-queue.js';
+import { encodeReplyFrame, plainReply } from './reply-frame.js';
 
 export type Transport = 'ipc';
 export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
@@ -30,7 +31,7 @@ export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', o
 /** What a connection needs from the server that owns it. */
 export interface ConnectionHost {
   handshake(connection: RpcConnection, payload: unknown): HandshakeResult | Promise<HandshakeResult>;
-  readyPayload(connection: RpcConnection): unknown;
+  readyPayload(connection: RpcConnection): CommandReply;
   applicationName(clientId: string): string;
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
   closed(connection: RpcConnection, info: DisconnectInfo): void;
@@ -221,10 +222,10 @@ export class RpcConnection {
     this.sendReply(this.host.readyPayload(this));
   }
 
-  private sendReply(payload: unknown): void {
+  private sendReply(payload: CommandReply): void {
     if (this.socketClosed) return;
-    this.host.trace?.(this, 'out', Opcode.Frame, payload);
-    this.out.reply(encodeFrame(Opcode.Frame, payload));
+    this.host.trace?.(this, 'out', Opcode.Frame, plainReply(payload));
+    this.out.reply(encodeReplyFrame(payload));
   }
 
   private violation(error: ProtocolViolation): void {

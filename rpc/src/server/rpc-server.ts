@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { DEFAULT_MAX_INBOUND_PAYLOAD } from '../framing/frame-codec.js';
-import { RPC_COMMANDS, isKnownCommand } from '../protocol/commands.js';
+import { RPC_COMMANDS } from '../protocol/commands.js';
 import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
 import { validateHandshake, type HandshakeResult } from '../protocol/handshake.js';
@@ -117,7 +117,8 @@ const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export class RpcServer extends EventEmitter<RpcServerEvents> implements ConnectionHost {
   private readonly connectionsById = new Map<string, RpcConnection>();
-  private readonly handlers = new Map<string, CommandHandler>();
+  /** Every known command: whether it is allowed unauthenticated, and its handler if built. */
+  private readonly commands = new Map<string, { readonly local: boolean; handler: CommandHandler | undefined }>();
   private nextId = 1;
   readonly logger: RpcLogger;
   readonly now: () => number;
@@ -126,13 +127,16 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     super();
     this.logger = options.logger ?? NOOP_LOGGER;
     this.now = options.now ?? Date.now;
-    for (const [name, handler] of Object.entries(builtInCommands)) this.handlers.set(name, handler);
+    for (const [name, spec] of Object.entries(RPC_COMMANDS)) {
+      this.commands.set(name, { local: spec.local, handler: builtInCommands[name] });
+    }
   }
 
   /** Installs (or replaces) the handler of a known command, e.g. AUTHORIZE from the host. */
   setCommandHandler(cmd: string, handler: CommandHandler): void {
-    if (!isKnownCommand(cmd)) throw new Error(`unknown RPC command ${cmd}`);
-    this.handlers.set(cmd, handler);
+    const entry = this.commands.get(cmd);
+    if (entry === undefined) throw new Error(`unknown RPC command ${cmd}`);
+    entry.handler = handler;
   }
 
   /** Serves one accepted socket. */
@@ -199,7 +203,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return result;
   }
 
-  readyPayload(connection: RpcConnection): unknown {
+  readyPayload(connection: RpcConnection): CommandReply {
     const { user, config } = this.options.identity();
     this.logger.debug({ connection: connection.id, clientId: connection.clientId }, 'client ready');
     queueMicrotask(() => this.emit('ready', connection));
@@ -214,29 +218,31 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     if (nonce === undefined || nonce === null) {
       return errorReply(cmd, null, RpcErrorCode.InvalidPayload, 'Payload requires a nonce');
     }
-    if (!isKnownCommand(cmd)) {
+    const entry = typeof cmd === 'string' ? this.commands.get(cmd) : undefined;
+    if (entry === undefined) {
       return errorReply(cmd, nonce, RpcErrorCode.InvalidCommand, `Invalid command: ${String(cmd)}`);
     }
-    if (!(RPC_COMMANDS[cmd]?.local ?? false) && !connection.authenticated) {
-      return errorReply(cmd, nonce, RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
+    const name = cmd as string;
+    if (!entry.local && !connection.authenticated) {
+      return errorReply(name, nonce, RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
     }
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       return errorReply(cmd, nonce, RpcErrorCode.InvalidPayload, '"args" must be an object');
     }
-    const handler = this.handlers.get(cmd);
+    const handler = entry.handler;
     if (handler === undefined) {
-      return errorReply(cmd, nonce, RpcErrorCode.UnknownError, `${cmd} is not available in this version of Companion`);
+      return errorReply(name, nonce, RpcErrorCode.UnknownError, `${name} is not available in this version of Companion`);
     }
-    const request: CommandRequest = { cmd, nonce, evt, args: (args ?? {}) as Record<string, unknown> };
+    const request: CommandRequest = { cmd: name, nonce, evt, args: (args ?? {}) as Record<string, unknown> };
     try {
       const data = handler({ connection, server: this, request });
       if (data instanceof Promise) {
         return data.then(
-          (resolved: unknown) => successReply(cmd, nonce, resolved ?? null),
+          (resolved: unknown) => successReply(name, nonce, resolved ?? null),
           (error: unknown) => this.failure(connection, request, error),
         );
       }
-      return successReply(cmd, nonce, data ?? null);
+      return successReply(name, nonce, data ?? null);
     } catch (error) {
       return this.failure(connection, request, error);
     }
