@@ -80,8 +80,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     server,
     close() {
       closing ??= (async () => {
+        // Stop accepting first, so no client can arrive between the two steps.
+        const listenerClosed = bound.close();
         await server.closeAll();
-        await bound.close();
+        await listenerClosed;
         await runtime?.release();
       })();
       return closing;

@@ -80,6 +80,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
     throw error;
   }
 
+  // Handlers first: whoever reads the line below may signal us at once.
+  const stopped = handleShutdownSignals(host, logger);
+
   for (const slot of host.slots) {
     if (slot.index >= host.ipcIndex) break;
     const note =
@@ -94,8 +97,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   if (removed.length > 0) io.stdout(`Removed stale sockets: ${removed.map((i) => `discord-ipc-${i}`).join(', ')}\n`);
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
-
-  return waitForShutdown(host, logger);
+  return stopped;
 }
 
 function safeUsername(): string {
@@ -106,8 +108,8 @@ function safeUsername(): string {
   }
 }
 
-/** Resolves with the exit code once a signal has shut the host down. */
-function waitForShutdown(host: Host, logger: ReturnType<typeof createLogger>): Promise<number> {
+/** Installs the signal handlers; resolves with the exit code once a signal has shut the host down. */
+function handleShutdownSignals(host: Host, logger: ReturnType<typeof createLogger>): Promise<number> {
   // Last resort if the process exits some other way: remove our socket file synchronously.
   const socketIno = lstatSync(host.ipcPath).ino;
   const removeSocket = (): void => {

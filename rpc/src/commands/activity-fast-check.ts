@@ -1,4 +1,4 @@
-import { isUri } from './activity-schema.js';
+import { isPlainObject, isUri } from './activity-schema.js';
 import type { SetActivityArgs } from './activity-schema.js';
 
 /*
@@ -9,11 +9,6 @@ import type { SetActivityArgs } from './activity-schema.js';
  * A differential property test (activity-fast-check.test.ts) keeps the two in agreement.
  */
 
-type Obj = Record<string, unknown>;
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown, min: number, max: number): boolean {
   return value === undefined || (typeof value === 'string' && value.length >= min && value.length <= max);
@@ -33,13 +28,13 @@ function oneOf(value: unknown, options: readonly number[]): boolean {
 
 function timestamps(value: unknown): boolean {
   if (value === undefined) return true;
-  if (!isObj(value)) return false;
+  if (!isPlainObject(value)) return false;
   return numberAtLeast(value.start, 1) && numberAtLeast(value.end, 1);
 }
 
 function assets(value: unknown): boolean {
   if (value === undefined) return true;
-  if (!isObj(value)) return false;
+  if (!isPlainObject(value)) return false;
   return (
     text(value.large_image, 1, 300) &&
     text(value.large_text, 2, 128) &&
@@ -53,7 +48,7 @@ function assets(value: unknown): boolean {
 
 function party(value: unknown): boolean {
   if (value === undefined) return true;
-  if (!isObj(value)) return false;
+  if (!isPlainObject(value)) return false;
   const size = value.size;
   if (size !== undefined) {
     if (!Array.isArray(size) || size.length !== 2) return false;
@@ -66,7 +61,7 @@ function party(value: unknown): boolean {
 
 function secrets(value: unknown): boolean {
   if (value === undefined) return true;
-  if (!isObj(value)) return false;
+  if (!isPlainObject(value)) return false;
   return text(value.match, 2, 128) && text(value.join, 2, 128) && text(value.spectate, 2, 128);
 }
 
@@ -74,7 +69,7 @@ function buttons(value: unknown): boolean {
   if (value === undefined) return true;
   if (!Array.isArray(value) || value.length < 1 || value.length > 2) return false;
   for (const button of value as unknown[]) {
-    if (!isObj(button) || button.label === undefined || button.url === undefined) return false;
+    if (!isPlainObject(button) || button.label === undefined || button.url === undefined) return false;
     if (!text(button.label, 1, 32) || !uri(button.url, 512)) return false;
   }
   return true;
@@ -89,7 +84,7 @@ function platforms(value: unknown): boolean {
 
 function activity(value: unknown): boolean {
   if (value === undefined || value === null) return true;
-  if (!isObj(value)) return false;
+  if (!isPlainObject(value)) return false;
   return (
     text(value.name, 1, 128) &&
     oneOf(value.type, [0, 2, 3, 5]) &&
@@ -110,5 +105,5 @@ function activity(value: unknown): boolean {
 
 /** True exactly when SetActivityArgsSchema accepts `args`. */
 export function isValidSetActivityArgs(args: unknown): args is SetActivityArgs {
-  return isObj(args) && numberAtLeast(args.pid, 0) && activity(args.activity);
+  return isPlainObject(args) && numberAtLeast(args.pid, 0) && activity(args.activity);
 }

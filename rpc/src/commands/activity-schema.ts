@@ -47,7 +47,7 @@ function atLeast(min: number) {
   return v.pipe(num, v.minValue(min, `must be larger than or equal to ${min}`));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -64,7 +64,6 @@ function oneOf<const T extends readonly number[]>(options: T) {
   ) as unknown as v.GenericSchema<unknown, T[number]>;
 }
 
-export const ActivityType = { Playing: 0, Listening: 2, Watching: 3, Competing: 5 } as const;
 export const ALLOWED_ACTIVITY_TYPES = [0, 2, 3, 5] as const;
 export const STATUS_DISPLAY_TYPES = [0, 1, 2] as const;
 export const PARTY_PRIVACY = [0, 1] as const;

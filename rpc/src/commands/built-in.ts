@@ -7,10 +7,14 @@ import { obj } from './activity-schema.js';
 import { joiMessage } from './joi-message.js';
 import { runSetActivity } from './set-activity.js';
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
+/** A user, guild or channel id: a string of digits. */
+const ID = /^[0-9]{1,20}$/;
+
+/** Enough for every event with a few dozen filters; bounds what one client can make us hold. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 256;
 
 const UserIdArgs = obj({
-  user_id: v.pipe(v.string('must be a string'), v.regex(SNOWFLAKE, 'must be a snowflake (a string of digits)')),
+  user_id: v.pipe(v.string('must be a string'), v.regex(ID, 'must be a snowflake (a string of digits)')),
   pid: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0'))),
 });
 
@@ -34,7 +38,7 @@ function setActivity({ connection, server, request }: CommandContext): unknown {
   const result = runSetActivity(request.args, {
     applicationId: connection.clientId as string,
     applicationName: connection.applicationName,
-    transport: 'ipc',
+    transport: connection.transport,
     now: server.now,
   });
   connection.pid = result.pid ?? connection.pid;
@@ -56,13 +60,20 @@ function subscription(subscribe: boolean): CommandHandler {
     if (!spec.local && !connection.authenticated) {
       throw new RpcError(RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
     }
+    // The filter is the event's own argument and nothing else, so stray keys in args
+    // neither create new subscriptions nor hide one from dispatch.
+    let filter: Record<string, string> = {};
     if (spec.arg !== undefined) {
       const value = args[spec.arg];
-      if (typeof value !== 'string' || !SNOWFLAKE.test(value)) {
+      if (typeof value !== 'string' || !ID.test(value)) {
         throw new RpcError(RpcErrorCode.InvalidPayload, 'Invalid subscription parameters provided');
       }
+      filter = { [spec.arg]: value };
     }
-    server.recordSubscription(connection, { evt: name, args }, subscribe);
+    if (subscribe && connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      throw new RpcError(RpcErrorCode.InvalidPayload, `Too many subscriptions (at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION})`);
+    }
+    server.recordSubscription(connection, { evt: name, args: filter }, subscribe);
     return { evt: name };
   };
 }

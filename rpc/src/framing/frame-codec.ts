@@ -19,6 +19,8 @@ export class FrameTooLargeError extends Error {
   constructor(
     readonly length: number,
     readonly max: number,
+    /** Complete frames that came before the oversize header in the same input. */
+    readonly frames: readonly RawFrame[] = [],
   ) {
     super(`frame payload of ${length} bytes exceeds the limit of ${max} bytes`);
     this.name = 'FrameTooLargeError';
@@ -57,69 +59,75 @@ export function encodeRawFrame(opcode: number, body: string | Uint8Array): Buffe
 
 /**
  * Incremental decoder: feed it chunks exactly as the socket delivers them (split anywhere,
- * or several frames coalesced) and it returns the complete frames. Partial input is kept
- * as a list of chunks and joined once, when the whole frame is there, so a frame that
- * trickles in byte by byte costs one copy. An announced length above the cap throws
- * before any of the body is buffered.
+ * or several frames coalesced) and it returns the complete frames. Frames wholly inside a
+ * chunk are returned as views of it, without copying. A frame cut by a chunk boundary is
+ * copied once into a buffer of exactly its size, allocated when its header is complete, so
+ * input that trickles in costs no more memory than the frame itself. An announced length
+ * above the cap throws FrameTooLargeError before any of the body is buffered; the error
+ * carries the frames decoded before it.
  */
 export class FrameDecoder {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  /** Total bytes (header + body) of the frame at the head of `chunks`, once its header is known. */
-  private expected = 0;
+  private readonly header = Buffer.alloc(HEADER_SIZE);
+  private headerFill = 0;
+  private opcode = 0;
+  /** Body of the frame being assembled, once its header is complete. */
+  private body: Buffer | null = null;
+  private bodyFill = 0;
 
   constructor(readonly maxPayload: number = DEFAULT_MAX_INBOUND_PAYLOAD) {}
 
   /** Bytes held for a frame that is not complete yet. */
   get buffered(): number {
-    return this.size;
+    return this.body === null ? this.headerFill : HEADER_SIZE + this.bodyFill;
   }
 
   push(chunk: Buffer): RawFrame[] {
-    let buf = chunk;
-    if (this.size > 0) {
-      this.chunks.push(chunk);
-      this.size += chunk.length;
-      if (this.expected === 0) {
-        if (this.size < HEADER_SIZE) return [];
-        this.expected = HEADER_SIZE + this.checkedLength(this.peekHeaderLength());
-      }
-      if (this.size < this.expected) return [];
-      buf = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
-      this.chunks = [];
-      this.size = 0;
-      this.expected = 0;
-    }
-
     const frames: RawFrame[] = [];
     let offset = 0;
-    while (buf.length - offset >= HEADER_SIZE) {
-      const opcode = buf.readUInt32LE(offset);
-      const length = this.checkedLength(buf.readUInt32LE(offset + 4));
-      const end = offset + HEADER_SIZE + length;
-      if (end > buf.length) {
-        this.expected = HEADER_SIZE + length;
-        break;
+
+    if (this.headerFill > 0 || this.body !== null) {
+      if (this.body === null) {
+        const take = Math.min(HEADER_SIZE - this.headerFill, chunk.length);
+        chunk.copy(this.header, this.headerFill, 0, take);
+        this.headerFill += take;
+        offset = take;
+        if (this.headerFill < HEADER_SIZE) return frames;
+        this.opcode = this.header.readUInt32LE(0);
+        this.body = Buffer.allocUnsafe(this.checkedLength(this.header.readUInt32LE(4), frames));
+        this.bodyFill = 0;
       }
-      frames.push({ opcode, body: buf.subarray(offset + HEADER_SIZE, end) });
+      const body = this.body;
+      const take = Math.min(body.length - this.bodyFill, chunk.length - offset);
+      chunk.copy(body, this.bodyFill, offset, offset + take);
+      this.bodyFill += take;
+      offset += take;
+      if (this.bodyFill < body.length) return frames;
+      frames.push({ opcode: this.opcode, body });
+      this.body = null;
+      this.headerFill = 0;
+    }
+
+    while (chunk.length - offset >= HEADER_SIZE) {
+      const opcode = chunk.readUInt32LE(offset);
+      const length = this.checkedLength(chunk.readUInt32LE(offset + 4), frames);
+      const end = offset + HEADER_SIZE + length;
+      if (end > chunk.length) {
+        // The frame continues in a later chunk: keep its start in a buffer of its size.
+        this.opcode = opcode;
+        this.headerFill = HEADER_SIZE;
+        this.body = Buffer.allocUnsafe(length);
+        this.bodyFill = chunk.copy(this.body, 0, offset + HEADER_SIZE);
+        return frames;
+      }
+      frames.push({ opcode, body: chunk.subarray(offset + HEADER_SIZE, end) });
       offset = end;
     }
-    if (offset < buf.length) {
-      const rest = buf.subarray(offset);
-      this.chunks = [rest];
-      this.size = rest.length;
-    }
+    if (offset < chunk.length) this.headerFill = chunk.copy(this.header, 0, offset);
     return frames;
   }
 
-  private checkedLength(length: number): number {
-    if (length > this.maxPayload) throw new FrameTooLargeError(length, this.maxPayload);
+  private checkedLength(length: number, decoded: readonly RawFrame[]): number {
+    if (length > this.maxPayload) throw new FrameTooLargeError(length, this.maxPayload, decoded);
     return length;
-  }
-
-  private peekHeaderLength(): number {
-    const first = this.chunks[0] as Buffer;
-    if (first.length >= HEADER_SIZE) return first.readUInt32LE(4);
-    return Buffer.concat(this.chunks, this.size).readUInt32LE(4);
   }
 }

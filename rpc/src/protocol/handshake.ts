@@ -1,11 +1,18 @@
 import { CloseCode } from './codes.js';
 
 export type HandshakeResult =
-  | { readonly ok: true; readonly clientId: string; readonly version: 1 }
-  | { readonly ok: false; readonly code: number; readonly message: string };
+  | { readonly ok: true; readonly clientId: string }
+  | {
+      readonly ok: false;
+      readonly code: number;
+      /** Sent to the client; may quote what it sent. */
+      readonly message: string;
+      /** Safe to log: never contains client data. */
+      readonly reason: 'no client id' | 'invalid client id' | 'invalid version';
+    };
 
 const U64_MAX = 18446744073709551615n;
-const SNOWFLAKE = /^[0-9]{17,20}$/;
+const CLIENT_ID = /^[0-9]{17,20}$/;
 
 /**
  * Validates the HANDSHAKE payload `{v, client_id}` the way the real client does, with the
@@ -22,26 +29,26 @@ const SNOWFLAKE = /^[0-9]{17,20}$/;
  */
 export function validateHandshake(payload: unknown): HandshakeResult {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified' };
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified', reason: 'no client id' };
   }
   const { v, client_id: clientId } = payload as { v?: unknown; client_id?: unknown };
 
   if (v !== undefined && v !== 1 && v !== '1') {
-    return { ok: false, code: CloseCode.InvalidVersion, message: `Invalid Version: ${describe(v)}` };
+    return { ok: false, code: CloseCode.InvalidVersion, message: `Invalid Version: ${describe(v)}`, reason: 'invalid version' };
   }
   if (clientId === undefined || clientId === null || clientId === '') {
-    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified' };
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'No Client ID Specified', reason: 'no client id' };
   }
   const normalized = normalizeClientId(clientId);
   if (normalized === undefined) {
-    return { ok: false, code: CloseCode.InvalidClientId, message: 'Invalid Client ID' };
+    return { ok: false, code: CloseCode.InvalidClientId, message: 'Invalid Client ID', reason: 'invalid client id' };
   }
-  return { ok: true, clientId: normalized, version: 1 };
+  return { ok: true, clientId: normalized };
 }
 
 export function normalizeClientId(value: unknown): string | undefined {
   if (typeof value === 'string') {
-    if (!SNOWFLAKE.test(value) || BigInt(value) > U64_MAX) return undefined;
+    if (!CLIENT_ID.test(value) || BigInt(value) > U64_MAX) return undefined;
     return value;
   }
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);

@@ -8,7 +8,3 @@ export const Opcode = {
 } as const;
 
 export type Opcode = (typeof Opcode)[keyof typeof Opcode];
-
-export function isKnownOpcode(value: number): value is Opcode {
-  return value >= Opcode.Handshake && value <= Opcode.Pong;
-}

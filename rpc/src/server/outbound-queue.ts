@@ -48,10 +48,6 @@ export class OutboundQueue {
     this.now = options.now ?? (() => performance.now());
   }
 
-  get queued(): number {
-    return this.pending.length;
-  }
-
   reply(frame: Buffer): void {
     if (this.pending.length === 0 && this.waitFor(false) === 0) this.write(frame, false);
     else this.enqueue({ frame, isEvent: false });

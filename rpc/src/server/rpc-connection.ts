@@ -18,7 +18,14 @@ export interface Subscription {
 
 export interface DisconnectInfo {
   /** Who ended it and why. */
-  readonly reason: 'peer-closed' | 'peer-close-frame' | 'protocol-error' | 'handshake-refused' | 'server-shutdown' | 'slow-consumer';
+  readonly reason:
+    | 'peer-closed'
+    | 'peer-close-frame'
+    | 'protocol-error'
+    | 'handshake-refused'
+    | 'handshake-timeout'
+    | 'server-shutdown'
+    | 'slow-consumer';
   readonly code?: number;
   /** The CLOSE message sent to the client. May quote the client's own bytes: never log it. */
   readonly message?: string;
@@ -33,6 +40,8 @@ export interface ConnectionHost {
   handshake(connection: RpcConnection, payload: unknown): HandshakeResult | Promise<HandshakeResult>;
   readyPayload(connection: RpcConnection): CommandReply;
   applicationName(clientId: string): string;
+  /** READY has been written. */
+  ready(connection: RpcConnection): void;
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
   closed(connection: RpcConnection, info: DisconnectInfo): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
@@ -41,8 +50,17 @@ export interface ConnectionHost {
 
 export interface ConnectionOptions {
   readonly maxPayload: number;
+  /** Above this many unsent bytes the peer is disconnected as not reading. */
   readonly maxBufferedBytes: number;
   readonly eventGapMs: number;
+  /** Reading pauses while more output than this waits to be sent, until it drains. */
+  readonly outputHighWater: number;
+  /** Reading pauses while this many frames wait behind a command that has not answered. */
+  readonly maxBacklog: number;
+  /** A connection that has not completed the handshake by then is closed. */
+  readonly handshakeTimeoutMs: number;
+  /** After the peer leaves, how long a pending command may run before the connection is finalised. */
+  readonly closeGraceMs: number;
 }
 
 /** A protocol violation: the connection is closed with CLOSE 1003 and this message. */
@@ -58,9 +76,13 @@ export class ProtocolViolation extends Error {
 
 /**
  * One client connection: frame decoding, the handshake state machine, in-order command
- * processing, and its own activity and subscriptions. Frames are handled strictly in the
- * order received; a handler that returns a promise holds later frames back until it settles,
- * and a close is processed after every frame already received.
+ * processing, and its own activity and subscriptions.
+ *
+ * Frames are handled in the order received; a handler that returns a promise holds later
+ * frames back until it settles (reading pauses once `maxBacklog` wait). PING is answered
+ * at once whatever is pending, as the real client does in its transport. A close is
+ * processed after every frame already received; a command still pending then is told
+ * through `signal` and gets `closeGraceMs` to finish.
  */
 export class RpcConnection {
   state: ConnectionState = 'handshake';
@@ -76,18 +98,21 @@ export class RpcConnection {
   private readonly decoder: FrameDecoder;
   private readonly out: OutboundQueue;
   private readonly backlog: RawFrame[] = [];
+  private readonly aborter = new AbortController();
   private busy = false;
   private stopped = false;
   private socketClosed = false;
+  private paused = false;
   private endInfo: DisconnectInfo | undefined;
   private sawBytes = false;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
     readonly id: string,
     readonly transport: Transport,
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
-    options: ConnectionOptions,
+    private readonly options: ConnectionOptions,
   ) {
     this.decoder = new FrameDecoder(options.maxPayload);
     this.out = new OutboundQueue(socket, {
@@ -96,8 +121,14 @@ export class RpcConnection {
       onOverflow: () => this.abort({ reason: 'slow-consumer' }),
     });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => this.updateReading());
     socket.on('error', () => undefined); // resets are normal; 'close' follows
     socket.on('close', () => this.onSocketClose());
+    this.after(options.handshakeTimeoutMs, () => {
+      if (this.state === 'handshake') {
+        this.close(CloseCode.Unsupported, 'did not handshake in time', 'handshake-timeout');
+      }
+    });
   }
 
   /** True when the peer connected and left without sending a byte (a liveness probe). */
@@ -105,11 +136,16 @@ export class RpcConnection {
     return !this.sawBytes;
   }
 
-  /** Sends an unsolicited DISPATCH frame through the event queue. */
-  sendEvent(payload: unknown): void {
+  /** Aborted when the peer disconnects: long-running handlers (consent prompts) stop on it. */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
+
+  /** Sends an unsolicited DISPATCH frame (already encoded) through the paced event queue. */
+  sendEvent(frame: Buffer, payload: unknown): void {
     if (this.state !== 'ready') return;
     this.host.trace?.(this, 'out', Opcode.Frame, payload);
-    this.out.event(encodeFrame(Opcode.Frame, payload));
+    this.out.event(frame);
   }
 
   /** Server-initiated close: CLOSE {code, message}, then end. */
@@ -127,37 +163,54 @@ export class RpcConnection {
   private onData(chunk: Buffer): void {
     if (this.stopped) return;
     this.sawBytes = true;
-    let frames: RawFrame[];
+    let frames: readonly RawFrame[];
+    let tooLarge: FrameTooLargeError | undefined;
     try {
       frames = this.decoder.push(chunk);
     } catch (error) {
-      this.violation(new ProtocolViolation(error instanceof FrameTooLargeError ? error.message : 'malformed frame'));
-      return;
+      if (!(error instanceof FrameTooLargeError)) throw error;
+      frames = error.frames;
+      tooLarge = error;
     }
     for (const frame of frames) {
-      if (this.busy || this.backlog.length > 0) this.backlog.push(frame);
-      else this.process(frame);
       if (this.stopped) return;
+      if (frame.opcode === Opcode.Ping) this.run(() => this.answerPing(frame));
+      else if (this.busy || this.backlog.length > 0) this.backlog.push(frame);
+      else this.process(frame);
+    }
+    if (tooLarge !== undefined) this.violation(new ProtocolViolation(tooLarge.message));
+    this.updateReading();
+  }
+
+  /** Pauses reading while output backs up or frames queue behind a pending command. */
+  private updateReading(): void {
+    if (this.socketClosed) return;
+    const hold = this.socket.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
+    if (hold && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    } else if (!hold && this.paused && !this.stopped) {
+      this.paused = false;
+      this.socket.resume();
     }
   }
 
   private process(frame: RawFrame): void {
-    let result: void | Promise<void>;
-    try {
-      result = this.handleFrame(frame);
-    } catch (error) {
-      this.failed(error);
-      return;
-    }
+    const result = this.run(() => this.handleFrame(frame));
     if (result instanceof Promise) {
       this.busy = true;
-      result.then(
-        () => this.resume(),
-        (error: unknown) => {
-          this.failed(error);
-          this.resume();
-        },
-      );
+      result.then(() => this.resume());
+    }
+  }
+
+  /** Runs a step; a violation (thrown or rejected) closes the connection. */
+  private run(step: () => void | Promise<void>): void | Promise<void> {
+    try {
+      const result = step();
+      return result instanceof Promise ? result.catch((error: unknown) => this.failed(error)) : result;
+    } catch (error) {
+      this.failed(error);
+      return undefined;
     }
   }
 
@@ -166,21 +219,24 @@ export class RpcConnection {
     while (!this.busy && !this.stopped && this.backlog.length > 0) {
       this.process(this.backlog.shift() as RawFrame);
     }
-    if (!this.busy && this.socketClosed) this.finalize();
+    if (this.busy) return;
+    if (this.socketClosed) this.finalize();
+    else this.updateReading();
   }
 
   private failed(error: unknown): void {
     this.violation(error instanceof ProtocolViolation ? error : new ProtocolViolation('internal error'));
   }
 
+  private answerPing(frame: RawFrame): void {
+    const payload = parseBody(frame.body, Opcode.Ping);
+    this.host.trace?.(this, 'in', Opcode.Ping, payload);
+    this.out.reply(encodeRawFrame(Opcode.Pong, frame.body));
+  }
+
   private handleFrame(frame: RawFrame): void | Promise<void> {
     const { opcode, body } = frame;
     switch (opcode) {
-      case Opcode.Ping: {
-        this.host.trace?.(this, 'in', opcode, parseBody(body, opcode));
-        this.out.reply(encodeRawFrame(Opcode.Pong, body));
-        return;
-      }
       case Opcode.Pong:
         parseBody(body, opcode);
         return;
@@ -212,14 +268,16 @@ export class RpcConnection {
   }
 
   private completeHandshake(result: HandshakeResult): void {
+    if (this.stopped) return;
     if (!result.ok) {
-      this.close(result.code, result.message, 'handshake-refused');
+      this.close(result.code, result.message, 'handshake-refused', result.reason);
       return;
     }
     this.clientId = result.clientId;
     this.applicationName = this.host.applicationName(result.clientId);
     this.state = 'ready';
     this.sendReply(this.host.readyPayload(this));
+    this.host.ready(this);
   }
 
   private sendReply(payload: CommandReply): void {
@@ -248,7 +306,7 @@ export class RpcConnection {
     if (this.state !== 'closed') this.state = 'closing';
     this.socket.end();
     // A peer that never reads must not keep the socket half-open for ever.
-    setTimeout(() => this.socket.destroy(), 1000).unref();
+    this.after(1000, () => this.socket.destroy());
   }
 
   private abort(info: DisconnectInfo): void {
@@ -263,13 +321,33 @@ export class RpcConnection {
   private onSocketClose(): void {
     this.socketClosed = true;
     this.out.clear();
-    if (!this.busy) this.finalize();
+    this.aborter.abort(new Error('the client disconnected'));
+    if (!this.busy) {
+      this.finalize();
+      return;
+    }
+    // A command is still pending: give it a bounded time, then finalise without it.
+    this.after(this.options.closeGraceMs, () => {
+      this.backlog.length = 0;
+      this.finalize();
+    });
   }
 
   private finalize(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     this.host.closed(this, this.endInfo ?? { reason: 'peer-closed' });
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
   }
 }
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { DEFAULT_MAX_INBOUND_PAYLOAD } from '../framing/frame-codec.js';
+import { DEFAULT_MAX_INBOUND_PAYLOAD, encodeFrame } from '../framing/frame-codec.js';
+import { Opcode } from '../protocol/opcodes.js';
 import { RPC_COMMANDS } from '../protocol/commands.js';
 import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
@@ -57,6 +58,8 @@ export interface CommandContext {
   readonly connection: RpcConnection;
   readonly server: RpcServer;
   readonly request: CommandRequest;
+  /** Aborted when the client disconnects: a handler that waits (a consent prompt) stops on it. */
+  readonly signal: AbortSignal;
 }
 
 /** Returns the reply's `data`, or throws RpcError for an ERROR reply. */
@@ -99,6 +102,10 @@ export interface RpcServerOptions {
   readonly maxBufferedBytes?: number;
   /** Quiet time around unsolicited events (see OutboundQueue). */
   readonly eventGapMs?: number;
+  /** A connection that has not completed the handshake by then is closed (default 30 s). */
+  readonly handshakeTimeoutMs?: number;
+  /** How long a pending command may run after its client left (default 5 s). */
+  readonly closeGraceMs?: number;
   readonly now?: () => number;
 }
 
@@ -108,6 +115,8 @@ export interface DispatchOptions {
   /** Only subscriptions made with these args (e.g. `{guild_id}`); omit for argument-less events. */
   readonly args?: Readonly<Record<string, unknown>>;
 }
+
+const SHUTDOWN_MESSAGE = 'Companion is shutting down';
 
 const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -120,6 +129,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   /** Every known command: whether it is allowed unauthenticated, and its handler if built. */
   private readonly commands = new Map<string, { readonly local: boolean; handler: CommandHandler | undefined }>();
   private nextId = 1;
+  private shuttingDown = false;
   readonly logger: RpcLogger;
   readonly now: () => number;
 
@@ -139,12 +149,21 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     entry.handler = handler;
   }
 
-  /** Serves one accepted socket. */
-  attach(socket: Socket, transport: Transport = 'ipc'): RpcConnection {
+  /** Serves one accepted socket; during shutdown it is told so and closed. */
+  attach(socket: Socket, transport: Transport = 'ipc'): RpcConnection | undefined {
+    if (this.shuttingDown) {
+      socket.on('error', () => undefined);
+      socket.end(encodeFrame(Opcode.Close, { code: CloseCode.Normal, message: SHUTDOWN_MESSAGE }));
+      return undefined;
+    }
     const connection = new RpcConnection(`c${this.nextId++}`, transport, socket, this, {
       maxPayload: this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD,
-      maxBufferedBytes: this.options.maxBufferedBytes ?? 8 * 1024 * 1024,
+      maxBufferedBytes: this.options.maxBufferedBytes ?? 1024 * 1024,
       eventGapMs: this.options.eventGapMs ?? DEFAULT_EVENT_GAP_MS,
+      outputHighWater: 64 * 1024,
+      maxBacklog: 64,
+      handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 30_000,
+      closeGraceMs: this.options.closeGraceMs ?? 5_000,
     });
     this.connectionsById.set(connection.id, connection);
     this.emit('connection', connection);
@@ -167,18 +186,21 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   dispatch(evt: string, data: unknown, options: DispatchOptions = {}): number {
     const key = subscriptionKey(evt, options.args ?? {});
     const payload = eventDispatch(evt, data);
+    let frame: Buffer | undefined;
     let sent = 0;
     for (const connection of this.connectionsById.values()) {
       if (connection.state !== 'ready' || !connection.subscriptions.has(key)) continue;
       if (options.to !== undefined && !options.to(connection)) continue;
-      connection.sendEvent(payload);
+      frame ??= encodeFrame(Opcode.Frame, payload);
+      connection.sendEvent(frame, payload);
       sent += 1;
     }
     return sent;
   }
 
   /** Closes every connection with CLOSE 1000 and waits until all have finished. */
-  async closeAll(message = 'Companion is shutting down'): Promise<void> {
+  async closeAll(message = SHUTDOWN_MESSAGE): Promise<void> {
+    this.shuttingDown = true;
     const open = new Set([...this.connectionsById.values()].filter((c) => c.state !== 'closed'));
     if (open.size === 0) return;
     await new Promise<void>((resolve) => {
@@ -198,16 +220,19 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   handshake(connection: RpcConnection, payload: unknown): HandshakeResult {
     const result = validateHandshake(payload);
     if (!result.ok) {
-      this.logger.info({ connection: connection.id, code: result.code, reason: result.message }, 'handshake refused');
+      this.logger.info({ connection: connection.id, code: result.code, reason: result.reason }, 'handshake refused');
     }
     return result;
   }
 
-  readyPayload(connection: RpcConnection): CommandReply {
+  readyPayload(): CommandReply {
     const { user, config } = this.options.identity();
-    this.logger.debug({ connection: connection.id, clientId: connection.clientId }, 'client ready');
-    queueMicrotask(() => this.emit('ready', connection));
     return eventDispatch('READY', { v: 1, config, user });
+  }
+
+  ready(connection: RpcConnection): void {
+    this.logger.debug({ connection: connection.id, clientId: connection.clientId }, 'client ready');
+    this.emit('ready', connection);
   }
 
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> {
@@ -215,7 +240,8 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       throw new ProtocolViolation('invalid payload: a command must be a JSON object');
     }
     const { cmd, nonce, args, evt } = payload as Record<string, unknown>;
-    if (nonce === undefined || nonce === null) {
+    // The real client refuses an empty-string nonce too.
+    if (nonce === undefined || nonce === null || nonce === '') {
       return errorReply(cmd, null, RpcErrorCode.InvalidPayload, 'Payload requires a nonce');
     }
     const entry = typeof cmd === 'string' ? this.commands.get(cmd) : undefined;
@@ -235,7 +261,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     }
     const request: CommandRequest = { cmd: name, nonce, evt, args: (args ?? {}) as Record<string, unknown> };
     try {
-      const data = handler({ connection, server: this, request });
+      const data = handler({ connection, server: this, request, signal: connection.signal });
       if (data instanceof Promise) {
         return data.then(
           (resolved: unknown) => successReply(name, nonce, resolved ?? null),

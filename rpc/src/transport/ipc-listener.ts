@@ -8,8 +8,6 @@ export interface IpcListenerOptions {
   readonly dir: string;
   readonly onConnection: (socket: net.Socket) => void;
   readonly platform?: NodeJS.Platform;
-  /** Lowest index to consider; a second host on purpose starts above the first. */
-  readonly firstIndex?: number;
 }
 
 export interface SlotReport {
@@ -44,8 +42,7 @@ export class NoFreeSlotError extends Error {
  */
 export async function listenIpc(options: IpcListenerOptions): Promise<IpcListener> {
   const platform = options.platform ?? process.platform;
-  const firstIndex = options.firstIndex ?? 0;
-  const indices = Array.from({ length: IPC_INDEX_COUNT - firstIndex }, (_, i) => firstIndex + i);
+  const indices = Array.from({ length: IPC_INDEX_COUNT }, (_, i) => i);
 
   const slots: SlotReport[] =
     platform === 'win32'

@@ -44,8 +44,9 @@ export async function startTestServer(
     listener,
     path: listener.path,
     async close() {
+      const listenerClosed = listener.close();
       await server.closeAll();
-      await listener.close();
+      await listenerClosed;
       if (dir === undefined) await rm(directory, { recursive: true, force: true });
     },
   };

@@ -9,11 +9,11 @@ describe('validateHandshake: version', () => {
     ['number 1', 1],
     ['string "1"', '1'],
   ])('accepts v as %s', (_label, v) => {
-    expect(validateHandshake({ v, client_id: ID })).toEqual({ ok: true, clientId: ID, version: 1 });
+    expect(validateHandshake({ v, client_id: ID })).toEqual({ ok: true, clientId: ID });
   });
 
   it('accepts a missing v, as the real client does (+undefined is NaN and passes its checks)', () => {
-    expect(validateHandshake({ client_id: ID })).toEqual({ ok: true, clientId: ID, version: 1 });
+    expect(validateHandshake({ client_id: ID })).toEqual({ ok: true, clientId: ID });
   });
 
   it.each([
@@ -23,7 +23,7 @@ describe('validateHandshake: version', () => {
     [0, 'Invalid Version: 0'],
     ['abc', 'Invalid Version: abc'],
   ])('refuses v = %j with 4004 %j', (v, message) => {
-    expect(validateHandshake({ v, client_id: ID })).toEqual({ ok: false, code: 4004, message });
+    expect(validateHandshake({ v, client_id: ID })).toEqual({ ok: false, code: 4004, message, reason: 'invalid version' });
   });
 
   it('uses the InvalidVersion close code constant (4004)', () => {
@@ -34,7 +34,7 @@ describe('validateHandshake: version', () => {
   });
 
   it('checks the version before the client id', () => {
-    expect(validateHandshake({ v: 2 })).toEqual({ ok: false, code: 4004, message: 'Invalid Version: 2' });
+    expect(validateHandshake({ v: 2 })).toEqual({ ok: false, code: 4004, message: 'Invalid Version: 2', reason: 'invalid version' });
   });
 });
 
@@ -44,19 +44,18 @@ describe('validateHandshake: client_id', () => {
     ['empty', { client_id: '' }],
     ['null', { client_id: null }],
   ])('refuses a %s client_id with 4000 "No Client ID Specified"', (_label, extra) => {
-    expect(validateHandshake({ v: 1, ...extra })).toEqual({ ok: false, code: 4000, message: 'No Client ID Specified' });
+    expect(validateHandshake({ v: 1, ...extra })).toEqual({ ok: false, code: 4000, message: 'No Client ID Specified', reason: 'no client id' });
   });
 
   it.each([17, 18, 19, 20])('accepts a %i-digit string id and returns it unchanged', (digits) => {
     const id = '1' + '0'.repeat(digits - 1);
-    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: true, clientId: id, version: 1 });
+    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: true, clientId: id });
   });
 
   it('accepts 2^64-1, the largest snowflake', () => {
     expect(validateHandshake({ v: 1, client_id: '18446744073709551615' })).toEqual({
       ok: true,
       clientId: '18446744073709551615',
-      version: 1,
     });
   });
 
@@ -74,19 +73,17 @@ describe('validateHandshake: client_id', () => {
     ['trailing newline', '12345678901234567\n'],
     ['non-ASCII digits', '١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧'],
   ])('refuses a string id with %s: 4000 "Invalid Client ID"', (_label, id) => {
-    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID' });
+    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID', reason: 'invalid client id' });
   });
 
   it('accepts a number id only when it is a safe positive integer, returned as a decimal string', () => {
     expect(validateHandshake({ v: 1, client_id: 1234567890123456 })).toEqual({
       ok: true,
       clientId: '1234567890123456',
-      version: 1,
     });
     expect(validateHandshake({ v: 1, client_id: Number.MAX_SAFE_INTEGER })).toEqual({
       ok: true,
       clientId: '9007199254740991',
-      version: 1,
     });
   });
 
@@ -99,7 +96,7 @@ describe('validateHandshake: client_id', () => {
     ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
   ])('refuses %s as client_id: 4000 "Invalid Client ID"', (_label, id) => {
-    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID' });
+    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID', reason: 'invalid client id' });
   });
 
   it.each([
@@ -107,7 +104,7 @@ describe('validateHandshake: client_id', () => {
     ['an object', { id: ID }],
     ['an array', [ID]],
   ])('refuses %s as client_id with 4000 "Invalid Client ID"', (_label, id) => {
-    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID' });
+    expect(validateHandshake({ v: 1, client_id: id })).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID', reason: 'invalid client id' });
   });
 
   it('accepts every 17-20 digit string up to 2^64-1 and refuses every longer or shorter digit string', () => {
@@ -116,8 +113,8 @@ describe('validateHandshake: client_id', () => {
       fc.property(fc.stringMatching(/^[0-9]{1,24}$/), (id) => {
         const result = validateHandshake({ v: 1, client_id: id });
         const valid = id.length >= 17 && id.length <= 20 && BigInt(id) <= U64_MAX;
-        if (valid) expect(result).toEqual({ ok: true, clientId: id, version: 1 });
-        else expect(result).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID' });
+        if (valid) expect(result).toEqual({ ok: true, clientId: id });
+        else expect(result).toEqual({ ok: false, code: 4000, message: 'Invalid Client ID', reason: 'invalid client id' });
       }),
       { numRuns: 500 },
     );
@@ -144,7 +141,6 @@ describe('validateHandshake: client_id', () => {
     expect(validateHandshake({ v: 1, client_id: ID, nonce: 'x', origin: 'y' })).toEqual({
       ok: true,
       clientId: ID,
-      version: 1,
     });
   });
 });
