@@ -16,6 +16,7 @@ const SECRETS = {
   verifier: 'pkce-Verif-0011',
   garbledToken: 'garbled-Tk-4455',
   clientSecret: 'client-S3cret-6677',
+  versionToken: 'version-Tk-8899',
 };
 
 let proc: CliProcess | undefined;
@@ -56,7 +57,7 @@ describe('tokens and secrets never reach a log', () => {
     expect(close.payload.message).toContain(SECRETS.garbledToken);
     // A third refuses the handshake with a token in it.
     const third = await RawClient.connect(socketPath!);
-    third.sendRaw(encodeFrame(Opcode.Handshake, { v: 9, client_id: SECRETS.accessToken }));
+    third.sendRaw(encodeFrame(Opcode.Handshake, { v: SECRETS.versionToken, client_id: SECRETS.accessToken }));
     await third.closed;
 
     proc.kill('SIGTERM');
