@@ -174,7 +174,7 @@ export class RpcConnection {
     }
     for (const frame of frames) {
       if (this.stopped) return;
-      if (frame.opcode === Opcode.Ping) this.run(() => this.answerPing(frame));
+      if (frame.opcode === Opcode.Ping) this.answerPing(frame);
       else if (this.busy || this.backlog.length > 0) this.backlog.push(frame);
       else this.process(frame);
     }
@@ -195,22 +195,18 @@ export class RpcConnection {
     }
   }
 
+  /** Handles one frame; a violation (thrown or rejected) closes the connection. */
   private process(frame: RawFrame): void {
-    const result = this.run(() => this.handleFrame(frame));
-    if (result instanceof Promise) {
-      this.busy = true;
-      result.then(() => this.resume());
-    }
-  }
-
-  /** Runs a step; a violation (thrown or rejected) closes the connection. */
-  private run(step: () => void | Promise<void>): void | Promise<void> {
+    let result: void | Promise<void>;
     try {
-      const result = step();
-      return result instanceof Promise ? result.catch((error: unknown) => this.failed(error)) : result;
+      result = this.handleFrame(frame);
     } catch (error) {
       this.failed(error);
-      return undefined;
+      return;
+    }
+    if (result instanceof Promise) {
+      this.busy = true;
+      result.catch((error: unknown) => this.failed(error)).then(() => this.resume());
     }
   }
 
@@ -229,7 +225,13 @@ export class RpcConnection {
   }
 
   private answerPing(frame: RawFrame): void {
-    const payload = parseBody(frame.body, Opcode.Ping);
+    let payload: unknown;
+    try {
+      payload = parseBody(frame.body, Opcode.Ping);
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
     this.host.trace?.(this, 'in', Opcode.Ping, payload);
     this.out.reply(encodeRawFrame(Opcode.Pong, frame.body));
   }
