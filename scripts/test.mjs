@@ -37,7 +37,7 @@ const checks = [
 ];
 
 const extra = process.argv.slice(2);
-run('tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extra]);
+const testsOk = run('tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extra]);
 
 let passed = 0;
 let failed = 0;
@@ -50,6 +50,11 @@ if (existsSync(vitestJson)) {
 } else {
   failed += 1;
   process.stdout.write('The test run produced no report.\n');
+}
+// Vitest can fail with every test passed (an unhandled error, a failed setup): count it.
+if (!testsOk && failed === 0) {
+  failed += 1;
+  process.stdout.write('Vitest failed although no test failed (see its errors above); counted as one failure\n');
 }
 for (const [name, ok] of checks) {
   if (ok) passed += 1;

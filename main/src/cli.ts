@@ -25,16 +25,20 @@ const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) =
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
   try {
-    if (first === undefined || first === '-h' || first === '--help') {
-      io.stdout(MAIN_HELP);
-      return first === undefined ? 2 : 0;
+    if (first === undefined) {
+      io.stderr(MAIN_HELP);
+      return 2;
     }
-    if (first === '--version' || (rest.includes('--version') && first in COMMANDS)) {
+    if (first === '-h' || first === '--help') {
+      io.stdout(MAIN_HELP);
+      return 0;
+    }
+    if (first === '--version' || (rest.includes('--version') && (first in COMMANDS || first === 'help'))) {
       io.stdout(`companion ${io.version}\n`);
       return 0;
     }
     if (first === 'help') {
-      const topic = rest[0];
+      const topic = rest[0] === '--help' || rest[0] === '-h' ? undefined : rest[0];
       if (topic === undefined) io.stdout(MAIN_HELP);
       else if (topic in COMMANDS) io.stdout((COMMANDS[topic] as { help: string }).help);
       else throw new UsageError(`unknown command '${topic}'`);

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import {
+  assertSocketPathsFit,
   listenIpc,
   resolveIpcPrefix,
   RpcServer,
@@ -40,6 +41,7 @@ export interface Host {
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const prefix = resolveIpcPrefix(options.env, options.runtimeDir);
+  assertSocketPathsFit(prefix.dir);
   await mkdir(prefix.dir, { recursive: true, mode: 0o700 });
 
   const startedAt = new Date().toISOString();

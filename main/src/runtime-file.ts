@@ -1,10 +1,17 @@
-import { chmod, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { probeSlot } from '../../rpc/src/index.js';
 
 /**
  * One runtime file per host, `<runtime dir>/companion/host.json`, mode 0600 in a 0700
- * directory. Creating it exclusively is also the single-instance lock: a second host for the
- * same user and directory finds it, sees that its pid is alive, and stops.
+ * directory. Creating it is also the single-instance lock, made safe against hosts that
+ * start at the same moment:
+ * - the file appears atomically with its content (written to a temporary file, then
+ *   hard-linked into place, which fails if the name exists);
+ * - updates replace it with rename, so nobody ever reads a half-written file;
+ * - a lock is stale when its pid is gone, or when its recorded socket no longer answers
+ *   (a pid reused after a reboot); a stale lock is renamed aside and re-checked before it is
+ *   deleted, so a host never deletes a lock another host has just taken.
  */
 export interface RuntimeInfo {
   readonly pid: number;
@@ -34,51 +41,84 @@ export class RuntimeFile {
   static async acquire(runtimeDir: string, info: RuntimeInfo): Promise<RuntimeFile> {
     const file = runtimeFilePath(runtimeDir);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        const handle = await open(file, 'wx', 0o600);
+    const tmp = await writeTemp(file, info);
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
         try {
-          await handle.writeFile(JSON.stringify(info, null, 2));
-        } finally {
-          await handle.close();
+          await link(tmp, file);
+          return new RuntimeFile(file);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
-        await chmod(file, 0o600);
-        return new RuntimeFile(file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = await readHolder(file);
-        if (holder !== undefined && holder !== process.pid && isAlive(holder)) throw new AlreadyRunningError(holder, file);
-        await rm(file, { force: true }); // left behind by a host that died
+        const holder = await readInfo(file);
+        if (holder !== undefined && (await isLive(holder))) throw new AlreadyRunningError(holder.pid, file);
+        await removeIfStill(file, holder);
       }
+      throw new Error(`cannot take ${file}: other hosts keep replacing it`);
+    } finally {
+      await rm(tmp, { force: true });
     }
-    throw new Error(`cannot create ${file}`);
   }
 
   async update(info: RuntimeInfo): Promise<void> {
-    const handle = await open(this.file, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(info, null, 2));
-    } finally {
-      await handle.close();
-    }
+    const tmp = await writeTemp(this.file, info);
+    await rename(tmp, this.file);
   }
 
   async release(): Promise<void> {
-    const holder = await readHolder(this.file);
-    if (holder === process.pid) await rm(this.file, { force: true });
+    const holder = await readInfo(this.file);
+    if (holder?.pid === process.pid) await rm(this.file, { force: true });
   }
 }
 
-async function readHolder(file: string): Promise<number | undefined> {
+async function writeTemp(file: string, info: RuntimeInfo): Promise<string> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(info, null, 2), { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  return tmp;
+}
+
+async function readInfo(file: string): Promise<RuntimeInfo | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { pid?: unknown };
-    return typeof parsed.pid === 'number' ? parsed.pid : undefined;
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<RuntimeInfo>;
+    return typeof parsed.pid === 'number' ? (parsed as RuntimeInfo) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isAlive(pid: number): boolean {
+/** A holder is live when its process exists and, once it has bound, its socket answers. */
+async function isLive(holder: RuntimeInfo): Promise<boolean> {
+  if (holder.pid === process.pid || !pidExists(holder.pid)) return false;
+  if (holder.ipc === null) return true; // still starting
+  return (await probeSlot(holder.ipc.path)).kind === 'live';
+}
+
+/**
+ * Removes a stale lock without ever removing a fresh one: move it aside, look at what was
+ * moved, and put it back if it turned out to be another host's new lock.
+ */
+async function removeIfStill(file: string, seen: RuntimeInfo | undefined): Promise<void> {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    await rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else removed it
+    throw error;
+  }
+  const moved = await readInfo(aside);
+  const replaced = moved !== undefined && (seen === undefined || moved.pid !== seen.pid || moved.startedAt !== seen.startedAt);
+  if (replaced && (await isLive(moved))) {
+    try {
+      await link(aside, file);
+    } catch {
+      // a third host took the name meanwhile; the live one we moved will find its lock gone
+    }
+  }
+  await rm(aside, { force: true });
+}
+
+function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

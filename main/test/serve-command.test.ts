@@ -1,4 +1,4 @@
-import { lstat, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../rpc/test/support/raw-client.js';
@@ -76,7 +76,9 @@ describe('companion serve', () => {
 
     const second = await CliProcess.complete(['serve', '--runtime-dir', runtime]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`already running for this directory (pid ${first.child.pid})`);
+    const lockFile = path.join(runtime, 'companion', 'host.json');
+    expect(second.stderr).toContain(`already running for this directory (pid ${first.child.pid}, ${lockFile})`);
+    expect(second.stderr).toContain('if no Companion is running, delete that file');
 
     const third = serve(['--runtime-dir', runtime, '--allow-second']);
     const [, socketPath] = await third.waitForStdout(LISTENING);
@@ -104,10 +106,76 @@ describe('command line', () => {
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^Usage: companion/);
     }
-    for (const args of [['--version'], ['serve', '--version']]) {
+    for (const args of [['--version'], ['serve', '--version'], ['help', '--version']]) {
       const result = await CliProcess.complete(args);
+      expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^companion \d+\.\d+\.\d+\n$/);
     }
+    const helpHelp = await CliProcess.complete(['help', '--help']);
+    expect(helpHelp.code).toBe(0);
+    expect(helpHelp.stdout).toMatch(/^Usage: companion/);
+  });
+
+  it('prints usage on stderr with exit code 2 when no command is given', async () => {
+    const result = await CliProcess.complete([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Usage: companion/);
+  });
+
+  it('names the problem when the runtime directory cannot be used, and leaves nothing behind', async () => {
+    const base = await dir();
+    const file = path.join(base, 'a-file');
+    await writeFile(file, '');
+    const notADir = await CliProcess.complete(['serve', '--runtime-dir', file]);
+    expect(notADir.code).toBe(1);
+    expect(notADir.stderr).toMatch(/^companion serve: cannot start: EEXIST/);
+    expect(notADir.stderr).not.toMatch(/\n\s+at /); // no stack trace
+
+    const long = path.join(base, 'b'.repeat(120));
+    const tooLong = await CliProcess.complete(['serve', '--runtime-dir', long]);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toContain('is longer than the 107 bytes a Unix socket path may have');
+    expect(await readdir(base)).toEqual(['a-file']); // not even the directory was created
+  });
+
+  // A race guard, not a proof: the lock that wrote host.json after creating it let two
+  // hosts in about one start in five with six starters, so this catches such a race in
+  // about two runs of three.
+  it('starts exactly one host when several start at the same moment', async () => {
+    for (let trial = 0; trial < 5; trial += 1) {
+      const runtime = await dir();
+      const starters = Array.from({ length: 6 }, () => serve(['--runtime-dir', runtime]));
+      const outcomes = await Promise.all(
+        starters.map((proc) =>
+          Promise.race([
+            proc.waitForStdout(LISTENING).then(() => 'listening'),
+            proc.exited.then(({ code }) => `exit ${code}`),
+          ]).catch(() => 'error'),
+        ),
+      );
+      expect(outcomes.filter((o) => o === 'listening'), `trial ${trial}: ${outcomes.join(', ')}`).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'exit 1')).toHaveLength(5);
+    }
+  });
+
+  it('takes over a runtime file whose pid is alive but whose socket is gone (a pid reused after a reboot)', async () => {
+    const runtime = await dir();
+    await mkdir(path.join(runtime, 'companion'), { recursive: true });
+    const stale = { pid: 1, version: '0.0.1', startedAt: '2026-01-01T00:00:00.000Z', ipc: { path: path.join(runtime, 'discord-ipc-0'), index: 0 } };
+    await writeFile(path.join(runtime, 'companion', 'host.json'), JSON.stringify(stale));
+    const proc = serve(['--runtime-dir', runtime]);
+    expect((await proc.waitForStdout(LISTENING))[1]).toBe(path.join(runtime, 'discord-ipc-0'));
+    expect(JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8')).pid).toBe(proc.child.pid);
+  });
+
+  it('shuts down cleanly on SIGHUP', async () => {
+    const runtime = await dir();
+    const proc = serve(['--runtime-dir', runtime]);
+    const [, socketPath] = await proc.waitForStdout(LISTENING);
+    proc.kill('SIGHUP');
+    expect((await proc.exited).code).toBe(0);
+    await expect(lstat(socketPath!)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('names an unknown option, an unknown command and a bad log level, with exit code 2', async () => {

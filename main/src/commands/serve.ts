@@ -1,6 +1,7 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
-import { NoFreeSlotError } from '../../../rpc/src/index.js';
+import { NoFreeSlotError, SocketPathTooLongError } from '../../../rpc/src/index.js';
+import type { Logger } from 'pino';
 import { startHost, type Host } from '../host.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { AlreadyRunningError } from '../runtime-file.js';
@@ -55,33 +56,41 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const username = (values.user as string | undefined) ?? safeUsername();
   if (username.length === 0) throw new UsageError('--user must not be empty');
 
+  const runtimeDir = values['runtime-dir'] as string | undefined;
+  if (runtimeDir === '') throw new UsageError('--runtime-dir must not be empty');
+
+  // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
+  const shutdown = new ShutdownOnSignal();
   let host: Host;
   try {
     host = await startHost({
       env: io.env,
-      runtimeDir: values['runtime-dir'] as string | undefined,
+      runtimeDir,
       allowSecond: values['allow-second'] === true,
       username,
       version: io.version,
       logger,
     });
   } catch (error) {
+    shutdown.dispose();
     if (error instanceof AlreadyRunningError) {
       io.stderr(
-        `companion serve: Companion is already running for this directory (pid ${error.pid}). ` +
-          `Use --allow-second to start another one on the next free index.\n`,
+        `companion serve: Companion is already running for this directory (pid ${error.pid}, ${error.file}). ` +
+          `Use --allow-second to start another one on the next free index; ` +
+          `if no Companion is running, delete that file.\n`,
       );
       return 1;
     }
-    if (error instanceof NoFreeSlotError) {
+    if (error instanceof NoFreeSlotError || error instanceof SocketPathTooLongError) {
       io.stderr(`companion serve: ${error.message}\n`);
+      return 1;
+    }
+    if (isErrnoError(error)) {
+      io.stderr(`companion serve: cannot start: ${error.message}\n`);
       return 1;
     }
     throw error;
   }
-
-  // Handlers first: whoever reads the line below may signal us at once.
-  const stopped = handleShutdownSignals(host, logger);
 
   for (const slot of host.slots) {
     if (slot.index >= host.ipcIndex) break;
@@ -97,7 +106,11 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   if (removed.length > 0) io.stdout(`Removed stale sockets: ${removed.map((i) => `discord-ipc-${i}`).join(', ')}\n`);
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
-  return stopped;
+  return shutdown.closeOnSignal(host, logger);
+}
+
+function isErrnoError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
 function safeUsername(): string {
@@ -108,43 +121,58 @@ function safeUsername(): string {
   }
 }
 
-/** Installs the signal handlers; resolves with the exit code once a signal has shut the host down. */
-function handleShutdownSignals(host: Host, logger: ReturnType<typeof createLogger>): Promise<number> {
-  // Last resort if the process exits some other way: remove our socket file synchronously.
-  const socketIno = lstatSync(host.ipcPath).ino;
-  const removeSocket = (): void => {
-    try {
-      if (lstatSync(host.ipcPath).ino === socketIno) unlinkSync(host.ipcPath);
-    } catch {
-      // gone already
-    }
-  };
-  process.on('exit', removeSocket);
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** Longer than the RPC server's close grace (5 s) for commands still running. */
+const SHUTDOWN_TIMEOUT_MS = 8000;
 
-  return new Promise((resolve) => {
-    const shutdown = (signal: NodeJS.Signals): void => {
-      logger.info({ signal }, 'shutting down');
-      process.off('SIGINT', shutdown);
-      process.off('SIGTERM', shutdown);
-      process.off('SIGHUP', shutdown);
-      const timer = setTimeout(() => {
-        logger.warn({}, 'shutdown took more than 5 s; exiting');
-        resolve(1);
-      }, 5000);
-      timer.unref();
-      host.close().then(
-        () => {
-          clearTimeout(timer);
-          resolve(0);
-        },
-        (error: unknown) => {
-          logger.error({ error: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', shutdown);
-    process.on('SIGTERM', shutdown);
-    process.on('SIGHUP', shutdown);
-  });
+/**
+ * Catches SIGINT, SIGTERM and SIGHUP from the moment it is created, so a signal that arrives
+ * while the host starts is not lost (the default action would leave the socket behind).
+ */
+class ShutdownOnSignal {
+  private received: NodeJS.Signals | undefined;
+  private wake: (() => void) | undefined;
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.received ??= signal;
+    this.wake?.();
+  };
+
+  constructor() {
+    for (const signal of SHUTDOWN_SIGNALS) process.on(signal, this.onSignal);
+  }
+
+  dispose(): void {
+    for (const signal of SHUTDOWN_SIGNALS) process.off(signal, this.onSignal);
+  }
+
+  /** Resolves with the exit code once a signal has shut the host down. */
+  async closeOnSignal(host: Host, logger: Logger): Promise<number> {
+    // Last resort if the process exits some other way: remove our socket file synchronously.
+    const socketIno = lstatSync(host.ipcPath).ino;
+    process.on('exit', () => {
+      try {
+        if (lstatSync(host.ipcPath).ino === socketIno) unlinkSync(host.ipcPath);
+      } catch {
+        // gone already
+      }
+    });
+    if (this.received === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
+    // A second Ctrl+C from now on ends the process at once, as usual.
+    this.dispose();
+    logger.info({ signal: this.received }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.warn({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await host.close();
+      return 0;
+    } catch (error) {
+      logger.error({ error: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
+      return 1;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

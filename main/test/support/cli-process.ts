@@ -13,7 +13,8 @@ export class CliProcess {
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.setEncoding('utf8').on('data', (text: string) => (this.stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
-    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    // 'close', not 'exit': it comes after stdout and stderr have been read to the end.
+    this.exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   }
 
   static run(args: readonly string[], env: Record<string, string | undefined> = {}, script = 'bin/companion.js'): CliProcess {

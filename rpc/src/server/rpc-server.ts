@@ -158,9 +158,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     }
     const connection = new RpcConnection(`c${this.nextId++}`, transport, socket, this, {
       maxPayload: this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD,
-      maxBufferedBytes: this.options.maxBufferedBytes ?? 1024 * 1024,
+      // Reading pauses above 256 KiB of unsent replies (128 pipelined replies stay below it)
+      // and a client still not reading at 4 MiB is dropped: memory per client stays bounded.
+      maxBufferedBytes: this.options.maxBufferedBytes ?? 4 * 1024 * 1024,
       eventGapMs: this.options.eventGapMs ?? DEFAULT_EVENT_GAP_MS,
-      outputHighWater: 64 * 1024,
+      outputHighWater: 256 * 1024,
       maxBacklog: 64,
       handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 30_000,
       closeGraceMs: this.options.closeGraceMs ?? 5_000,

@@ -24,6 +24,30 @@ export interface IpcListener {
   close(): Promise<void>;
 }
 
+/** Longest Unix socket path (sun_path less its terminating NUL): 103 bytes on macOS and BSDs. */
+export function maxSocketPathBytes(platform: NodeJS.Platform): number {
+  return platform === 'linux' ? 107 : 103;
+}
+
+export class SocketPathTooLongError extends Error {
+  constructor(
+    readonly socketPath: string,
+    readonly max: number,
+  ) {
+    super(`the socket path ${socketPath} is longer than the ${max} bytes a Unix socket path may have; choose a shorter --runtime-dir`);
+    this.name = 'SocketPathTooLongError';
+  }
+}
+
+/** Throws SocketPathTooLongError when discord-ipc-9 in `dir` would not fit in a socket address. */
+export function assertSocketPathsFit(dir: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
+  const longest = ipcSocketPath(IPC_INDEX_COUNT - 1, dir, platform);
+  if (Buffer.byteLength(longest) > maxSocketPathBytes(platform)) {
+    throw new SocketPathTooLongError(longest, maxSocketPathBytes(platform));
+  }
+}
+
 export class NoFreeSlotError extends Error {
   constructor(
     readonly dir: string,
@@ -43,6 +67,7 @@ export class NoFreeSlotError extends Error {
 export async function listenIpc(options: IpcListenerOptions): Promise<IpcListener> {
   const platform = options.platform ?? process.platform;
   const indices = Array.from({ length: IPC_INDEX_COUNT }, (_, i) => i);
+  assertSocketPathsFit(options.dir, platform);
 
   const slots: SlotReport[] =
     platform === 'win32'

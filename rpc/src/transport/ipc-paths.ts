@@ -23,7 +23,7 @@ export interface ResolvedPrefix {
  * discord-rpc does, so the printed path matches what clients build.
  */
 export function resolveIpcPrefix(env: Env, override?: string): ResolvedPrefix {
-  if (override !== undefined && override !== '') return { dir: stripTrailingSlash(override), source: '--runtime-dir' };
+  if (override !== undefined && override !== '') return { dir: stripTrailingSlash(path.resolve(override)), source: '--runtime-dir' };
   for (const name of PREFIX_ENV_VARS) {
     const value = env[name];
     if (value !== undefined && value !== '') return { dir: stripTrailingSlash(value), source: name };
