@@ -96,6 +96,22 @@ export class RawClient {
     return frame.payload;
   }
 
+  /**
+   * The frames that arrive before the reply to a side-effect-free request (an unknown
+   * command, answered 4002). Anything the server had queued for this client before the
+   * request, events included, arrives first, so an empty result proves nothing was sent.
+   */
+  async framesBeforeBarrier(): Promise<DecodedFrame[]> {
+    const nonce = `barrier-${Math.random().toString(36).slice(2)}`;
+    this.send(Opcode.Frame, { cmd: 'BARRIER', nonce });
+    const seen: DecodedFrame[] = [];
+    for (;;) {
+      const frame = await this.next();
+      if (frame.payload?.nonce === nonce) return seen;
+      seen.push(frame);
+    }
+  }
+
   /** Resolves true if nothing arrives within `ms`. */
   async silentFor(ms: number): Promise<boolean> {
     const before = this.frames.length;

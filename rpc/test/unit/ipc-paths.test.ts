@@ -68,8 +68,6 @@ describe('ipcSocketPath / ipcSocketPaths', () => {
 
   it('builds \\\\?\\pipe\\discord-ipc-N on win32, whatever the directory', () => {
     const expected = String.raw`\\?\pipe\discord-ipc-0`;
-    expect(expected).toBe('\\\\?\\pipe\\discord-ipc-0');
-    expect([...expected].slice(0, 9)).toEqual(['\\', '\\', '?', '\\', 'p', 'i', 'p', 'e', '\\']);
     expect(ipcSocketPath(0, 'C:\\Users\\x\\AppData\\Local\\Temp', 'win32')).toBe(expected);
     expect(ipcSocketPath(7, '/ignored', 'win32')).toBe(String.raw`\\?\pipe\discord-ipc-7`);
   });
