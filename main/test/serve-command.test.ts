@@ -51,11 +51,11 @@ describe('companion serve', () => {
     await expect(lstat(runtimeFile)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('removes the socket on SIGINT too', async () => {
+  it.each(['SIGINT', 'SIGHUP'] as const)('shuts down cleanly on %s too, removing the socket', async (signal) => {
     const runtime = await dir();
     const proc = serve(['--runtime-dir', runtime]);
     const [, socketPath] = await proc.waitForStdout(LISTENING);
-    proc.kill('SIGINT');
+    proc.kill(signal);
     expect((await proc.exited).code).toBe(0);
     await expect(lstat(socketPath!)).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -167,15 +167,6 @@ describe('command line', () => {
     const proc = serve(['--runtime-dir', runtime]);
     expect((await proc.waitForStdout(LISTENING))[1]).toBe(path.join(runtime, 'discord-ipc-0'));
     expect(JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8')).pid).toBe(proc.child.pid);
-  });
-
-  it('shuts down cleanly on SIGHUP', async () => {
-    const runtime = await dir();
-    const proc = serve(['--runtime-dir', runtime]);
-    const [, socketPath] = await proc.waitForStdout(LISTENING);
-    proc.kill('SIGHUP');
-    expect((await proc.exited).code).toBe(0);
-    await expect(lstat(socketPath!)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('names an unknown option, an unknown command and a bad log level, with exit code 2', async () => {

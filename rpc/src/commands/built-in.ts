@@ -4,7 +4,7 @@ import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from '../server/rpc-server.js';
 import { activityJsonText } from './activity-json.js';
 import { obj } from './activity-schema.js';
-import { joiMessage } from './joi-message.js';
+import { parseArgs } from './joi-message.js';
 import { runSetActivity } from './set-activity.js';
 
 /** A user, guild or channel id: a string of digits. */
@@ -27,12 +27,6 @@ const CertifiedDevicesArgs = obj({
     'must be an array',
   ),
 });
-
-function parseArgs<T extends v.GenericSchema>(schema: T, args: unknown): v.InferOutput<T> {
-  const result = v.safeParse(schema, args, { abortEarly: true });
-  if (!result.success) throw new RpcError(RpcErrorCode.InvalidPayload, joiMessage(result.issues[0]));
-  return result.output;
-}
 
 function setActivity({ connection, server, request }: CommandContext): unknown {
   const result = runSetActivity(request.args, {

@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import { RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { SetActivityArgsSchema, type ActivityInput, type SetActivityArgs } from './activity-schema.js';
 import { isValidSetActivityArgs } from './activity-fast-check.js';
-import { joiMessage } from './joi-message.js';
+import { parseArgs } from './joi-message.js';
 
 /** Gateway activity flags (bit values). */
 export const ActivityFlags = {
@@ -51,14 +50,7 @@ export interface SetActivityResult {
  * valid input without the schema library; the schema runs only to explain a rejection.
  */
 export function runSetActivity(args: unknown, context: SetActivityContext): SetActivityResult {
-  let parsed: SetActivityArgs;
-  if (isValidSetActivityArgs(args)) {
-    parsed = args;
-  } else {
-    const result = v.safeParse(SetActivityArgsSchema, args, { abortEarly: true });
-    if (!result.success) throw new RpcError(RpcErrorCode.InvalidPayload, joiMessage(result.issues[0]));
-    parsed = result.output;
-  }
+  const parsed: SetActivityArgs = isValidSetActivityArgs(args) ? args : parseArgs(SetActivityArgsSchema, args);
   const { pid, activity } = parsed;
   if (pid === undefined && context.transport === 'ipc') {
     throw new RpcError(RpcErrorCode.InvalidCommand, 'nonzero pid required');

@@ -130,7 +130,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   private readonly commands = new Map<string, { readonly local: boolean; handler: CommandHandler | undefined }>();
   private nextId = 1;
   private shuttingDown = false;
-  readonly logger: RpcLogger;
+  private readonly logger: RpcLogger;
   readonly now: () => number;
 
   constructor(private readonly options: RpcServerOptions) {
@@ -174,10 +174,6 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
 
   connections(): IterableIterator<RpcConnection> {
     return this.connectionsById.values();
-  }
-
-  connection(id: string): RpcConnection | undefined {
-    return this.connectionsById.get(id);
   }
 
   applicationName(clientId: string): string {
