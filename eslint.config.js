@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layers: rpc/ depends on nothing of ours; main/ may use rpc/; nothing imports electron yet. */
+/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; nothing imports electron yet. */
 const layerRule = (forbidden, message) => ({
   'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
 });
@@ -34,6 +34,10 @@ export default tseslint.config(
   {
     files: ['rpc/**/*.ts'],
     rules: layerRule(['**/main/**', '**/renderer/**', '**/preload/**', '**/platform/**', 'electron'], 'rpc/ is the protocol core: it imports nothing of ours and no Electron.'),
+  },
+  {
+    files: ['platform/**/*.ts'],
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/renderer/**', '**/preload/**', 'electron'], 'platform/ is the platform emulator: it imports nothing of ours and no Electron.'),
   },
   {
     files: ['main/**/*.ts'],

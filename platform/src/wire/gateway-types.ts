@@ -1,0 +1,236 @@
+/**
+ * Wire shapes of the platform's gateway and HTTP API as the emulator speaks them and the
+ * host's client reads them. Shared by platform/ (server side) and main/ (client side), so
+ * one change shows in both. Field names follow the platform's JSON (snake_case).
+ */
+
+/** Every gateway message: `s` and `t` are null unless `op` is 0 (Dispatch). */
+export interface GatewayPayload<D = unknown> {
+  readonly op: number;
+  readonly d: D;
+  readonly s: number | null;
+  readonly t: string | null;
+}
+
+export type PresenceStatus = 'online' | 'dnd' | 'idle' | 'invisible' | 'offline';
+
+export interface PlatformUser {
+  readonly id: string;
+  readonly username: string;
+  readonly discriminator: string;
+  readonly global_name: string | null;
+  readonly avatar: string | null;
+  readonly bot: boolean;
+  readonly flags: number;
+  readonly premium_type: number;
+}
+
+/**
+ * A rich-presence activity as sent in Presence Update (op 3). The host sends it with
+ * `secrets`; the platform never includes `secrets` when it fans the presence out.
+ */
+export interface WireActivity {
+  readonly name: string;
+  readonly type: number;
+  readonly application_id?: string;
+  readonly created_at?: number;
+  readonly url?: string | null;
+  readonly details?: string;
+  readonly state?: string;
+  readonly details_url?: string;
+  readonly state_url?: string;
+  readonly status_display_type?: number;
+  readonly timestamps?: { readonly start?: number; readonly end?: number };
+  readonly assets?: Readonly<Record<string, string>>;
+  readonly party?: { readonly id?: string; readonly size?: readonly [number, number]; readonly privacy?: number };
+  readonly secrets?: { readonly join?: string; readonly spectate?: string; readonly match?: string };
+  readonly instance?: boolean;
+  readonly flags?: number;
+  /** Senders send `[{label, url}]`; receivers see labels only, URLs in `metadata.button_urls`. */
+  readonly buttons?: readonly (string | { readonly label: string; readonly url: string })[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly supported_platforms?: readonly string[];
+  /** Set by the platform on fanned-out activities: the gateway session the activity came from. */
+  readonly session_id?: string;
+}
+
+export interface PresenceUpdateCommand {
+  readonly since: number | null;
+  readonly activities: readonly WireActivity[];
+  readonly status: PresenceStatus;
+  readonly afk: boolean;
+}
+
+export interface IdentifyCommand {
+  readonly token: string;
+  readonly properties: { readonly os: string; readonly browser: string; readonly device: string };
+  readonly presence?: PresenceUpdateCommand;
+  readonly intents?: number;
+  readonly capabilities?: number;
+  readonly compress?: boolean;
+  readonly large_threshold?: number;
+}
+
+export interface ResumeCommand {
+  readonly token: string;
+  readonly session_id: string;
+  readonly seq: number | null;
+}
+
+export interface ClientStatus {
+  readonly desktop?: PresenceStatus;
+  readonly mobile?: PresenceStatus;
+  readonly web?: PresenceStatus;
+}
+
+/** PRESENCE_UPDATE dispatch (and READY's `presences` entries). */
+export interface PresenceUpdateEvent {
+  readonly user: { readonly id: string };
+  readonly guild_id?: string;
+  readonly status: PresenceStatus;
+  readonly activities: readonly WireActivity[];
+  readonly client_status: ClientStatus;
+}
+
+export interface Relationship {
+  readonly id: string;
+  readonly type: number;
+  readonly user: PlatformUser;
+}
+
+export interface PlatformChannel {
+  readonly id: string;
+  /** 0 guild text, 1 DM, 2 guild voice, 4 category. */
+  readonly type: number;
+  readonly guild_id?: string;
+  readonly name?: string;
+  readonly position?: number;
+  readonly parent_id?: string | null;
+  readonly recipients?: readonly PlatformUser[];
+  readonly status?: string | null;
+  readonly voice_start_time?: number | null;
+}
+
+export interface PlatformGuild {
+  readonly id: string;
+  readonly name: string;
+  readonly icon: string | null;
+  readonly owner_id: string;
+  readonly channels: readonly PlatformChannel[];
+  readonly member_count: number;
+}
+
+export interface ReadyEvent {
+  readonly v: number;
+  readonly user: PlatformUser;
+  readonly session_id: string;
+  readonly resume_gateway_url: string;
+  readonly relationships: readonly Relationship[];
+  readonly guilds: readonly PlatformGuild[];
+  readonly private_channels: readonly PlatformChannel[];
+  /** Current presences of the user's friends (online ones only). */
+  readonly presences: readonly PresenceUpdateEvent[];
+}
+
+/** The `activity` of a message that is a game invite or join request. */
+export interface MessageActivity {
+  /** MessageActivityType: 1 JOIN (an invite), 5 JOIN_REQUEST (asking to join). */
+  readonly type: number;
+  readonly party_id?: string;
+  /** Emulator extension, present on join requests the recipient declined. */
+  readonly declined?: boolean;
+}
+
+export interface MessageApplication {
+  readonly id: string;
+  readonly name: string;
+  readonly icon: string | null;
+  /** The invite cover image: the activity's `assets.invite_cover_image`, else the app's cover. */
+  readonly cover_image: string | null;
+}
+
+export interface PlatformMessage {
+  readonly id: string;
+  readonly channel_id: string;
+  readonly author: PlatformUser;
+  readonly content: string;
+  readonly timestamp: string;
+  readonly type: 0;
+  readonly activity?: MessageActivity;
+  readonly application_id?: string;
+  readonly application?: MessageApplication;
+  /**
+   * Emulator extension on invite messages (type 1): the sender's activity when the invite
+   * was sent, without secrets, so the receiving host can show it (ACTIVITY_INVITE.activity).
+   */
+  readonly invite_activity?: WireActivity;
+}
+
+/** Emulator dispatch to the recipient's *other* sessions when they accept an invite. */
+export interface ActivityInviteAcceptedEvent {
+  readonly message_id: string;
+  readonly channel_id: string;
+  readonly application_id: string;
+  readonly sender_id: string;
+  readonly party_id: string | null;
+  /** The gateway session that accepted (the others are told). */
+  readonly session_id: string | null;
+}
+
+/** RATE_LIMITED dispatch. `retry_after` in seconds. */
+export interface RateLimitedEvent {
+  readonly opcode: number;
+  readonly retry_after: number;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/** Dispatch names the emulator sends. */
+export const GatewayEvent = {
+  Ready: 'READY',
+  Resumed: 'RESUMED',
+  PresenceUpdate: 'PRESENCE_UPDATE',
+  MessageCreate: 'MESSAGE_CREATE',
+  MessageUpdate: 'MESSAGE_UPDATE',
+  ChannelCreate: 'CHANNEL_CREATE',
+  RelationshipAdd: 'RELATIONSHIP_ADD',
+  RelationshipRemove: 'RELATIONSHIP_REMOVE',
+  GuildMembersChunk: 'GUILD_MEMBERS_CHUNK',
+  ChannelInfo: 'CHANNEL_INFO',
+  RateLimited: 'RATE_LIMITED',
+  ActivityInviteAccepted: 'ACTIVITY_INVITE_ACCEPTED',
+  UserUpdate: 'USER_UPDATE',
+} as const;
+
+/** HTTP error body of the API (`/api/...`); OAuth2 routes use `{error, error_description}`. */
+export interface ApiErrorBody {
+  readonly code: number;
+  readonly message: string;
+  readonly errors?: unknown;
+}
+
+/** The 429 body. `retry_after` in seconds. */
+export interface RateLimitBody {
+  readonly message: string;
+  readonly retry_after: number;
+  readonly global: boolean;
+  readonly code?: number;
+}
+
+/** `GET /api/v10/oauth2/applications/{id}/rpc`: what the host shows for an app. */
+export interface RpcApplication {
+  readonly id: string;
+  readonly name: string;
+  readonly icon: string | null;
+  readonly description: string;
+  readonly cover_image: string | null;
+  /** Emulator extension: false for apps the emulator registered on first use. */
+  readonly verified: boolean;
+  readonly rpc_origins: readonly string[];
+}
+
+export interface ApplicationAsset {
+  readonly id: string;
+  readonly name: string;
+  /** 1 small, 2 large (the real service's asset types). */
+  readonly type: number;
+}

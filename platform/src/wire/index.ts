@@ -1,0 +1,2 @@
+export * from './gateway-opcodes.js';
+export * from './gateway-types.js';
