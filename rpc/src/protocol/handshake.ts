@@ -1,4 +1,5 @@
 import { CloseCode } from './codes.js';
+import type { CommandReply } from './envelope.js';
 
 export type HandshakeResult =
   | { readonly ok: true; readonly clientId: string }
@@ -8,8 +9,15 @@ export type HandshakeResult =
       /** Sent to the client; may quote what it sent. */
       readonly message: string;
       /** Safe to log: never contains client data. */
-      readonly reason: 'no client id' | 'invalid client id' | 'invalid version';
+      readonly reason: 'no client id' | 'invalid client id' | 'invalid version' | 'unknown application' | 'logged out';
     };
+
+export type HandshakeRefusal = Extract<HandshakeResult, { readonly ok: false }>;
+
+/** The server's decision: a refusal, or the app's display name and the READY to send. */
+export type HandshakeOutcome =
+  | HandshakeRefusal
+  | { readonly ok: true; readonly clientId: string; readonly applicationName: string; readonly ready: CommandReply };
 
 const U64_MAX = 18446744073709551615n;
 const CLIENT_ID = /^[0-9]{17,20}$/;

@@ -3,7 +3,7 @@ import { encodeFrame, encodeRawFrame, FrameDecoder, FrameTooLargeError, type Raw
 import { CloseCode } from '../protocol/codes.js';
 import { Opcode } from '../protocol/opcodes.js';
 import type { CommandReply } from '../protocol/envelope.js';
-import type { HandshakeResult } from '../protocol/handshake.js';
+import type { HandshakeOutcome } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
 import { OutboundQueue } from './outbound-queue.js';
 import { encodeReplyFrame, plainReply } from './reply-frame.js';
@@ -37,9 +37,8 @@ export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', o
 
 /** What a connection needs from the server that owns it. */
 export interface ConnectionHost {
-  handshake(connection: RpcConnection, payload: unknown): HandshakeResult | Promise<HandshakeResult>;
-  readyPayload(connection: RpcConnection): CommandReply;
-  applicationName(clientId: string): string;
+  /** Decides the handshake; on success it carries the app's name and the READY to send. */
+  handshake(connection: RpcConnection, payload: unknown): HandshakeOutcome | Promise<HandshakeOutcome>;
   /** READY has been written. */
   ready(connection: RpcConnection): void;
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
@@ -269,16 +268,16 @@ export class RpcConnection {
     }
   }
 
-  private completeHandshake(result: HandshakeResult): void {
+  private completeHandshake(result: HandshakeOutcome): void {
     if (this.stopped) return;
     if (!result.ok) {
       this.close(result.code, result.message, 'handshake-refused', result.reason);
       return;
     }
     this.clientId = result.clientId;
-    this.applicationName = this.host.applicationName(result.clientId);
+    this.applicationName = result.applicationName;
     this.state = 'ready';
-    this.sendReply(this.host.readyPayload(this));
+    this.sendReply(result.ready);
     this.host.ready(this);
   }
 

@@ -5,7 +5,7 @@ import { Opcode } from '../protocol/opcodes.js';
 import { RPC_COMMANDS } from '../protocol/commands.js';
 import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
-import { validateHandshake, type HandshakeResult } from '../protocol/handshake.js';
+import { validateHandshake, type HandshakeOutcome, type HandshakeRefusal } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
 import { builtInCommands } from '../commands/built-in.js';
 import {
@@ -93,10 +93,20 @@ export interface RpcServerEvents {
 }
 
 export interface RpcServerOptions {
-  /** READY's user and config; a function so a change of account shows on the next READY. */
-  readonly identity: () => ReadyIdentity;
+  /**
+   * READY's user and config; a function so a change of account shows on the next READY.
+   * null: no account is known, and clients are closed with 1000 "User logged out".
+   */
+  readonly identity: () => ReadyIdentity | null;
   /** The display name of an application, used as the activity's default name. */
   readonly applicationName?: (clientId: string) => string;
+  /**
+   * Looks the application up at the handshake (the platform's app registry). null: the app
+   * does not exist, and the client is closed with 4000 "Invalid Client ID" as the real client
+   * does. A rejected promise (platform unreachable) lets the game in under the name that
+   * `applicationName` gives: a platform outage must not stop games from starting.
+   */
+  readonly resolveApplication?: (clientId: string) => ResolvedApplication | null | Promise<ResolvedApplication | null>;
   readonly logger?: RpcLogger;
   readonly maxPayload?: number;
   readonly maxBufferedBytes?: number;
@@ -107,6 +117,10 @@ export interface RpcServerOptions {
   /** How long a pending command may run after its client left (default 5 s). */
   readonly closeGraceMs?: number;
   readonly now?: () => number;
+}
+
+export interface ResolvedApplication {
+  readonly name: string;
 }
 
 export interface DispatchOptions {
@@ -176,10 +190,6 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return this.connectionsById.values();
   }
 
-  applicationName(clientId: string): string {
-    return this.options.applicationName?.(clientId) ?? '';
-  }
-
   /** Sends `evt` to every ready connection subscribed to it; returns how many got it. */
   dispatch(evt: string, data: unknown, options: DispatchOptions = {}): number {
     const key = subscriptionKey(evt, options.args ?? {});
@@ -215,17 +225,44 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
 
   // ConnectionHost
 
-  handshake(connection: RpcConnection, payload: unknown): HandshakeResult {
+  handshake(connection: RpcConnection, payload: unknown): HandshakeOutcome | Promise<HandshakeOutcome> {
     const result = validateHandshake(payload);
-    if (!result.ok) {
-      this.logger.info({ connection: connection.id, code: result.code, reason: result.reason }, 'handshake refused');
+    if (!result.ok) return this.refuse(connection, result);
+    const resolve = this.options.resolveApplication;
+    if (resolve === undefined) return this.admit(connection, result.clientId, undefined);
+    let found: ResolvedApplication | null | Promise<ResolvedApplication | null>;
+    try {
+      found = resolve(result.clientId);
+    } catch {
+      found = Promise.reject(new Error('application lookup failed'));
     }
-    return result;
+    if (!(found instanceof Promise)) return this.admit(connection, result.clientId, found);
+    return found.then(
+      (app) => this.admit(connection, result.clientId, app),
+      () => {
+        this.logger.warn({ connection: connection.id, clientId: result.clientId }, 'application lookup failed; admitting under a placeholder name');
+        return this.admit(connection, result.clientId, undefined);
+      },
+    );
   }
 
-  readyPayload(): CommandReply {
-    const { user, config } = this.options.identity();
-    return eventDispatch('READY', { v: 1, config, user });
+  /** `app`: found, null (no such app), or undefined (not looked up). */
+  private admit(connection: RpcConnection, clientId: string, app: ResolvedApplication | null | undefined): HandshakeOutcome {
+    if (app === null) {
+      return this.refuse(connection, { ok: false, code: CloseCode.InvalidClientId, message: 'Invalid Client ID', reason: 'unknown application' });
+    }
+    const identity = this.options.identity();
+    if (identity === null) {
+      return this.refuse(connection, { ok: false, code: CloseCode.Normal, message: 'User logged out', reason: 'logged out' });
+    }
+    const applicationName = app?.name ?? this.options.applicationName?.(clientId) ?? '';
+    const ready = eventDispatch('READY', { v: 1, config: identity.config, user: identity.user });
+    return { ok: true, clientId, applicationName, ready };
+  }
+
+  private refuse(connection: RpcConnection, refusal: HandshakeRefusal): HandshakeRefusal {
+    this.logger.info({ connection: connection.id, code: refusal.code, reason: refusal.reason }, 'handshake refused');
+    return refusal;
   }
 
   ready(connection: RpcConnection): void {
