@@ -5,12 +5,24 @@ import {
   resolveIpcPrefix,
   RpcServer,
   type Env,
+  type IpcListener,
+  type ReadyIdentity,
   type ResolvedPrefix,
   type RpcLogger,
   type SlotReport,
 } from '../../rpc/src/index.js';
-import { DEFAULT_READY_CONFIG, localUser, placeholderApplicationName } from './local-identity.js';
-import { RuntimeFile } from './runtime-file.js';
+import { GatewayEvent, GatewayOp, type PresenceUpdateCommand, type RateLimitedEvent } from '../../platform/src/wire/index.js';
+import { AccountCache } from './account-cache.js';
+import { ApplicationDirectory } from './application-directory.js';
+import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.js';
+import { rpcUserFrom, readyConfigFor } from './ready-identity.js';
+import { PlatformSession, type Credentials } from './platform-session.js';
+import { FriendPresences } from './presence/friend-presences.js';
+import { PresenceRelay, relayChangeFromRpc, type RateLimit } from './presence/presence-relay.js';
+import { RuntimeFile, type RuntimeInfo } from './runtime-file.js';
+import { CommandGameLauncher, type GameLauncher } from './social/game-launcher.js';
+import { SocialService } from './social/social-service.js';
+import { startHostControl, type HostControl } from './host-control.js';
 
 export interface HostOptions {
   readonly env: Env;
@@ -18,10 +30,30 @@ export interface HostOptions {
   readonly runtimeDir?: string | undefined;
   /** Run beside another Companion for the same directory, on the next free index. */
   readonly allowSecond: boolean;
-  readonly username: string;
   readonly version: string;
   readonly logger: RpcLogger;
+  /** Settings, the cached account and the embedded emulator's state. */
+  readonly dataDir: string;
+  /** Another platform (e.g. a standalone emulator); absent: start the embedded emulator. */
+  readonly platformUrl?: string | undefined;
+  /** How to sign in; absent: the embedded emulator's first demo user, or nobody for another platform. */
+  readonly credentials?: Credentials | undefined;
+  /** Unknown application ids fail the handshake (embedded emulator only). */
+  readonly strictApps?: boolean;
+  /** Test tuning: the embedded emulator's limits and clocks. */
+  readonly platformLimits?: Readonly<Record<string, unknown>>;
+  /** Test tuning: the gateway client's backoff and jitter. */
+  readonly gatewayOptions?: ConstructorParameters<typeof PlatformSession>[0]['gatewayOptions'];
+  /** Test tuning: the relay's game-activity limit (default 5 per 20 s). */
+  readonly relayLimit?: RateLimit;
+  readonly launcher?: GameLauncher;
 }
+
+export type SignInOutcome =
+  | { readonly kind: 'signed-in'; readonly username: string }
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'retrying'; readonly message: string }
+  | { readonly kind: 'none' };
 
 export interface Host {
   readonly prefix: ResolvedPrefix;
@@ -32,63 +64,202 @@ export interface Host {
   /** The runtime file, or null for a second host started with --allow-second. */
   readonly runtimeFile: string | null;
   readonly server: RpcServer;
+  readonly session: PlatformSession;
+  readonly relay: PresenceRelay;
+  readonly friends: FriendPresences;
+  readonly social: SocialService;
+  readonly control: HostControl;
+  readonly platform: { readonly url: string; readonly embedded: EmbeddedPlatform | null };
+  /**
+   * The first sign-in: the user, an error (bad credentials), or 'retrying' when the platform
+   * could not be reached (the session keeps trying in the background).
+   */
+  readonly signedIn: SignInOutcome;
   close(): Promise<void>;
 }
 
 /**
- * Composes the headless host: RPC server on the first free discord-ipc-N, plus the runtime
- * file that marks this host as running. Electron's shell (later) wraps the same host.
+ * Composes the headless host: the platform (embedded emulator or another one), the account
+ * and its gateway connection, the RPC server on the first free discord-ipc-N, the presence
+ * relay, game invites, the control API, and the runtime file that marks this host as
+ * running. Electron's shell (later) wraps the same host.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const prefix = resolveIpcPrefix(options.env, options.runtimeDir);
   assertSocketPathsFit(prefix.dir);
   await mkdir(prefix.dir, { recursive: true, mode: 0o700 });
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
   const startedAt = new Date().toISOString();
   const runtime = options.allowSecond
     ? null
     : await RuntimeFile.acquire(prefix.dir, { pid: process.pid, version: options.version, startedAt, ipc: null });
 
-  const user = localUser(options.username);
-  const server = new RpcServer({
-    identity: () => ({ user, config: DEFAULT_READY_CONFIG }),
-    applicationName: placeholderApplicationName,
-    logger: options.logger,
-  });
+  const cleanup: (() => Promise<void>)[] = [];
+  const undo = async (): Promise<void> => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    await runtime?.release();
+  };
 
-  let listener;
   try {
-    listener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });
-    await runtime?.update({
+    // The platform: ours (loaded only when used) or the one named by --platform.
+    let embedded: EmbeddedPlatform | null = null;
+    let platformUrl = options.platformUrl;
+    if (platformUrl === undefined) {
+      embedded = await startEmbeddedPlatform({
+        dataDir: options.dataDir,
+        strictApps: options.strictApps === true,
+        logger: options.logger,
+        ...(options.platformLimits === undefined ? {} : { limits: options.platformLimits }),
+      });
+      cleanup.push(() => embedded?.close() ?? Promise.resolve());
+      platformUrl = embedded.url;
+    }
+
+    const session: PlatformSession = new PlatformSession({
+      baseUrl: platformUrl,
+      cache: new AccountCache(options.dataDir),
+      logger: options.logger,
+      // Called only once the gateway connects, after the relay below exists.
+      presence: (): PresenceUpdateCommand => presenceRelay.current(),
+      ...(options.gatewayOptions === undefined ? {} : { gatewayOptions: options.gatewayOptions }),
+    });
+    cleanup.push(() => session.close());
+    await session.loadCache();
+    const presenceRelay: PresenceRelay = new PresenceRelay({
+      send: (presence): boolean => session.updatePresence(presence),
+      ...(options.relayLimit === undefined ? {} : { limit: options.relayLimit }),
+    });
+    cleanup.push(async () => presenceRelay.dispose());
+
+    const apps = new ApplicationDirectory(session.publicApi);
+    const configFor = readyConfigFor(platformUrl);
+    const server = new RpcServer({
+      identity: (): ReadyIdentity | null => {
+        const user = session.user;
+        return user === null ? null : { user: rpcUserFrom(user), config: configFor };
+      },
+      resolveApplication: (clientId) => apps.resolve(clientId),
+      applicationName: (clientId) => `Application ${clientId}`,
+      logger: options.logger,
+    });
+    cleanup.push(() => server.closeAll());
+
+    const friends = new FriendPresences();
+    const social = new SocialService({
+      server,
+      platform: () => session.authedApi(),
+      me: () => session.user,
+      sessionId: () => session.sessionId,
+      friend: (userId) => {
+        const entry = friends.get(userId);
+        return entry === undefined ? undefined : { user: entry.user, presence: { user: { id: entry.user.id }, ...entry.presence } };
+      },
+      launcher: options.launcher ?? new CommandGameLauncher({ dataDir: options.dataDir, env: options.env }),
+      logger: options.logger,
+    });
+
+    // Games → platform.
+    server.on('activity', (change) => {
+      const relayed = relayChangeFromRpc(change);
+      if (relayed !== undefined) presenceRelay.activityChanged(relayed);
+    });
+    // Platform → host state and games.
+    session.on('ready', (ready) => {
+      friends.ready(ready);
+      presenceRelay.connected();
+    });
+    session.on('resumed', () => presenceRelay.connected());
+    session.on('drain', () => presenceRelay.refresh());
+    session.on('account', (user) => {
+      social.reset();
+      if (user === null) friends.clear();
+    });
+    session.on('dispatch', (t, d) => {
+      friends.dispatch(t, d);
+      social.handleDispatch(t, d);
+      if (t === GatewayEvent.RateLimited) {
+        const limited = d as RateLimitedEvent;
+        if (limited.opcode === GatewayOp.PresenceUpdate) presenceRelay.rateLimited(limited.retry_after * 1000);
+      }
+    });
+    session.on('status', (status) => options.logger.info({ status: status.status, detail: status.detail }, 'platform status'));
+
+    const control = await startHostControl({
+      version: options.version,
+      session,
+      server,
+      friends,
+      social,
+      platform: { url: platformUrl, embedded: embedded !== null },
+      // Asked only by API requests, which come after the listener below exists.
+      ipcPath: () => listener.path,
+      logger: options.logger,
+    });
+    cleanup.push(() => control.close());
+
+    // Sign in before games can connect, so the first READY carries the account. If the
+    // platform cannot be reached, games get the cached account meanwhile (or "User logged
+    // out" when none was ever known) and the session keeps trying in the background.
+    const credentials = options.credentials ?? (embedded === null ? undefined : { username: embedded.firstUsername });
+    const signedIn: SignInOutcome =
+      credentials === undefined
+        ? { kind: 'none' }
+        : await session.signIn(credentials, { retry: false }).then(
+            (user): SignInOutcome => ({ kind: 'signed-in', username: user.username }),
+            (error: unknown): SignInOutcome => {
+              const message = error instanceof Error ? error.message : String(error);
+              if ((error as { status?: unknown }).status !== 0) return { kind: 'failed', message };
+              session.signIn(credentials).catch(() => undefined);
+              return { kind: 'retrying', message };
+            },
+          );
+
+    const listener: IpcListener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });
+    const bound = listener;
+    cleanup.push(() => bound.close());
+    const info: RuntimeInfo = {
       pid: process.pid,
       version: options.version,
       startedAt,
-      ipc: { path: listener.path, index: listener.index },
-    });
+      ipc: { path: bound.path, index: bound.index },
+      control: { url: control.url, token: control.token },
+      platform: { url: platformUrl, embedded: embedded !== null, ...(embedded === null ? {} : { adminToken: embedded.adminToken }) },
+    };
+    await runtime?.update(info);
+
+    let closing: Promise<void> | undefined;
+    return {
+      prefix,
+      ipcPath: bound.path,
+      ipcIndex: bound.index,
+      slots: bound.slots,
+      runtimeFile: runtime?.file ?? null,
+      server,
+      session,
+      relay: presenceRelay,
+      friends,
+      social,
+      control,
+      platform: { url: platformUrl, embedded },
+      signedIn,
+      close() {
+        closing ??= (async () => {
+          // Stop accepting first, so no client can arrive between the two steps.
+          const listenerClosed = bound.close();
+          await server.closeAll();
+          await listenerClosed;
+          presenceRelay.dispose();
+          await control.close();
+          await session.close();
+          await embedded?.close();
+          await runtime?.release();
+        })();
+        return closing;
+      },
+    };
   } catch (error) {
-    await listener?.close();
-    await runtime?.release();
+    await undo();
     throw error;
   }
-  const bound = listener;
-
-  let closing: Promise<void> | undefined;
-  return {
-    prefix,
-    ipcPath: bound.path,
-    ipcIndex: bound.index,
-    slots: bound.slots,
-    runtimeFile: runtime?.file ?? null,
-    server,
-    close() {
-      closing ??= (async () => {
-        // Stop accepting first, so no client can arrive between the two steps.
-        const listenerClosed = bound.close();
-        await server.closeAll();
-        await listenerClosed;
-        await runtime?.release();
-      })();
-      return closing;
-    },
-  };
 }

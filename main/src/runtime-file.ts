@@ -18,6 +18,10 @@ export interface RuntimeInfo {
   readonly version: string;
   readonly startedAt: string;
   readonly ipc: { readonly path: string; readonly index: number } | null;
+  /** The loopback control API: its URL and the bearer token client commands use. */
+  readonly control?: { readonly url: string; readonly token: string };
+  /** The platform the host talks to; the embedded emulator's admin token when it is ours. */
+  readonly platform?: { readonly url: string; readonly embedded: boolean; readonly adminToken?: string };
 }
 
 export class AlreadyRunningError extends Error {

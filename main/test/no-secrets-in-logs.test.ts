@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeRawFrame, Opcode } from '../../rpc/src/index.js';
@@ -20,18 +21,34 @@ const SECRETS = {
 };
 
 let proc: CliProcess | undefined;
-let dir: string | undefined;
+const dirs: string[] = [];
 afterEach(async () => {
   proc?.kill('SIGKILL');
   if (proc !== undefined) await proc.exited;
-  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await makeTempDir(prefix);
+  dirs.push(dir);
+  return dir;
+}
 
 describe('tokens and secrets never reach a log', () => {
   it('at trace level, for every path a secret can take through the host', async () => {
-    dir = await makeTempDir('companion-secrets-');
-    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace']);
+    const dir = await tempDir('companion-secrets-');
+    const config = await tempDir('companion-config-');
+    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace'], { XDG_CONFIG_HOME: config });
     const [, socketPath] = await proc.waitForStdout(/listening on (\S+)\n/);
+    await proc.waitForStdout(/Signed in as alice\n/);
+    // The host's own secrets: the control API token, the embedded emulator's admin token and
+    // every user token the emulator holds (alice's is the one the host signed in with).
+    const runtime = JSON.parse(await readFile(path.join(dir, 'companion', 'host.json'), 'utf8'));
+    const state = JSON.parse(await readFile(path.join(config, 'companion', 'platform', 'state.json'), 'utf8'));
+    const hostSecrets: Record<string, string> = { controlToken: runtime.control.token, adminToken: runtime.platform.adminToken };
+    for (const user of state.users as { username: string; token: string }[]) hostSecrets[`token of ${user.username}`] = user.token;
+    expect(Object.keys(hostSecrets)).toHaveLength(6);
+
     const { client } = await RawClient.ready(socketPath!);
 
     await client.request('AUTHENTICATE', { access_token: SECRETS.accessToken });
@@ -47,6 +64,20 @@ describe('tokens and secrets never reach a log', () => {
     // Rejected activity whose error path sees the secrets too.
     await client.request('SET_ACTIVITY', { pid: 1, activity: { secrets: { join: SECRETS.joinSecret, match: SECRETS.joinSecret } } });
     await client.request('SEND_ACTIVITY_JOIN_INVITE', { user_id: '300000000000000003', refresh_token: SECRETS.refreshToken });
+    // The joinable activity goes to the platform (op 3 carries the join secret); an invite to bob
+    // goes through the HTTP API with alice's token.
+    const bob = state.users.find((user: { username: string }) => user.username === 'bob');
+    await client.request('ACTIVITY_INVITE_USER', { user_id: bob.id });
+    // The control API: its token on every call, and a sign-in with bob's token in the body.
+    const control = (route: string, body?: unknown) =>
+      fetch(`${runtime.control.url}${route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Authorization: `Bearer ${runtime.control.token}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await control('/v1/friends')).status).toBe(200);
+    expect((await control('/v1/account/login', { token: bob.token })).status).toBe(200);
+    expect((await fetch(`${runtime.control.url}/v1/status`, { headers: { Authorization: 'Bearer wrong-token-value-123' } })).status).toBe(401);
 
     // A second client sends broken JSON that quotes a token: V8's parse error text quotes input.
     const broken = (await RawClient.ready(socketPath!)).client;
@@ -68,7 +99,8 @@ describe('tokens and secrets never reach a log', () => {
     expect(proc.stderr).toContain('"msg":"command refused"');
     expect(proc.stderr).toContain('"msg":"handshake refused"');
     // ...and no secret appears anywhere.
-    for (const [name, secret] of Object.entries(SECRETS)) {
+    expect(proc.stderr).toContain('"msg":"platform status"');
+    for (const [name, secret] of Object.entries({ ...SECRETS, ...hostSecrets })) {
       expect(output.includes(secret), `${name} leaked into the output`).toBe(false);
     }
   });

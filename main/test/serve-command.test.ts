@@ -21,8 +21,18 @@ async function dir(): Promise<string> {
   return d;
 }
 
-function serve(args: string[], env: Record<string, string> = {}): CliProcess {
-  const proc = CliProcess.run(['serve', ...args], env);
+/** Every host gets its own config dir (data dir and embedded emulator state), never the real one. */
+let configHome: string | undefined;
+afterEach(() => {
+  configHome = undefined;
+});
+async function configDir(): Promise<string> {
+  configHome ??= await dir();
+  return configHome;
+}
+
+async function serve(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
+  const proc = CliProcess.run(['serve', ...args], { XDG_CONFIG_HOME: await configDir(), ...env });
   procs.push(proc);
   return proc;
 }
@@ -32,7 +42,7 @@ const LISTENING = /listening on (\S+)\n/;
 describe('companion serve', () => {
   it('binds in XDG_RUNTIME_DIR, prints the path, serves READY and cleans up on SIGTERM', async () => {
     const runtime = await dir();
-    const proc = serve(['--user', 'alice'], { XDG_RUNTIME_DIR: runtime, TMPDIR: '/nonexistent' });
+    const proc = await serve(['--user', 'alice'], { XDG_RUNTIME_DIR: runtime, TMPDIR: '/nonexistent' });
     const [, socketPath] = await proc.waitForStdout(LISTENING);
     expect(socketPath).toBe(path.join(runtime, 'discord-ipc-0'));
     expect((await stat(socketPath!)).mode & 0o777).toBe(0o600);
@@ -42,7 +52,7 @@ describe('companion serve', () => {
 
     const { client, ready } = await RawClient.ready(socketPath!);
     expect(ready.data.user).toMatchObject({ username: 'alice', discriminator: '0', bot: false });
-    expect(ready.data.user.id).toMatch(/^[0-9]{18}$/);
+    expect(ready.data.user.id).toMatch(/^[0-9]{17,20}$/);
 
     proc.kill('SIGTERM');
     expect(await proc.exited).toEqual({ code: 0, signal: null });
@@ -53,7 +63,7 @@ describe('companion serve', () => {
 
   it.each(['SIGINT', 'SIGHUP'] as const)('shuts down cleanly on %s too, removing the socket', async (signal) => {
     const runtime = await dir();
-    const proc = serve(['--runtime-dir', runtime]);
+    const proc = await serve(['--runtime-dir', runtime]);
     const [, socketPath] = await proc.waitForStdout(LISTENING);
     proc.kill(signal);
     expect((await proc.exited).code).toBe(0);
@@ -63,24 +73,24 @@ describe('companion serve', () => {
   it('uses TMPDIR when XDG_RUNTIME_DIR is not set, and --runtime-dir over both', async () => {
     const tmp = await dir();
     const explicit = await dir();
-    const byEnv = serve([], { TMPDIR: tmp });
+    const byEnv = await serve([], { TMPDIR: tmp });
     expect((await byEnv.waitForStdout(LISTENING))[1]).toBe(path.join(tmp, 'discord-ipc-0'));
-    const byFlag = serve(['--runtime-dir', explicit], { TMPDIR: tmp });
+    const byFlag = await serve(['--runtime-dir', explicit], { TMPDIR: tmp });
     expect((await byFlag.waitForStdout(LISTENING))[1]).toBe(path.join(explicit, 'discord-ipc-0'));
   });
 
   it('refuses a second host for the same directory, unless --allow-second', async () => {
     const runtime = await dir();
-    const first = serve(['--runtime-dir', runtime]);
+    const first = await serve(['--runtime-dir', runtime]);
     await first.waitForStdout(LISTENING);
 
-    const second = await CliProcess.complete(['serve', '--runtime-dir', runtime]);
+    const second = await CliProcess.complete(['serve', '--runtime-dir', runtime], { XDG_CONFIG_HOME: await configDir() });
     expect(second.code).toBe(1);
     const lockFile = path.join(runtime, 'companion', 'host.json');
     expect(second.stderr).toContain(`already running for this directory (pid ${first.child.pid}, ${lockFile})`);
     expect(second.stderr).toContain('if no Companion is running, delete that file');
 
-    const third = serve(['--runtime-dir', runtime, '--allow-second']);
+    const third = await serve(['--runtime-dir', runtime, '--allow-second']);
     const [, socketPath] = await third.waitForStdout(LISTENING);
     expect(socketPath).toBe(path.join(runtime, 'discord-ipc-1'));
     expect(third.stdout).toContain('discord-ipc-0: held by another running server; left alone');
@@ -88,11 +98,11 @@ describe('companion serve', () => {
 
   it('takes over from a host that died without cleaning up', async () => {
     const runtime = await dir();
-    const crashed = serve(['--runtime-dir', runtime]);
+    const crashed = await serve(['--runtime-dir', runtime]);
     await crashed.waitForStdout(LISTENING);
     crashed.kill('SIGKILL');
     await crashed.exited;
-    const next = serve(['--runtime-dir', runtime]);
+    const next = await serve(['--runtime-dir', runtime]);
     const [, socketPath] = await next.waitForStdout(LISTENING);
     expect(socketPath).toBe(path.join(runtime, 'discord-ipc-0'));
     expect(next.stdout).toContain('Removed stale sockets: discord-ipc-0');
@@ -145,7 +155,7 @@ describe('command line', () => {
   it('starts exactly one host when several start at the same moment', async () => {
     for (let trial = 0; trial < 5; trial += 1) {
       const runtime = await dir();
-      const starters = Array.from({ length: 6 }, () => serve(['--runtime-dir', runtime]));
+      const starters = await Promise.all(Array.from({ length: 6 }, () => serve(['--runtime-dir', runtime])));
       const outcomes = await Promise.all(
         starters.map((proc) =>
           Promise.race([
@@ -164,7 +174,7 @@ describe('command line', () => {
     await mkdir(path.join(runtime, 'companion'), { recursive: true });
     const stale = { pid: 1, version: '0.0.1', startedAt: '2026-01-01T00:00:00.000Z', ipc: { path: path.join(runtime, 'discord-ipc-0'), index: 0 } };
     await writeFile(path.join(runtime, 'companion', 'host.json'), JSON.stringify(stale));
-    const proc = serve(['--runtime-dir', runtime]);
+    const proc = await serve(['--runtime-dir', runtime]);
     expect((await proc.waitForStdout(LISTENING))[1]).toBe(path.join(runtime, 'discord-ipc-0'));
     expect(JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8')).pid).toBe(proc.child.pid);
   });
@@ -185,11 +195,11 @@ describe('command line', () => {
 describe('npm start', () => {
   it('says in one line why it does not start Electron and runs the headless host', async () => {
     const runtime = await dir();
-    const proc = CliProcess.run(['--runtime-dir', runtime], {}, 'bin/start.js');
+    const proc = CliProcess.run(['--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir() }, 'bin/start.js');
     procs.push(proc);
     await proc.waitForStdout(LISTENING);
     const lines = proc.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^(No Electron binary found|Electron found at) .*; starting the headless host\.$/);
-    expect(lines.at(-1)).toContain(path.join(runtime, 'discord-ipc-0'));
+    expect(lines[1]).toContain(path.join(runtime, 'discord-ipc-0'));
   });
 });

@@ -10,6 +10,7 @@ export * from './transport/socket-probe.js';
 export * from './transport/ipc-listener.js';
 export * from './commands/set-activity.js';
 export * from './commands/activity-schema.js';
+export * from './commands/invite-args.js';
 export * from './server/rpc-connection.js';
 export * from './server/rpc-server.js';
 export { subscriptionKey } from './server/subscription-key.js';

@@ -1,8 +1,11 @@
 import { lstatSync, unlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { NoFreeSlotError, SocketPathTooLongError } from '../../../rpc/src/index.js';
 import type { Logger } from 'pino';
 import { startHost, type Host } from '../host.js';
+import type { Credentials } from '../platform-session.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { AlreadyRunningError } from '../runtime-file.js';
 import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
@@ -10,12 +13,24 @@ import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
 export const SERVE_HELP = `Usage: companion serve [options]
 
 Starts the Companion host in plain Node: the local RPC server on the first free
-discord-ipc-0..9, in the directory games look in.
+discord-ipc-0..9, in the directory games look in, signed in to the platform
+(by default the embedded platform emulator, as its first demo user).
 
 Options:
   --runtime-dir DIR   Put the sockets in DIR instead of the first set of
                       XDG_RUNTIME_DIR, TMPDIR, TMP, TEMP (else /tmp)
-  --user NAME         The local account READY announces (default: your OS user)
+  --data-dir DIR      Settings, the cached account and the embedded emulator's
+                      state (default: $XDG_CONFIG_HOME/companion, else
+                      ~/.config/companion)
+  --platform URL      Use this platform (e.g. a standalone emulator started
+                      with 'companion platform serve') instead of the embedded one
+  --user NAME         Sign in as this platform user through the emulator's dev
+                      login (demo users: alice, bob, carol, dave)
+  --token-file FILE   Sign in with the token in FILE (or set COMPANION_TOKEN).
+                      Tokens are never accepted on the command line
+  --strict-apps       Unknown application ids fail the handshake with CLOSE
+                      4000 "Invalid Client ID" (embedded emulator; by default
+                      they are registered on first use)
   --allow-second      Run even if a Companion already serves this directory,
                       on the next free index
   -v, --verbose       More log output (repeat for more: -v info, -vv debug,
@@ -24,7 +39,9 @@ Options:
   -h, --help          Show this help
   --version           Show the version
 
-Logs are JSON lines on stderr. Tokens and secrets are never logged, at any level.
+The control API's URL and token are in <runtime dir>/companion/host.json (mode
+0600). Logs are JSON lines on stderr. Tokens and secrets are never logged, at any
+level.
 Stop with Ctrl+C (SIGINT) or SIGTERM: clients get CLOSE 1000 and the socket is removed.
 `;
 
@@ -41,7 +58,11 @@ function levelFrom(verbose: number, explicit: string | undefined): LogLevel {
 export async function serveCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArgs('serve', argv, {
     'runtime-dir': { type: 'string' },
+    'data-dir': { type: 'string' },
+    platform: { type: 'string' },
     user: { type: 'string' },
+    'token-file': { type: 'string' },
+    'strict-apps': { type: 'boolean' },
     'allow-second': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v', multiple: true },
     'log-level': { type: 'string' },
@@ -53,11 +74,12 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const values = parsed.values;
   const level = levelFrom((values.verbose as boolean[] | undefined)?.length ?? 0, values['log-level'] as string | undefined);
   const logger = createLogger({ level });
-  const username = (values.user as string | undefined) ?? safeUsername();
-  if (username.length === 0) throw new UsageError('--user must not be empty');
-
   const runtimeDir = values['runtime-dir'] as string | undefined;
   if (runtimeDir === '') throw new UsageError('--runtime-dir must not be empty');
+  const dataDir = (values['data-dir'] as string | undefined) ?? defaultDataDir(io.env);
+  if (dataDir === '') throw new UsageError('--data-dir must not be empty');
+  const platformUrl = parsePlatformUrl(values.platform as string | undefined);
+  const credentials = await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env);
 
   // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
   const shutdown = new ShutdownOnSignal();
@@ -67,9 +89,12 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
       env: io.env,
       runtimeDir,
       allowSecond: values['allow-second'] === true,
-      username,
       version: io.version,
       logger,
+      dataDir,
+      platformUrl,
+      credentials,
+      strictApps: values['strict-apps'] === true,
     });
   } catch (error) {
     shutdown.dispose();
@@ -105,7 +130,20 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const removed = host.slots.filter((slot) => slot.state.kind === 'stale-removed').map((slot) => slot.index);
   if (removed.length > 0) io.stdout(`Removed stale sockets: ${removed.map((i) => `discord-ipc-${i}`).join(', ')}\n`);
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
+  io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
+  io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only: --allow-second writes no runtime file'})\n`);
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
+  const outcome = host.signedIn;
+  if (outcome.kind === 'failed') {
+    io.stderr(`companion serve: cannot sign in: ${outcome.message}\n`);
+    shutdown.dispose();
+    await host.close();
+    return 1;
+  }
+  if (outcome.kind === 'signed-in') io.stdout(`Signed in as ${outcome.username}\n`);
+  else if (outcome.kind === 'retrying') io.stdout(`Platform unreachable (${outcome.message}); signing in when it is back\n`);
+  else if (host.session.user === null) io.stdout('Not signed in: games are closed with "User logged out" until you sign in\n');
+  else io.stdout(`Not signed in; games see the cached account ${host.session.user.username}\n`);
   return shutdown.closeOnSignal(host, logger);
 }
 
@@ -113,12 +151,48 @@ function isErrnoError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
-function safeUsername(): string {
+function defaultDataDir(env: Readonly<Record<string, string | undefined>>): string {
+  const config = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
+  return path.join(config, 'companion');
+}
+
+function parsePlatformUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
   try {
-    return os.userInfo().username || 'player';
+    url = new URL(value);
   } catch {
-    return 'player';
+    throw new UsageError(`--platform must be an http(s) URL, got '${value}'`);
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--platform must be an http(s) URL, got '${value}'`);
+  return url.origin;
+}
+
+/** --user, --token-file or COMPANION_TOKEN; at most one. Tokens never come from argv. */
+async function readCredentials(
+  username: string | undefined,
+  tokenFile: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Credentials | undefined> {
+  const envToken = env.COMPANION_TOKEN || undefined;
+  const given = [username !== undefined, tokenFile !== undefined, envToken !== undefined].filter(Boolean).length;
+  if (given > 1) throw new UsageError('give only one of --user, --token-file and COMPANION_TOKEN');
+  if (username !== undefined) {
+    if (username.length === 0) throw new UsageError('--user must not be empty');
+    return { username };
+  }
+  if (tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(tokenFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const token = text.trim();
+    if (token === '') throw new UsageError(`--token-file: ${tokenFile} is empty`);
+    return { token };
+  }
+  return envToken === undefined ? undefined : { token: envToken.trim() };
 }
 
 const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

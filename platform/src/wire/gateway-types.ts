@@ -199,6 +199,7 @@ export const GatewayEvent = {
   RateLimited: 'RATE_LIMITED',
   ActivityInviteAccepted: 'ACTIVITY_INVITE_ACCEPTED',
   UserUpdate: 'USER_UPDATE',
+  SoundboardSounds: 'SOUNDBOARD_SOUNDS',
 } as const;
 
 /** HTTP error body of the API (`/api/...`); OAuth2 routes use `{error, error_description}`. */

@@ -6,17 +6,13 @@ import { activityJsonText } from './activity-json.js';
 import { obj } from './activity-schema.js';
 import { parseArgs } from './joi-message.js';
 import { runSetActivity } from './set-activity.js';
+import { UserIdArgs } from './invite-args.js';
 
 /** A user, guild or channel id: a string of digits. */
 const ID = /^[0-9]{1,20}$/;
 
 /** Enough for every event with a few dozen filters; bounds what one client can make us hold. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 256;
-
-const UserIdArgs = obj({
-  user_id: v.pipe(v.string('must be a string'), v.regex(ID, 'must be a snowflake (a string of digits)')),
-  pid: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0'))),
-});
 
 const CertifiedDevicesArgs = obj({
   devices: v.array(

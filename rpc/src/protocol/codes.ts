@@ -12,8 +12,11 @@ export const RpcErrorCode = {
   InvalidOrigin: 4008,
   InvalidToken: 4009,
   InvalidUser: 4010,
+  InvalidInvite: 4011,
+  InvalidActivityJoinRequest: 4012,
   OAuth2Error: 5000,
   InvalidActivitySecret: 5005,
+  NoEligibleActivity: 5006,
 } as const;
 
 export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];

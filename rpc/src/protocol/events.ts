@@ -34,6 +34,11 @@ export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
   ACTIVITY_SPECTATE: { local: true },
   ACTIVITY_JOIN_REQUEST: { local: true },
   ACTIVITY_INVITE: { local: true },
+  /**
+   * Ours: one of this user's invites was accepted on another device (the Social SDK's
+   * invite-created callback). Data: `{type: 1, user, activity, channel_id, message_id}`.
+   */
+  ACTIVITY_INVITE_ACCEPTED: { local: true },
   AUTHORIZE_REQUEST: { local: true },
 };
 

@@ -88,6 +88,8 @@ export interface RpcServerEvents {
   activity: [ActivityChange];
   /** A host-level effect of a command, e.g. SEND_ACTIVITY_JOIN_INVITE. */
   request: [{ readonly connection: RpcConnection; readonly cmd: string; readonly args: Record<string, unknown> }];
+  /** A connection subscribed to an event (after validation, before the reply is sent). */
+  subscribe: [RpcConnection, Subscription];
   /** Every frame in and out; only computed while someone listens (the inspector). */
   frame: [FrameTrace];
 }
@@ -334,8 +336,10 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   /** Used by built-in commands. */
   recordSubscription(connection: RpcConnection, subscription: Subscription, subscribe: boolean): void {
     const key = subscriptionKey(subscription.evt, subscription.args);
-    if (subscribe) connection.subscriptions.set(key, subscription);
-    else connection.subscriptions.delete(key);
+    if (subscribe) {
+      connection.subscriptions.set(key, subscription);
+      if (this.listenerCount('subscribe') > 0) this.emit('subscribe', connection, subscription);
+    } else connection.subscriptions.delete(key);
   }
 
   private failure(connection: RpcConnection, request: CommandRequest, error: unknown): CommandReply {

@@ -1,0 +1,32 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PlatformUser } from '../../platform/src/wire/index.js';
+
+/**
+ * The last account the host signed in with: `<data dir>/account.json`, mode 0600. It holds
+ * the user object only, never a token, so that games still get READY with the right user
+ * while the platform is unreachable.
+ */
+export class AccountCache {
+  constructor(private readonly dataDir: string) {}
+
+  get file(): string {
+    return path.join(this.dataDir, 'account.json');
+  }
+
+  async read(): Promise<PlatformUser | null> {
+    try {
+      const parsed = JSON.parse(await readFile(this.file, 'utf8')) as { user?: PlatformUser };
+      return typeof parsed.user?.id === 'string' && typeof parsed.user.username === 'string' ? parsed.user : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async write(user: PlatformUser | null): Promise<void> {
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ user, savedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });
+    await rename(tmp, this.file);
+  }
+}

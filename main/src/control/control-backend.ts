@@ -1,0 +1,124 @@
+import type { PlatformUser, PresenceStatus, WireActivity } from '../../../platform/src/wire/index.js';
+import type { GatewayActivity } from '../../../rpc/src/index.js';
+
+/**
+ * What the control API asks of the host. The host implements it; the HTTP layer only
+ * validates, authenticates and maps results and errors. Field names are snake_case like the
+ * JSON the API serves.
+ *
+ * A method may throw a `ControlError` (or any error with a numeric `status`, 400-599) to
+ * answer with that status and its message; the message is shown to the API client, so it
+ * must not contain secrets. Any other error is a 500 with a generic message.
+ */
+export interface ControlBackend {
+  status(): ControlStatus;
+  /** Connected RPC games. */
+  games(): GameView[];
+  friends(): FriendView[];
+  /** Incoming join requests still open. */
+  joinRequests(): JoinRequestView[];
+  acceptJoinRequest(id: string): Promise<void>;
+  declineJoinRequest(id: string): Promise<void>;
+  /** Invites received. */
+  invites(): InviteView[];
+  acceptInvite(id: string): Promise<{ secret_delivered: boolean }>;
+  sendInvite(input: SendInviteInput): Promise<{ message_id: string }>;
+  /** joined: the party is public and the join secret went to the game; else a join request was sent. */
+  requestToJoin(input: RequestToJoinInput): Promise<{ joined: boolean }>;
+  login(input: LoginInput): Promise<ControlAccount | null>;
+  logout(): Promise<void>;
+  /** State changes, streamed as Server-Sent Events. Returns the unsubscribe function. */
+  subscribe(listener: (event: ControlEvent) => void): () => void;
+}
+
+export interface ControlAccount {
+  readonly user: PlatformUser;
+}
+
+/** Gateway connection state as the UI shows it. */
+export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting';
+
+export interface ControlStatus {
+  readonly version: string;
+  readonly account: ControlAccount | null;
+  /** `detail`: a human-readable reason (last close, retry time), null when nothing to say. */
+  readonly gateway: { readonly status: GatewayState; readonly detail: string | null };
+  /** The RPC IPC endpoint, null when IPC is not listening. */
+  readonly ipc: { readonly path: string } | null;
+  /** `embedded`: the host runs the platform emulator in-process. */
+  readonly platform: { readonly url: string; readonly embedded: boolean };
+}
+
+export interface GameView {
+  readonly connection_id: string;
+  readonly client_id: string;
+  readonly application_name: string;
+  readonly pid: number | null;
+  readonly activity: GatewayActivity | null;
+  /** Epoch ms. */
+  readonly connected_at: number;
+}
+
+export interface FriendView {
+  readonly user: PlatformUser;
+  readonly presence: {
+    readonly status: PresenceStatus;
+    readonly activities: readonly WireActivity[];
+  };
+}
+
+export interface JoinRequestView {
+  readonly id: string;
+  readonly user: PlatformUser;
+  readonly application_id: string;
+  readonly channel_id: string;
+  readonly message_id: string;
+  /** Epoch ms. */
+  readonly received_at: number;
+}
+
+export interface InviteView {
+  readonly id: string;
+  readonly user: PlatformUser;
+  readonly application_id: string;
+  /** The inviter's activity when the invite was sent (without secrets). */
+  readonly activity: WireActivity | null;
+  readonly channel_id: string;
+  readonly message_id: string;
+  /** Epoch ms. */
+  readonly received_at: number;
+  /** false once expired or once the inviter left that party. */
+  readonly valid: boolean;
+}
+
+export interface SendInviteInput {
+  readonly user_id: string;
+  readonly application_id?: string;
+  readonly content?: string;
+}
+
+export interface RequestToJoinInput {
+  readonly user_id: string;
+  readonly application_id?: string;
+}
+
+export type LoginInput = { readonly username: string } | { readonly token: string };
+
+export interface ControlEvent {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** An error the API answers with its own status and message (e.g. 404 unknown invite, 409 expired). */
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+    /** The `error` code in the JSON body; derived from the status when absent. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,185 @@
+import type {
+  MessageActivity,
+  PlatformChannel,
+  PlatformMessage,
+  PlatformUser,
+  Relationship,
+  RpcApplication,
+} from '../../../platform/src/wire/index.js';
+
+export interface PlatformApiOptions {
+  /** e.g. `http://127.0.0.1:PORT` (routes go under `/api/v10`). */
+  readonly baseUrl: string;
+  /** User token, sent as `Authorization: <token>` (no prefix, as the desktop client does). */
+  readonly token?: string;
+  /** Per-request timeout (ms), default 10 s. */
+  readonly timeoutMs?: number;
+}
+
+export interface LoginResult {
+  readonly user_id: string;
+  readonly token: string;
+}
+
+export interface SendMessageBody {
+  readonly content?: string;
+  readonly activity?: Pick<MessageActivity, 'type' | 'party_id'>;
+  readonly application_id?: string;
+}
+
+/**
+ * A failed API call. `status` 0 means no HTTP answer (network error or timeout). `code` and
+ * the message come from the `{code, message}` body; the token never appears in either.
+ */
+export class PlatformApiError extends Error {
+  override readonly name = 'PlatformApiError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    /** Seconds to wait before retrying, on 429. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+const API_PREFIX = '/api/v10';
+const REDACTED = '[redacted]';
+
+/** A small client of the platform's HTTP API (the emulator's routes; see platform/README.md). */
+export class PlatformApi {
+  private token: string | undefined;
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: PlatformApiOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** Uses this token from now on (e.g. after login()). */
+  setToken(token: string | undefined): void {
+    this.token = token;
+  }
+
+  async gatewayUrl(): Promise<string> {
+    const body = await this.request<{ url: string }>('GET', '/gateway', { auth: false });
+    return body.url;
+  }
+
+  /** Dev login (emulator only): a seeded or admin-created username → its token. */
+  login(username: string): Promise<LoginResult> {
+    return this.request<LoginResult>('POST', '/auth/login', { auth: false, body: { login: username } });
+  }
+
+  me(): Promise<PlatformUser> {
+    return this.request('GET', '/users/@me');
+  }
+
+  relationships(): Promise<Relationship[]> {
+    return this.request('GET', '/users/@me/relationships');
+  }
+
+  /** The app as the host shows it, or null when the platform does not know it. */
+  async application(applicationId: string): Promise<RpcApplication | null> {
+    try {
+      return await this.request<RpcApplication>('GET', `/oauth2/applications/${seg(applicationId)}/rpc`, { auth: false });
+    } catch (error) {
+      if (error instanceof PlatformApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** The DM channel with a user (created on first use). */
+  openDm(recipientId: string): Promise<PlatformChannel> {
+    return this.request('POST', '/users/@me/channels', { body: { recipient_id: recipientId } });
+  }
+
+  sendMessage(channelId: string, body: SendMessageBody): Promise<PlatformMessage> {
+    return this.request('POST', `/channels/${seg(channelId)}/messages`, { body });
+  }
+
+  async declineActivityRequest(channelId: string, messageId: string): Promise<void> {
+    await this.request('POST', `/channels/${seg(channelId)}/messages/${seg(messageId)}/decline-activity-request`);
+  }
+
+  /**
+   * The host's join secret, if the platform lets this user join (invite or public party).
+   * `sessionId`: this client's gateway session, so the platform tells only the user's other
+   * sessions that the invite was accepted.
+   */
+  joinActivity(userId: string, applicationId: string, messageId?: string, sessionId?: string): Promise<{ secret: string }> {
+    const body: Record<string, string> = {};
+    if (messageId !== undefined) body['message_id'] = messageId;
+    if (sessionId !== undefined) body['session_id'] = sessionId;
+    return this.request('POST', `/users/${seg(userId)}/activities/${seg(applicationId)}/join`, { body });
+  }
+
+  private async request<T>(method: string, path: string, options: { auth?: boolean; body?: unknown } = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.auth !== false) {
+      if (this.token === undefined) throw new PlatformApiError(401, 0, `${method} ${path}: not signed in`);
+      headers['Authorization'] = this.token;
+    }
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.baseUrl}${API_PREFIX}${path}`, init);
+      text = await response.text();
+    } catch (error) {
+      throw new PlatformApiError(0, 0, `${method} ${path}: ${this.describeFailure(error)}`);
+    }
+    const body = parseJson(text);
+    if (!response.ok) throw this.httpError(method, path, response, body);
+    if (response.status === 204 || text === '') return undefined as T;
+    if (body === undefined) throw new PlatformApiError(response.status, 0, `${method} ${path}: invalid JSON in the response`);
+    return body as T;
+  }
+
+  private httpError(method: string, path: string, response: Response, body: unknown): PlatformApiError {
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown; retry_after?: unknown };
+    const code = typeof fields.code === 'number' ? fields.code : 0;
+    const message = typeof fields.message === 'string' ? fields.message : response.statusText;
+    let retryAfter: number | undefined;
+    if (response.status === 429) {
+      const header = Number(response.headers.get('retry-after'));
+      retryAfter = typeof fields.retry_after === 'number' ? fields.retry_after : Number.isFinite(header) ? header : undefined;
+    }
+    return new PlatformApiError(response.status, code, this.scrub(`${method} ${path} failed (${response.status}): ${message}`), retryAfter);
+  }
+
+  private describeFailure(error: unknown): string {
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+      return `no answer within ${this.timeoutMs} ms`;
+    }
+    // fetch wraps the socket error in `cause`; keep only its code.
+    const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+    return `network error (${typeof cause?.code === 'string' ? cause.code : 'unknown'})`;
+  }
+
+  /** A server may echo what it was sent; the token must not reach an error message. */
+  private scrub(text: string): string {
+    return this.token !== undefined && this.token !== '' ? text.split(this.token).join(REDACTED) : text;
+  }
+}
+
+/** One path segment: ids come from games and users, so they must not add path parts. */
+function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

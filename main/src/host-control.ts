@@ -1,0 +1,142 @@
+import type { RpcLogger, RpcServer } from '../../rpc/src/index.js';
+import {
+  ControlError,
+  type ControlBackend,
+  type ControlEvent,
+  type ControlStatus,
+  type GatewayState,
+  type LoginInput,
+} from './control/control-backend.js';
+import { startControlServer } from './control/control-server.js';
+import type { PlatformSession, SessionStatus } from './platform-session.js';
+import type { FriendPresences } from './presence/friend-presences.js';
+import type { SocialService } from './social/social-service.js';
+import { SocialError } from './social/social-error.js';
+
+export interface HostControlOptions {
+  readonly version: string;
+  readonly session: PlatformSession;
+  readonly server: RpcServer;
+  readonly friends: FriendPresences;
+  readonly social: SocialService;
+  readonly platform: { readonly url: string; readonly embedded: boolean };
+  readonly ipcPath: () => string | null;
+  readonly logger: RpcLogger;
+}
+
+export interface HostControl {
+  readonly url: string;
+  readonly token: string;
+  readonly backend: ControlBackend;
+  close(): Promise<void>;
+}
+
+function gatewayState(status: SessionStatus['status']): GatewayState {
+  switch (status) {
+    case 'ready':
+      return 'ready';
+    case 'reconnecting':
+      return 'reconnecting';
+    case 'connecting':
+    case 'signing-in':
+      return 'connecting';
+    default:
+      return 'disconnected';
+  }
+}
+
+/** Social errors carry an HTTP status already; anything else is left to the API's 500. */
+async function mapped<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof SocialError) throw new ControlError(error.status, error.message);
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 600) {
+      throw new ControlError(status, error instanceof Error ? error.message : 'platform error');
+    }
+    if (status === 0) throw new ControlError(503, 'Companion cannot reach the platform right now');
+    throw error;
+  }
+}
+
+/** The host's side of the control API: views of its state and the actions on it. */
+export async function startHostControl(options: HostControlOptions): Promise<HostControl> {
+  const { session, server, friends, social } = options;
+  const listeners = new Set<(event: ControlEvent) => void>();
+  const publish = (event: ControlEvent): void => {
+    for (const listener of listeners) listener(event);
+  };
+  session.on('status', (status) => publish({ type: 'gateway', data: { status: gatewayState(status.status), detail: status.detail } }));
+  session.on('account', (user) => publish({ type: 'account', data: user === null ? null : { user } }));
+  friends.on('change', (change) => publish({ type: 'friends', data: change }));
+  social.on('change', (change) => publish({ type: change.type, data: change.data }));
+  server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
+  server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
+  server.on('activity', (change) => publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: change.activity } }));
+
+  const status = (): ControlStatus => {
+    const user = session.user;
+    const ipc = options.ipcPath();
+    return {
+      version: options.version,
+      account: user === null ? null : { user },
+      gateway: { status: gatewayState(session.status.status), detail: session.status.detail },
+      ipc: ipc === null ? null : { path: ipc },
+      platform: options.platform,
+    };
+  };
+
+  const backend: ControlBackend = {
+    status,
+    games: () =>
+      [...server.connections()]
+        .filter((connection) => connection.state === 'ready' && connection.clientId !== null)
+        .map((connection) => ({
+          connection_id: connection.id,
+          client_id: connection.clientId as string,
+          application_name: connection.applicationName,
+          pid: connection.pid,
+          activity: connection.activity,
+          connected_at: connection.connectedAt,
+        })),
+    friends: () => friends.list().map((entry) => ({ user: entry.user, presence: { status: entry.presence.status, activities: entry.presence.activities } })),
+    joinRequests: () =>
+      social.joinRequests().map((request) => ({
+        id: request.id,
+        user: request.user,
+        application_id: request.applicationId,
+        channel_id: request.channelId,
+        message_id: request.messageId,
+        received_at: request.receivedAt,
+      })),
+    acceptJoinRequest: (id) => mapped(social.acceptJoinRequest(id)),
+    declineJoinRequest: (id) => mapped(social.declineJoinRequest(id)),
+    invites: () =>
+      social.invites().map((invite) => ({
+        id: invite.id,
+        user: invite.user,
+        application_id: invite.applicationId,
+        activity: invite.activity,
+        channel_id: invite.channelId,
+        message_id: invite.messageId,
+        received_at: invite.receivedAt,
+        valid: invite.valid,
+      })),
+    acceptInvite: (id) => mapped(social.acceptInvite(id)),
+    sendInvite: (input) => mapped(social.sendInvite(input)),
+    requestToJoin: (input) => mapped(social.requestToJoin(input)),
+    login: async (input: LoginInput) => {
+      const user = await mapped(session.signIn(input, { retry: false }));
+      return { user };
+    },
+    logout: () => session.signOut(),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+
+  const started = await startControlServer({ backend, logger: options.logger });
+  return { url: started.url, token: started.token, backend, close: () => started.close() };
+}

@@ -1,0 +1,169 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- event and reply payloads are checked by the tests' own expectations */
+import { rm } from 'node:fs/promises';
+import { Client } from '@xhayper/discord-rpc';
+import { startPlatform } from '../../../../platform/src/index.js';
+import { startHost, type Host, type HostOptions } from '../../../src/host.js';
+import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
+import { Recorder, within } from '../../../../rpc/test/compat/helpers.js';
+import type { RpcLogger } from '../../../../rpc/src/index.js';
+
+/** The demo application every emulator is seeded with. */
+export const DEMO_APP_ID = '1234567890123456789';
+
+export const quietLogger: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;
+
+export interface Player {
+  readonly name: string;
+  readonly host: Host;
+  readonly runtimeDir: string;
+  readonly dataDir: string;
+  /** A game of `applicationId` connected to this player's host with the real xhayper client. */
+  game(applicationId?: string): Promise<Game>;
+  /** Calls the host's control API. */
+  control(method: string, route: string, body?: unknown): Promise<{ status: number; body: any; text: string }>;
+}
+
+export interface Game {
+  readonly client: Client;
+  /** Every event the game received, as [evt, data]. */
+  readonly events: Recorder<[string, any]>;
+  subscribe(evt: 'ACTIVITY_JOIN' | 'ACTIVITY_JOIN_REQUEST' | 'ACTIVITY_INVITE' | 'ACTIVITY_INVITE_ACCEPTED'): Promise<void>;
+}
+
+const EVENTS = ['ACTIVITY_JOIN', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE', 'ACTIVITY_INVITE_ACCEPTED'] as const;
+
+/** Connects an xhayper client to the sockets in `runtimeDir` (the library reads XDG_RUNTIME_DIR at connect). */
+export async function connectGame(runtimeDir: string, applicationId: string): Promise<Game> {
+  const previous = process.env['XDG_RUNTIME_DIR'];
+  process.env['XDG_RUNTIME_DIR'] = runtimeDir;
+  const client = new Client({ clientId: applicationId });
+  try {
+    await within(client.connect(), 5000, 'xhayper connect() (READY)');
+  } finally {
+    if (previous === undefined) delete process.env['XDG_RUNTIME_DIR'];
+    else process.env['XDG_RUNTIME_DIR'] = previous;
+  }
+  const events = new Recorder<[string, any]>();
+  for (const evt of EVENTS) client.on(evt, (data: unknown) => events.push([evt, data]));
+  return {
+    client,
+    events,
+    async subscribe(evt) {
+      // ACTIVITY_INVITE_ACCEPTED is ours, so the library's event union does not list it.
+      await client.subscribe(evt as Parameters<Client['subscribe']>[0]);
+    },
+  };
+}
+
+/** Polls a condition that other processes' work makes true (a gateway round trip). */
+export async function eventually<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** One emulator and hosts for some of its demo users; everything in temp dirs, closed by close(). */
+export class World {
+  readonly players = new Map<string, Player>();
+  private readonly games: Game[] = [];
+  private readonly dirs: string[] = [];
+
+  private constructor(
+    public platform: Platform,
+    private readonly platformDir: string,
+    private readonly limits: Record<string, unknown> | undefined,
+  ) {
+    this.dirs.push(platformDir);
+  }
+
+  static async start(limits?: Record<string, unknown>): Promise<World> {
+    const dataDir = await makeTempDir('companion-platform-');
+    const platform = await startPlatform({ port: 0, dataDir, logger: quietLogger, ...(limits === undefined ? {} : { limits }) });
+    return new World(platform, dataDir, limits);
+  }
+
+  /** Stops the emulator (every gateway connection drops) and starts it again on the same port and state. */
+  async restartPlatform(downtime?: () => Promise<void>): Promise<void> {
+    const port = this.platform.port;
+    await this.platform.close();
+    await downtime?.();
+    this.platform = await startPlatform({
+      port,
+      dataDir: this.platformDir,
+      logger: quietLogger,
+      ...(this.limits === undefined ? {} : { limits: this.limits }),
+    });
+  }
+
+  /** A host signed in as `name`; `device` tells two hosts of one user apart. */
+  async player(name: string, extra: Partial<HostOptions> = {}, device = name): Promise<Player> {
+    const runtimeDir = await makeTempDir('companion-rt-');
+    const dataDir = await makeTempDir('companion-data-');
+    this.dirs.push(runtimeDir, dataDir);
+    const host = await startHost({
+      env: {},
+      runtimeDir,
+      allowSecond: false,
+      version: '0.0.0-test',
+      logger: quietLogger,
+      dataDir,
+      platformUrl: this.platform.url,
+      credentials: { username: name },
+      gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
+      ...extra,
+    });
+    const outcome = host.signedIn;
+    if (outcome.kind !== 'signed-in') throw new Error(`${name} did not sign in: ${JSON.stringify(outcome)}`);
+    await eventually(() => host.session.status.status === 'ready', `${name}'s gateway READY`);
+    const games = this.games;
+    const player: Player = {
+      name,
+      host,
+      runtimeDir,
+      dataDir,
+      async game(applicationId = DEMO_APP_ID) {
+        const game = await connectGame(runtimeDir, applicationId);
+        games.push(game);
+        return game;
+      },
+      async control(method, route, body) {
+        const response = await fetch(`${host.control.url}${route}`, {
+          method,
+          headers: { Authorization: `Bearer ${host.control.token}`, 'Content-Type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await response.text();
+        return { status: response.status, body: text === '' ? undefined : JSON.parse(text), text };
+      },
+    };
+    this.players.set(device, player);
+    return player;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.games.splice(0).map((game) => within(game.client.destroy(), 2000, 'xhayper destroy()').catch(() => undefined)));
+    for (const player of this.players.values()) await player.host.close();
+    await this.platform.close();
+    for (const dir of this.dirs) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A joinable activity as xhayper sends it. */
+export function joinableActivity(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    state: 'In a squad',
+    details: 'Ranked match',
+    partyId: 'party-alpha',
+    partySize: 1,
+    partyMax: 4,
+    joinSecret: 'join-secret-alpha-7f3a',
+    largeImageKey: 'logo',
+    ...overrides,
+  };
+}

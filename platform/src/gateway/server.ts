@@ -1,0 +1,119 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
+import { GatewayConnection } from './connection.js';
+import type { GatewayContext } from './context.js';
+
+export const GATEWAY_PATH = '/gateway';
+const SUPPORTED_VERSIONS: ReadonlySet<number> = new Set([9, 10]);
+/** Time a closing client gets to answer our close frame when the server shuts down. */
+const SHUTDOWN_GRACE_MS = 250;
+
+export interface SessionInfo {
+  readonly session_id: string;
+  readonly user_id: string;
+  readonly connected: boolean;
+  readonly seq: number;
+  readonly status: string;
+  readonly activities: number;
+}
+
+/** The gateway WebSocket endpoint on the HTTP server's `/gateway` path. */
+export class GatewayServer {
+  private readonly wss: WebSocketServer;
+  private readonly connections = new Set<GatewayConnection>();
+
+  constructor(private readonly ctx: GatewayContext) {
+    // ws refuses frames over maxPayload itself; see `refuseAs4002` for the close code.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: ctx.limits.maxPayloadBytes, perMessageDeflate: false });
+  }
+
+  /** Takes `upgrade` requests for the gateway path; false for other paths (caller refuses them). */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== GATEWAY_PATH && url.pathname !== `${GATEWAY_PATH}/`) return false;
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams));
+    return true;
+  }
+
+  private accept(ws: WebSocket, params: URLSearchParams): void {
+    refuseAs4002(ws);
+    const versionParam = params.get('v');
+    const version = versionParam === null ? 10 : Number(versionParam);
+    const encoding = params.get('encoding') ?? 'json';
+    if (!SUPPORTED_VERSIONS.has(version)) return closeNow(ws, GatewayClose.InvalidApiVersion);
+    if (encoding !== 'json') return closeNow(ws, GatewayClose.DecodeError);
+    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone));
+    this.connections.add(connection);
+    this.ctx.logger.debug({ connection: connection.id, v: version }, 'gateway connection opened');
+    connection.start();
+  }
+
+  /** Op 7 to every connected session (or the user's); returns how many got it. */
+  reconnect(userId?: string): number {
+    let count = 0;
+    for (const connection of this.connections) {
+      if (connection.session === undefined || !connection.open) continue;
+      if (userId !== undefined && connection.session.userId !== userId) continue;
+      connection.requestReconnect();
+      count += 1;
+    }
+    return count;
+  }
+
+  /** Drops every connection without a close frame; sessions stay resumable. */
+  kill(): number {
+    const all = [...this.connections];
+    for (const connection of all) connection.terminate();
+    return all.length;
+  }
+
+  sessions(): SessionInfo[] {
+    return this.ctx.sessions.all().map((session) => ({
+      session_id: session.id,
+      user_id: session.userId,
+      connected: session.transport !== undefined,
+      seq: session.seq,
+      status: session.presence.status,
+      activities: session.presence.activities.length,
+    }));
+  }
+
+  /** Closes every socket (1001, then terminated if it lingers) and forgets every session. */
+  async close(): Promise<void> {
+    const sockets = [...this.wss.clients];
+    for (const session of this.ctx.sessions.all()) this.ctx.sessions.remove(session);
+    await Promise.all(
+      sockets.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            const timer = setTimeout(() => ws.terminate(), SHUTDOWN_GRACE_MS);
+            timer.unref();
+            ws.once('close', () => clearTimeout(timer));
+            if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'Server shutting down');
+            else ws.terminate();
+          }),
+      ),
+    );
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+function closeNow(ws: WebSocket, code: number): void {
+  ws.close(code, GATEWAY_CLOSE_MESSAGES[code] ?? '');
+}
+
+/**
+ * ws closes an oversized message with 1009 and invalid UTF-8 with 1007; the gateway's code for
+ * both is 4002 Decode error, so translate them on this socket's close.
+ */
+function refuseAs4002(ws: WebSocket): void {
+  const close = ws.close.bind(ws);
+  ws.close = (code?: number, reason?: string | Buffer): void => {
+    if (code === 1009 || code === 1007) return close(GatewayClose.DecodeError, GATEWAY_CLOSE_MESSAGES[GatewayClose.DecodeError]);
+    return close(code, reason);
+  };
+}

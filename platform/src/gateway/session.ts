@@ -1,0 +1,62 @@
+import { FixedWindow, type PlatformLimits } from '../limits.js';
+import type { PresenceUpdateCommand } from '../wire/index.js';
+
+/** What a session needs from the connection it is attached to. */
+export interface SessionTransport {
+  sendText(text: string): void;
+}
+
+interface BufferedDispatch {
+  readonly s: number;
+  readonly text: string;
+}
+
+export const DEFAULT_PRESENCE: PresenceUpdateCommand = { since: null, activities: [], status: 'online', afk: false };
+
+/**
+ * A gateway session: outlives its connection (for resume), numbers its dispatches and keeps
+ * the last ones so a resuming client gets what it missed.
+ */
+export class Session {
+  seq = 0;
+  private readonly buffer: BufferedDispatch[] = [];
+  transport: SessionTransport | undefined;
+  presence: PresenceUpdateCommand = DEFAULT_PRESENCE;
+  readonly gameActivityWindow: FixedWindow;
+  /** When the connection dropped (epoch ms of the emulator's clock); undefined while attached. */
+  detachedAt: number | undefined;
+  expiryTimer: NodeJS.Timeout | undefined;
+  ended = false;
+
+  constructor(
+    readonly id: string,
+    readonly userId: string,
+    /** Creation order: presences merge in session order. */
+    readonly order: number,
+    private readonly limits: PlatformLimits,
+    now: () => number,
+  ) {
+    this.gameActivityWindow = new FixedWindow(limits.gameActivityLimit, now);
+  }
+
+  dispatch(t: string, d: unknown): number {
+    this.seq += 1;
+    const text = JSON.stringify({ op: 0, d, s: this.seq, t });
+    this.buffer.push({ s: this.seq, text });
+    if (this.buffer.length > this.limits.resumeBufferSize) this.buffer.splice(0, this.buffer.length - this.limits.resumeBufferSize);
+    this.transport?.sendText(text);
+    return this.seq;
+  }
+
+  /**
+   * The dispatches after `seq` in order, or undefined when they cannot all be replayed
+   * (seq ahead of the session, or the next one already dropped from the buffer).
+   */
+  replayAfter(seq: number): string[] | undefined {
+    if (!Number.isInteger(seq) || seq < 0 || seq > this.seq) return undefined;
+    if (seq === this.seq) return [];
+    const first = this.buffer[0];
+    if (first === undefined || first.s > seq + 1) return undefined;
+    return this.buffer.filter((entry) => entry.s > seq).map((entry) => entry.text);
+  }
+}

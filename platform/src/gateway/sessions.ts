@@ -1,0 +1,61 @@
+import { randomSessionId } from '../state/ids.js';
+import type { PlatformLimits } from '../limits.js';
+import { Session } from './session.js';
+
+/** Sends dispatches to users' gateway sessions; what the HTTP side uses to reach clients. */
+export interface Dispatcher {
+  /** Every session of the user, except `exceptSessionId` (which may be null). */
+  dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
+}
+
+/** Every live or resumable session, by id and by user (in creation order). */
+export class SessionRegistry implements Dispatcher {
+  private readonly byId = new Map<string, Session>();
+  private readonly byUser = new Map<string, Set<Session>>();
+  private counter = 0;
+
+  constructor(
+    private readonly limits: PlatformLimits,
+    private readonly now: () => number,
+  ) {}
+
+  create(userId: string): Session {
+    this.counter += 1;
+    const session = new Session(randomSessionId(), userId, this.counter, this.limits, this.now);
+    this.byId.set(session.id, session);
+    let set = this.byUser.get(userId);
+    if (set === undefined) this.byUser.set(userId, (set = new Set()));
+    set.add(session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.byId.get(id);
+  }
+
+  ofUser(userId: string): Session[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  all(): Session[] {
+    return [...this.byId.values()];
+  }
+
+  /** Forgets the session; the caller republishes the user's presence. */
+  remove(session: Session): void {
+    session.ended = true;
+    session.transport = undefined;
+    if (session.expiryTimer !== undefined) clearTimeout(session.expiryTimer);
+    session.expiryTimer = undefined;
+    this.byId.delete(session.id);
+    const set = this.byUser.get(session.userId);
+    set?.delete(session);
+    if (set?.size === 0) this.byUser.delete(session.userId);
+  }
+
+  dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void {
+    for (const session of this.ofUser(userId)) {
+      if (session.id !== options?.exceptSessionId) session.dispatch(t, d);
+    }
+  }
+}

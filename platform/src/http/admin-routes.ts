@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import type { PlatformAdmin } from '../admin.js';
+import { parseBody } from './api-routes.js';
+import type { Route } from './router.js';
+
+const UserBody = v.object({ username: v.string() });
+const FriendsBody = v.object({ a: v.string(), b: v.string() });
+const AppBody = v.object({ id: v.optional(v.string()), name: v.string(), strict: v.optional(v.boolean()) });
+const AssetBody = v.object({ name: v.string(), type: v.optional(v.picklist([1, 2])) });
+const ReconnectBody = v.object({ user_id: v.optional(v.string()) });
+
+/** The `/_emulator` routes (Authorization: Admin <token>). */
+export function adminRoutes(admin: PlatformAdmin): Route[] {
+  return [
+    { method: 'GET', pattern: '/_emulator/users', auth: 'admin', handle: () => ({ status: 200, body: admin.users() }) },
+    {
+      method: 'POST',
+      pattern: '/_emulator/users',
+      auth: 'admin',
+      handle: (ctx) => ({ status: 201, body: admin.createUser(parseBody(UserBody, ctx.body).username) }),
+    },
+    {
+      method: 'POST',
+      pattern: '/_emulator/friends',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { a, b } = parseBody(FriendsBody, ctx.body);
+        return { status: 200, body: admin.addFriends(a, b) };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: '/_emulator/friends',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { a, b } = parseBody(FriendsBody, ctx.body);
+        return { status: 200, body: admin.removeFriends(a, b) };
+      },
+    },
+    { method: 'GET', pattern: '/_emulator/apps', auth: 'admin', handle: () => ({ status: 200, body: admin.apps() }) },
+    {
+      method: 'POST',
+      pattern: '/_emulator/apps',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { id, name, strict } = parseBody(AppBody, ctx.body);
+        return {
+          status: 201,
+          body: admin.createApp({ name, ...(id !== undefined ? { id } : {}), ...(strict !== undefined ? { strict } : {}) }),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/_emulator/apps/:id/assets',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { name, type } = parseBody(AssetBody, ctx.body);
+        return { status: 201, body: admin.addAsset(ctx.params.id as string, name, type) };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: '/_emulator/apps/:id/assets/:name',
+      auth: 'admin',
+      handle: (ctx) => {
+        admin.removeAsset(ctx.params.id as string, ctx.params.name as string);
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/_emulator/gateway/reconnect',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { user_id: userId } = parseBody(ReconnectBody, ctx.body);
+        return { status: 200, body: { sessions: admin.reconnect(userId) } };
+      },
+    },
+    { method: 'POST', pattern: '/_emulator/gateway/kill', auth: 'admin', handle: () => ({ status: 200, body: { connections: admin.kill() } }) },
+    { method: 'GET', pattern: '/_emulator/sessions', auth: 'admin', handle: () => ({ status: 200, body: admin.sessions() }) },
+  ];
+}

@@ -1,0 +1,24 @@
+import type { GatewayServer } from '../gateway/server.js';
+import type { PresenceHub } from '../gateway/presence.js';
+import type { Dispatcher } from '../gateway/sessions.js';
+import type { InviteService } from '../invites/invites.js';
+import type { PlatformLimits } from '../limits.js';
+import type { PlatformLogger } from '../logger.js';
+import type { AppRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+
+/** What the HTTP routes use. */
+export interface HttpDeps {
+  readonly store: Store;
+  readonly presence: PresenceHub;
+  readonly dispatcher: Dispatcher;
+  readonly invites: InviteService;
+  readonly gateway: GatewayServer;
+  readonly limits: PlatformLimits;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+  readonly adminToken: string;
+  readonly gatewayUrl: () => string;
+  /** The app for an id; unknown ids are registered on first use unless strict. */
+  readonly resolveApp: (id: string) => AppRecord | undefined;
+}

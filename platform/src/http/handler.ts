@@ -1,0 +1,138 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PlatformLimits } from '../limits.js';
+import type { PlatformLogger } from '../logger.js';
+import type { UserRecord } from '../state/model.js';
+import { StateError, type Store } from '../state/store.js';
+import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, notFoundRoute, unauthorized } from './errors.js';
+import { HttpRateLimiter } from './rate-limit.js';
+import { matchRoute, type Route, type RouteResult } from './router.js';
+
+const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
+const ADMIN_PREFIX = '/_emulator';
+
+export interface HandlerOptions {
+  readonly apiRoutes: readonly Route[];
+  readonly adminRoutes: readonly Route[];
+  readonly store: Store;
+  readonly adminToken: string;
+  readonly limits: PlatformLimits;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+}
+
+class BodyTooLarge extends Error {}
+
+/** The HTTP API and admin routes: auth, JSON bodies, rate limits and error bodies. */
+export function createRequestHandler(options: HandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
+  const limiter = new HttpRateLimiter(options.now);
+  const adminToken = Buffer.from(options.adminToken);
+
+  const authenticate = (route: Route, request: IncomingMessage): UserRecord | undefined => {
+    const header = request.headers.authorization;
+    if (route.auth === 'none') return undefined;
+    if (header === undefined) throw unauthorized();
+    if (route.auth === 'admin') {
+      const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
+      if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
+      return undefined;
+    }
+    // `Bearer` is for OAuth2 tokens, which the emulator does not issue yet.
+    const user = header.startsWith('Bearer ') ? undefined : options.store.userByToken(header);
+    if (user === undefined) throw unauthorized();
+    return user;
+  };
+
+  const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const method = request.method ?? 'GET';
+    let routes: readonly Route[] | undefined;
+    let path = url.pathname;
+    if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) {
+      routes = options.adminRoutes;
+    } else {
+      const prefix = API_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
+      if (prefix !== undefined) {
+        routes = options.apiRoutes;
+        path = path.slice(prefix.length) || '/';
+      }
+    }
+    if (routes === undefined) throw notFoundRoute();
+    const match = matchRoute(routes, method, path);
+    if (match.kind === 'none') throw notFoundRoute();
+    if (match.kind === 'method') throw methodNotAllowed();
+    const route = match.route;
+    const user = authenticate(route, request);
+    const ip = request.socket.remoteAddress ?? 'unknown';
+
+    let rateHeaders: Record<string, string> = {};
+    if (route.rateLimit !== undefined) {
+      const key = route.rateLimit.by === 'user' && user !== undefined ? `user:${user.id}` : `ip:${ip}`;
+      const outcome = limiter.take(route.rateLimit.bucket, key, route.rateLimit.limit());
+      if (!outcome.allowed) {
+        options.logger.debug({ route: route.pattern, userId: user?.id, bucket: route.rateLimit.bucket }, 'http rate limited');
+        return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };
+      }
+      rateHeaders = outcome.headers;
+    }
+
+    const body = await readJsonBody(request, options.limits.maxHttpBodyBytes);
+    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, user, ip });
+    return {
+      result: { ...result, headers: { ...rateHeaders, ...result.headers } },
+      route: route.pattern,
+      ...(user !== undefined ? { userId: user.id } : {}),
+    };
+  };
+
+  return (request, response) => {
+    run(request)
+      .catch((error: unknown) => ({ result: errorResult(error, options.logger) }))
+      .then(({ result, ...where }) => {
+        send(response, result);
+        // Only the method, route pattern, status and user id: never headers or bodies.
+        options.logger.debug({ method: request.method, ...where, status: result.status }, 'http request');
+      })
+      .catch((error: unknown) => options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http response failed'));
+  };
+}
+
+function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
+  if (error instanceof ApiError) return { status: error.status, body: error.body };
+  if (error instanceof StateError) {
+    if (error.kind === 'not_found') return { status: 404, body: { code: ErrorCode.General, message: error.message } };
+    return { status: 400, body: invalidField(error.field ?? 'body', error.kind === 'conflict' ? 'ALREADY_EXISTS' : 'BASE_TYPE_BAD', error.message).body };
+  }
+  if (error instanceof BodyTooLarge) return { status: 413, body: { code: ErrorCode.General, message: '413: Request Entity Too Large' } };
+  logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http handler failed');
+  return { status: 500, body: { code: ErrorCode.General, message: '500: Internal Server Error' } };
+}
+
+function send(response: ServerResponse, result: RouteResult): void {
+  if (response.headersSent) return;
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
+  if (result.status === 204 || result.body === undefined) {
+    response.writeHead(result.status).end();
+    return;
+  }
+  const text = JSON.stringify(result.body);
+  response.writeHead(result.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
+}
+
+async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text.length === 0) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidJson();
+  }
+}

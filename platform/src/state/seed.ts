@@ -1,0 +1,24 @@
+import { snowflakeAt } from './ids.js';
+
+/** Seeded ids are fixed, so every fresh data dir has the same ones (tests and docs can name them). */
+const SEED_TIME = Date.UTC(2024, 0, 1);
+const seedId = (n: number): string => snowflakeAt(SEED_TIME, n);
+
+export const SEED = {
+  users: {
+    alice: seedId(1),
+    bob: seedId(2),
+    carol: seedId(3),
+    dave: seedId(4),
+  },
+  guildId: seedId(10),
+  channels: { general: seedId(11), voice: seedId(12), party: seedId(13) },
+  appId: '1234567890123456789',
+  assets: { logo: seedId(20), cover: seedId(21) },
+  guildName: 'Companion Lounge',
+  appName: 'Companion Demo Game',
+  /** The time the seeded memberships date from. */
+  joinedAt: new Date(SEED_TIME).toISOString(),
+} as const;
+
+export type SeedUserName = keyof typeof SEED.users;

@@ -1,0 +1,503 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PlatformLogger } from '../logger.js';
+import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
+import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
+import type { AppRecord, ChannelRecord, GuildRecord, MessageRecord, StateFile, UserRecord } from './model.js';
+import { SEED } from './seed.js';
+
+export const STATE_FILE_NAME = 'state.json';
+
+/** A request the state cannot carry out: the HTTP layer maps `kind` to a status. */
+export class StateError extends Error {
+  constructor(
+    readonly kind: 'conflict' | 'not_found' | 'invalid',
+    message: string,
+    /** The request field the problem is about, for 50035 bodies. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'StateError';
+  }
+}
+
+/** A state.json that cannot be read: the emulator refuses to start rather than overwrite it. */
+export class CorruptStateError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`cannot read ${file}: ${reason}; move it aside to start with fresh seeded data`);
+    this.name = 'CorruptStateError';
+  }
+}
+
+export interface StoreOptions {
+  readonly dataDir: string;
+  readonly now: () => number;
+  readonly persistDebounceMs: number;
+  readonly messagesPerChannel: number;
+  readonly logger: PlatformLogger;
+}
+
+const USERNAME = /^[a-z0-9_.]{2,32}$/;
+
+/**
+ * The emulator's persistent model: users, friendships, guilds, channels, DM messages (with
+ * their invites) and applications. Every change schedules a debounced atomic write.
+ */
+export class Store {
+  private readonly usersById = new Map<string, UserRecord>();
+  private readonly usersByToken = new Map<string, UserRecord>();
+  private readonly usersByName = new Map<string, UserRecord>();
+  private readonly friends = new Map<string, Set<string>>();
+  readonly ids: SnowflakeGenerator;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private dirty = false;
+  private closed = false;
+
+  private constructor(
+    private readonly data: StateFile,
+    private readonly options: StoreOptions,
+  ) {
+    this.ids = new SnowflakeGenerator(options.now, BigInt(data.last_id));
+    for (const user of data.users) this.indexUser(user);
+    for (const [a, b] of data.friendships) this.linkFriends(a, b);
+  }
+
+  get file(): string {
+    return path.join(this.options.dataDir, STATE_FILE_NAME);
+  }
+
+  /** Loads `state.json`, or seeds a fresh state (written at once) when there is none. */
+  static async open(options: StoreOptions): Promise<Store> {
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    const file = path.join(options.dataDir, STATE_FILE_NAME);
+    let text: string | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (text === undefined) {
+      const store = new Store(seedState(), options);
+      store.dirty = true;
+      await store.flush();
+      options.logger.info({ file }, 'platform state seeded');
+      return store;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new CorruptStateError(file, 'not valid JSON');
+    }
+    if (!isStateFile(data)) throw new CorruptStateError(file, 'not an emulator state (version 1)');
+    return new Store(data, options);
+  }
+
+  // ---- users
+
+  users(): PlatformUser[] {
+    return this.data.users.map(toPlatformUser);
+  }
+
+  user(id: string): UserRecord | undefined {
+    return this.usersById.get(id);
+  }
+
+  userByName(username: string): UserRecord | undefined {
+    return this.usersByName.get(username.toLowerCase());
+  }
+
+  userByToken(token: string): UserRecord | undefined {
+    return this.usersByToken.get(token);
+  }
+
+  createUser(username: string): UserRecord {
+    const name = username.toLowerCase();
+    if (!USERNAME.test(name)) throw new StateError('invalid', 'Username must be 2-32 characters of a-z, 0-9, _ and .', 'username');
+    if (this.usersByName.has(name)) throw new StateError('conflict', `Username '${name}' is taken`, 'username');
+    const user: UserRecord = { id: this.ids.next(), username: name, global_name: capitalise(name), avatar: null, token: randomToken() };
+    this.data.users.push(user);
+    this.indexUser(user);
+    this.changed();
+    return user;
+  }
+
+  // ---- friends
+
+  areFriends(a: string, b: string): boolean {
+    return this.friends.get(a)?.has(b) ?? false;
+  }
+
+  friendsOf(id: string): string[] {
+    return [...(this.friends.get(id) ?? [])];
+  }
+
+  /** False when they were friends already. */
+  addFriendship(a: string, b: string): boolean {
+    this.requireUser(a, 'a');
+    this.requireUser(b, 'b');
+    if (a === b) throw new StateError('invalid', 'A user cannot befriend themselves', 'b');
+    if (this.areFriends(a, b)) return false;
+    this.data.friendships.push(a < b ? [a, b] : [b, a]);
+    this.linkFriends(a, b);
+    this.changed();
+    return true;
+  }
+
+  /** False when they were not friends. */
+  removeFriendship(a: string, b: string): boolean {
+    this.requireUser(a, 'a');
+    this.requireUser(b, 'b');
+    if (!this.areFriends(a, b)) return false;
+    this.data.friendships = this.data.friendships.filter(([x, y]) => !((x === a && y === b) || (x === b && y === a)));
+    this.friends.get(a)?.delete(b);
+    this.friends.get(b)?.delete(a);
+    this.changed();
+    return true;
+  }
+
+  // ---- guilds and channels
+
+  guild(id: string): GuildRecord | undefined {
+    return this.data.guilds.find((guild) => guild.id === id);
+  }
+
+  guildsOf(userId: string): GuildRecord[] {
+    return this.data.guilds.filter((guild) => guild.members.some((member) => member.user_id === userId));
+  }
+
+  isMember(guildId: string, userId: string): boolean {
+    return this.guild(guildId)?.members.some((member) => member.user_id === userId) ?? false;
+  }
+
+  channel(id: string): ChannelRecord | undefined {
+    return this.data.channels.find((channel) => channel.id === id);
+  }
+
+  guildChannels(guildId: string): ChannelRecord[] {
+    return this.data.channels.filter((channel) => channel.guild_id === guildId);
+  }
+
+  dmChannels(userId: string): ChannelRecord[] {
+    return this.data.channels.filter((channel) => channel.type === 1 && channel.recipient_ids?.includes(userId) === true);
+  }
+
+  /** The DM channel of two users; `created` when it did not exist before. */
+  openDm(a: string, b: string): { channel: ChannelRecord; created: boolean } {
+    const existing = this.data.channels.find(
+      (channel) => channel.type === 1 && channel.recipient_ids?.includes(a) === true && channel.recipient_ids.includes(b),
+    );
+    if (existing !== undefined) return { channel: existing, created: false };
+    const channel: ChannelRecord = { id: this.ids.next(), type: 1, recipient_ids: [a, b], status: null, voice_start_time: null };
+    this.data.channels.push(channel);
+    this.changed();
+    return { channel, created: true };
+  }
+
+  toPlatformGuild(guild: GuildRecord): PlatformGuild {
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: guild.icon,
+      owner_id: guild.owner_id,
+      channels: this.guildChannels(guild.id).map((channel) => this.toPlatformChannel(channel)),
+      member_count: guild.members.length,
+    };
+  }
+
+  toPlatformChannel(channel: ChannelRecord): PlatformChannel {
+    if (channel.type === 1) {
+      return {
+        id: channel.id,
+        type: 1,
+        recipients: (channel.recipient_ids ?? []).flatMap((id) => {
+          const user = this.user(id);
+          return user === undefined ? [] : [toPlatformUser(user)];
+        }),
+      };
+    }
+    return {
+      id: channel.id,
+      type: channel.type,
+      ...(channel.guild_id !== undefined ? { guild_id: channel.guild_id } : {}),
+      ...(channel.name !== undefined ? { name: channel.name } : {}),
+      ...(channel.position !== undefined ? { position: channel.position } : {}),
+      parent_id: channel.parent_id ?? null,
+      ...(channel.type === 2 ? { status: channel.status, voice_start_time: channel.voice_start_time } : {}),
+    };
+  }
+
+  // ---- messages
+
+  addMessage(message: MessageRecord): void {
+    this.data.messages.push(message);
+    const inChannel = this.data.messages.filter((m) => m.channel_id === message.channel_id);
+    const excess = inChannel.length - this.options.messagesPerChannel;
+    if (excess > 0) {
+      const drop = new Set(inChannel.slice(0, excess));
+      this.data.messages = this.data.messages.filter((m) => !drop.has(m));
+    }
+    this.changed();
+  }
+
+  message(channelId: string, id: string): MessageRecord | undefined {
+    return this.data.messages.find((m) => m.id === id && m.channel_id === channelId);
+  }
+
+  messageById(id: string): MessageRecord | undefined {
+    return this.data.messages.find((m) => m.id === id);
+  }
+
+  /** Newest first. */
+  messages(channelId: string, limit: number): MessageRecord[] {
+    return this.data.messages.filter((m) => m.channel_id === channelId).slice(-limit).reverse();
+  }
+
+  /** Messages in DMs of `userId`, for invite look-ups. */
+  messagesTo(userId: string, authorId: string): MessageRecord[] {
+    const channels = new Set(
+      this.dmChannels(userId)
+        .filter((channel) => channel.recipient_ids?.includes(authorId) === true)
+        .map((channel) => channel.id),
+    );
+    return this.data.messages.filter((m) => channels.has(m.channel_id) && m.author_id === authorId);
+  }
+
+  /** Call after changing a record in place. */
+  touched(): void {
+    this.changed();
+  }
+
+  // ---- applications
+
+  apps(): AppRecord[] {
+    return this.data.apps;
+  }
+
+  app(id: string): AppRecord | undefined {
+    return this.data.apps.find((app) => app.id === id);
+  }
+
+  createApp(input: { id?: string; name: string; strict?: boolean; verified?: boolean; autoRegistered?: boolean }): AppRecord {
+    const id = input.id ?? this.ids.next();
+    if (!isSnowflake(id)) throw new StateError('invalid', 'Application id must be a snowflake', 'id');
+    if (this.app(id) !== undefined) throw new StateError('conflict', `Application ${id} exists`, 'id');
+    const name = input.name.trim();
+    if (name.length < 2 || name.length > 100) throw new StateError('invalid', 'Name must be 2-100 characters', 'name');
+    const app = newApp(id, name, {
+      verified: input.verified ?? false,
+      autoRegistered: input.autoRegistered ?? false,
+      strict: input.strict ?? false,
+    });
+    this.data.apps.push(app);
+    this.changed();
+    return app;
+  }
+
+  addAsset(appId: string, name: string, type: number): ApplicationAsset {
+    const app = this.requireApp(appId);
+    const key = name.toLowerCase();
+    if (!/^[a-z0-9_.-]{1,32}$/.test(key)) throw new StateError('invalid', 'Asset name must be 1-32 characters of a-z, 0-9, _ . -', 'name');
+    if (type !== 1 && type !== 2) throw new StateError('invalid', 'Asset type must be 1 (small) or 2 (large)', 'type');
+    if (app.assets.some((asset) => asset.name === key)) throw new StateError('conflict', `Asset '${key}' exists`, 'name');
+    const asset: ApplicationAsset = { id: this.ids.next(), name: key, type };
+    app.assets.push(asset);
+    this.changed();
+    return asset;
+  }
+
+  removeAsset(appId: string, name: string): void {
+    const app = this.requireApp(appId);
+    const index = app.assets.findIndex((asset) => asset.name === name.toLowerCase());
+    if (index < 0) throw new StateError('not_found', `Unknown asset '${name}'`, 'name');
+    app.assets.splice(index, 1);
+    this.changed();
+  }
+
+  // ---- persistence
+
+  /** Writes pending changes now (and waits for a write in progress). */
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.dirty) {
+      this.dirty = false;
+      this.data.last_id = this.ids.lastId;
+      const text = JSON.stringify(this.data, null, 2);
+      this.writing = this.writing.then(() => writeAtomically(this.file, text)).catch((error: unknown) => {
+        this.options.logger.error({ file: this.file, error: error instanceof Error ? error.message : String(error) }, 'platform state write failed');
+      });
+    }
+    await this.writing;
+  }
+
+  /** Flushes and stops scheduling writes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (this.closed || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.options.persistDebounceMs);
+    this.timer.unref();
+  }
+
+  private requireUser(id: string, field: string): UserRecord {
+    const user = this.user(id);
+    if (user === undefined) throw new StateError('not_found', `Unknown user ${id}`, field);
+    return user;
+  }
+
+  private requireApp(id: string): AppRecord {
+    const app = this.app(id);
+    if (app === undefined) throw new StateError('not_found', `Unknown application ${id}`, 'id');
+    return app;
+  }
+
+  private indexUser(user: UserRecord): void {
+    this.usersById.set(user.id, user);
+    this.usersByToken.set(user.token, user);
+    this.usersByName.set(user.username, user);
+  }
+
+  private linkFriends(a: string, b: string): void {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      let set = this.friends.get(x);
+      if (set === undefined) this.friends.set(x, (set = new Set()));
+      set.add(y);
+    }
+  }
+}
+
+export function toPlatformUser(user: UserRecord): PlatformUser {
+  return {
+    id: user.id,
+    username: user.username,
+    discriminator: '0',
+    global_name: user.global_name,
+    avatar: user.avatar,
+    bot: false,
+    flags: 0,
+    premium_type: 0,
+  };
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(tmp, text, { mode: 0o600 });
+    // The mode given to writeFile is masked by the umask; make sure it is exactly 0600.
+    await chmod(tmp, 0o600);
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+function capitalise(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function newApp(id: string, name: string, flags: { verified: boolean; autoRegistered: boolean; strict: boolean }): AppRecord {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  return {
+    id,
+    name,
+    icon: null,
+    description: '',
+    cover_image: null,
+    redirect_uris: [],
+    public_client: false,
+    verified: flags.verified,
+    auto_registered: flags.autoRegistered,
+    strict: flags.strict,
+    approved_scopes: [],
+    rpc_origins: [],
+    assets: [],
+    webhook_events_url: null,
+    // The raw key is the last 32 bytes of the SPKI encoding.
+    public_key: spki.subarray(spki.length - 32).toString('hex'),
+    private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  };
+}
+
+function seedState(): StateFile {
+  const names = Object.keys(SEED.users) as (keyof typeof SEED.users)[];
+  const users: UserRecord[] = names.map((name) => ({
+    id: SEED.users[name],
+    username: name,
+    global_name: capitalise(name),
+    avatar: null,
+    token: randomToken(),
+  }));
+  const friendships: [string, string][] = [];
+  for (let i = 0; i < users.length; i += 1) {
+    for (let j = i + 1; j < users.length; j += 1) {
+      const a = (users[i] as UserRecord).id;
+      const b = (users[j] as UserRecord).id;
+      friendships.push(a < b ? [a, b] : [b, a]);
+    }
+  }
+  const guildId = SEED.guildId;
+  const channels: ChannelRecord[] = [
+    { id: SEED.channels.general, type: 0, guild_id: guildId, name: 'general', position: 0, parent_id: null, status: null, voice_start_time: null },
+    { id: SEED.channels.voice, type: 2, guild_id: guildId, name: 'Voice', position: 1, parent_id: null, status: null, voice_start_time: null },
+    { id: SEED.channels.party, type: 2, guild_id: guildId, name: 'Party', position: 2, parent_id: null, status: null, voice_start_time: null },
+  ];
+  const app = newApp(SEED.appId, SEED.appName, { verified: true, autoRegistered: false, strict: false });
+  app.description = 'The demo game of the Companion platform emulator.';
+  app.public_client = true;
+  app.redirect_uris = ['http://127.0.0.1/callback'];
+  app.approved_scopes = ['rpc', 'rpc.activities.write'];
+  app.assets = [
+    { id: SEED.assets.logo, name: 'logo', type: 1 },
+    { id: SEED.assets.cover, name: 'cover', type: 2 },
+  ];
+  app.icon = SEED.assets.logo;
+  app.cover_image = SEED.assets.cover;
+  return {
+    version: 1,
+    last_id: '0',
+    users,
+    friendships,
+    guilds: [
+      {
+        id: guildId,
+        name: SEED.guildName,
+        icon: null,
+        owner_id: SEED.users.alice,
+        members: users.map((user) => ({ user_id: user.id, joined_at: SEED.joinedAt })),
+      },
+    ],
+    channels,
+    messages: [],
+    apps: [app],
+  };
+}
+
+function isStateFile(value: unknown): value is StateFile {
+  if (typeof value !== 'object' || value === null) return false;
+  const data = value as Record<string, unknown>;
+  return (
+    data.version === 1 &&
+    typeof data.last_id === 'string' &&
+    ['users', 'friendships', 'guilds', 'channels', 'messages', 'apps'].every((key) => Array.isArray(data[key]))
+  );
+}
