@@ -171,9 +171,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
     session.on('resumed', () => presenceRelay.connected());
     session.on('drain', () => presenceRelay.refresh());
+    let accountId = session.user?.id ?? null;
     session.on('account', (user) => {
+      if ((user?.id ?? null) === accountId) return;
+      const hadAccount = accountId !== null;
+      accountId = user?.id ?? null;
       social.reset();
-      if (user === null) friends.clear();
+      friends.clear();
+      // Games were told who the user is in READY: after a sign-out or a switch, they must
+      // connect again (and get 1000 "User logged out" while nobody is signed in).
+      if (hadAccount) server.disconnectAll('User logged out');
     });
     session.on('dispatch', (t, d) => {
       friends.dispatch(t, d);

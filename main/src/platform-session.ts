@@ -121,7 +121,17 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   private async attempt(credentials: Credentials, generation: number): Promise<PlatformUser> {
     let token: string;
     if ('token' in credentials) token = credentials.token;
-    else token = (await this.publicApi.login(credentials.username)).token;
+    else {
+      try {
+        token = (await this.publicApi.login(credentials.username)).token;
+      } catch (error) {
+        // The dev login answers 400 Invalid Form Body for a name it does not know: say so plainly.
+        if (error instanceof PlatformApiError && error.status === 400) {
+          throw new PlatformApiError(400, error.code, `no user named '${credentials.username}' on the platform (add one with 'companion platform users add NAME')`);
+        }
+        throw error;
+      }
+    }
     const api = new PlatformApi({ baseUrl: this.options.baseUrl, token });
     const user = await api.me();
     if (generation !== this.generation) throw new Error('sign-in superseded');

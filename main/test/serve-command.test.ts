@@ -192,6 +192,51 @@ describe('command line', () => {
   });
 });
 
+describe('serve: the platform account', () => {
+  it('signs in as a demo user with --user, and names an unknown one with exit code 1', async () => {
+    const runtime = await dir();
+    const proc = await serve(['--runtime-dir', runtime, '--user', 'bob']);
+    await proc.waitForStdout(/Signed in as bob\n/);
+    expect(proc.stdout).toMatch(/Platform: http:\/\/127\.0\.0\.1:\d+ \(embedded emulator\)\n/);
+    const host = JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8'));
+    expect(host.control.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(proc.stdout).not.toContain(host.control.token);
+
+    const unknown = await CliProcess.complete(['serve', '--runtime-dir', await dir(), '--user', 'mallory'], { XDG_CONFIG_HOME: await dir() });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("cannot sign in: no user named 'mallory' on the platform");
+  });
+
+  it('signs in with a token from --token-file or COMPANION_TOKEN, never from argv, and names bad input with exit code 2', async () => {
+    const config = await dir();
+    const runtime = await dir();
+    const first = await serve(['--runtime-dir', runtime], { XDG_CONFIG_HOME: config });
+    await first.waitForStdout(/Signed in as alice\n/);
+    const state = JSON.parse(await readFile(path.join(config, 'companion', 'platform', 'state.json'), 'utf8'));
+    const carol = state.users.find((user: { username: string }) => user.username === 'carol');
+    const host = JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8'));
+    const tokenFile = path.join(await dir(), 'token');
+    await writeFile(tokenFile, `${carol.token}\n`);
+
+    const byFile = CliProcess.run(['serve', '--runtime-dir', await dir(), '--data-dir', await dir(), '--platform', host.platform.url, '--token-file', tokenFile]);
+    procs.push(byFile);
+    await byFile.waitForStdout(/Signed in as carol\n/);
+    const byEnv = CliProcess.run(['serve', '--runtime-dir', await dir(), '--data-dir', await dir(), '--platform', host.platform.url], { COMPANION_TOKEN: carol.token });
+    procs.push(byEnv);
+    await byEnv.waitForStdout(/Signed in as carol\n/);
+
+    const both = await CliProcess.complete(['serve', '--user', 'bob', '--token-file', tokenFile]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give only one of --user, --token-file and COMPANION_TOKEN');
+    const missing = await CliProcess.complete(['serve', '--token-file', path.join(runtime, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--token-file: cannot read');
+    const badUrl = await CliProcess.complete(['serve', '--platform', 'ftp://example']);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain("--platform must be an http(s) URL, got 'ftp://example'");
+  });
+});
+
 describe('npm start', () => {
   it('says in one line why it does not start Electron and runs the headless host', async () => {
     const runtime = await dir();

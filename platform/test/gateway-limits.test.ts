@@ -69,6 +69,16 @@ describe('gateway: game activity limit', () => {
     await bob.next((m) => isDispatch('PRESENCE_UPDATE')(m) && (m.d as PresenceUpdateEvent).activities[0]?.state === 'update 7');
     expect(alice.dispatches('RATE_LIMITED')).toHaveLength(1);
   });
+  it('at the real clock: five quick game updates pass, the sixth is RATE_LIMITED with retry_after up to 20 s', async () => {
+    const platform = await startTestPlatform();
+    const { client: alice } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
+    for (let i = 1; i <= 6; i += 1) alice.setPresence(game(`quick ${i}`));
+    const d = (await alice.next(isDispatch('RATE_LIMITED'))).d as RateLimitedEvent;
+    expect(d.opcode).toBe(3);
+    expect(d.retry_after).toBeGreaterThan(15);
+    expect(d.retry_after).toBeLessThanOrEqual(20);
+    expect(platform.presence(SEED.users.alice)?.activities[0]?.state).toBe('quick 5');
+  });
 });
 
 describe('gateway: request guild members (op 8)', () => {

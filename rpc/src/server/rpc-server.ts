@@ -208,6 +208,17 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return sent;
   }
 
+  /** Closes every connection with this CLOSE, and keeps accepting new ones (e.g. on sign-out). */
+  disconnectAll(message: string, code: number = CloseCode.Normal): number {
+    let closed = 0;
+    for (const connection of this.connectionsById.values()) {
+      if (connection.state === 'closed' || connection.state === 'closing') continue;
+      connection.close(code, message);
+      closed += 1;
+    }
+    return closed;
+  }
+
   /** Closes every connection with CLOSE 1000 and waits until all have finished. */
   async closeAll(message = SHUTDOWN_MESSAGE): Promise<void> {
     this.shuttingDown = true;

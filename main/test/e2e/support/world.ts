@@ -82,10 +82,17 @@ export class World {
     this.dirs.push(platformDir);
   }
 
-  static async start(limits?: Record<string, unknown>): Promise<World> {
+  static async start(limits?: Record<string, unknown>, strictApps = false): Promise<World> {
     const dataDir = await makeTempDir('companion-platform-');
-    const platform = await startPlatform({ port: 0, dataDir, logger: quietLogger, ...(limits === undefined ? {} : { limits }) });
+    const platform = await startPlatform({ port: 0, dataDir, logger: quietLogger, strictApps, ...(limits === undefined ? {} : { limits }) });
     return new World(platform, dataDir, limits);
+  }
+
+  /** A temp dir removed by close(). */
+  async tempDir(prefix: string): Promise<string> {
+    const dir = await makeTempDir(prefix);
+    this.dirs.push(dir);
+    return dir;
   }
 
   /** Stops the emulator (every gateway connection drops) and starts it again on the same port and state. */
