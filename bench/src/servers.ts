@@ -68,15 +68,21 @@ export function startServer(
   name: string,
   argv: readonly string[],
   logFile: string,
-  options: { readonly cpus?: string | undefined; readonly timeoutMs?: number } = {},
+  options: {
+    readonly cpus?: string | undefined;
+    readonly timeoutMs?: number;
+    /** Extra environment variables (e.g. a temp XDG_CONFIG_HOME), merged over the bench's own. */
+    readonly env?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   return new Promise((resolve, reject) => {
     // taskset execs node in place, so the pid is the server's own.
+    const spawnOptions = { stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } };
     const child =
       options.cpus === undefined
-        ? spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn('taskset', ['-c', options.cpus, process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+        ? spawn(process.execPath, argv, spawnOptions)
+        : spawn('taskset', ['-c', options.cpus, process.execPath, ...argv], spawnOptions);
     live.add(child);
     const log: WriteStream = createWriteStream(logFile);
     let stdoutText = '';

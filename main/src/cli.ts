@@ -1,3 +1,4 @@
+import { controlCommand, CONTROL_HELP } from './commands/control.js';
 import { platformCommand, PLATFORM_HELP } from './commands/platform.js';
 import { serveCommand, SERVE_HELP } from './commands/serve.js';
 import { UsageError, type CommandIo } from './cli-args.js';
@@ -10,6 +11,7 @@ Companion is a desktop companion app that games talk to over local RPC
 
 Commands:
   serve        Start the host: the RPC server games connect to
+  control      Talk to a running host: friends, joins, invites, account
   platform     Run the platform emulator standalone, or administer one
   help [CMD]   Show help for a command
 
@@ -22,6 +24,7 @@ Run 'companion <command> --help' for a command's options.
 
 const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) => Promise<number>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
+  control: { run: controlCommand, help: CONTROL_HELP },
   platform: { run: (argv, io) => platformCommand(argv, io), help: PLATFORM_HELP },
 };
 

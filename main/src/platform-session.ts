@@ -155,7 +155,10 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     this.gateway = gateway;
     gateway.on('status', (status, detail) => this.setStatus({ status, detail }));
     gateway.on('ready', (ready) => {
+      // The platform is the source of truth for the account: every READY refreshes the cache.
       this.liveUser = ready.user;
+      this.cachedUser = ready.user;
+      void this.options.cache.write(ready.user).catch(() => undefined);
       this.emit('ready', ready);
     });
     gateway.on('resumed', () => this.emit('resumed'));

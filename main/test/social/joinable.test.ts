@@ -17,6 +17,12 @@ function activity(overrides: Partial<GatewayActivity> = {}): GatewayActivity {
   };
 }
 
+function without(key: 'party' | 'secrets'): GatewayActivity {
+  const copy: Partial<GatewayActivity> = { ...activity() };
+  delete copy[key];
+  return copy as GatewayActivity;
+}
+
 describe('isJoinable', () => {
   const joinable: readonly (readonly [string, GatewayActivity])[] = [
     ['a party id, a free slot and a join secret', activity()],
@@ -33,10 +39,10 @@ describe('isJoinable', () => {
   const notJoinable: readonly (readonly [string, GatewayActivity | null | undefined])[] = [
     ['null', null],
     ['undefined', undefined],
-    ['no party', activity({ party: undefined })],
+    ['no party', without('party')],
     ['no party id', activity({ party: { size: [1, 4] } })],
     ['an empty party id', activity({ party: { id: '', size: [1, 4] } })],
-    ['no secrets', activity({ secrets: undefined })],
+    ['no secrets', without('secrets')],
     ['no join secret', activity({ secrets: { spectate: 'spectate-secret' } })],
     ['an empty join secret', activity({ secrets: { join: '' } })],
     ['no party size', activity({ party: { id: 'party-1' } })],
