@@ -23,7 +23,16 @@ export class AccountCache {
     }
   }
 
-  async write(user: PlatformUser | null): Promise<void> {
+  /** Writes one after another, so the last call's user is what the file ends up holding. */
+  write(user: PlatformUser | null): Promise<void> {
+    const next = this.last.catch(() => undefined).then(() => this.writeNow(user));
+    this.last = next;
+    return next;
+  }
+
+  private last: Promise<void> = Promise.resolve();
+
+  private async writeNow(user: PlatformUser | null): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify({ user, savedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });

@@ -37,6 +37,13 @@ describe('AccountCache', () => {
     expect(new AccountCache(dataDir).file).toBe(path.join(dataDir, 'account.json'));
   });
 
+  it('writes that overlap all succeed, in call order: the last one is what the file holds', async () => {
+    const cache = new AccountCache(dataDir);
+    const results = await Promise.allSettled([cache.write(USER), cache.write(null), cache.write(USER), cache.write(null)]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    await expect(cache.read()).resolves.toBeNull();
+  });
+
   it('reads null when nothing was written', async () => {
     await expect(new AccountCache(dataDir).read()).resolves.toBeNull();
   });

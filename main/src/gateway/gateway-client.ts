@@ -520,7 +520,10 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
     if (this.drainTimer !== undefined) return;
     this.drainTimer = setTimeout(() => {
       this.drainTimer = undefined;
-      if (conn === this.conn && conn.established) this.emitDrainIfRefused();
+      if (conn !== this.conn || !conn.established) return;
+      // Timers may fire a millisecond before Date.now() has moved that far: check again.
+      if (conn.budget.msUntilFree(false) > 0) this.scheduleDrain(conn);
+      else this.emitDrainIfRefused();
     }, conn.budget.msUntilFree(false));
   }
 

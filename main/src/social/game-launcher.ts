@@ -68,9 +68,9 @@ export class CommandGameLauncher implements GameLauncher {
       return undefined;
     }
     const entry = (table as Record<string, unknown> | null)?.[applicationId];
-    if (Array.isArray(entry) && entry.length > 0 && entry.every((part) => typeof part === 'string')) return entry as string[];
-    if (typeof entry === 'string' && entry.trim() !== '') return splitCommandLine(entry);
-    return undefined;
+    const command = Array.isArray(entry) && entry.every((part) => typeof part === 'string') ? (entry as string[]) : typeof entry === 'string' ? splitCommandLine(entry) : [];
+    // An empty command would make spawn throw: fall through to the next way instead.
+    return command.length > 0 && command[0] !== '' ? command : undefined;
   }
 
   private async desktopEntryCommand(applicationId: string): Promise<string[] | undefined> {
@@ -84,7 +84,7 @@ export class CommandGameLauncher implements GameLauncher {
     const exec = /^Exec=(.*)$/m.exec(text)?.[1];
     if (exec === undefined) return undefined;
     const parts = splitCommandLine(exec).filter((part) => !/^%[a-zA-Z]$/.test(part));
-    return parts.length > 0 ? parts : undefined;
+    return parts.length > 0 && parts[0] !== '' ? parts : undefined;
   }
 }
 

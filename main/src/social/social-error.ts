@@ -17,7 +17,7 @@ export class SocialError extends RpcError {
 
 /** What a failed platform call means to a game; never carries a token (messages come from the API body). */
 export function fromPlatformFailure(error: unknown, what: 'invite' | 'request' | 'join' | 'user'): SocialError {
-  const status = (error as { status?: unknown }).status;
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
   if (typeof status !== 'number' || status === 0) {
     return new SocialError(RpcErrorCode.ServiceUnavailable, 'Companion cannot reach the platform right now; try again', 503);
   }

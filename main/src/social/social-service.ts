@@ -303,8 +303,13 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     this.emit('change', { type: 'join-pending', data: { application_id: applicationId, user_id: hostId } });
     const running = [...this.options.server.connections()].some((c) => c.clientId === applicationId && c.state === 'ready');
     if (!running) {
-      const result = await this.options.launcher.launch(applicationId);
-      this.options.logger.info({ applicationId, how: result.how, launched: result.launched }, 'launching the game to deliver a join');
+      try {
+        const result = await this.options.launcher.launch(applicationId);
+        this.options.logger.info({ applicationId, how: result.how, launched: result.launched }, 'launching the game to deliver a join');
+      } catch (error) {
+        // The join stays pending: the player can still start the game by hand.
+        this.options.logger.warn({ applicationId, error: error instanceof Error ? error.name : typeof error }, 'could not launch the game');
+      }
     }
     return { joined: true, delivered };
   }

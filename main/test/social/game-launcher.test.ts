@@ -59,6 +59,14 @@ describe('CommandGameLauncher', () => {
     await writeFile(path.join(home, 'applications', `discord-${APP}.desktop`), content);
   }
 
+  it('falls through an empty registered command or an empty Exec to the URL handler', async () => {
+    await writeCommands(JSON.stringify({ [APP]: [''] }));
+    await writeDesktopEntry(dataHome, '[Desktop Entry]\nExec="" %u\n');
+    const result = await launcher('linux').launch(APP);
+    expect(result.how).toBe('url handler');
+    expect(calls).toEqual([['xdg-open', [`discord-${APP}://`]]]);
+  });
+
   it('runs a registered command in array form', async () => {
     await writeCommands(JSON.stringify({ [APP]: ['/opt/game/run', '--connect', 'a b'] }));
     await expect(launcher('linux').launch(APP)).resolves.toEqual({ launched: true, how: 'registered command' });

@@ -49,6 +49,13 @@ describe('fromPlatformFailure', () => {
     expect(mapped.message).toBe(message);
   });
 
+  it('treats a rejection without a value (undefined or null) as an unreachable platform', () => {
+    for (const nothing of [undefined, null]) {
+      const error = fromPlatformFailure(nothing, 'join');
+      expect([error.code, error.status]).toEqual([1001, 503]);
+    }
+  });
+
   it('names the codes as the RPC protocol does', () => {
     expect(fromPlatformFailure(httpError(404, 'x'), 'join').code).toBe(RpcErrorCode.InvalidUser);
     expect(fromPlatformFailure(httpError(400, 'x'), 'join').code).toBe(RpcErrorCode.InvalidInvite);
