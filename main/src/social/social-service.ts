@@ -11,6 +11,7 @@ import {
   type RpcServer,
 } from '../../../rpc/src/index.js';
 import {
+  ActivityFlag,
   GatewayEvent,
   MessageActivityType,
   type ActivityInviteAcceptedEvent,
@@ -379,7 +380,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       throw new SocialError(RpcErrorCode.NoEligibleActivity, `${friend.user.username} is not playing a game you can join`, 409);
     }
     const applicationId = target.application_id;
-    const isPublic = ((target.flags ?? 0) & (1 << 6)) !== 0;
+    const isPublic = ((target.flags ?? 0) & ActivityFlag.PartyPrivacyFriends) !== 0;
     if (isPublic) {
       await this.join(input.user_id, applicationId);
       return { joined: true };

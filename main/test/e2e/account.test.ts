@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../rpc/src/index.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
-import { startHost, type Host } from '../../src/host.js';
-import { DEMO_APP_ID, eventually, quietLogger, World } from './support/world.js';
+import type { Host } from '../../src/host.js';
+import { DEMO_APP_ID, eventually, startTestHost, World } from './support/world.js';
 
 const UNKNOWN_APP = '999999999999999999';
 let world: World;
@@ -24,17 +24,7 @@ async function handshake(path: string, clientId: string) {
 }
 
 async function hostAt(platformUrl: string, dataDir: string, runtimeDir: string, username?: string): Promise<Host> {
-  const host = await startHost({
-    env: {},
-    runtimeDir,
-    allowSecond: false,
-    version: '0.0.0-test',
-    logger: quietLogger,
-    dataDir,
-    platformUrl,
-    ...(username === undefined ? {} : { credentials: { username } }),
-    gatewayOptions: { backoff: { initialMs: 50, maxMs: 200 } },
-  });
+  const host = await startTestHost({ runtimeDir, dataDir, platformUrl, ...(username === undefined ? {} : { credentials: { username } }) });
   extraHosts.push(host);
   return host;
 }

@@ -57,6 +57,18 @@ export async function connectGame(runtimeDir: string, applicationId: string): Pr
   };
 }
 
+/** A host for tests: quiet, fast gateway retries, on the given dirs and platform. */
+export function startTestHost(options: Pick<HostOptions, 'runtimeDir' | 'dataDir' | 'platformUrl'> & Partial<HostOptions>): Promise<Host> {
+  return startHost({
+    env: {},
+    allowSecond: false,
+    version: '0.0.0-test',
+    logger: quietLogger,
+    gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
+    ...options,
+  });
+}
+
 /** Polls a condition that other processes' work makes true (a gateway round trip). */
 export async function eventually<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -113,18 +125,7 @@ export class World {
     const runtimeDir = await makeTempDir('companion-rt-');
     const dataDir = await makeTempDir('companion-data-');
     this.dirs.push(runtimeDir, dataDir);
-    const host = await startHost({
-      env: {},
-      runtimeDir,
-      allowSecond: false,
-      version: '0.0.0-test',
-      logger: quietLogger,
-      dataDir,
-      platformUrl: this.platform.url,
-      credentials: { username: name },
-      gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
-      ...extra,
-    });
+    const host = await startTestHost({ runtimeDir, dataDir, platformUrl: this.platform.url, credentials: { username: name }, ...extra });
     const outcome = host.signedIn;
     if (outcome.kind !== 'signed-in') throw new Error(`${name} did not sign in: ${JSON.stringify(outcome)}`);
     await eventually(() => host.session.status.status === 'ready', `${name}'s gateway READY`);
