@@ -12,7 +12,15 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,presence,fanout,embedded-rss)  a subset, for quick iterations
+ *   Platform phases (bench/src/platform-phases.ts, output key `platform`):
+ *     presence      SET_ACTIVITY on a host to a friend's gateway PRESENCE_UPDATE, real rate limits
+ *                   BENCH_PRESENCE_HOSTS (8, max 9)  BENCH_PRESENCE_MS (50000)  BENCH_PRESENCE_PERIOD_MS (4200)
+ *     fanout        one op 3 to the last of 199 PRESENCE_UPDATEs, 200 gateway sessions
+ *                   BENCH_FANOUT_USERS (200)  BENCH_FANOUT_BROADCASTERS (20)  BENCH_FANOUT_MS (30000)
+ *     embedded-rss  idle RSS of `companion serve` (embedded emulator) vs `--platform <external>`
+ *                   BENCH_IDLE_REPEATS (5)  BENCH_IDLE_SETTLE_MS (5000)
+ *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
  *   BENCH_KEEP=1              keep the temp dir (server logs) after the run
  */
@@ -38,6 +46,7 @@ import {
   type WorkerResults,
 } from './messages.js';
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
+import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation } from './shared.js';
 
@@ -89,7 +98,8 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,presence,fanout,embedded-rss').split(','));
+const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
   setActivityP50MaxRatio: 1.25,
@@ -338,10 +348,16 @@ interface CompanionLaunch {
 async function launchCompanion(dir: string, logDir: string): Promise<CompanionLaunch> {
   const attempts: string[] = [];
   const nodeFlags = await profileFlags('companion');
+  // `companion serve` starts the embedded emulator and keeps its state in the data dir: never the real home.
+  const xdg = path.join(logDir, 'companion-xdg');
+  const dataDir = path.join(logDir, 'companion-data');
+  await mkdir(xdg, { mode: 0o700 });
+  await mkdir(dataDir, { mode: 0o700 });
+  const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir];
   const candidates: { mode: CompanionLaunch['mode']; script: string; args: string[] }[] = [];
   if (process.env.BENCH_FORCE_FALLBACK !== '1') {
-    candidates.push({ mode: 'cli', script: path.join(ROOT, 'out/main/src/cli.js'), args: ['serve', '--runtime-dir', dir] });
-    candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: ['serve', '--runtime-dir', dir] });
+    candidates.push({ mode: 'cli', script: path.join(ROOT, 'out/main/src/cli.js'), args: serveArgs });
+    candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: serveArgs });
   }
   candidates.push({ mode: 'fallback-runner', script: path.join(HERE, 'fallback-server.js'), args: [dir] });
   for (const candidate of candidates) {
@@ -354,7 +370,7 @@ async function launchCompanion(dir: string, logDir: string): Promise<CompanionLa
         'companion',
         [...nodeFlags, candidate.script, ...candidate.args],
         path.join(logDir, `companion-${candidate.mode}.log`),
-        { cpus: PINNING?.servers },
+        { cpus: PINNING?.servers, env: { XDG_CONFIG_HOME: xdg } },
       );
       attempts.push(`${candidate.mode}: listening`);
       return { server, mode: candidate.mode, attempts };
@@ -408,6 +424,9 @@ async function main(): Promise<number> {
   let companion: CompanionLaunch | undefined;
   const stops: Partial<Record<Kind, StopResult>> = {};
   let keep = process.env.BENCH_KEEP === '1';
+  const platformCtx: PlatformBenchContext = { root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress };
+  type ExternalPair = Awaited<ReturnType<typeof startExternalPlatformHost>>;
+  let externalPair: ExternalPair | undefined;
 
   const onSignal = (signal: NodeJS.Signals): void => {
     progress(`${signal}: killing servers`);
@@ -421,16 +440,28 @@ async function main(): Promise<number> {
   const out: Record<string, unknown> = {};
   try {
     progress(`temp dir ${tmpRoot}`);
-    [baseline, companion] = await Promise.all([
+    const startExternal = async (): Promise<ExternalPair | undefined> => {
+      if (!PHASES.has('rss') || process.env.BENCH_FORCE_FALLBACK === '1') return undefined;
+      try {
+        return await startExternalPlatformHost(platformCtx);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        errors.push(`idle RSS/companion --platform: ${message}`);
+        progress(`companion --platform failed: ${message}`);
+        return undefined;
+      }
+    };
+    [baseline, companion, externalPair] = await Promise.all([
       profileFlags('baseline').then((flags) =>
         startServer(
           'baseline',
           [...flags, path.join(HERE, 'baseline-server.js'), baselineDir, ...(BASELINE_ECHO_ACTIVITY ? ['--echo-activity'] : [])],
           path.join(tmpRoot, 'baseline.log'),
-          { cpus: PINNING?.servers },
+          { cpus: PINNING?.servers, env: { XDG_CONFIG_HOME: path.join(tmpRoot, 'baseline') } },
         ),
       ),
       launchCompanion(companionDir, tmpRoot),
+      startExternal(),
     ]);
     progress(`baseline pid ${baseline.pid} at ${baseline.socketPath}`);
     progress(`companion (${companion.mode}) pid ${companion.server.pid} at ${companion.server.socketPath}`);
@@ -500,6 +531,28 @@ async function main(): Promise<number> {
       await g.call({ op: 'releaseHeld', key: 'idle' });
       return { ...memory, clientReady: held.ready === 1 };
     }));
+
+    // 6a'. the same host without the embedded emulator (`companion serve --platform <external> --user alice`),
+    // started together with the servers above so that it is as old as they are when measured.
+    const idleExternal = await (async (): Promise<(MemorySample & { clientReady: boolean }) | undefined> => {
+      if (externalPair === undefined) return undefined;
+      progress('idle RSS: companion --platform <external emulator>');
+      try {
+        const held: HoldResult = await g.call({ op: 'hold', key: 'idle-external', path: externalPair.host.socketPath, count: 1, concurrency: 1 });
+        await sleep(CONFIG.settleMs);
+        const memory = memorySample(externalPair.host.pid);
+        await g.call({ op: 'releaseHeld', key: 'idle-external' });
+        return { ...memory, clientReady: held.ready === 1 };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        errors.push(`idle RSS/companion --platform: ${message}`);
+        progress(`  failed: ${message}`);
+        return undefined;
+      } finally {
+        await externalPair.stop();
+        externalPair = undefined;
+      }
+    })();
 
     // 6b. RSS with N open connections that all completed the handshake, and proof they are held.
     const heldPhase = await gated('rss', () => both(`${CONFIG.heldConnections} connections`, async (target) => {
@@ -575,6 +628,9 @@ async function main(): Promise<number> {
       companion: companion.server.alive ? memorySample(companion.server.pid) : null,
     };
     const companionChildren = companion.server.alive ? childPids(companion.server.pid) : [];
+
+    // 8-10. The platform side: presence latency, gateway fan-out, idle RSS with the embedded emulator.
+    const platformOut = PLATFORM_PHASES.some((phase) => PHASES.has(phase)) ? await runPlatformPhases(platformCtx, PHASES, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -707,7 +763,13 @@ async function main(): Promise<number> {
         pipelined: { baseline: pipe.baseline?.serverCpuUsPerRequest, companion: pipe.companion?.serverCpuUsPerRequest, ratio: pipeRatioCpu },
       },
       rss: {
-        idleMiB: { baseline: idle.baseline?.rssMiB, companion: idle.companion?.rssMiB, ratio: idle.baseline && idle.companion ? ratio(idle.companion.rssMiB, idle.baseline.rssMiB) : null },
+        idleMiB: {
+          baseline: idle.baseline?.rssMiB,
+          companion: idle.companion?.rssMiB,
+          ratio: idle.baseline && idle.companion ? ratio(idle.companion.rssMiB, idle.baseline.rssMiB) : null,
+          companionExternalPlatform: idleExternal?.rssMiB,
+          note: idle.companion === undefined ? undefined : 'companion: `companion serve` with its embedded emulator (signed in as alice); companionExternalPlatform: the same with --platform <external emulator> --user alice (emulator not loaded); both with one client',
+        },
         connections: { count: CONFIG.heldConnections, baseline: heldPhase.baseline, companion: heldPhase.companion },
         perConnectionKiB: {
           baseline: idle.baseline && heldPhase.baseline ? round2(((heldPhase.baseline.rssMiB - idle.baseline.rssMiB) * 1024) / CONFIG.heldConnections) : null,
@@ -716,6 +778,8 @@ async function main(): Promise<number> {
         afterRun: finalMemory,
       },
       nonceMatching: { baseline: matchBaseline, companion: matchCompanion },
+      // Not `platform`: that key already holds the OS description, kept unchanged.
+      platformSide: platformOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {
@@ -724,6 +788,7 @@ async function main(): Promise<number> {
     progress(`fatal: ${message}`);
   } finally {
     if (gen !== undefined) await gen.terminate().catch(() => undefined);
+    await externalPair?.stop();
     const stopping: Promise<void>[] = [];
     if (baseline !== undefined) stopping.push(baseline.stop().then((r) => void (stops.baseline = r)));
     if (companion !== undefined) stopping.push(companion.server.stop().then((r) => void (stops.companion = r)));
