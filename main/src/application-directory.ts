@@ -7,12 +7,13 @@ export interface ApplicationLookup {
 }
 
 /**
- * Application lookups for the handshake, cached: a known app for the host's lifetime, an
- * unknown one for 30 s (so a game registered meanwhile is admitted soon), and failures not at
- * all (the next handshake asks again). Concurrent handshakes of one app share one request.
+ * Application lookups for the handshake, cached: a known app for 10 minutes (a rename on the
+ * platform shows after that), an unknown one for 30 s (so a game registered meanwhile is
+ * admitted soon), and failures not at all (the next handshake asks again). Concurrent
+ * handshakes of one app share one request.
  */
 export class ApplicationDirectory {
-  private readonly known = new Map<string, ResolvedApplication>();
+  private readonly known = new Map<string, { readonly app: ResolvedApplication; readonly until: number }>();
   private readonly unknownUntil = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<ResolvedApplication | null>>();
 
@@ -20,13 +21,16 @@ export class ApplicationDirectory {
     private readonly lookup: ApplicationLookup,
     private readonly now: () => number = Date.now,
     private readonly unknownTtlMs = 30_000,
+    private readonly knownTtlMs = 10 * 60_000,
   ) {}
 
   resolve(clientId: string): ResolvedApplication | null | Promise<ResolvedApplication | null> {
+    const now = this.now();
     const known = this.known.get(clientId);
-    if (known !== undefined) return known;
+    if (known !== undefined && known.until > now) return known.app;
     const until = this.unknownUntil.get(clientId);
-    if (until !== undefined && until > this.now()) return null;
+    if (until !== undefined && until > now) return null;
+    this.unknownUntil.delete(clientId);
     let pending = this.inFlight.get(clientId);
     if (pending === undefined) {
       pending = this.lookup.application(clientId).then((app) => {
@@ -35,7 +39,7 @@ export class ApplicationDirectory {
           return null;
         }
         const resolved = { name: app.name };
-        this.known.set(clientId, resolved);
+        this.known.set(clientId, { app: resolved, until: this.now() + this.knownTtlMs });
         return resolved;
       });
       const settle = (): void => void this.inFlight.delete(clientId);

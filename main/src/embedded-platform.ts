@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RpcLogger } from '../../rpc/src/index.js';
+import { httpRequest } from './gateway/http-request.js';
 
 export interface EmbeddedPlatform {
   readonly url: string;
@@ -47,6 +48,22 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     if (!(error instanceof PlatformAlreadyRunningError)) throw error;
     const running = await readRuntimeFile(dataDir);
     if (running === undefined) throw error;
-    return { url: running.url, adminToken: running.adminToken, firstUsername: 'alice', shared: true, close: async () => undefined };
+    if (options.strictApps) options.logger.warn({}, '--strict-apps has no effect: another host runs this data directory\'s emulator');
+    const firstUsername = await firstUserOf(running.url, running.adminToken);
+    return { url: running.url, adminToken: running.adminToken, firstUsername, shared: true, close: async () => undefined };
   }
+}
+
+/** The first user of a running emulator, through its admin API (the default account). */
+async function firstUserOf(url: string, adminToken: string): Promise<string> {
+  try {
+    const response = await httpRequest(`${url}/_emulator/users`, { method: 'GET', headers: { Authorization: `Admin ${adminToken}` }, timeoutMs: 5000 });
+    const users = JSON.parse(response.text) as unknown;
+    const list = Array.isArray(users) ? users : (users as { users?: unknown }).users;
+    const first = Array.isArray(list) ? (list[0] as { username?: unknown } | undefined) : undefined;
+    if (typeof first?.username === 'string') return first.username;
+  } catch {
+    // fall through to the seeded default
+  }
+  return 'alice';
 }

@@ -1,4 +1,4 @@
-import type { RpcLogger, RpcServer } from '../../rpc/src/index.js';
+import type { GatewayActivity, RpcLogger, RpcServer } from '../../rpc/src/index.js';
 import {
   ControlError,
   type ControlBackend,
@@ -45,6 +45,16 @@ function gatewayState(status: SessionStatus['status']): GatewayState {
   }
 }
 
+/**
+ * The activity as the control API shows it: join secrets never leave the host except to the
+ * platform (the activity's flags still say whether it is joinable).
+ */
+function withoutSecrets(activity: GatewayActivity | null): GatewayActivity | null {
+  if (activity === null || activity.secrets === undefined) return activity;
+  const { secrets: _secrets, ...rest } = activity;
+  return rest as GatewayActivity;
+}
+
 /** Social errors carry an HTTP status already; anything else is left to the API's 500. */
 async function mapped<T>(work: Promise<T>): Promise<T> {
   try {
@@ -73,7 +83,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   social.on('change', (change) => publish({ type: change.type, data: change.data }));
   server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
   server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
-  server.on('activity', (change) => publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: change.activity } }));
+  server.on('activity', (change) => publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: withoutSecrets(change.activity) } }));
 
   const status = (): ControlStatus => {
     const user = session.user;
@@ -97,7 +107,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
           client_id: connection.clientId as string,
           application_name: connection.applicationName,
           pid: connection.pid,
-          activity: connection.activity,
+          activity: withoutSecrets(connection.activity),
           connected_at: connection.connectedAt,
         })),
     friends: () => friends.list().map((entry) => ({ user: entry.user, presence: { status: entry.presence.status, activities: entry.presence.activities } })),

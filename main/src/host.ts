@@ -19,7 +19,7 @@ import { rpcUserFrom, readyConfigFor } from './ready-identity.js';
 import { PlatformSession, type Credentials } from './platform-session.js';
 import { FriendPresences } from './presence/friend-presences.js';
 import { PresenceRelay, relayChangeFromRpc, type RateLimit } from './presence/presence-relay.js';
-import { RuntimeFile, type RuntimeInfo } from './runtime-file.js';
+import { RuntimeFile, writeSecondaryRuntimeFile, type RuntimeInfo } from './runtime-file.js';
 import { CommandGameLauncher, type GameLauncher } from './social/game-launcher.js';
 import { SocialService } from './social/social-service.js';
 import { startHostControl, type HostControl } from './host-control.js';
@@ -61,7 +61,7 @@ export interface Host {
   readonly ipcIndex: number;
   /** What each discord-ipc-N looked like before binding. */
   readonly slots: readonly SlotReport[];
-  /** The runtime file, or null for a second host started with --allow-second. */
+  /** The runtime file: host.json, or host-<index>.json for a second host (--allow-second). */
   readonly runtimeFile: string | null;
   readonly server: RpcServer;
   readonly session: PlatformSession;
@@ -165,10 +165,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       if (relayed !== undefined) presenceRelay.activityChanged(relayed);
     });
     // Platform → host state and games.
-    session.on('ready', (ready) => {
-      friends.ready(ready);
-      presenceRelay.connected();
-    });
+    // FriendPresences takes READY from the dispatch stream below, like every other dispatch.
+    session.on('ready', () => presenceRelay.connected());
     session.on('resumed', () => presenceRelay.connected());
     session.on('drain', () => presenceRelay.refresh());
     let accountId = session.user?.id ?? null;
@@ -233,7 +231,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
       control: { url: control.url, token: control.token },
       platform: { url: platformUrl, embedded: embedded !== null, ...(embedded === null ? {} : { adminToken: embedded.adminToken }) },
     };
-    await runtime?.update(info);
+    let secondary: Awaited<ReturnType<typeof writeSecondaryRuntimeFile>> | undefined;
+    if (runtime !== null) await runtime.update(info);
+    else secondary = await writeSecondaryRuntimeFile(prefix.dir, bound.index, info);
+    cleanup.push(async () => secondary?.remove());
 
     let closing: Promise<void> | undefined;
     return {
@@ -241,7 +242,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ipcPath: bound.path,
       ipcIndex: bound.index,
       slots: bound.slots,
-      runtimeFile: runtime?.file ?? null,
+      runtimeFile: runtime?.file ?? secondary?.file ?? null,
       server,
       session,
       relay: presenceRelay,
@@ -260,6 +261,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           await control.close();
           await session.close();
           await embedded?.close();
+          await secondary?.remove();
           await runtime?.release();
         })();
         return closing;

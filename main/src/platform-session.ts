@@ -4,6 +4,15 @@ import { GatewayClient, PlatformApi, PlatformApiError, type GatewayStatus } from
 import type { AccountCache } from './account-cache.js';
 import type { RpcLogger } from '../../rpc/src/index.js';
 
+/** A sign-in or sign-out that a newer one replaced before it finished (HTTP 409 in the control API). */
+export class SupersededError extends Error {
+  readonly status = 409;
+  constructor() {
+    super('a newer sign-in or sign-out replaced this one');
+    this.name = 'SupersededError';
+  }
+}
+
 /** How the host signs in: a platform username through the dev login, or a token. */
 export type Credentials = { readonly username: string } | { readonly token: string };
 
@@ -92,16 +101,18 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
    * promise rejects with the network error; bad credentials reject without retry.
    */
   async signIn(credentials: Credentials, options: { retry?: boolean } = {}): Promise<PlatformUser> {
-    await this.stopCurrent();
+    // A newer call (sign-in or sign-out) wins: every older one sees its generation change.
     const generation = ++this.generation;
+    await this.stopCurrent();
+    if (generation !== this.generation) throw new SupersededError();
     this.setStatus({ status: 'signing-in', detail: 'signing in' });
     let delay = this.options.signInRetryMs?.initialMs ?? 1000;
     for (;;) {
       try {
         return await this.attempt(credentials, generation);
       } catch (error) {
+        if (generation !== this.generation) throw error instanceof SupersededError ? error : new SupersededError();
         const unreachable = error instanceof PlatformApiError && error.status === 0;
-        if (generation !== this.generation) throw error;
         if (!unreachable || options.retry === false) {
           this.setStatus({ status: 'signed-out', detail: `sign-in failed: ${error instanceof Error ? error.message : String(error)}` });
           throw error;
@@ -112,12 +123,13 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
           this.retryWake = resolve;
           this.retryTimer = setTimeout(resolve, delay);
         });
-        if (generation !== this.generation) throw new Error('sign-in superseded');
+        if (generation !== this.generation) throw new SupersededError();
         delay = Math.min(delay * 2, this.options.signInRetryMs?.maxMs ?? 30_000);
       }
     }
   }
 
+  /** Everything that waits happens first; the account changes in one step, only if still current. */
   private async attempt(credentials: Credentials, generation: number): Promise<PlatformUser> {
     let token: string;
     if ('token' in credentials) token = credentials.token;
@@ -134,13 +146,14 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     }
     const api = new PlatformApi({ baseUrl: this.options.baseUrl, token });
     const user = await api.me();
-    if (generation !== this.generation) throw new Error('sign-in superseded');
+    const gatewayUrl = await this.publicApi.gatewayUrl();
+    if (generation !== this.generation) throw new SupersededError();
     this.api = api;
     this.liveUser = user;
     this.cachedUser = user;
-    await this.options.cache.write(user);
+    this.connectGateway(token, gatewayUrl);
     this.emit('account', user);
-    this.connectGateway(token, await this.publicApi.gatewayUrl());
+    await this.options.cache.write(user);
     return user;
   }
 
@@ -173,13 +186,15 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   }
 
   async signOut(): Promise<void> {
-    this.generation += 1;
+    const generation = ++this.generation;
     await this.stopCurrent();
+    // A sign-in that started meanwhile is newer: it decides the account.
+    if (generation !== this.generation) return;
     this.liveUser = null;
     this.cachedUser = null;
-    await this.options.cache.write(null);
     this.setStatus({ status: 'signed-out', detail: 'signed out' });
     this.emit('account', null);
+    await this.options.cache.write(null);
   }
 
   async close(): Promise<void> {

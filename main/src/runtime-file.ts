@@ -38,6 +38,18 @@ export function runtimeFilePath(runtimeDir: string): string {
   return path.join(runtimeDir, 'companion', 'host.json');
 }
 
+/**
+ * The runtime file of a second host (--allow-second): `host-<index>.json` beside the lock,
+ * not a lock itself, so client commands can still find it with `--host FILE`.
+ */
+export async function writeSecondaryRuntimeFile(runtimeDir: string, index: number, info: RuntimeInfo): Promise<{ file: string; remove(): Promise<void> }> {
+  const file = path.join(runtimeDir, 'companion', `host-${index}.json`);
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = await writeTemp(file, info);
+  await rename(tmp, file);
+  return { file, remove: () => rm(file, { force: true }) };
+}
+
 export class RuntimeFile {
   private constructor(readonly file: string) {}
 

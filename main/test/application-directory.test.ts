@@ -39,16 +39,24 @@ function directory(): { directory: ApplicationDirectory; lookup: ManualLookup; c
 }
 
 describe('ApplicationDirectory', () => {
-  it('looks a known app up once and answers from the cache afterwards, synchronously', async () => {
+  it('looks a known app up once and answers from the cache for 10 minutes, synchronously; then asks again', async () => {
     const { directory: apps, lookup, clock } = directory();
     const first = apps.resolve(APP);
     expect(first).toBeInstanceOf(Promise);
     lookup.last().resolve(app(APP, 'Demo Game'));
     await expect(first).resolves.toEqual({ name: 'Demo Game' });
 
-    clock.time = START + 24 * 60 * 60 * 1000;
+    clock.time = START + 9 * 60 * 1000;
     expect(apps.resolve(APP)).toEqual({ name: 'Demo Game' });
     expect(lookup.requests.map((r) => r.id)).toEqual([APP]);
+
+    // A rename on the platform shows once the entry is older than 10 minutes.
+    clock.time = START + 11 * 60 * 1000;
+    const again = apps.resolve(APP);
+    expect(again).toBeInstanceOf(Promise);
+    lookup.last().resolve(app(APP, 'Renamed Game'));
+    await expect(again).resolves.toEqual({ name: 'Renamed Game' });
+    expect(lookup.requests.map((r) => r.id)).toEqual([APP, APP]);
   });
 
   it('shares one request between concurrent resolves of one app', async () => {

@@ -94,6 +94,13 @@ describe('companion serve', () => {
     const [, socketPath] = await third.waitForStdout(LISTENING);
     expect(socketPath).toBe(path.join(runtime, 'discord-ipc-1'));
     expect(third.stdout).toContain('discord-ipc-0: held by another running server; left alone');
+    // The second host is still reachable by client commands, through its own runtime file.
+    const secondFile = path.join(runtime, 'companion', 'host-1.json');
+    expect(third.stdout).toContain(`token in ${secondFile}`);
+    expect(JSON.parse(await readFile(secondFile, 'utf8'))).toMatchObject({ pid: third.child.pid, ipc: { index: 1 }, control: { url: expect.any(String) } });
+    third.kill('SIGTERM');
+    await third.exited;
+    await expect(lstat(secondFile)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('takes over from a host that died without cleaning up', async () => {

@@ -79,6 +79,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const dataDir = (values['data-dir'] as string | undefined) ?? defaultDataDir(io.env);
   if (dataDir === '') throw new UsageError('--data-dir must not be empty');
   const platformUrl = parsePlatformUrl(values.platform as string | undefined);
+  if (platformUrl !== undefined && values['strict-apps'] === true) {
+    throw new UsageError("--strict-apps applies to the embedded emulator; start the other one with 'companion platform serve --strict-apps'");
+  }
   const credentials = await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env);
 
   // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
@@ -131,7 +134,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   if (removed.length > 0) io.stdout(`Removed stale sockets: ${removed.map((i) => `discord-ipc-${i}`).join(', ')}\n`);
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
   io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
-  io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only: --allow-second writes no runtime file'})\n`);
+  io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only'})\n`);
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
   const outcome = host.signedIn;
   if (outcome.kind === 'failed') {

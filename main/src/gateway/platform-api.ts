@@ -6,6 +6,7 @@ import type {
   Relationship,
   RpcApplication,
 } from '../../../platform/src/wire/index.js';
+import { httpRequest, HttpRequestError, type HttpResult } from './http-request.js';
 
 export interface PlatformApiOptions {
   /** e.g. `http://127.0.0.1:PORT` (routes go under `/api/v10`). */
@@ -123,45 +124,45 @@ export class PlatformApi {
       if (this.token === undefined) throw new PlatformApiError(401, 0, `${method} ${path}: not signed in`);
       headers['Authorization'] = this.token;
     }
-    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
+    let body: string | undefined;
     if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(options.body);
+      body = JSON.stringify(options.body);
     }
-    let response: Response;
-    let text: string;
+    let response: HttpResult;
     try {
-      response = await fetch(`${this.baseUrl}${API_PREFIX}${path}`, init);
-      text = await response.text();
+      response = await httpRequest(`${this.baseUrl}${API_PREFIX}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        timeoutMs: this.timeoutMs,
+      });
     } catch (error) {
       throw new PlatformApiError(0, 0, `${method} ${path}: ${this.describeFailure(error)}`);
     }
-    const body = parseJson(text);
-    if (!response.ok) throw this.httpError(method, path, response, body);
-    if (response.status === 204 || text === '') return undefined as T;
-    if (body === undefined) throw new PlatformApiError(response.status, 0, `${method} ${path}: invalid JSON in the response`);
-    return body as T;
+    const parsed = parseJson(response.text);
+    if (response.status < 200 || response.status >= 300) throw this.httpError(method, path, response, parsed);
+    if (response.status === 204 || response.text === '') return undefined as T;
+    if (parsed === undefined) throw new PlatformApiError(response.status, 0, `${method} ${path}: invalid JSON in the response`);
+    return parsed as T;
   }
 
-  private httpError(method: string, path: string, response: Response, body: unknown): PlatformApiError {
+  private httpError(method: string, path: string, response: HttpResult, body: unknown): PlatformApiError {
     const fields = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown; retry_after?: unknown };
     const code = typeof fields.code === 'number' ? fields.code : 0;
     const message = typeof fields.message === 'string' ? fields.message : response.statusText;
     let retryAfter: number | undefined;
     if (response.status === 429) {
-      const header = Number(response.headers.get('retry-after'));
+      const header = Number(response.headers['retry-after']);
       retryAfter = typeof fields.retry_after === 'number' ? fields.retry_after : Number.isFinite(header) ? header : undefined;
     }
     return new PlatformApiError(response.status, code, this.scrub(`${method} ${path} failed (${response.status}): ${message}`), retryAfter);
   }
 
   private describeFailure(error: unknown): string {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-      return `no answer within ${this.timeoutMs} ms`;
-    }
-    // fetch wraps the socket error in `cause`; keep only its code.
-    const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-    return `network error (${typeof cause?.code === 'string' ? cause.code : 'unknown'})`;
+    const code = error instanceof HttpRequestError ? error.code : 'unknown';
+    if (code === 'TIMEOUT') return `no answer within ${this.timeoutMs} ms`;
+    return `network error (${code})`;
   }
 
   /** A server may echo what it was sent; the token must not reach an error message. */

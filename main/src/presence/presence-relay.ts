@@ -3,6 +3,7 @@ import type { ActivityChange, GatewayActivity } from '../../../rpc/src/index.js'
 import type { PresenceStatus, PresenceUpdateCommand } from '../../../platform/src/wire/index.js';
 import { mostRecentlyUpdated, type ArbitrationPolicy, type LiveActivity } from './arbitration.js';
 import { toWireActivity } from './to-wire-activity.js';
+import { fitPresence } from './fit-presence.js';
 
 /** Time and timers, injectable so tests run a simulated clock. */
 export interface RelayClock {
@@ -126,6 +127,9 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
         updatedAt: now,
         pid: change.pid,
       });
+      // Held back already (rate limit, block or retry): the flush that is due computes the
+      // state then. A game calling SET_ACTIVITY in a loop costs a map update, not a payload.
+      if (this.timer !== undefined && this.timer.at > this.clock.now()) return;
     }
     this.flush();
   }
@@ -159,7 +163,8 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
     const activities = winner === undefined
       ? []
       : [toWireActivity(winner.activity, winner.applicationId, this.startedAt.get(winner.connectionId))];
-    return { since: 0, activities, status: this.status(), afk: false };
+    // Always one gateway payload: an activity too big for it would never arrive at all.
+    return fitPresence({ since: 0, activities, status: this.status(), afk: false }).payload;
   }
 
   /** Every game's live activity, in connection order. */

@@ -41,6 +41,8 @@ export class CommandGameLauncher implements GameLauncher {
   }
 
   async launch(applicationId: string): Promise<LaunchResult> {
+    // The id comes from the platform and ends up in a path and a command line.
+    if (!/^[0-9]{1,20}$/.test(applicationId)) return { launched: false, how: 'not an application id' };
     const registered = await this.registeredCommand(applicationId);
     if (registered !== undefined) {
       const [command, ...args] = registered;

@@ -93,6 +93,13 @@ export class InviteBook {
     this.outgoing.set(`${hostUserId}:${applicationId}`, { messageId, at: this.now() });
   }
 
+  /** Records the message id of a request noted before it was sent (if it is still pending). */
+  nameOutgoing(hostUserId: string, applicationId: string, messageId: string): void {
+    const key = `${hostUserId}:${applicationId}`;
+    const entry = this.outgoing.get(key);
+    if (entry !== undefined) this.outgoing.set(key, { messageId, at: entry.at });
+  }
+
   /** True (and forgotten) when we had asked this host to join this app's party. */
   takeOutgoing(hostUserId: string, applicationId: string): boolean {
     const key = `${hostUserId}:${applicationId}`;

@@ -386,14 +386,17 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       return { joined: true };
     }
     const platform = this.requirePlatform();
+    // Noted before sending: their game may say yes before our own send has returned.
+    this.book.noteOutgoing(input.user_id, applicationId, '');
     try {
       const channel = await platform.openDm(input.user_id);
       const message = await platform.sendMessage(channel.id, {
         activity: { type: MessageActivityType.JoinRequest, ...(target.party?.id === undefined ? {} : { party_id: target.party.id }) },
         application_id: applicationId,
       });
-      this.book.noteOutgoing(input.user_id, applicationId, message.id);
+      this.book.nameOutgoing(input.user_id, applicationId, message.id);
     } catch (error) {
+      this.book.takeOutgoing(input.user_id, applicationId);
       throw fromPlatformFailure(error, 'request');
     }
     return { joined: false };

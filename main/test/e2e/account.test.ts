@@ -50,6 +50,24 @@ describe('signing out and in', () => {
     admitted.client.close();
   });
 
+  it('a sign-in and a sign-out sent at once: the later one wins, and no gateway session is left behind', async () => {
+    world = await World.start();
+    const alice = await world.player('alice');
+    const carolId = world.platform.user('carol')!.id;
+    for (let round = 0; round < 8; round += 1) {
+      const [login, logout] = await Promise.all([
+        alice.control('POST', '/v1/account/login', { username: 'carol' }),
+        alice.control('POST', '/v1/account/logout', {}),
+      ]);
+      // The sign-in either finished first or was replaced: never a 500.
+      expect([200, 409]).toContain(login.status);
+      expect(logout.status).toBe(200);
+      expect(alice.host.session.user).toBeNull();
+      expect(alice.host.session.status.status).toBe('signed-out');
+      await eventually(() => !world.platform.sessions().some((s) => s.user_id === carolId && s.connected), "carol's gateway session to end");
+    }
+  });
+
   it('a sign-in with an unknown user is a clear 4xx from the control API and leaves the host signed out', async () => {
     world = await World.start();
     const alice = await world.player('alice');

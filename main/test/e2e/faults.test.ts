@@ -79,4 +79,66 @@ describe('gateway faults', () => {
     expect(sent.length).toBeLessThan(20);
     expect(limited).toEqual([]); // the relay stayed under the platform's limit: nothing was dropped there
   }, 30_000);
+
+  it('an activity valid for SET_ACTIVITY but too big for one gateway payload still reaches the friend, trimmed', async () => {
+    const [alice, bob] = await twoFriends();
+    const game = await alice.game();
+    const url = (n: number): string => `https://example.com/${'p'.repeat(n - 20)}`;
+    await game.client.request('SET_ACTIVITY', {
+      pid: process.pid,
+      activity: {
+        name: 'n'.repeat(128),
+        state: 'x'.repeat(128),
+        details: 'Big one',
+        details_url: url(256),
+        state_url: url(256),
+        assets: {
+          large_image: 'l'.repeat(300),
+          large_text: 't'.repeat(128),
+          large_url: url(256),
+          small_image: 's'.repeat(300),
+          small_text: 'u'.repeat(128),
+          small_url: url(256),
+          invite_cover_image: 'c'.repeat(300),
+        },
+        buttons: [
+          { label: 'a'.repeat(32), url: url(512) },
+          { label: 'b'.repeat(32), url: url(512) },
+        ],
+        supported_platforms: Array.from({ length: 10 }, (_, i) => `platform-${i}`.padEnd(32, 'x')),
+      },
+    });
+    const seen = await eventually(
+      () => bob.host.friends.get(alice.host.session.user!.id)?.presence.activities.find((a) => a.details === 'Big one'),
+      'the big activity at bob',
+    );
+    expect(seen.state).toBe('x'.repeat(128));
+    expect(seen.name).toBe('n'.repeat(128));
+    expect(seen.supported_platforms).toBeUndefined();
+    expect(alice.host.relay.live()[0]!.activity.supported_platforms).toHaveLength(10); // the game's own activity is whole
+    expect(alice.host.session.status.status).toBe('ready'); // not closed for an oversized payload
+  });
+
+  it('at the real limit (5 per 20 s): 1,000 calls reach the friend as at most 5 updates per 20 s, the last one final', async () => {
+    const [alice, bob] = await twoFriends();
+    const aliceId = alice.host.session.user!.id;
+    const seenAt: { at: number; state: string | undefined }[] = [];
+    bob.host.session.on('dispatch', (t, d) => {
+      const update = d as { user: { id: string }; activities: { state?: string }[] };
+      if (t === 'PRESENCE_UPDATE' && update.user.id === aliceId) seenAt.push({ at: Date.now(), state: update.activities[0]?.state });
+    });
+    const limited: unknown[] = [];
+    alice.host.session.on('dispatch', (t, d) => t === 'RATE_LIMITED' && limited.push(d));
+
+    const game = await alice.game();
+    const calls = [];
+    for (let i = 1; i <= 1000; i += 1) calls.push(game.client.user!.setActivity({ state: `update ${i}` }));
+    await Promise.all(calls);
+    await eventually(() => seenAt.at(-1)?.state === 'update 1000', 'the final activity at bob', 30_000);
+
+    // What bob's gateway session received: every accepted op 3 of alice's, nothing dropped.
+    for (const { at } of seenAt) expect(seenAt.filter((other) => other.at >= at && other.at < at + 20_000).length).toBeLessThanOrEqual(5);
+    expect(seenAt.length).toBeLessThanOrEqual(6);
+    expect(limited).toEqual([]);
+  }, 45_000);
 });

@@ -41,6 +41,10 @@ describe('presence and game invites between two hosts', () => {
     expect(friends.text).toContain('party-alpha');
     expect(friends.text).not.toContain(SECRET);
     expect(JSON.stringify(bob.host.friends.list())).not.toContain(SECRET);
+    // Nor does alice's own control API show it (the UI and QA tools read it).
+    const games = await alice.control('GET', '/v1/games');
+    expect(games.text).toContain('party-alpha');
+    expect(games.text).not.toContain(SECRET);
   });
 
   it('ask to join, yes: alice\'s game gets ACTIVITY_JOIN_REQUEST, answers, and bob\'s game gets ACTIVITY_JOIN with the secret', async () => {
