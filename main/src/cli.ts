@@ -1,6 +1,3 @@
-import { controlCommand, CONTROL_HELP } from './commands/control.js';
-import { platformCommand, PLATFORM_HELP } from './commands/platform.js';
-import { serveCommand, SERVE_HELP } from './commands/serve.js';
 import { UsageError, type CommandIo } from './cli-args.js';
 import { readVersion } from './version.js';
 
@@ -22,10 +19,28 @@ Options:
 Run 'companion <command> --help' for a command's options.
 `;
 
-const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) => Promise<number>; help: string }> = {
-  serve: { run: serveCommand, help: SERVE_HELP },
-  control: { run: controlCommand, help: CONTROL_HELP },
-  platform: { run: (argv, io) => platformCommand(argv, io), help: PLATFORM_HELP },
+interface Command {
+  run(argv: readonly string[], io: CommandIo): Promise<number>;
+  help(): Promise<string>;
+}
+
+/**
+ * Each command's module is loaded only when that command runs: `serve` must not pay for the
+ * platform emulator's code unless it embeds it, nor `control` for the host's.
+ */
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io),
+    help: async () => (await import('./commands/serve.js')).SERVE_HELP,
+  },
+  control: {
+    run: async (argv, io) => (await import('./commands/control.js')).controlCommand(argv, io),
+    help: async () => (await import('./commands/control.js')).CONTROL_HELP,
+  },
+  platform: {
+    run: async (argv, io) => (await import('./commands/platform.js')).platformCommand(argv, io),
+    help: async () => (await import('./commands/platform.js')).PLATFORM_HELP,
+  },
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -46,7 +61,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     if (first === 'help') {
       const topic = rest[0] === '--help' || rest[0] === '-h' ? undefined : rest[0];
       if (topic === undefined) io.stdout(MAIN_HELP);
-      else if (topic in COMMANDS) io.stdout((COMMANDS[topic] as { help: string }).help);
+      else if (topic in COMMANDS) io.stdout(await (COMMANDS[topic] as Command).help());
       else throw new UsageError(`unknown command '${topic}'`);
       return 0;
     }
