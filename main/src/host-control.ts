@@ -83,7 +83,10 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   social.on('change', (change) => publish({ type: change.type, data: change.data }));
   server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
   server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
-  server.on('activity', (change) => publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: withoutSecrets(change.activity) } }));
+  // On the SET_ACTIVITY path: build the event only when someone streams events.
+  server.on('activity', (change) => {
+    if (listeners.size > 0) publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: withoutSecrets(change.activity) } });
+  });
 
   const status = (): ControlStatus => {
     const user = session.user;
