@@ -13,6 +13,19 @@ interface BufferedDispatch {
 
 export const DEFAULT_PRESENCE: PresenceUpdateCommand = { since: null, activities: [], status: 'online', afk: false };
 
+const serialized = new WeakMap<object, string>();
+
+/** JSON of a dispatch's data, cached per object: dispatched objects are never changed afterwards. */
+function serializedData(d: unknown): string {
+  if (typeof d !== 'object' || d === null) return JSON.stringify(d ?? null);
+  let text = serialized.get(d);
+  if (text === undefined) {
+    text = JSON.stringify(d);
+    serialized.set(d, text);
+  }
+  return text;
+}
+
 /**
  * A gateway session: outlives its connection (for resume), numbers its dispatches and keeps
  * the last ones so a resuming client gets what it missed.
@@ -41,7 +54,9 @@ export class Session {
 
   dispatch(t: string, d: unknown): number {
     this.seq += 1;
-    const text = JSON.stringify({ op: 0, d, s: this.seq, t });
+    // Same bytes as JSON.stringify({op: 0, d, s, t}); `d` is serialised once per event object,
+    // not once per receiving session (a presence fans out to every friend's sessions).
+    const text = `{"op":0,"d":${serializedData(d)},"s":${this.seq},"t":${JSON.stringify(t)}}`;
     this.buffer.push({ s: this.seq, text });
     if (this.buffer.length > this.limits.resumeBufferSize) this.buffer.splice(0, this.buffer.length - this.limits.resumeBufferSize);
     this.transport?.sendText(text);
