@@ -1,2 +1,3 @@
 export * from './gateway-opcodes.js';
 export * from './gateway-types.js';
+export * from './oauth.js';
