@@ -5,6 +5,7 @@ export * from './protocol/envelope.js';
 export * from './protocol/handshake.js';
 export * from './protocol/commands.js';
 export * from './protocol/events.js';
+export * from './protocol/authorize-outcomes.js';
 export * from './transport/ipc-paths.js';
 export * from './transport/socket-probe.js';
 export * from './transport/ipc-listener.js';

@@ -91,6 +91,10 @@ export class RpcConnection {
   pid: number | null = null;
   activity: GatewayActivity | null = null;
   authenticated = false;
+  /** The scopes of the access token given in AUTHENTICATE (empty until then). */
+  scopes: ReadonlySet<string> = new Set();
+  /** The application the AUTHENTICATE token belongs to, for revocation. */
+  authenticatedApplicationId: string | null = null;
   readonly subscriptions = new Map<string, Subscription>();
   readonly connectedAt = Date.now();
 
