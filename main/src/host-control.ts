@@ -8,6 +8,9 @@ import {
   type LoginInput,
 } from './control/control-backend.js';
 import { startControlServer } from './control/control-server.js';
+import type { ConsentBroker } from './consent/consent-broker.js';
+import { consentControlEvents, toConsentPromptView } from './consent/control-views.js';
+import type { GrantCache } from './consent/grant-cache.js';
 import type { PlatformSession, SessionStatus } from './platform-session.js';
 import type { FriendPresences } from './presence/friend-presences.js';
 import type { SocialService } from './social/social-service.js';
@@ -15,6 +18,10 @@ import { SocialError } from './social/social-error.js';
 
 export interface HostControlOptions {
   readonly version: string;
+  readonly broker: ConsentBroker;
+  readonly grants: GrantCache;
+  /** Revokes the app's grant on the platform (the host then learns it through the gateway). */
+  readonly revokeGrant: (applicationId: string) => Promise<void>;
   readonly session: PlatformSession;
   readonly server: RpcServer;
   readonly friends: FriendPresences;
@@ -81,6 +88,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   session.on('account', (user) => publish({ type: 'account', data: user === null ? null : { user } }));
   friends.on('change', (change) => publish({ type: 'friends', data: change }));
   social.on('change', (change) => publish({ type: change.type, data: change.data }));
+  consentControlEvents(options.broker, publish);
   server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
   server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
   // On the SET_ACTIVITY path: build the event only when someone streams events.
@@ -144,6 +152,18 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
       return { user };
     },
     logout: () => session.signOut(),
+    consentRequests: () => options.broker.pending().map(toConsentPromptView),
+    approveConsent: async (id) => {
+      if (!options.broker.decide(id, 'approve')) throw new ControlError(404, `No pending consent request ${id}`);
+    },
+    denyConsent: async (id) => {
+      if (!options.broker.decide(id, 'deny')) throw new ControlError(404, `No pending consent request ${id}`);
+    },
+    grants: async () => options.grants.list(),
+    revokeGrant: (applicationId) => mapped(options.revokeGrant(applicationId)),
+    sendAuthorizeRequest: async (applicationId) => ({
+      delivered: server.dispatch('AUTHORIZE_REQUEST', null, { to: (connection) => connection.clientId === applicationId }),
+    }),
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

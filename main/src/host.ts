@@ -11,7 +11,23 @@ import {
   type RpcLogger,
   type SlotReport,
 } from '../../rpc/src/index.js';
-import { GatewayEvent, GatewayOp, type PresenceUpdateCommand, type RateLimitedEvent } from '../../platform/src/wire/index.js';
+import {
+  GatewayEvent,
+  GatewayOp,
+  OAuthGatewayEvent,
+  type OAuthGrant,
+  type PlatformGuild,
+  type PresenceUpdateCommand,
+  type RateLimitedEvent,
+} from '../../platform/src/wire/index.js';
+import { installAuthCommands } from './authorize/auth-commands.js';
+import { ConsentBroker, type ConsentPolicy } from './consent/consent-broker.js';
+import { GrantCache } from './consent/grant-cache.js';
+import { ControlError } from './control/control-backend.js';
+import { closeRevoked } from './guilds/revocation.js';
+import { installGuildCommands } from './guilds/guild-commands.js';
+import { platformGuildSource } from './guilds/platform-guild-source.js';
+import { startRpcHttpProbe } from './rpc-http-probe.js';
 import { AccountCache } from './account-cache.js';
 import { ApplicationDirectory } from './application-directory.js';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.js';
@@ -47,6 +63,14 @@ export interface HostOptions {
   /** Test tuning: the relay's game-activity limit (default 5 per 20 s). */
   readonly relayLimit?: RateLimit;
   readonly launcher?: GameLauncher;
+  /** `--consent`: ask the player (default), or approve / deny every new authorization. */
+  readonly consentPolicy?: ConsentPolicy;
+  /** A request with `prompt: consent` always asks, even when a remembered grant covers it. */
+  readonly consentAlwaysAsk?: boolean;
+  /** How long a consent prompt waits for the player (default 5 minutes). */
+  readonly consentTimeoutMs?: number;
+  /** Answer `GET /` with 404 on the first free port of 127.0.0.1:6463-6472 (default true). */
+  readonly rpcHttpProbe?: boolean;
 }
 
 export type SignInOutcome =
@@ -69,6 +93,12 @@ export interface Host {
   readonly friends: FriendPresences;
   readonly social: SocialService;
   readonly control: HostControl;
+  readonly consent: ConsentBroker;
+  readonly grants: GrantCache;
+  /** A message for the player when the grants cache had to be set aside, else null. */
+  readonly grantsWarning: string | null;
+  /** The port of the 6463-6472 probe server, or null (not started, or all ports taken). */
+  readonly rpcHttpPort: number | null;
   readonly platform: { readonly url: string; readonly embedded: EmbeddedPlatform | null };
   /**
    * The first sign-in: the user, an error (bad credentials), or 'retrying' when the platform
@@ -76,6 +106,8 @@ export interface Host {
    */
   readonly signedIn: SignInOutcome;
   close(): Promise<void>;
+  /** Resolves once close() has finished. */
+  readonly closed: Promise<void>;
 }
 
 /**
@@ -159,6 +191,35 @@ export async function startHost(options: HostOptions): Promise<Host> {
       logger: options.logger,
     });
 
+    // Authorization: remembered grants, the consent broker, AUTHORIZE / AUTHENTICATE.
+    const grants = new GrantCache(options.dataDir, { logger: options.logger });
+    const grantsLoad = await grants.load();
+    const broker = new ConsentBroker({
+      grants,
+      policy: options.consentPolicy ?? 'prompt',
+      alwaysAsk: options.consentAlwaysAsk === true,
+      ...(options.consentTimeoutMs === undefined ? {} : { timeoutMs: options.consentTimeoutMs }),
+      logger: options.logger,
+    });
+    cleanup.push(async () => broker.dispose());
+    const refreshGrants = (): void => {
+      const api = session.authedApi();
+      if (api === null) return;
+      api.grants().then(
+        (list) => grants.replaceAll(list),
+        (error: unknown) => options.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'could not refresh grants'),
+      );
+    };
+    installAuthCommands({
+      server,
+      platform: () => session.authedApi(),
+      me: () => session.user,
+      consent: broker,
+      logger: options.logger,
+      onGranted: refreshGrants,
+    });
+    const guilds = installGuildCommands(server, platformGuildSource(() => session.authedApi()), { logger: options.logger });
+
     // Games → platform.
     server.on('activity', (change) => {
       const relayed = relayChangeFromRpc(change);
@@ -180,9 +241,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
       // connect again (and get 1000 "User logged out" while nobody is signed in).
       if (hadAccount) server.disconnectAll('User logged out');
     });
+    session.on('ready', refreshGrants);
     session.on('dispatch', (t, d) => {
       friends.dispatch(t, d);
       social.handleDispatch(t, d);
+      if (t === OAuthGatewayEvent.GrantCreate) void grants.record((d as { grant: OAuthGrant }).grant).catch(() => undefined);
+      if (t === OAuthGatewayEvent.GrantDelete) {
+        const grant = (d as { grant: OAuthGrant }).grant;
+        void grants.removeGrant(grant.id).catch(() => undefined);
+        // The tokens are gone: the app's authenticated games lose their access at once.
+        closeRevoked(server, grant.application.id);
+      }
+      if (t === 'GUILD_UPDATE') guilds.guildChanged(d as PlatformGuild);
       if (t === GatewayEvent.RateLimited) {
         const limited = d as RateLimitedEvent;
         if (limited.opcode === GatewayOp.PresenceUpdate) presenceRelay.rateLimited(limited.retry_after * 1000);
@@ -192,6 +262,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
     const control = await startHostControl({
       version: options.version,
+      broker,
+      grants,
+      revokeGrant: async (applicationId) => {
+        const api = session.authedApi();
+        if (api === null) throw new ControlError(503, 'Not signed in to the platform');
+        const grant = grants.list().find((g) => g.application.id === applicationId);
+        if (grant === undefined) throw new ControlError(404, `No grant for application ${applicationId}`);
+        await api.revokeGrant(grant.id);
+      },
       session,
       server,
       friends,
@@ -220,6 +299,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
             },
           );
 
+    const probe = options.rpcHttpProbe === false ? null : (await startRpcHttpProbe({ logger: options.logger })).probe;
+    if (probe !== null) cleanup.push(() => probe.close());
+
     const listener: IpcListener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });
     const bound = listener;
     cleanup.push(() => bound.close());
@@ -237,7 +319,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     cleanup.push(async () => secondary?.remove());
 
     let closing: Promise<void> | undefined;
+    let markClosed: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
     return {
+      closed,
       prefix,
       ipcPath: bound.path,
       ipcIndex: bound.index,
@@ -249,6 +334,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
       friends,
       social,
       control,
+      consent: broker,
+      grants,
+      grantsWarning: grantsLoad.warning,
+      rpcHttpPort: probe?.port ?? null,
       platform: { url: platformUrl, embedded },
       signedIn,
       close() {
@@ -258,11 +347,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
           await server.closeAll();
           await listenerClosed;
           presenceRelay.dispose();
+          broker.dispose();
+          guilds.dispose();
+          await probe?.close();
           await control.close();
           await session.close();
           await embedded?.close();
           await secondary?.remove();
           await runtime?.release();
+          markClosed();
         })();
         return closing;
       },

@@ -38,7 +38,7 @@ describe('tokens and secrets never reach a log', () => {
   it('at trace level, for every path a secret can take through the host', async () => {
     const dir = await tempDir('companion-secrets-');
     const config = await tempDir('companion-config-');
-    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace'], { XDG_CONFIG_HOME: config });
+    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace', '--consent', 'deny'], { XDG_CONFIG_HOME: config });
     const [, socketPath] = await proc.waitForStdout(/listening on (\S+)\n/);
     await proc.waitForStdout(/Signed in as alice\n/);
     // The host's own secrets: the control API token, the embedded emulator's admin token and

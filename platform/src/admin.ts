@@ -3,7 +3,16 @@ import type { PresenceHub } from './gateway/presence.js';
 import type { Dispatcher } from './gateway/sessions.js';
 import type { AppRecord, UserRecord } from './state/model.js';
 import { StateError, toPlatformUser, type Store } from './state/store.js';
-import { GatewayEvent, RelationshipType, type ApplicationAsset, type PlatformUser } from './wire/index.js';
+import { GatewayEvent, KNOWN_SCOPES, RelationshipType, type ApplicationAsset, type PlatformGuild, type PlatformUser } from './wire/index.js';
+
+/** What `PATCH /_emulator/apps/{id}` may change. */
+export interface AppPatch {
+  readonly name?: string;
+  readonly public_client?: boolean;
+  readonly redirect_uris?: readonly string[];
+  readonly approved_scopes?: readonly string[];
+  readonly webhook_events_url?: string | null;
+}
 
 /** An application as the admin API shows it: everything but the private key. */
 export interface AdminApp {
@@ -20,6 +29,8 @@ export interface AdminApp {
   readonly approved_scopes: readonly string[];
   readonly assets: readonly ApplicationAsset[];
   readonly webhook_events_url: string | null;
+  /** The OAuth2 client secret: shown here (admin only), never logged. */
+  readonly client_secret: string;
   readonly public_key: string;
 }
 
@@ -38,6 +49,8 @@ export class PlatformAdmin {
     private readonly dispatcher: Dispatcher,
     private readonly presence: PresenceHub,
     private readonly gateway: GatewayServer,
+    /** Sends a PING to an app's webhook URL. */
+    private readonly pingWebhook: (app: AppRecord) => void = () => undefined,
   ) {}
 
   users(): PlatformUser[] {
@@ -88,6 +101,37 @@ export class PlatformAdmin {
     return toAdminApp(this.store.createApp({ ...input, verified: true }));
   }
 
+  /** Changes an app; setting a webhook URL sends it a PING. */
+  patchApp(id: string, patch: AppPatch): AdminApp {
+    for (const uri of patch.redirect_uris ?? []) {
+      if (!isUrl(uri) || uri.includes('#')) throw new StateError('invalid', `Invalid redirect URI '${uri}'`, 'redirect_uris');
+    }
+    for (const scope of patch.approved_scopes ?? []) {
+      if (!(KNOWN_SCOPES as readonly string[]).includes(scope)) throw new StateError('invalid', `Unknown scope '${scope}'`, 'approved_scopes');
+    }
+    const url = patch.webhook_events_url;
+    if (url !== undefined && url !== null && !(isUrl(url) && /^https?:$/.test(new URL(url).protocol))) {
+      throw new StateError('invalid', 'The webhook URL must be an http(s) URL', 'webhook_events_url');
+    }
+    const app = this.store.updateApp(id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.public_client !== undefined ? { public_client: patch.public_client } : {}),
+      ...(patch.redirect_uris !== undefined ? { redirect_uris: [...patch.redirect_uris] } : {}),
+      ...(patch.approved_scopes !== undefined ? { approved_scopes: [...new Set(patch.approved_scopes)] } : {}),
+      ...(url !== undefined ? { webhook_events_url: url } : {}),
+    });
+    if (url !== undefined && url !== null) this.pingWebhook(app);
+    return toAdminApp(app);
+  }
+
+  /** Renames a guild or changes its icon: GUILD_UPDATE to every member's sessions. */
+  patchGuild(id: string, patch: { name?: string; icon?: string | null }): PlatformGuild {
+    const guild = this.store.updateGuild(id, patch);
+    const view = this.store.toPlatformGuild(guild);
+    for (const member of guild.members) this.dispatcher.dispatchToUser(member.user_id, GatewayEvent.GuildUpdate, view);
+    return view;
+  }
+
   addAsset(appId: string, name: string, type = 2): ApplicationAsset {
     return this.store.addAsset(appId, name, type);
   }
@@ -114,5 +158,14 @@ export class PlatformAdmin {
     const user = this.findUser(idOrName);
     if (user === undefined) throw new StateError('not_found', `Unknown user '${idOrName}'`, field);
     return user;
+  }
+}
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
   }
 }

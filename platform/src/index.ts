@@ -10,13 +10,17 @@ import { adminRoutes } from './http/admin-routes.js';
 import { apiRoutes } from './http/api-routes.js';
 import { createRequestHandler } from './http/handler.js';
 import { InviteService } from './invites/invites.js';
+import { OidcKeys } from './oauth/jwt.js';
+import { oauthApiRoutes, oauthRootRoutes } from './oauth/routes.js';
+import { OAuthService } from './oauth/service.js';
+import { WebhookDeliverer, type WebhookSleep } from './webhooks/deliverer.js';
 import { resolveLimits, type PlatformLimits, type PlatformLimitsInput } from './limits.js';
 import { SILENT_LOGGER, type PlatformLogger } from './logger.js';
 import { claimDataDir, releaseDataDir, removeRuntimeFile, writeRuntimeFile } from './runtime-file.js';
 import { isSnowflake, randomToken } from './state/ids.js';
 import type { AppRecord } from './state/model.js';
 import { Store } from './state/store.js';
-import type { PlatformUser, PresenceUpdateEvent } from './wire/index.js';
+import { RPC_SCOPES, type PlatformUser, type PresenceUpdateEvent } from './wire/index.js';
 
 export { DEFAULT_LIMITS, type PlatformLimits, type PlatformLimitsInput, type WindowLimit } from './limits.js';
 export type { PlatformLogger } from './logger.js';
@@ -26,6 +30,8 @@ export { PlatformAlreadyRunningError, readRuntimeFile, runtimeFilePath, type Pla
 export { CorruptStateError, STATE_FILE_NAME } from './state/store.js';
 export { SEED } from './state/seed.js';
 export { signWebhook, verifyWebhook, type WebhookSignatureHeaders } from './webhooks/signer.js';
+export type { WebhookSleep } from './webhooks/deliverer.js';
+export type { AppPatch } from './admin.js';
 export { isJoinable, isPublicParty } from './invites/invites.js';
 
 /** Ports the local RPC WebSocket transport probes; the emulator never takes one. */
@@ -44,6 +50,11 @@ export interface PlatformOptions {
   /** The clock for limits, invite validity and timestamps (epoch ms). */
   readonly now?: () => number;
   readonly logger?: PlatformLogger;
+  /**
+   * Waits before a webhook retry (default: a real timer). Tests pass one that records the
+   * delays and resolves at once.
+   */
+  readonly webhookSleep?: WebhookSleep;
 }
 
 export interface PlatformServer {
@@ -70,6 +81,8 @@ export interface PlatformServer {
   presence(userId: string): PresenceUpdateEvent | undefined;
   /** Writes pending state changes now. */
   flush(): Promise<void>;
+  /** Resolves when no webhook delivery is in progress (delivered or given up). */
+  webhooksIdle(): Promise<void>;
   /** Closes every socket and the server, writes the state and removes the runtime file. */
   close(): Promise<void>;
 }
@@ -90,7 +103,16 @@ export async function startPlatform(options: PlatformOptions): Promise<PlatformS
   let store: Store | undefined;
   try {
     store = await Store.open({ dataDir, now, persistDebounceMs: limits.persistDebounceMs, messagesPerChannel: limits.messagesPerChannel, logger });
-    return await assemble(store, { host, requestedPort, limits, now, logger, dataDir, strictApps: options.strictApps === true });
+    return await assemble(store, {
+      host,
+      requestedPort,
+      limits,
+      now,
+      logger,
+      dataDir,
+      strictApps: options.strictApps === true,
+      ...(options.webhookSleep !== undefined ? { webhookSleep: options.webhookSleep } : {}),
+    });
   } catch (error) {
     await store?.close();
     releaseDataDir(dataDir);
@@ -106,6 +128,7 @@ interface AssembleOptions {
   readonly logger: PlatformLogger;
   readonly dataDir: string;
   readonly strictApps: boolean;
+  readonly webhookSleep?: WebhookSleep;
 }
 
 async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServer> {
@@ -138,13 +161,30 @@ async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServe
     const known = store.app(id);
     if (known !== undefined || o.strictApps || !isSnowflake(id)) return known;
     logger.info({ applicationId: id }, 'application registered on first use');
-    return store.createApp({ id, name: `Application ${id}`, verified: false, autoRegistered: true });
+    // Approved for the rpc* family so local tools work (ours); strict mode never gets here.
+    return store.createApp({ id, name: `Application ${id}`, verified: false, autoRegistered: true, approvedScopes: RPC_SCOPES });
   };
+  const webhooks = new WebhookDeliverer({
+    now,
+    logger,
+    timeoutMs: limits.webhookTimeoutMs,
+    retryFirstMs: limits.webhookRetryFirstMs,
+    retryMaxMs: limits.webhookRetryMaxMs,
+    ...(o.webhookSleep !== undefined ? { sleep: o.webhookSleep } : {}),
+  });
+  const keys = new OidcKeys(store);
+  const oauth = new OAuthService({ store, dispatcher: sessions, webhooks, keys, limits, now, logger, resolveApp, issuer: () => url });
+  const oauthRouteDeps = { oauth, keys, store, url: () => url, devLoginLimit: () => limits.http.devLogin };
   const invites = new InviteService({ store, activities: presence, dispatcher: sessions, limits, now, logger, resolveApp });
-  const admin = new PlatformAdmin(store, sessions, presence, gateway);
+  const admin = new PlatformAdmin(store, sessions, presence, gateway, (app) => oauth.ping(app));
   const handler = createRequestHandler({
-    apiRoutes: apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => gatewayUrl, resolveApp }),
+    apiRoutes: [
+      ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => gatewayUrl, resolveApp }),
+      ...oauthApiRoutes(oauthRouteDeps),
+    ],
     adminRoutes: adminRoutes(admin),
+    rootRoutes: oauthRootRoutes(oauthRouteDeps),
+    bearer: (token) => oauth.bearer(token),
     store,
     adminToken,
     limits,
@@ -186,6 +226,7 @@ async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServe
       await gateway.close();
       server.closeAllConnections();
       await serverClosed;
+      await webhooks.close();
       await store.close();
       await removeRuntimeFile(o.dataDir, adminToken);
       releaseDataDir(o.dataDir);
@@ -211,6 +252,7 @@ async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServe
     sessions: () => gateway.sessions(),
     presence: (userId) => presence.view(userId),
     flush: () => store.flush(),
+    webhooksIdle: () => webhooks.idle(),
     close,
   };
 }

@@ -39,6 +39,16 @@ export interface PlatformLimits {
   readonly messagesPerChannel: number;
   /** Largest HTTP request body. */
   readonly maxHttpBodyBytes: number;
+  /** An OAuth2 authorization code is valid this long. **(ours)** */
+  readonly oauthCodeTtlMs: number;
+  /** An OAuth2 access token is valid this long (`expires_in`). */
+  readonly oauthAccessTokenTtlMs: number;
+  /** A webhook delivery that has not answered after this long is a failure (retried). */
+  readonly webhookTimeoutMs: number;
+  /** The first retry of a failed webhook delivery waits this long; each next one twice as long. */
+  readonly webhookRetryFirstMs: number;
+  /** No retry waits longer than this: delivery gives up instead. */
+  readonly webhookRetryMaxMs: number;
 }
 
 export const DEFAULT_LIMITS: PlatformLimits = {
@@ -59,6 +69,11 @@ export const DEFAULT_LIMITS: PlatformLimits = {
   persistDebounceMs: 100,
   messagesPerChannel: 1000,
   maxHttpBodyBytes: 64 * 1024,
+  oauthCodeTtlMs: 10 * 60 * 1000,
+  oauthAccessTokenTtlMs: 604_800_000,
+  webhookTimeoutMs: 3000,
+  webhookRetryFirstMs: 1000,
+  webhookRetryMaxMs: 10 * 60 * 1000,
 };
 
 /** Options may override any field; `http` is merged one level deeper. */

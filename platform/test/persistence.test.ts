@@ -45,7 +45,7 @@ describe('persistence', () => {
       ['carol', SEED.users.carol, 'Carol'],
       ['dave', SEED.users.dave, 'Dave'],
     ]);
-    expect(platform.admin.apps()[0]).toMatchObject({ id: '1234567890123456789', verified: true, public_client: true, redirect_uris: ['http://127.0.0.1/callback'] });
+    expect(platform.admin.apps()[0]).toMatchObject({ id: '1234567890123456789', verified: true, public_client: true, redirect_uris: ['http://127.0.0.1/callback', `discord-${SEED.appId}:/authorize/callback`], approved_scopes: ['rpc', 'rpc.activities.write'] });
   });
 
   it('writes platform.json (0600) with pid, url and admin token, and removes it on close', async () => {

@@ -6,6 +6,8 @@ import { NoFreeSlotError, SocketPathTooLongError } from '../../../rpc/src/index.
 import type { Logger } from 'pino';
 import { startHost, type Host } from '../host.js';
 import type { Credentials } from '../platform-session.js';
+import { CONSENT_POLICIES, parseConsentPolicy } from '../consent/consent-broker.js';
+import { isInteractiveTerminal, startTtyPrompt } from '../consent/tty-prompt.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { AlreadyRunningError } from '../runtime-file.js';
 import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
@@ -33,6 +35,12 @@ Options:
                       they are registered on first use)
   --allow-second      Run even if a Companion already serves this directory,
                       on the next free index
+  --consent POLICY    prompt | approve | deny: how new authorization requests
+                      (AUTHORIZE) are answered. Default prompt: on this terminal
+                      when it is one, else through the control API
+  --consent-always-ask
+                      Ask even when a remembered grant covers the request
+                      (requests with prompt "consent", as the real client does)
   -v, --verbose       More log output (repeat for more: -v info, -vv debug,
                       -vvv trace). Default: errors and warnings only
   --log-level LEVEL   error | warn | info | debug | trace
@@ -63,6 +71,8 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
     user: { type: 'string' },
     'token-file': { type: 'string' },
     'strict-apps': { type: 'boolean' },
+    consent: { type: 'string' },
+    'consent-always-ask': { type: 'boolean' },
     'allow-second': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v', multiple: true },
     'log-level': { type: 'string' },
@@ -82,6 +92,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   if (platformUrl !== undefined && values['strict-apps'] === true) {
     throw new UsageError("--strict-apps applies to the embedded emulator; start the other one with 'companion platform serve --strict-apps'");
   }
+  const consentValue = values.consent as string | undefined;
+  const consentPolicy = consentValue === undefined ? 'prompt' : parseConsentPolicy(consentValue);
+  if (consentPolicy === undefined) throw new UsageError(`--consent must be one of ${CONSENT_POLICIES.join(', ')}, got '${consentValue}'`);
   const credentials = await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env);
 
   // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
@@ -98,6 +111,8 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
       platformUrl,
       credentials,
       strictApps: values['strict-apps'] === true,
+      consentPolicy,
+      consentAlwaysAsk: values['consent-always-ask'] === true,
     });
   } catch (error) {
     shutdown.dispose();
@@ -136,6 +151,11 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
   io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only'})\n`);
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
+  if (host.grantsWarning !== null) io.stderr(`companion serve: ${host.grantsWarning}\n`);
+  if (consentPolicy === 'prompt' && isInteractiveTerminal(process.stdin, process.stdout)) {
+    const prompt = startTtyPrompt({ broker: host.consent, input: process.stdin, output: process.stdout });
+    void host.closed.then(() => prompt.close());
+  }
   const outcome = host.signedIn;
   if (outcome.kind === 'failed') {
     io.stderr(`companion serve: cannot sign in: ${outcome.message}\n`);

@@ -1,4 +1,5 @@
 import type { PlatformUser, PresenceStatus, WireActivity } from '../../../platform/src/wire/index.js';
+import type { OAuthGrant } from '../../../platform/src/wire/oauth.js';
 import type { GatewayActivity } from '../../../rpc/src/index.js';
 
 /**
@@ -27,9 +28,80 @@ export interface ControlBackend {
   requestToJoin(input: RequestToJoinInput): Promise<{ joined: boolean }>;
   login(input: LoginInput): Promise<ControlAccount | null>;
   logout(): Promise<void>;
-  /** State changes, streamed as Server-Sent Events. Returns the unsubscribe function. */
+  /**
+   * Consent prompts (RPC AUTHORIZE) waiting for the player: the visible ones first, then the
+   * queued ones in order (ConsentBroker.pending()).
+   */
+  consentRequests(): ConsentPromptView[];
+  /**
+   * Approves a pending consent request (visible or queued): the game gets its code. Throws a
+   * ControlError 404 when no pending request has that id (unknown, or already settled).
+   */
+  approveConsent(id: string): Promise<void>;
+  /** Denies a pending consent request: the game gets access_denied at once. 404 as approveConsent. */
+  denyConsent(id: string): Promise<void>;
+  /** The player's OAuth2 grants (the host's cache, refreshed from the platform when it chooses). */
+  grants(): Promise<GrantView[]>;
+  /**
+   * Revokes every grant of the application on the platform (which deletes its tokens at once)
+   * and forgets it in the cache. Throws a ControlError 404 when the app has no grant; a
+   * platform failure should be a 502.
+   */
+  revokeGrant(applicationId: string): Promise<void>;
+  /**
+   * Sends the AUTHORIZE_REQUEST event to the games of that application that subscribed to it;
+   * `delivered` counts them (0 when none is connected or subscribed, which is not an error).
+   */
+  sendAuthorizeRequest(applicationId: string): Promise<{ delivered: number }>;
+  /**
+   * State changes, streamed as Server-Sent Events. Returns the unsubscribe function. Consent
+   * events: `consent-request` (ConsentPromptView), `consent-settled` (ConsentSettledEvent),
+   * `consent-auto-approved` (ConsentPromptView); `consentControlEvents()` in
+   * main/src/consent/control-views.ts maps the broker's events to them.
+   */
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }
+
+/** A scope and what the player reads for it. */
+export interface ScopeDescriptionView {
+  readonly scope: string;
+  readonly text: string;
+}
+
+/** One consent request as the control API serves it. Times are epoch ms. */
+export interface ConsentPromptView {
+  readonly id: string;
+  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null; readonly verified: boolean };
+  /** As requested. */
+  readonly scopes: readonly string[];
+  /** Umbrellas expanded: what the player grants. */
+  readonly expanded_scopes: readonly string[];
+  /** One per expanded scope, in order. */
+  readonly descriptions: readonly ScopeDescriptionView[];
+  readonly integration_type: number | null;
+  readonly prompt: 'consent' | 'none' | null;
+  readonly connection_id: string | null;
+  /** `visible`: shown, its time limit running; `queued`: waiting its turn; `settled`: in events only. */
+  readonly state: 'queued' | 'visible' | 'settled';
+  readonly created_at: number;
+  readonly visible_at: number | null;
+  /** null while queued: the time limit counts from when the prompt becomes visible. */
+  readonly expires_at: number | null;
+}
+
+/** How a consent request ended (rows of AUTHORIZE_OUTCOMES); `remembered`: approved by a grant, no prompt. */
+export type ConsentOutcomeView =
+  | { readonly kind: 'approved'; readonly remembered: boolean }
+  | { readonly kind: 'denied' | 'dismissed' | 'timed-out' };
+
+/** Data of the `consent-settled` event. */
+export interface ConsentSettledEvent {
+  readonly request: ConsentPromptView;
+  readonly outcome: ConsentOutcomeView;
+}
+
+/** A grant as the control API serves it: the platform's shape. */
+export type GrantView = OAuthGrant;
 
 export interface ControlAccount {
   readonly user: PlatformUser;

@@ -82,3 +82,8 @@ export function parseEmpty(body: unknown): void {
 export function parseId(id: string, field: string): string {
   return check(opaqueId, id, field);
 }
+
+/** A path segment that must be a snowflake (an application id), named `field` in errors. */
+export function parseSnowflake(id: string, field: string): string {
+  return check(snowflake, id, field);
+}

@@ -9,6 +9,7 @@ import {
   parseLogin,
   parseRequestToJoin,
   parseSendInvite,
+  parseSnowflake,
 } from './control-schemas.js';
 
 /** Same shape as the host's pino logger and the RPC server's logger. */
@@ -100,7 +101,7 @@ interface RequestContext {
 type Handler = (context: RequestContext) => Promise<unknown>;
 
 interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   /** Path segments; `:name` captures one segment. */
   readonly segments: readonly string[];
   /** The route's pattern, which is what logs show instead of the requested path. */
@@ -143,6 +144,27 @@ function routes(backend: ControlBackend): Route[] {
       parseEmpty(body);
       await backend.logout();
       return OK;
+    }],
+    ['GET', '/v1/consent', async () => ({ consent_requests: backend.consentRequests() })],
+    ['POST', '/v1/consent/:id/approve', async ({ params, body }) => {
+      parseEmpty(body);
+      await backend.approveConsent(parseId(params.id ?? '', 'id'));
+      return OK;
+    }],
+    ['POST', '/v1/consent/:id/deny', async ({ params, body }) => {
+      parseEmpty(body);
+      await backend.denyConsent(parseId(params.id ?? '', 'id'));
+      return OK;
+    }],
+    ['GET', '/v1/grants', async () => ({ grants: await backend.grants() })],
+    ['DELETE', '/v1/grants/:application_id', async ({ params }) => {
+      await backend.revokeGrant(parseSnowflake(params.application_id ?? '', 'application_id'));
+      return OK;
+    }],
+    ['POST', '/v1/games/:application_id/authorize-request', async ({ params, body }) => {
+      const applicationId = parseSnowflake(params.application_id ?? '', 'application_id');
+      parseEmpty(body);
+      return backend.sendAuthorizeRequest(applicationId);
     }],
     ['GET', '/v1/events', 'events'],
   ];

@@ -1,10 +1,14 @@
 import type {
   MessageActivity,
   PlatformChannel,
+  PlatformGuild,
   PlatformMessage,
   PlatformUser,
   Relationship,
   RpcApplication,
+  AuthorizePreview,
+  OAuthGrant,
+  OAuthMe,
 } from '../../../platform/src/wire/index.js';
 import { httpRequest, HttpRequestError, type HttpResult } from './http-request.js';
 
@@ -40,9 +44,24 @@ export class PlatformApiError extends Error {
     message: string,
     /** Seconds to wait before retrying, on 429. */
     readonly retryAfter?: number,
+    /** The RFC 6749 `error` of OAuth2 routes (`invalid_scope`, ...); the message is then its description. */
+    readonly oauthError?: string,
   ) {
     super(message);
   }
+}
+
+/** The query of the platform's authorize route (names as the route takes them). */
+export interface AuthorizeQuery {
+  readonly client_id: string;
+  /** Space-separated. */
+  readonly scope: string;
+  readonly state?: string;
+  readonly nonce?: string;
+  readonly code_challenge?: string;
+  readonly code_challenge_method?: string;
+  readonly integration_type?: number;
+  readonly prompt?: string;
 }
 
 const API_PREFIX = '/api/v10';
@@ -118,9 +137,62 @@ export class PlatformApi {
     return this.request('POST', `/users/${seg(userId)}/activities/${seg(applicationId)}/join`, { body });
   }
 
-  private async request<T>(method: string, path: string, options: { auth?: boolean; body?: unknown } = {}): Promise<T> {
+  /** What the consent prompt shows, or the OAuth2 error the request would get. */
+  authorizePreview(query: AuthorizeQuery): Promise<AuthorizePreview> {
+    return this.request('GET', `/oauth2/authorize?${authorizeSearch(query)}`);
+  }
+
+  /** The player approved: the platform records the grant and issues a code without a redirect. */
+  authorize(query: AuthorizeQuery): Promise<{ code: string; state?: string }> {
+    return this.request('POST', `/oauth2/authorize?${authorizeSearch(query)}`, { body: { authorize: true, rpc: true } });
+  }
+
+  /** What an access token stands for (a game's, in AUTHENTICATE). */
+  oauthMe(accessToken: string): Promise<OAuthMe> {
+    return this.request('GET', '/oauth2/@me', { bearer: accessToken });
+  }
+
+  /** The signed-in user's guilds. */
+  guilds(): Promise<{ id: string; name: string; icon: string | null }[]> {
+    return this.request('GET', '/users/@me/guilds');
+  }
+
+  /** A guild of the user's, or null when there is none such (or the user is not in it). */
+  guild(guildId: string): Promise<PlatformGuild | null> {
+    return this.orNull(this.request('GET', `/guilds/${seg(guildId)}`));
+  }
+
+  guildChannels(guildId: string): Promise<PlatformChannel[] | null> {
+    return this.orNull(this.request('GET', `/guilds/${seg(guildId)}/channels`));
+  }
+
+  channel(channelId: string): Promise<PlatformChannel | null> {
+    return this.orNull(this.request('GET', `/channels/${seg(channelId)}`));
+  }
+
+  /** A 404 (or a 403: not the user's) means "no such thing" to the caller. */
+  private async orNull<T>(request: Promise<T>): Promise<T | null> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof PlatformApiError && (error.status === 404 || error.status === 403)) return null;
+      throw error;
+    }
+  }
+
+  /** The signed-in user's grants. */
+  grants(): Promise<OAuthGrant[]> {
+    return this.request('GET', '/oauth2/tokens');
+  }
+
+  async revokeGrant(grantId: string): Promise<void> {
+    await this.request('DELETE', `/oauth2/tokens/${seg(grantId)}`);
+  }
+
+  private async request<T>(method: string, path: string, options: { auth?: boolean; body?: unknown; bearer?: string } = {}): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (options.auth !== false) {
+    if (options.bearer !== undefined) headers['Authorization'] = `Bearer ${options.bearer}`;
+    else if (options.auth !== false) {
       if (this.token === undefined) throw new PlatformApiError(401, 0, `${method} ${path}: not signed in`);
       headers['Authorization'] = this.token;
     }
@@ -148,7 +220,18 @@ export class PlatformApi {
   }
 
   private httpError(method: string, path: string, response: HttpResult, body: unknown): PlatformApiError {
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown; retry_after?: unknown };
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as {
+      code?: unknown;
+      message?: unknown;
+      retry_after?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
+    if (typeof fields.error === 'string') {
+      // OAuth2 routes answer in the RFC form.
+      const description = typeof fields.error_description === 'string' ? fields.error_description : fields.error;
+      return new PlatformApiError(response.status, 0, this.scrub(description), undefined, fields.error);
+    }
     const code = typeof fields.code === 'number' ? fields.code : 0;
     const message = typeof fields.message === 'string' ? fields.message : response.statusText;
     let retryAfter: number | undefined;
@@ -183,4 +266,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function authorizeSearch(query: AuthorizeQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  params.set('response_type', 'code');
+  return params.toString();
 }

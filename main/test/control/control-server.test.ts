@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConsentBroker } from '../../src/consent/consent-broker.js';
+import { consentControlEvents } from '../../src/consent/control-views.js';
 import { ControlError } from '../../src/control/control-backend.js';
 import {
   isReservedPort,
@@ -10,7 +12,7 @@ import {
   type ControlServerOptions,
 } from '../../src/control/control-server.js';
 import { createLogger } from '../../src/logger.js';
-import { FakeBackend, FRIENDS, GAMES, INVITES, JOIN_REQUESTS, STATUS } from './fake-backend.js';
+import { CONSENT_REQUESTS, FakeBackend, FRIENDS, GAMES, GRANTS, INVITES, JOIN_REQUESTS, STATUS } from './fake-backend.js';
 
 const TOKEN = 'control-Tk-0123456789abcdef';
 
@@ -57,6 +59,12 @@ const ROUTES: readonly { method: string; path: string; body?: unknown }[] = [
   { method: 'POST', path: '/v1/account/login', body: { username: 'alice' } },
   { method: 'POST', path: '/v1/account/logout' },
   { method: 'GET', path: '/v1/events' },
+  { method: 'GET', path: '/v1/consent' },
+  { method: 'POST', path: '/v1/consent/Rq_abc-123/approve' },
+  { method: 'POST', path: '/v1/consent/Rq_abc-123/deny' },
+  { method: 'GET', path: '/v1/grants' },
+  { method: 'DELETE', path: '/v1/grants/1234567890123456789' },
+  { method: 'POST', path: '/v1/games/1234567890123456789/authorize-request' },
   { method: 'GET', path: '/v1/no-such-route' },
 ];
 
@@ -121,6 +129,18 @@ describe('control API routes', () => {
     { method: 'POST', path: '/v1/account/login', body: { username: 'alice' }, calls: [['login', { username: 'alice' }]], response: { account: STATUS.account } },
     { method: 'POST', path: '/v1/account/login', body: { token: 'user-Tk-abc' }, calls: [['login', { token: 'user-Tk-abc' }]], response: { account: STATUS.account } },
     { method: 'POST', path: '/v1/account/logout', calls: [['logout']], response: { ok: true } },
+    { method: 'GET', path: '/v1/consent', calls: [['consentRequests']], response: { consent_requests: CONSENT_REQUESTS } },
+    { method: 'POST', path: '/v1/consent/Rq_abc-123/approve', calls: [['approveConsent', 'Rq_abc-123']], response: { ok: true } },
+    { method: 'POST', path: '/v1/consent/Rq_abc-123/approve', body: {}, calls: [['approveConsent', 'Rq_abc-123']], response: { ok: true } },
+    { method: 'POST', path: '/v1/consent/Rq_abc-123/deny', calls: [['denyConsent', 'Rq_abc-123']], response: { ok: true } },
+    { method: 'GET', path: '/v1/grants', calls: [['grants']], response: { grants: GRANTS } },
+    { method: 'DELETE', path: '/v1/grants/1234567890123456789', calls: [['revokeGrant', '1234567890123456789']], response: { ok: true } },
+    {
+      method: 'POST',
+      path: '/v1/games/1234567890123456789/authorize-request',
+      calls: [['sendAuthorizeRequest', '1234567890123456789']],
+      response: { delivered: 2 },
+    },
   ];
 
   it.each(cases)('$method $path → backend', async ({ method, path, body, calls, response }) => {
@@ -170,6 +190,46 @@ describe('control API validation', () => {
     expect(payload.error).toBe('invalid_request');
     expect(payload.message).toMatch(new RegExp(`^${field}: `));
     expect(backend.calls.filter((c) => c.method !== 'status')).toEqual([]);
+  });
+});
+
+describe('control API validation of the consent, grant and authorize-request routes', () => {
+  const cases: readonly { method: string; path: string; body?: unknown; field: string }[] = [
+    { method: 'POST', path: '/v1/consent/a%20b/approve', field: 'id' },
+    { method: 'POST', path: '/v1/consent/a%2Fb/deny', field: 'id' },
+    { method: 'POST', path: `/v1/consent/${'x'.repeat(129)}/approve`, field: 'id' },
+    { method: 'POST', path: '/v1/consent/Rq_abc-123/approve', body: 5, field: 'body' },
+    { method: 'POST', path: '/v1/consent/Rq_abc-123/deny', body: [], field: 'body' },
+    { method: 'DELETE', path: '/v1/grants/demo', field: 'application_id' },
+    { method: 'DELETE', path: `/v1/grants/${'1'.repeat(21)}`, field: 'application_id' },
+    { method: 'POST', path: '/v1/games/demo/authorize-request', field: 'application_id' },
+    { method: 'POST', path: '/v1/games/1234567890123456789/authorize-request', body: 'now', field: 'body' },
+  ];
+
+  it.each(cases)('$method $path $body → 400 naming $field', async ({ method, path, body, field }) => {
+    const { backend } = await start();
+    const response = await call(path, { method, body });
+    expect(response.status).toBe(400);
+    const payload = await json(response);
+    expect(payload.error).toBe('invalid_request');
+    expect(payload.message).toMatch(new RegExp(`^${field}: `));
+    expect(backend.calls).toEqual([]);
+  });
+
+  it('answers the backend\'s 404 for a request that is not pending and 405 for wrong methods', async () => {
+    const { backend } = await start();
+    backend.failures.set('approveConsent', new ControlError(404, 'no pending consent request Rq_gone'));
+    const gone = await call('/v1/consent/Rq_gone/approve', { method: 'POST' });
+    expect(gone.status).toBe(404);
+    expect(await json(gone)).toEqual({ error: 'not_found', message: 'no pending consent request Rq_gone' });
+
+    const getGrant = await call('/v1/grants/1234567890123456789');
+    expect(getGrant.status).toBe(405);
+    expect(getGrant.headers.get('allow')).toBe('DELETE');
+    const deleteAll = await call('/v1/grants', { method: 'DELETE' });
+    expect(deleteAll.status).toBe(405);
+    expect(deleteAll.headers.get('allow')).toBe('GET');
+    expect((await call('/v1/consent/Rq_abc-123', { method: 'POST' })).status).toBe(404);
   });
 });
 
@@ -278,6 +338,50 @@ describe('control API events', () => {
 
     stream.abort();
     await expect.poll(() => backend.listeners.size).toBe(0);
+  });
+
+  it('streams the consent broker\'s events as consent-request, consent-settled and consent-auto-approved', async () => {
+    const { backend } = await start();
+    let covered = false;
+    const broker = new ConsentBroker({ grants: { covers: () => covered }, newId: () => 'Rq_1', clock: { now: () => 1000, setTimeout: () => 0, clearTimeout: () => undefined } });
+    const stream = await openStream();
+    await stream.until(/: connected\n\n/);
+    const unsubscribe = consentControlEvents(broker, (event) => backend.emit(event));
+    const input = {
+      applicationId: '1234567890123456789',
+      applicationName: 'Demo',
+      applicationIcon: null,
+      verified: false,
+      scopes: ['identify'],
+      integrationType: null,
+      prompt: 'consent' as const,
+      connectionId: 'ipc-1',
+    };
+    const asked = broker.ask(input);
+    expect(broker.decide('Rq_1', 'deny')).toBe(true);
+    await expect(asked).resolves.toEqual({ kind: 'denied' });
+    covered = true;
+    await expect(broker.ask(input)).resolves.toEqual({ kind: 'approved', remembered: true });
+    const text = await stream.until(/event: consent-auto-approved\n/);
+    unsubscribe();
+    const events = [...text.matchAll(/event: (\S+)\ndata: (.*)\n\n/g)].map((m) => [m[1], JSON.parse(m[2] ?? 'null') as unknown]);
+    const view = {
+      id: 'Rq_1',
+      application: { id: '1234567890123456789', name: 'Demo', icon: null, verified: false },
+      scopes: ['identify'],
+      expanded_scopes: ['identify'],
+      descriptions: [{ scope: 'identify', text: 'Know your username, avatar and banner' }],
+      integration_type: null,
+      prompt: 'consent',
+      connection_id: 'ipc-1',
+      created_at: 1000,
+    };
+    expect(events).toEqual([
+      ['consent-request', { ...view, state: 'visible', visible_at: 1000, expires_at: 301_000 }],
+      ['consent-settled', { request: { ...view, state: 'settled', visible_at: 1000, expires_at: 301_000 }, outcome: { kind: 'denied' } }],
+      ['consent-auto-approved', { ...view, state: 'settled', visible_at: null, expires_at: null }],
+    ]);
+    stream.abort();
   });
 
   it('close() ends open streams', async () => {

@@ -1,9 +1,11 @@
 import type {
+  ConsentPromptView,
   ControlBackend,
   ControlEvent,
   ControlStatus,
   FriendView,
   GameView,
+  GrantView,
   InviteView,
   JoinRequestView,
 } from '../../src/control/control-backend.js';
@@ -29,6 +31,32 @@ export const JOIN_REQUESTS: JoinRequestView[] = [
 ];
 export const INVITES: InviteView[] = [
   { id: '901', user: BOB, application_id: '1234567890123456789', activity: null, channel_id: '800', message_id: '901', received_at: 2, valid: true },
+];
+
+export const CONSENT_REQUESTS: ConsentPromptView[] = [
+  {
+    id: 'Rq_abc-123',
+    application: { id: '1234567890123456789', name: 'Demo', icon: null, verified: false },
+    scopes: ['identify'],
+    expanded_scopes: ['identify'],
+    descriptions: [{ scope: 'identify', text: 'Know your username, avatar and banner' }],
+    integration_type: null,
+    prompt: 'consent',
+    connection_id: 'ipc-1',
+    state: 'visible',
+    created_at: 1_700_000_000_000,
+    visible_at: 1_700_000_000_000,
+    expires_at: 1_700_000_300_000,
+  },
+];
+export const GRANTS: GrantView[] = [
+  {
+    id: '555',
+    application: { id: '1234567890123456789', name: 'Demo', icon: null },
+    scopes: ['identify', 'guilds'],
+    integration_type: 1,
+    created_at: '2025-01-01T00:00:00.000Z',
+  },
 ];
 
 export interface Call {
@@ -95,6 +123,27 @@ export class FakeBackend implements ControlBackend {
   }
   async logout(): Promise<void> {
     this.record('logout');
+  }
+  consentRequests(): ConsentPromptView[] {
+    this.record('consentRequests');
+    return CONSENT_REQUESTS;
+  }
+  async approveConsent(id: string): Promise<void> {
+    this.record('approveConsent', id);
+  }
+  async denyConsent(id: string): Promise<void> {
+    this.record('denyConsent', id);
+  }
+  async grants(): Promise<GrantView[]> {
+    this.record('grants');
+    return GRANTS;
+  }
+  async revokeGrant(applicationId: string): Promise<void> {
+    this.record('revokeGrant', applicationId);
+  }
+  async sendAuthorizeRequest(applicationId: string): Promise<{ delivered: number }> {
+    this.record('sendAuthorizeRequest', applicationId);
+    return { delivered: 2 };
   }
   subscribe(listener: (event: ControlEvent) => void): () => void {
     this.record('subscribe');

@@ -7,6 +7,14 @@ const UserBody = v.object({ username: v.string() });
 const FriendsBody = v.object({ a: v.string(), b: v.string() });
 const AppBody = v.object({ id: v.optional(v.string()), name: v.string(), strict: v.optional(v.boolean()) });
 const AssetBody = v.object({ name: v.string(), type: v.optional(v.picklist([1, 2])) });
+const AppPatchBody = v.object({
+  name: v.optional(v.string()),
+  public_client: v.optional(v.boolean()),
+  redirect_uris: v.optional(v.array(v.string())),
+  approved_scopes: v.optional(v.array(v.string())),
+  webhook_events_url: v.optional(v.nullable(v.string())),
+});
+const GuildPatchBody = v.object({ name: v.optional(v.string()), icon: v.optional(v.nullable(v.string())) });
 const ReconnectBody = v.object({ user_id: v.optional(v.string()) });
 
 /** The `/_emulator` routes (Authorization: Admin <token>). */
@@ -48,6 +56,25 @@ export function adminRoutes(admin: PlatformAdmin): Route[] {
           status: 201,
           body: admin.createApp({ name, ...(id !== undefined ? { id } : {}), ...(strict !== undefined ? { strict } : {}) }),
         };
+      },
+    },
+    {
+      method: 'PATCH',
+      pattern: '/_emulator/apps/:id',
+      auth: 'admin',
+      handle: (ctx) => {
+        const body = parseBody(AppPatchBody, ctx.body);
+        const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+        return { status: 200, body: admin.patchApp(ctx.params.id as string, patch) };
+      },
+    },
+    {
+      method: 'PATCH',
+      pattern: '/_emulator/guilds/:id',
+      auth: 'admin',
+      handle: (ctx) => {
+        const { name, icon } = parseBody(GuildPatchBody, ctx.body);
+        return { status: 200, body: admin.patchGuild(ctx.params.id as string, { ...(name !== undefined ? { name } : {}), ...(icon !== undefined ? { icon } : {}) }) };
       },
     },
     {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { InviteError } from '../invites/invites.js';
-import type { ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
+import type { ChannelRecord, GuildRecord, MessageRecord, UserRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
 import { GatewayEvent, RelationshipType, type PlatformMessage, type RpcApplication } from '../wire/index.js';
 import type { HttpDeps } from './deps.js';
@@ -25,6 +25,8 @@ const MessageBody = v.object({
   application_id: v.optional(v.string()),
   nonce: v.optional(v.union([v.string(), v.number()])),
 });
+/** Bearer tokens read channels with `guilds.channels.read` or `rpc`. */
+const CHANNEL_SCOPES: readonly string[] = ['guilds.channels.read', 'rpc'];
 const JoinBody = v.object({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
 
 export function parseBody<const S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
@@ -83,6 +85,13 @@ export function apiRoutes(deps: HttpDeps): Route[] {
     return channel;
   };
 
+  const memberGuild = (ctx: RequestContext): GuildRecord => {
+    const guild = store.guild(ctx.params.id as string);
+    if (guild === undefined) throw unknownGuild();
+    if (!store.isMember(guild.id, me(ctx).id)) throw missingAccess();
+    return guild;
+  };
+
   const rpcApp = (id: string): RpcApplication => {
     const app = deps.resolveApp(id);
     if (app === undefined) throw unknownApplication();
@@ -112,7 +121,7 @@ export function apiRoutes(deps: HttpDeps): Route[] {
         return ok({ user_id: user.id, token: user.token });
       },
     },
-    { method: 'GET', pattern: '/users/@me', auth: 'user', handle: (ctx) => ok(toPlatformUser(me(ctx))) },
+    { method: 'GET', pattern: '/users/@me', auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
     {
       method: 'GET',
       pattern: '/users/@me/relationships',
@@ -129,6 +138,7 @@ export function apiRoutes(deps: HttpDeps): Route[] {
       method: 'GET',
       pattern: '/users/@me/guilds',
       auth: 'user',
+      bearerScopes: ['guilds'],
       handle: (ctx) =>
         ok(store.guildsOf(me(ctx).id).map((guild) => ({ id: guild.id, name: guild.name, icon: guild.icon, owner: guild.owner_id === me(ctx).id, features: [] }))),
     },
@@ -166,13 +176,30 @@ export function apiRoutes(deps: HttpDeps): Route[] {
     },
     {
       method: 'GET',
+      pattern: '/guilds/:id',
+      auth: 'user',
+      bearerScopes: ['guilds'],
+      handle: (ctx) => ok(store.toPlatformGuild(memberGuild(ctx))),
+    },
+    {
+      method: 'GET',
       pattern: '/guilds/:id/channels',
       auth: 'user',
+      bearerScopes: CHANNEL_SCOPES,
+      handle: (ctx) => ok(store.guildChannels(memberGuild(ctx).id).map((channel) => store.toPlatformChannel(channel))),
+    },
+    {
+      method: 'GET',
+      pattern: '/channels/:id',
+      auth: 'user',
+      bearerScopes: CHANNEL_SCOPES,
       handle: (ctx) => {
-        const guild = store.guild(ctx.params.id as string);
-        if (guild === undefined) throw unknownGuild();
-        if (!store.isMember(guild.id, me(ctx).id)) throw missingAccess();
-        return ok(store.guildChannels(guild.id).map((channel) => store.toPlatformChannel(channel)));
+        const channel = store.channel(ctx.params.id as string);
+        if (channel === undefined) throw unknownChannel();
+        const userId = me(ctx).id;
+        const allowed = channel.guild_id !== undefined ? store.isMember(channel.guild_id, userId) : channel.recipient_ids?.includes(userId) === true;
+        if (!allowed) throw missingAccess();
+        return ok(store.toPlatformChannel(channel));
       },
     },
     {

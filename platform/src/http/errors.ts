@@ -27,6 +27,7 @@ export const ErrorCode = {
   UnknownUser: 10013,
   Unauthorized: 40001,
   MissingAccess: 50001,
+  MissingOAuthScope: 50026,
   InvalidFormBody: 50035,
   InvalidJson: 50109,
 } as const;
@@ -35,6 +36,7 @@ export const notFoundRoute = (): ApiError => new ApiError(404, ErrorCode.General
 export const methodNotAllowed = (): ApiError => new ApiError(405, ErrorCode.General, '405: Method Not Allowed');
 export const unauthorized = (): ApiError => new ApiError(401, ErrorCode.General, '401: Unauthorized');
 export const missingAccess = (): ApiError => new ApiError(403, ErrorCode.MissingAccess, 'Missing Access');
+export const missingOAuthScope = (): ApiError => new ApiError(403, ErrorCode.MissingOAuthScope, 'Missing required OAuth2 scope');
 export const unknownApplication = (): ApiError => new ApiError(404, ErrorCode.UnknownApplication, 'Unknown Application');
 export const unknownChannel = (): ApiError => new ApiError(404, ErrorCode.UnknownChannel, 'Unknown Channel');
 export const unknownGuild = (): ApiError => new ApiError(404, ErrorCode.UnknownGuild, 'Unknown Guild');

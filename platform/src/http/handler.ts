@@ -4,9 +4,10 @@ import type { PlatformLimits } from '../limits.js';
 import type { PlatformLogger } from '../logger.js';
 import type { UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
-import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, notFoundRoute, unauthorized } from './errors.js';
+import { OAuthError } from '../oauth/errors.js';
+import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, unauthorized } from './errors.js';
 import { HttpRateLimiter } from './rate-limit.js';
-import { matchRoute, type Route, type RouteResult } from './router.js';
+import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
 
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
 const ADMIN_PREFIX = '/_emulator';
@@ -14,6 +15,10 @@ const ADMIN_PREFIX = '/_emulator';
 export interface HandlerOptions {
   readonly apiRoutes: readonly Route[];
   readonly adminRoutes: readonly Route[];
+  /** Routes outside `/api` and `/_emulator` (the browser authorize page, OIDC discovery). */
+  readonly rootRoutes: readonly Route[];
+  /** What an OAuth2 access token stands for; undefined when it is unknown, expired or revoked. */
+  readonly bearer: (token: string) => BearerAuth | undefined;
   readonly store: Store;
   readonly adminToken: string;
   readonly limits: PlatformLimits;
@@ -28,19 +33,26 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
 
-  const authenticate = (route: Route, request: IncomingMessage): UserRecord | undefined => {
+  const authenticate = (route: Route, request: IncomingMessage): { user?: UserRecord; oauth?: BearerAuth } => {
     const header = request.headers.authorization;
-    if (route.auth === 'none') return undefined;
+    if (route.auth === 'none') return {};
     if (header === undefined) throw unauthorized();
     if (route.auth === 'admin') {
       const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
       if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
-      return undefined;
+      return {};
     }
-    // `Bearer` is for OAuth2 tokens, which the emulator does not issue yet.
-    const user = header.startsWith('Bearer ') ? undefined : options.store.userByToken(header);
+    if (header.startsWith('Bearer ')) {
+      if (route.auth !== 'bearer' && route.bearerScopes === undefined) throw unauthorized();
+      const oauth = options.bearer(header.slice(7).trim());
+      if (oauth === undefined) throw unauthorized();
+      if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
+      return { user: oauth.user, oauth };
+    }
+    if (route.auth === 'bearer') throw unauthorized();
+    const user = options.store.userByToken(header);
     if (user === undefined) throw unauthorized();
-    return user;
+    return { user };
   };
 
   const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
@@ -55,14 +67,15 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       if (prefix !== undefined) {
         routes = options.apiRoutes;
         path = path.slice(prefix.length) || '/';
+      } else {
+        routes = options.rootRoutes;
       }
     }
-    if (routes === undefined) throw notFoundRoute();
     const match = matchRoute(routes, method, path);
     if (match.kind === 'none') throw notFoundRoute();
     if (match.kind === 'method') throw methodNotAllowed();
     const route = match.route;
-    const user = authenticate(route, request);
+    const { user, oauth } = authenticate(route, request);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
     let rateHeaders: Record<string, string> = {};
@@ -76,8 +89,10 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       rateHeaders = outcome.headers;
     }
 
-    const body = await readJsonBody(request, options.limits.maxHttpBodyBytes);
-    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, user, ip });
+    const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
+    const body = route.body === 'raw' ? undefined : parseJson(rawBody);
+    const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, ip });
     return {
       result: { ...result, headers: { ...rateHeaders, ...result.headers } },
       route: route.pattern,
@@ -99,6 +114,9 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
 
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
   if (error instanceof ApiError) return { status: error.status, body: error.body };
+  if (error instanceof OAuthError) {
+    return { status: error.status, body: error.body, headers: { 'Cache-Control': 'no-store', ...(error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth2"' } : {}) } };
+  }
   if (error instanceof StateError) {
     if (error.kind === 'not_found') return { status: 404, body: { code: ErrorCode.General, message: error.message } };
     return { status: 400, body: invalidField(error.field ?? 'body', error.kind === 'conflict' ? 'ALREADY_EXISTS' : 'BASE_TYPE_BAD', error.message).body };
@@ -111,6 +129,10 @@ function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
 function send(response: ServerResponse, result: RouteResult): void {
   if (response.headersSent) return;
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
+  if (result.text !== undefined) {
+    response.writeHead(result.status, { 'Content-Type': result.contentType ?? 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(result.text) }).end(result.text);
+    return;
+  }
   if (result.status === 204 || result.body === undefined) {
     response.writeHead(result.status).end();
     return;
@@ -119,7 +141,7 @@ function send(response: ServerResponse, result: RouteResult): void {
   response.writeHead(result.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
-async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -128,7 +150,11 @@ async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise
     if (size > maxBytes) throw new BodyTooLarge();
     chunks.push(buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(raw: string): unknown {
+  const text = raw.trim();
   if (text.length === 0) return {};
   try {
     return JSON.parse(text) as unknown;

@@ -9,20 +9,40 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
   readonly request: IncomingMessage;
-  /** Parsed JSON body (`{}` when empty). */
+  /** Parsed JSON body (`{}` when empty); undefined on `body: 'raw'` routes. */
   readonly body: unknown;
-  /** Set on routes with user auth. */
+  /** The body as sent (UTF-8). */
+  readonly rawBody: string;
+  /** The request's Content-Type, lower case, without parameters. */
+  readonly contentType: string | undefined;
+  /** Set on routes with user auth (also when the user came with an OAuth2 Bearer token). */
   readonly user: UserRecord | undefined;
+  /** Set when the request carried an OAuth2 Bearer token. */
+  readonly oauth: BearerAuth | undefined;
   readonly ip: string;
+}
+
+/** What a valid OAuth2 access token stands for. */
+export interface BearerAuth {
+  readonly user: UserRecord;
+  readonly applicationId: string;
+  readonly scopes: readonly string[];
+  readonly tokenId: string;
+  /** Epoch ms. */
+  readonly expiresAt: number;
 }
 
 export interface RouteResult {
   readonly status: number;
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A non-JSON answer (e.g. an HTML page): sent as is with `contentType`. */
+  readonly text?: string;
+  readonly contentType?: string;
 }
 
-export type Auth = 'none' | 'user' | 'admin';
+/** `bearer`: an OAuth2 Bearer token only. */
+export type Auth = 'none' | 'user' | 'admin' | 'bearer';
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -30,6 +50,13 @@ export interface Route {
   readonly pattern: string;
   readonly auth: Auth;
   readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: 'user' | 'ip' };
+  /**
+   * On `user` routes: a Bearer token is accepted too when it holds one of these scopes (else
+   * 403 50026). Without it, Bearer tokens get 401.
+   */
+  readonly bearerScopes?: readonly string[];
+  /** `raw`: the body is not parsed as JSON (the route reads `rawBody`). */
+  readonly body?: 'json' | 'raw';
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;
 }
 

@@ -12,6 +12,62 @@ export interface StateFile {
   channels: ChannelRecord[];
   messages: MessageRecord[];
   apps: AppRecord[];
+  /** OAuth2 (added after version 1 shipped: missing in older files, read as empty). */
+  grants: GrantRecord[];
+  codes: CodeRecord[];
+  tokens: TokenRecord[];
+  /** The RS256 key the id_token is signed with; created on first use. */
+  oidc_key: OidcKeyRecord | null;
+}
+
+/** An app a user authorized, with the union of every scope granted (expanded). */
+export interface GrantRecord {
+  readonly id: string;
+  readonly user_id: string;
+  readonly application_id: string;
+  scopes: string[];
+  /** 0 guild install, 1 user install, null when not given. */
+  integration_type: number | null;
+  /** ISO 8601. */
+  readonly created_at: string;
+}
+
+/** An authorization code, stored as the SHA-256 of the code (hex): the code itself is never kept. */
+export interface CodeRecord {
+  readonly code_hash: string;
+  readonly grant_id: string;
+  readonly application_id: string;
+  readonly user_id: string;
+  /** Expanded, as granted for this request. */
+  readonly scopes: string[];
+  /** The redirect the code is bound to (browser flow); null for codes issued through RPC. */
+  readonly redirect_uri: string | null;
+  /** The authorize request named `redirect_uri` itself (the token request must then repeat it). */
+  readonly redirect_uri_given: boolean;
+  /** PKCE S256 challenge (base64url), or null. */
+  readonly code_challenge: string | null;
+  readonly nonce: string | null;
+  /** Epoch ms. */
+  readonly expires_at: number;
+}
+
+/** An access/refresh pair, stored as SHA-256 hashes (hex); the tokens themselves are never kept. */
+export interface TokenRecord {
+  readonly id: string;
+  readonly grant_id: string;
+  readonly application_id: string;
+  readonly user_id: string;
+  readonly scopes: string[];
+  readonly access_hash: string;
+  readonly refresh_hash: string;
+  /** Epoch ms: the access token's end (the refresh token lives until used or revoked). */
+  readonly expires_at: number;
+}
+
+export interface OidcKeyRecord {
+  readonly kid: string;
+  /** RSA private key, PKCS#8 PEM (secret: never served or logged). */
+  readonly private_key: string;
 }
 
 export interface UserRecord {
@@ -79,11 +135,13 @@ export interface AppRecord {
   auto_registered: boolean;
   /** Drop asset keys the app has not uploaded from presences, like the real service. **(ours)** */
   strict: boolean;
-  /** Scopes the app may request beyond the default ones (e.g. `rpc`, `rpc.activities.write`). */
+  /** Approval-needing scopes (`APPROVAL_SCOPES`) the app may request (e.g. `rpc`, `rpc.activities.write`). */
   approved_scopes: string[];
   rpc_origins: string[];
   assets: ApplicationAsset[];
   webhook_events_url: string | null;
+  /** The OAuth2 client secret (secret: shown only by the admin API, never logged). */
+  client_secret: string;
   /** Ed25519 public key, raw 32 bytes as hex (what the real portal shows). */
   readonly public_key: string;
   /** Ed25519 private key, PKCS#8 DER as base64 (secret: never served or logged). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PlatformLogger } from '../logger.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
-import type { AppRecord, ChannelRecord, GuildRecord, MessageRecord, StateFile, UserRecord } from './model.js';
+import type { AppRecord, ChannelRecord, CodeRecord, GrantRecord, GuildRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
 import { SEED } from './seed.js';
 
 export const STATE_FILE_NAME = 'state.json';
@@ -95,7 +95,10 @@ export class Store {
       throw new CorruptStateError(file, 'not valid JSON');
     }
     if (!isStateFile(data)) throw new CorruptStateError(file, 'not an emulator state (version 1)');
-    return new Store(data, options);
+    const migrated = migrate(data);
+    const store = new Store(data, options);
+    if (migrated) store.changed();
+    return store;
   }
 
   // ---- users
@@ -283,7 +286,15 @@ export class Store {
     return this.data.apps.find((app) => app.id === id);
   }
 
-  createApp(input: { id?: string; name: string; strict?: boolean; verified?: boolean; autoRegistered?: boolean }): AppRecord {
+  createApp(input: {
+    id?: string;
+    name: string;
+    strict?: boolean;
+    verified?: boolean;
+    autoRegistered?: boolean;
+    approvedScopes?: readonly string[];
+    publicClient?: boolean;
+  }): AppRecord {
     const id = input.id ?? this.ids.next();
     if (!isSnowflake(id)) throw new StateError('invalid', 'Application id must be a snowflake', 'id');
     if (this.app(id) !== undefined) throw new StateError('conflict', `Application ${id} exists`, 'id');
@@ -294,6 +305,8 @@ export class Store {
       autoRegistered: input.autoRegistered ?? false,
       strict: input.strict ?? false,
     });
+    app.approved_scopes = [...(input.approvedScopes ?? [])];
+    app.public_client = input.publicClient ?? false;
     this.data.apps.push(app);
     this.changed();
     return app;
@@ -316,6 +329,124 @@ export class Store {
     const index = app.assets.findIndex((asset) => asset.name === name.toLowerCase());
     if (index < 0) throw new StateError('not_found', `Unknown asset '${name}'`, 'name');
     app.assets.splice(index, 1);
+    this.changed();
+  }
+
+  /** Changes an app's settings; the caller validated the values. */
+  updateApp(
+    id: string,
+    patch: { name?: string; public_client?: boolean; redirect_uris?: string[]; approved_scopes?: string[]; webhook_events_url?: string | null },
+  ): AppRecord {
+    const app = this.requireApp(id);
+    if (patch.name !== undefined) {
+      const name = patch.name.trim();
+      if (name.length < 2 || name.length > 100) throw new StateError('invalid', 'Name must be 2-100 characters', 'name');
+      app.name = name;
+    }
+    if (patch.public_client !== undefined) app.public_client = patch.public_client;
+    if (patch.redirect_uris !== undefined) app.redirect_uris = [...patch.redirect_uris];
+    if (patch.approved_scopes !== undefined) app.approved_scopes = [...patch.approved_scopes];
+    if (patch.webhook_events_url !== undefined) app.webhook_events_url = patch.webhook_events_url;
+    this.changed();
+    return app;
+  }
+
+  updateGuild(id: string, patch: { name?: string; icon?: string | null }): GuildRecord {
+    const guild = this.guild(id);
+    if (guild === undefined) throw new StateError('not_found', `Unknown guild ${id}`, 'id');
+    if (patch.name !== undefined) {
+      const name = patch.name.trim();
+      if (name.length < 2 || name.length > 100) throw new StateError('invalid', 'Name must be 2-100 characters', 'name');
+      guild.name = name;
+    }
+    if (patch.icon !== undefined) guild.icon = patch.icon;
+    this.changed();
+    return guild;
+  }
+
+  // ---- OAuth2 grants, codes and tokens
+
+  grant(id: string): GrantRecord | undefined {
+    return this.data.grants.find((grant) => grant.id === id);
+  }
+
+  grantsOf(userId: string): GrantRecord[] {
+    return this.data.grants.filter((grant) => grant.user_id === userId);
+  }
+
+  grantFor(userId: string, applicationId: string): GrantRecord | undefined {
+    return this.data.grants.find((grant) => grant.user_id === userId && grant.application_id === applicationId);
+  }
+
+  /** Records the grant, or widens the existing one with new scopes (and the integration type, when given). */
+  upsertGrant(userId: string, applicationId: string, scopes: readonly string[], integrationType: number | null): GrantRecord {
+    let grant = this.grantFor(userId, applicationId);
+    if (grant === undefined) {
+      grant = { id: this.ids.next(), user_id: userId, application_id: applicationId, scopes: [...scopes], integration_type: integrationType, created_at: new Date(this.options.now()).toISOString() };
+      this.data.grants.push(grant);
+    } else {
+      for (const scope of scopes) if (!grant.scopes.includes(scope)) grant.scopes.push(scope);
+      if (integrationType !== null) grant.integration_type = integrationType;
+    }
+    this.changed();
+    return grant;
+  }
+
+  /** Removes the grant with every code and token issued under it; undefined when unknown. */
+  deleteGrant(id: string): GrantRecord | undefined {
+    const grant = this.grant(id);
+    if (grant === undefined) return undefined;
+    this.data.grants = this.data.grants.filter((g) => g !== grant);
+    this.data.codes = this.data.codes.filter((code) => code.grant_id !== id);
+    this.data.tokens = this.data.tokens.filter((token) => token.grant_id !== id);
+    this.changed();
+    return grant;
+  }
+
+  addCode(code: CodeRecord): void {
+    const now = this.options.now();
+    this.data.codes = this.data.codes.filter((c) => c.expires_at > now);
+    this.data.codes.push(code);
+    this.changed();
+  }
+
+  /** The live code with that hash (expired ones are dropped). */
+  code(hash: string): CodeRecord | undefined {
+    const code = this.data.codes.find((c) => c.code_hash === hash);
+    if (code === undefined || code.expires_at > this.options.now()) return code;
+    this.deleteCode(hash);
+    return undefined;
+  }
+
+  deleteCode(hash: string): void {
+    this.data.codes = this.data.codes.filter((c) => c.code_hash !== hash);
+    this.changed();
+  }
+
+  addToken(token: TokenRecord): void {
+    this.data.tokens.push(token);
+    this.changed();
+  }
+
+  tokenByAccess(hash: string): TokenRecord | undefined {
+    return this.data.tokens.find((token) => token.access_hash === hash);
+  }
+
+  tokenByRefresh(hash: string): TokenRecord | undefined {
+    return this.data.tokens.find((token) => token.refresh_hash === hash);
+  }
+
+  deleteToken(id: string): void {
+    this.data.tokens = this.data.tokens.filter((token) => token.id !== id);
+    this.changed();
+  }
+
+  oidcKey(): OidcKeyRecord | null {
+    return this.data.oidc_key;
+  }
+
+  setOidcKey(key: OidcKeyRecord): void {
+    this.data.oidc_key = key;
     this.changed();
   }
 
@@ -432,6 +563,7 @@ function newApp(id: string, name: string, flags: { verified: boolean; autoRegist
     rpc_origins: [],
     assets: [],
     webhook_events_url: null,
+    client_secret: randomToken(),
     // The raw key is the last 32 bytes of the SPKI encoding.
     public_key: spki.subarray(spki.length - 32).toString('hex'),
     private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
@@ -464,7 +596,7 @@ function seedState(): StateFile {
   const app = newApp(SEED.appId, SEED.appName, { verified: true, autoRegistered: false, strict: false });
   app.description = 'The demo game of the Companion platform emulator.';
   app.public_client = true;
-  app.redirect_uris = ['http://127.0.0.1/callback'];
+  app.redirect_uris = ['http://127.0.0.1/callback', `discord-${SEED.appId}:/authorize/callback`];
   app.approved_scopes = ['rpc', 'rpc.activities.write'];
   app.assets = [
     { id: SEED.assets.logo, name: 'logo', type: 1 },
@@ -489,7 +621,34 @@ function seedState(): StateFile {
     channels,
     messages: [],
     apps: [app],
+    grants: [],
+    codes: [],
+    tokens: [],
+    oidc_key: null,
   };
+}
+
+/** Fills what files written before OAuth2 lack; true when something was added. */
+function migrate(data: StateFile): boolean {
+  const raw = data as unknown as Record<string, unknown>;
+  let changed = false;
+  for (const key of ['grants', 'codes', 'tokens'] as const) {
+    if (!Array.isArray(raw[key])) {
+      raw[key] = [];
+      changed = true;
+    }
+  }
+  if (raw.oidc_key === undefined) {
+    raw.oidc_key = null;
+    changed = true;
+  }
+  for (const app of data.apps) {
+    if (typeof app.client_secret !== 'string') {
+      app.client_secret = randomToken();
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 function isStateFile(value: unknown): value is StateFile {

@@ -200,6 +200,7 @@ export const GatewayEvent = {
   ActivityInviteAccepted: 'ACTIVITY_INVITE_ACCEPTED',
   UserUpdate: 'USER_UPDATE',
   SoundboardSounds: 'SOUNDBOARD_SOUNDS',
+  GuildUpdate: 'GUILD_UPDATE',
 } as const;
 
 /** HTTP error body of the API (`/api/...`); OAuth2 routes use `{error, error_description}`. */

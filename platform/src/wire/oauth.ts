@@ -162,3 +162,26 @@ export interface OAuthMe {
 
 /** Gateway dispatches to the user's sessions when a grant appears or goes (ours). */
 export const OAuthGatewayEvent = { GrantCreate: 'OAUTH2_GRANT_CREATE', GrantDelete: 'OAUTH2_GRANT_DELETE' } as const;
+
+/** The `rpc*` family: what apps registered on first use are approved for (unless strict). */
+export const RPC_SCOPES: readonly string[] = ['rpc', 'rpc.activities.write', 'rpc.voice.read', 'rpc.voice.write', 'rpc.notifications.read'];
+
+/** Error body of the OAuth2 routes (RFC 6749), not the API's `{code, message}`. */
+export interface OAuthErrorBody {
+  readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unsupported_grant_type' | 'unsupported_response_type' | 'access_denied' | 'server_error';
+  readonly error_description: string;
+}
+
+/** `POST /api/v10/oauth2/authorize` answers: a code (rpc) or where to send the browser. */
+export type AuthorizeResult = { readonly code: string; readonly state?: string } | { readonly location: string };
+
+/** The envelope POSTed to an app's webhook-events URL (gateway-oauth.md section 5). */
+export interface WebhookEnvelope {
+  readonly version: 1;
+  readonly application_id: string;
+  /** 0 PING, 1 event. */
+  readonly type: 0 | 1;
+  readonly event?: { readonly type: string; readonly timestamp: string; readonly data?: unknown };
+}
+
+export const WebhookEventType = { ApplicationAuthorized: 'APPLICATION_AUTHORIZED', ApplicationDeauthorized: 'APPLICATION_DEAUTHORIZED' } as const;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from '../server/rpc-server.js';
+import { INVALID_SCOPE_MESSAGE, isPermitted } from '../server/scope-check.js';
 import { activityJsonText } from './activity-json.js';
 import { obj } from './activity-schema.js';
 import { parseArgs } from './joi-message.js';
@@ -47,8 +48,9 @@ function subscription(subscribe: boolean): CommandHandler {
       throw new RpcError(RpcErrorCode.InvalidEvent, `Invalid event: ${String(evt)}`);
     }
     const name = evt as string;
-    if (!spec.local && !connection.authenticated) {
-      throw new RpcError(RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
+    // SUBSCRIBE and UNSUBSCRIBE need what the event itself needs (its scopes).
+    if (!isPermitted(connection, spec)) {
+      throw new RpcError(RpcErrorCode.InvalidPermissions, INVALID_SCOPE_MESSAGE);
     }
     // The filter is the event's own argument and nothing else, so stray keys in args
     // neither create new subscriptions nor hide one from dispatch.

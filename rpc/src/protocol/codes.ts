@@ -15,6 +15,8 @@ export const RpcErrorCode = {
   InvalidInvite: 4011,
   InvalidActivityJoinRequest: 4012,
   OAuth2Error: 5000,
+  SelectChannelTimedOut: 5001,
+  GetGuildTimedOut: 5002,
   InvalidActivitySecret: 5005,
   NoEligibleActivity: 5006,
 } as const;

@@ -1,9 +1,24 @@
 /**
- * Every command name of the protocol that clients are known to send. `local`: allowed on an
- * unauthenticated IPC connection (the `rpc.local` pseudo-scope). A name not listed here is
- * answered 4002 "Invalid command: X".
+ * What a command needs. `local`: allowed on an unauthenticated IPC connection (the `rpc.local`
+ * pseudo-scope); nothing else is checked for it. Otherwise the connection must have sent
+ * AUTHENTICATE and, when `scopes` is given, its token must carry at least one of them (an
+ * any-of list, the reference's scope table). A missing `scopes` needs AUTHENTICATE only.
  */
-export const RPC_COMMANDS: Readonly<Record<string, { readonly local: boolean }>> = {
+export interface CommandSpec {
+  readonly local: boolean;
+  readonly scopes?: readonly string[];
+}
+
+/** Scope lists of the reference's table (UDOC). */
+const RPC = ['rpc'] as const;
+const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
+const RPC_VOICE_WRITE = ['rpc', 'rpc.voice.write'] as const;
+
+/**
+ * Every command name of the protocol that clients are known to send, with what it needs (see
+ * CommandSpec). A name not listed here is answered 4002 "Invalid command: X".
+ */
+export const RPC_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   AUTHORIZE: { local: true },
   AUTHENTICATE: { local: true },
   SUBSCRIBE: { local: true },
@@ -15,20 +30,20 @@ export const RPC_COMMANDS: Readonly<Record<string, { readonly local: boolean }>>
   SET_CERTIFIED_DEVICES: { local: true },
   ACTIVITY_INVITE_USER: { local: true },
   ACCEPT_ACTIVITY_INVITE: { local: true },
-  GET_GUILD: { local: false },
-  GET_GUILDS: { local: false },
-  GET_CHANNEL: { local: false },
-  GET_CHANNELS: { local: false },
+  GET_GUILD: { local: false, scopes: RPC },
+  GET_GUILDS: { local: false, scopes: RPC },
+  GET_CHANNEL: { local: false, scopes: ['rpc', 'guilds', 'guilds.channels.read'] },
+  GET_CHANNELS: { local: false, scopes: RPC },
   CREATE_CHANNEL_INVITE: { local: false },
   GET_RELATIONSHIPS: { local: false },
   GET_USER: { local: false },
-  SET_USER_VOICE_SETTINGS: { local: false },
+  SET_USER_VOICE_SETTINGS: { local: false, scopes: RPC_VOICE_WRITE },
   SET_USER_VOICE_SETTINGS_2: { local: false },
-  SELECT_VOICE_CHANNEL: { local: false },
-  GET_SELECTED_VOICE_CHANNEL: { local: false },
-  SELECT_TEXT_CHANNEL: { local: false },
-  GET_VOICE_SETTINGS: { local: false },
-  SET_VOICE_SETTINGS: { local: false },
+  SELECT_VOICE_CHANNEL: { local: false, scopes: RPC },
+  GET_SELECTED_VOICE_CHANNEL: { local: false, scopes: RPC_VOICE_READ },
+  SELECT_TEXT_CHANNEL: { local: false, scopes: RPC },
+  GET_VOICE_SETTINGS: { local: false, scopes: RPC_VOICE_READ },
+  SET_VOICE_SETTINGS: { local: false, scopes: RPC_VOICE_WRITE },
   SET_VOICE_SETTINGS_2: { local: false },
   CAPTURE_SHORTCUT: { local: false },
   SEND_ACTIVITY_JOIN_REQUEST: { local: false },

@@ -1,33 +1,39 @@
 /**
  * Events a client may SUBSCRIBE to. `local`: allowed on an unauthenticated IPC connection.
- * `arg`: the SUBSCRIBE arg the event requires (a snowflake). READY and ERROR are sent by the
- * server and cannot be subscribed to.
+ * Otherwise SUBSCRIBE needs AUTHENTICATE and, when `scopes` is given, a token carrying at
+ * least one of them (any-of, as for commands). `arg`: the SUBSCRIBE arg the event requires
+ * (a snowflake). READY and ERROR are sent by the server and cannot be subscribed to.
  */
 export interface EventSpec {
   readonly local: boolean;
+  readonly scopes?: readonly string[];
   readonly arg?: 'guild_id' | 'channel_id';
 }
 
+/** Scope lists of the reference's event table (UDOC). */
+const RPC = ['rpc'] as const;
+const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
+
 export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
-  GUILD_STATUS: { local: false, arg: 'guild_id' },
-  GUILD_CREATE: { local: false },
-  CHANNEL_CREATE: { local: false },
-  VOICE_CHANNEL_SELECT: { local: false },
-  VOICE_STATE_CREATE: { local: false, arg: 'channel_id' },
-  VOICE_STATE_UPDATE: { local: false, arg: 'channel_id' },
-  VOICE_STATE_DELETE: { local: false, arg: 'channel_id' },
-  VOICE_SETTINGS_UPDATE: { local: false },
+  GUILD_STATUS: { local: false, scopes: RPC, arg: 'guild_id' },
+  GUILD_CREATE: { local: false, scopes: RPC },
+  CHANNEL_CREATE: { local: false, scopes: RPC },
+  VOICE_CHANNEL_SELECT: { local: false, scopes: RPC },
+  VOICE_STATE_CREATE: { local: false, scopes: RPC_VOICE_READ, arg: 'channel_id' },
+  VOICE_STATE_UPDATE: { local: false, scopes: RPC_VOICE_READ, arg: 'channel_id' },
+  VOICE_STATE_DELETE: { local: false, scopes: RPC_VOICE_READ, arg: 'channel_id' },
+  VOICE_SETTINGS_UPDATE: { local: false, scopes: RPC_VOICE_READ },
   VOICE_SETTINGS_UPDATE_2: { local: false },
-  VOICE_CONNECTION_STATUS: { local: false },
+  VOICE_CONNECTION_STATUS: { local: false, scopes: RPC_VOICE_READ },
   SPEAKING_START: { local: false, arg: 'channel_id' },
   SPEAKING_STOP: { local: false, arg: 'channel_id' },
-  MESSAGE_CREATE: { local: false, arg: 'channel_id' },
-  MESSAGE_UPDATE: { local: false, arg: 'channel_id' },
-  MESSAGE_DELETE: { local: false, arg: 'channel_id' },
+  MESSAGE_CREATE: { local: false, scopes: RPC, arg: 'channel_id' },
+  MESSAGE_UPDATE: { local: false, scopes: RPC, arg: 'channel_id' },
+  MESSAGE_DELETE: { local: false, scopes: RPC, arg: 'channel_id' },
   NOTIFICATION_CREATE: { local: false },
   CURRENT_USER_UPDATE: { local: false },
   CURRENT_GUILD_MEMBER_UPDATE: { local: false, arg: 'guild_id' },
-  RELATIONSHIP_UPDATE: { local: false },
+  RELATIONSHIP_UPDATE: { local: false, scopes: ['relationships.read'] },
   ENTITLEMENT_CREATE: { local: false },
   ENTITLEMENT_DELETE: { local: false },
   ACTIVITY_JOIN: { local: true },

@@ -25,6 +25,8 @@ export interface DisconnectInfo {
     | 'handshake-refused'
     | 'handshake-timeout'
     | 'server-shutdown'
+    /** The app's authorization was revoked (CLOSE 4003). */
+    | 'token-revoked'
     | 'slow-consumer';
   readonly code?: number;
   /** The CLOSE message sent to the client. May quote the client's own bytes: never log it. */

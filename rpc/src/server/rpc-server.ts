@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { DEFAULT_MAX_INBOUND_PAYLOAD, encodeFrame } from '../framing/frame-codec.js';
 import { Opcode } from '../protocol/opcodes.js';
-import { RPC_COMMANDS } from '../protocol/commands.js';
+import { RPC_COMMANDS, type CommandSpec } from '../protocol/commands.js';
 import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
 import { validateHandshake, type HandshakeOutcome, type HandshakeRefusal } from '../protocol/handshake.js';
@@ -18,6 +18,7 @@ import {
   type Transport,
 } from './rpc-connection.js';
 import { subscriptionKey } from './subscription-key.js';
+import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
 import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
 
 /** The user and config a READY dispatch carries. */
@@ -142,8 +143,8 @@ const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export class RpcServer extends EventEmitter<RpcServerEvents> implements ConnectionHost {
   private readonly connectionsById = new Map<string, RpcConnection>();
-  /** Every known command: whether it is allowed unauthenticated, and its handler if built. */
-  private readonly commands = new Map<string, { readonly local: boolean; handler: CommandHandler | undefined }>();
+  /** Every known command: what it needs (local, scopes), and its handler if built. */
+  private readonly commands = new Map<string, { readonly spec: CommandSpec; handler: CommandHandler | undefined }>();
   private nextId = 1;
   private shuttingDown = false;
   private readonly logger: RpcLogger;
@@ -154,7 +155,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     this.logger = options.logger ?? NOOP_LOGGER;
     this.now = options.now ?? Date.now;
     for (const [name, spec] of Object.entries(RPC_COMMANDS)) {
-      this.commands.set(name, { local: spec.local, handler: builtInCommands[name] });
+      this.commands.set(name, { spec, handler: builtInCommands[name] });
     }
   }
 
@@ -297,8 +298,9 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       return errorReply(cmd, nonce, RpcErrorCode.InvalidCommand, `Invalid command: ${String(cmd)}`);
     }
     const name = cmd as string;
-    if (!entry.local && !connection.authenticated) {
-      return errorReply(name, nonce, RpcErrorCode.InvalidPermissions, 'Not authenticated or invalid scope');
+    if (!isPermitted(connection, entry.spec)) {
+      this.logger.debug({ connection: connection.id, cmd: name, authenticated: connection.authenticated }, 'command refused: scope');
+      return errorReply(name, nonce, RpcErrorCode.InvalidPermissions, INVALID_SCOPE_MESSAGE);
     }
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       return errorReply(cmd, nonce, RpcErrorCode.InvalidPayload, '"args" must be an object');

@@ -65,6 +65,8 @@ export function startTestHost(options: Pick<HostOptions, 'runtimeDir' | 'dataDir
     version: '0.0.0-test',
     logger: quietLogger,
     gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
+    // Tests run many hosts at once: the 6463-6472 probe has its own tests.
+    rpcHttpProbe: false,
     ...options,
   });
 }

@@ -1,0 +1,394 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Dispatcher } from '../gateway/sessions.js';
+import type { PlatformLimits } from '../limits.js';
+import type { PlatformLogger } from '../logger.js';
+import { randomToken } from '../state/ids.js';
+import type { AppRecord, GrantRecord, TokenRecord, UserRecord } from '../state/model.js';
+import { toPlatformUser, type Store } from '../state/store.js';
+import type { WebhookDeliverer } from '../webhooks/deliverer.js';
+import {
+  APPROVAL_SCOPES,
+  KNOWN_SCOPES,
+  OAuthGatewayEvent,
+  WebhookEventType,
+  expandScopes,
+  type AuthorizePreview,
+  type AuthorizeResult,
+  type OAuthGrant,
+  type OAuthMe,
+  type TokenResponse,
+  type WebhookEnvelope,
+} from '../wire/index.js';
+import type { BearerAuth } from '../http/router.js';
+import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidClient, invalidGrant, invalidParam, invalidRequest, invalidScope, missingParam } from './errors.js';
+import type { OidcKeys } from './jwt.js';
+
+/** A validated authorize request (query of `/oauth2/authorize`). */
+export interface AuthorizeRequest {
+  readonly app: AppRecord;
+  /** As requested. */
+  readonly scopes: readonly string[];
+  /** Umbrellas expanded. */
+  readonly expanded: readonly string[];
+  readonly state: string | null;
+  readonly nonce: string | null;
+  readonly codeChallenge: string | null;
+  readonly integrationType: number | null;
+  readonly prompt: 'consent' | 'none';
+  /** As given (already checked against the app's registered URIs); null when omitted. */
+  readonly redirectUri: string | null;
+}
+
+export interface OAuthServiceDeps {
+  readonly store: Store;
+  readonly dispatcher: Dispatcher;
+  readonly webhooks: WebhookDeliverer;
+  readonly keys: OidcKeys;
+  readonly limits: PlatformLimits;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+  /** The app for an id; unknown ids are registered on first use unless strict. */
+  readonly resolveApp: (id: string) => AppRecord | undefined;
+  /** The emulator's URL: the OIDC issuer. */
+  readonly issuer: () => string;
+}
+
+const KNOWN = new Set<string>(KNOWN_SCOPES);
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** `redirect_uri` with query parameters added (works for custom schemes too). */
+export function withQuery(uri: string, params: Readonly<Record<string, string | null | undefined>>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined) query.set(key, value);
+  const hash = uri.indexOf('#');
+  const base = hash >= 0 ? uri.slice(0, hash) : uri;
+  return `${base}${base.includes('?') ? '&' : '?'}${query.toString()}`;
+}
+
+/**
+ * The OAuth2 authorization server of the emulator: authorize requests, grants, codes,
+ * tokens, revocation, and the events that go with them (gateway dispatches, webhooks).
+ * Codes and tokens are stored as SHA-256 hashes; nothing secret is logged.
+ */
+export class OAuthService {
+  constructor(private readonly deps: OAuthServiceDeps) {}
+
+  // ---- authorize
+
+  /** The app and the redirect of a request: what must be right before errors can be redirected. */
+  parseClient(query: URLSearchParams): { app: AppRecord; redirectUri: string | null } {
+    const clientId = query.get('client_id');
+    if (clientId === null || clientId.length === 0) throw missingParam('client_id');
+    const app = this.deps.resolveApp(clientId);
+    if (app === undefined) throw new OAuthError(400, 'invalid_client', `Unknown application "${clientId}"`);
+    const redirectUri = query.get('redirect_uri');
+    if (redirectUri !== null && !app.redirect_uris.includes(redirectUri)) throw invalidParam('redirect_uri');
+    return { app, redirectUri };
+  }
+
+  /** Validates an authorize request; throws the OAuthError it would get. */
+  parseAuthorize(query: URLSearchParams): AuthorizeRequest {
+    const { app, redirectUri } = this.parseClient(query);
+    const responseType = query.get('response_type');
+    if (responseType !== null && responseType !== 'code') throw new OAuthError(400, 'unsupported_response_type', `Unsupported "response_type": only "code"`);
+    const scopes = (query.get('scope') ?? '').split(/[\s+]+/).filter((scope) => scope.length > 0);
+    if (scopes.length === 0) throw invalidScope('The request has no scopes');
+    for (const scope of scopes) if (!KNOWN.has(scope)) throw invalidScope(`The scope "${scope}" is not a valid scope`);
+    const expanded = expandScopes(scopes);
+    for (const scope of expanded) {
+      if (APPROVAL_SCOPES.includes(scope) && !app.approved_scopes.includes(scope)) throw invalidScope(`The scope "${scope}" requires approval`);
+    }
+    const challenge = query.get('code_challenge');
+    const method = query.get('code_challenge_method');
+    if (challenge !== null) {
+      if (method !== 'S256') throw invalidRequest('Invalid "code_challenge_method" in request: only "S256" is supported.');
+      if (!CHALLENGE.test(challenge)) throw invalidParam('code_challenge');
+    } else if (method !== null) {
+      throw missingParam('code_challenge');
+    }
+    const integration = query.get('integration_type');
+    if (integration !== null && integration !== '0' && integration !== '1') throw invalidParam('integration_type');
+    const prompt = query.get('prompt') ?? 'consent';
+    if (prompt !== 'consent' && prompt !== 'none') throw invalidParam('prompt');
+    return {
+      app,
+      scopes,
+      expanded,
+      state: query.get('state'),
+      nonce: query.get('nonce'),
+      codeChallenge: challenge,
+      integrationType: integration === null ? null : Number(integration),
+      prompt,
+      redirectUri,
+    };
+  }
+
+  /** Where a browser flow goes: the given redirect, else the app's first one. */
+  browserRedirect(request: { app: AppRecord; redirectUri: string | null }): string {
+    const uri = request.redirectUri ?? request.app.redirect_uris[0];
+    if (uri === undefined) throw missingParam('redirect_uri');
+    return uri;
+  }
+
+  preview(request: AuthorizeRequest, user: UserRecord): AuthorizePreview {
+    const grant = this.deps.store.grantFor(user.id, request.app.id);
+    const authorized =
+      grant !== undefined &&
+      request.expanded.every((scope) => grant.scopes.includes(scope)) &&
+      (request.integrationType === null || grant.integration_type === request.integrationType);
+    return {
+      application: { id: request.app.id, name: request.app.name, icon: request.app.icon, description: request.app.description, verified: request.app.verified },
+      scopes: request.scopes,
+      expanded_scopes: request.expanded,
+      user: { id: user.id, username: user.username },
+      authorized,
+    };
+  }
+
+  /**
+   * The user approved: records or widens the grant, tells the user's sessions and the app's
+   * webhook, and issues a code (bound to the redirect for browser flows, to none for RPC).
+   */
+  approve(request: AuthorizeRequest, user: UserRecord, flow: 'rpc' | 'browser'): AuthorizeResult {
+    const { store, logger, now, limits } = this.deps;
+    const redirect = flow === 'browser' ? this.browserRedirect(request) : null;
+    const grant = store.upsertGrant(user.id, request.app.id, request.expanded, request.integrationType);
+    const code = randomToken();
+    store.addCode({
+      code_hash: sha256(code),
+      grant_id: grant.id,
+      application_id: request.app.id,
+      user_id: user.id,
+      scopes: [...request.expanded],
+      redirect_uri: redirect,
+      redirect_uri_given: redirect !== null && request.redirectUri !== null,
+      code_challenge: request.codeChallenge,
+      nonce: request.nonce,
+      expires_at: now() + limits.oauthCodeTtlMs,
+    });
+    logger.info({ userId: user.id, applicationId: request.app.id, grantId: grant.id, flow, scopes: request.expanded.length }, 'oauth2 authorized');
+    this.deps.dispatcher.dispatchToUser(user.id, OAuthGatewayEvent.GrantCreate, { grant: this.toWireGrant(grant) });
+    this.webhook(request.app, WebhookEventType.ApplicationAuthorized, {
+      ...(request.integrationType !== null ? { integration_type: request.integrationType } : {}),
+      user: toPlatformUser(user),
+      scopes: [...request.expanded],
+    });
+    if (redirect === null) return { code, ...(request.state !== null ? { state: request.state } : {}) };
+    return { location: withQuery(redirect, { code, state: request.state }) };
+  }
+
+  /** Where a denied browser flow goes. */
+  denyLocation(request: AuthorizeRequest): string {
+    return withQuery(this.browserRedirect(request), { error: 'access_denied', error_description: ACCESS_DENIED_DESCRIPTION, state: request.state });
+  }
+
+  // ---- token endpoint
+
+  /** `POST /oauth2/token` with the form and the Authorization header. */
+  token(form: URLSearchParams, authorization: string | undefined): TokenResponse {
+    const grantType = form.get('grant_type');
+    if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError(400, 'unsupported_grant_type', 'Unsupported grant type');
+    const app = this.authenticateClient(form, authorization);
+    return grantType === 'authorization_code' ? this.redeemCode(app, form) : this.refresh(app, form);
+  }
+
+  /** `POST /oauth2/token/revoke`: the token's grant goes, with every token of it. */
+  revoke(form: URLSearchParams, authorization: string | undefined): void {
+    const app = this.authenticateClient(form, authorization);
+    const token = form.get('token');
+    if (token === null || token.length === 0) throw missingParam('token');
+    const hash = sha256(token);
+    const found = form.get('token_type_hint') === 'refresh_token'
+      ? (this.deps.store.tokenByRefresh(hash) ?? this.deps.store.tokenByAccess(hash))
+      : (this.deps.store.tokenByAccess(hash) ?? this.deps.store.tokenByRefresh(hash));
+    // RFC 7009: an unknown token (or another app's) is not an error.
+    if (found === undefined || found.application_id !== app.id) return;
+    const grant = this.deps.store.grant(found.grant_id);
+    if (grant !== undefined) this.removeGrant(grant, 'token revoked');
+  }
+
+  /** What a Bearer token stands for; undefined when unknown, expired or revoked. */
+  bearer(token: string): BearerAuth | undefined {
+    const record = this.deps.store.tokenByAccess(sha256(token));
+    if (record === undefined || record.expires_at <= this.deps.now()) return undefined;
+    const user = this.deps.store.user(record.user_id);
+    if (user === undefined || this.deps.store.grant(record.grant_id) === undefined) return undefined;
+    return { user, applicationId: record.application_id, scopes: record.scopes, tokenId: record.id, expiresAt: record.expires_at };
+  }
+
+  me(auth: BearerAuth): OAuthMe {
+    const app = this.deps.store.app(auth.applicationId);
+    const user = auth.user;
+    return {
+      application: {
+        id: auth.applicationId,
+        name: app?.name ?? '',
+        icon: app?.icon ?? null,
+        description: app?.description ?? '',
+        rpc_origins: app?.rpc_origins ?? [],
+      },
+      scopes: auth.scopes,
+      expires: new Date(auth.expiresAt).toISOString(),
+      ...(auth.scopes.includes('identify')
+        ? { user: { id: user.id, username: user.username, discriminator: '0', global_name: user.global_name, avatar: user.avatar } }
+        : {}),
+    };
+  }
+
+  // ---- grants
+
+  grantsOf(user: UserRecord): OAuthGrant[] {
+    return this.deps.store.grantsOf(user.id).map((grant) => this.toWireGrant(grant));
+  }
+
+  /** Deletes one of the user's grants; false when the user has no such grant. */
+  deleteGrant(user: UserRecord, grantId: string): boolean {
+    const grant = this.deps.store.grant(grantId);
+    if (grant === undefined || grant.user_id !== user.id) return false;
+    this.removeGrant(grant, 'grant deleted');
+    return true;
+  }
+
+  toWireGrant(grant: GrantRecord): OAuthGrant {
+    const app = this.deps.store.app(grant.application_id);
+    return {
+      id: grant.id,
+      application: { id: grant.application_id, name: app?.name ?? '', icon: app?.icon ?? null },
+      scopes: [...grant.scopes],
+      integration_type: grant.integration_type,
+      created_at: grant.created_at,
+    };
+  }
+
+  /** A PING to the app's webhook URL (sent when the URL is set). */
+  ping(app: AppRecord): void {
+    this.deps.webhooks.deliver(app, { version: 1, application_id: app.id, type: 0 });
+  }
+
+  // ---- internals
+
+  private removeGrant(grant: GrantRecord, why: string): void {
+    const wire = this.toWireGrant(grant);
+    this.deps.store.deleteGrant(grant.id);
+    this.deps.logger.info({ userId: grant.user_id, applicationId: grant.application_id, grantId: grant.id }, `oauth2 ${why}`);
+    this.deps.dispatcher.dispatchToUser(grant.user_id, OAuthGatewayEvent.GrantDelete, { grant: wire });
+    const app = this.deps.store.app(grant.application_id);
+    const user = this.deps.store.user(grant.user_id);
+    if (app !== undefined && user !== undefined) this.webhook(app, WebhookEventType.ApplicationDeauthorized, { user: toPlatformUser(user) });
+  }
+
+  private webhook(app: AppRecord, type: string, data: unknown): void {
+    const envelope: WebhookEnvelope = { version: 1, application_id: app.id, type: 1, event: { type, timestamp: new Date(this.deps.now()).toISOString(), data } };
+    this.deps.webhooks.deliver(app, envelope);
+  }
+
+  /**
+   * Client authentication: HTTP Basic or body `client_id`/`client_secret`. Public clients may
+   * omit the secret (an empty one or the string `undefined` counts as omitted); a secret that
+   * is sent must be right.
+   */
+  private authenticateClient(form: URLSearchParams, authorization: string | undefined): AppRecord {
+    let clientId = form.get('client_id');
+    let secret = form.get('client_secret');
+    if (authorization !== undefined && /^basic /i.test(authorization)) {
+      const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) throw invalidClient();
+      let basicId: string;
+      let basicSecret: string;
+      try {
+        basicId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+        basicSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+      } catch {
+        throw invalidClient();
+      }
+      if (clientId !== null && clientId !== basicId) throw invalidClient();
+      clientId = basicId;
+      secret = basicSecret;
+    }
+    if (clientId === null || clientId.length === 0) throw invalidClient();
+    const app = this.deps.store.app(clientId);
+    if (app === undefined) throw invalidClient();
+    if (secret === null || secret === '' || secret === 'undefined') {
+      if (!app.public_client) throw invalidClient();
+      return app;
+    }
+    const given = Buffer.from(sha256(secret), 'hex');
+    const expected = Buffer.from(sha256(app.client_secret), 'hex');
+    if (!timingSafeEqual(given, expected)) throw invalidClient();
+    return app;
+  }
+
+  private redeemCode(app: AppRecord, form: URLSearchParams): TokenResponse {
+    const { store } = this.deps;
+    const code = form.get('code');
+    if (code === null || code.length === 0) throw missingParam('code');
+    const hash = sha256(code);
+    const record = store.code(hash);
+    if (record === undefined || record.application_id !== app.id) throw invalidGrant('Invalid "code" in request.');
+    const grant = store.grant(record.grant_id);
+    if (grant === undefined) throw invalidGrant('Invalid "code" in request.');
+    if (record.redirect_uri !== null) {
+      // Browser-flow codes are bound to their redirect; RPC codes ignore redirect_uri (even "undefined").
+      const given = form.get('redirect_uri');
+      if (given === null && record.redirect_uri_given) throw missingParam('redirect_uri');
+      if (given !== null && given !== record.redirect_uri) throw invalidGrant('Invalid "redirect_uri" in request.');
+    }
+    if (record.code_challenge !== null) {
+      const verifier = form.get('code_verifier');
+      if (verifier === null || verifier.length === 0) throw missingParam('code_verifier');
+      const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+      if (!VERIFIER.test(verifier) || computed !== record.code_challenge) throw invalidGrant('Invalid "code_verifier" in request.');
+    }
+    store.deleteCode(hash);
+    return this.issue(grant, record.scopes, record.nonce, 'authorization_code');
+  }
+
+  private refresh(app: AppRecord, form: URLSearchParams): TokenResponse {
+    const { store } = this.deps;
+    const refreshToken = form.get('refresh_token');
+    if (refreshToken === null || refreshToken.length === 0) throw missingParam('refresh_token');
+    const record = store.tokenByRefresh(sha256(refreshToken));
+    const grant = record === undefined ? undefined : store.grant(record.grant_id);
+    if (record === undefined || grant === undefined || record.application_id !== app.id) throw invalidGrant('Invalid "refresh_token" in request');
+    store.deleteToken(record.id);
+    return this.issue(grant, record.scopes, null, 'refresh_token');
+  }
+
+  private issue(grant: GrantRecord, scopes: readonly string[], nonce: string | null, grantType: string): TokenResponse {
+    const { store, now, limits, logger } = this.deps;
+    const accessToken = randomToken();
+    const refreshToken = randomToken();
+    const issuedAt = now();
+    const record: TokenRecord = {
+      id: store.ids.next(),
+      grant_id: grant.id,
+      application_id: grant.application_id,
+      user_id: grant.user_id,
+      scopes: [...scopes],
+      access_hash: sha256(accessToken),
+      refresh_hash: sha256(refreshToken),
+      expires_at: issuedAt + limits.oauthAccessTokenTtlMs,
+    };
+    store.addToken(record);
+    logger.info({ userId: grant.user_id, applicationId: grant.application_id, grantId: grant.id, tokenId: record.id, grantType }, 'oauth2 token issued');
+    const expiresIn = Math.round(limits.oauthAccessTokenTtlMs / 1000);
+    const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken, scope: scopes.join(' ') };
+    if (!scopes.includes('openid')) return response;
+    const iat = Math.floor(issuedAt / 1000);
+    const idToken = this.deps.keys.sign({
+      iss: this.deps.issuer(),
+      sub: grant.user_id,
+      aud: grant.application_id,
+      iat,
+      exp: iat + expiresIn,
+      ...(nonce !== null ? { nonce } : {}),
+    });
+    return { ...response, id_token: idToken };
+  }
+}
