@@ -205,10 +205,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     const refreshGrants = (): void => {
       const api = session.authedApi();
       if (api === null) return;
-      api.grants().then(
-        (list) => grants.replaceAll(list),
-        (error: unknown) => options.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'could not refresh grants'),
-      );
+      api
+        .grants()
+        .then((list) => grants.replaceAll(list))
+        .catch((error: unknown) => options.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'could not refresh grants'));
     };
     installAuthCommands({
       server,
@@ -349,6 +349,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           presenceRelay.dispose();
           broker.dispose();
           guilds.dispose();
+          await grants.flush().catch(() => undefined);
           await probe?.close();
           await control.close();
           await session.close();

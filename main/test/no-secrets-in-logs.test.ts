@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -38,7 +39,7 @@ describe('tokens and secrets never reach a log', () => {
   it('at trace level, for every path a secret can take through the host', async () => {
     const dir = await tempDir('companion-secrets-');
     const config = await tempDir('companion-config-');
-    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace', '--consent', 'deny'], { XDG_CONFIG_HOME: config });
+    proc = CliProcess.run(['serve', '--runtime-dir', dir, '--log-level', 'trace', '--consent', 'approve'], { XDG_CONFIG_HOME: config });
     const [, socketPath] = await proc.waitForStdout(/listening on (\S+)\n/);
     await proc.waitForStdout(/Signed in as alice\n/);
     // The host's own secrets: the control API token, the embedded emulator's admin token and
@@ -47,9 +48,28 @@ describe('tokens and secrets never reach a log', () => {
     const state = JSON.parse(await readFile(path.join(config, 'companion', 'platform', 'state.json'), 'utf8'));
     const hostSecrets: Record<string, string> = { controlToken: runtime.control.token, adminToken: runtime.platform.adminToken };
     for (const user of state.users as { username: string; token: string }[]) hostSecrets[`token of ${user.username}`] = user.token;
-    expect(Object.keys(hostSecrets)).toHaveLength(6);
+    expect(Object.keys(hostSecrets)).toHaveLength(6); // before the flow below adds its own
 
     const { client } = await RawClient.ready(socketPath!);
+
+    // The whole authorization flow, and every value it issues: the code (PKCE), the access,
+    // refresh and id tokens, the verifier, and the app's client secret.
+    const demo = state.apps.find((app: { id: string }) => app.id === '1234567890123456789');
+    hostSecrets['client secret'] = demo.client_secret;
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    hostSecrets['verifier'] = verifier;
+    const authorized = await client.request('AUTHORIZE', { client_id: demo.id, scopes: ['openid', 'identify', 'rpc'], code_challenge: challenge, code_challenge_method: 'S256', nonce: 'n-1' });
+    expect(authorized.data.code, JSON.stringify(authorized)).toEqual(expect.any(String));
+    hostSecrets['code'] = authorized.data.code;
+    const tokenUrl = `${runtime.platform.url}/api/v10/oauth2/token`;
+    const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    const tokens = (await (await fetch(tokenUrl, form({ grant_type: 'authorization_code', client_id: demo.id, client_secret: demo.client_secret, code: authorized.data.code, code_verifier: verifier }))).json()) as Record<string, string>;
+    expect(tokens.access_token, JSON.stringify(tokens)).toEqual(expect.any(String));
+    Object.assign(hostSecrets, { 'access token': tokens.access_token, 'refresh token': tokens.refresh_token, 'id token': tokens.id_token });
+    expect((await client.request('AUTHENTICATE', { access_token: tokens.access_token })).data.user.username).toBe('alice');
+    const refreshed = (await (await fetch(tokenUrl, form({ grant_type: 'refresh_token', client_id: demo.id, refresh_token: tokens.refresh_token! }))).json()) as Record<string, string>;
+    Object.assign(hostSecrets, { 'refreshed access token': refreshed.access_token, 'refreshed refresh token': refreshed.refresh_token });
 
     await client.request('AUTHENTICATE', { access_token: SECRETS.accessToken });
     await client.request('AUTHORIZE', { client_id: '123456789012345678', scopes: ['identify'], code_verifier: SECRETS.verifier, client_secret: SECRETS.clientSecret });
@@ -100,6 +120,8 @@ describe('tokens and secrets never reach a log', () => {
     expect(proc.stderr).toContain('"msg":"handshake refused"');
     // ...and no secret appears anywhere.
     expect(proc.stderr).toContain('"msg":"platform status"');
+    expect(proc.stderr).toContain('"msg":"authorization decided"');
+    expect(proc.stderr).toContain('"msg":"client authenticated"');
     for (const [name, secret] of Object.entries({ ...SECRETS, ...hostSecrets })) {
       expect(output.includes(secret), `${name} leaked into the output`).toBe(false);
     }

@@ -53,7 +53,7 @@ declare module 'discord-rpc' {
       user: Record<string, unknown> | null;
       transport: IPCTransport;
       connect(clientId: string): Promise<Client>;
-      login(options: { clientId: string }): Promise<Client>;
+      login(options: { clientId: string; scopes?: string[]; clientSecret?: string; accessToken?: string; redirectUri?: string }): Promise<Client>;
       request(cmd: string, args?: unknown, evt?: string): Promise<unknown>;
       setActivity(presence?: Presence, pid?: number): Promise<unknown>;
       clearActivity(pid?: number): Promise<unknown>;
