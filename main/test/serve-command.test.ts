@@ -238,6 +238,9 @@ describe('serve: the platform account', () => {
     const missing = await CliProcess.complete(['serve', '--token-file', path.join(runtime, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--token-file: cannot read');
+    const badConsent = await CliProcess.complete(['serve', '--consent', 'maybe']);
+    expect(badConsent.code).toBe(2);
+    expect(badConsent.stderr).toContain("--consent must be one of prompt, approve, deny, got 'maybe'");
     const badUrl = await CliProcess.complete(['serve', '--platform', 'ftp://example']);
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toContain("--platform must be an http(s) URL, got 'ftp://example'");

@@ -156,6 +156,21 @@ describe('AUTHORIZE outcomes', () => {
   });
 });
 
+describe('AUTHORIZE_REQUEST', () => {
+  it('a player action on the control API sends AUTHORIZE_REQUEST to that application\'s subscribed games only', async () => {
+    const player = await alice();
+    const game = await rawGame(player);
+    expect((await game.request('SUBSCRIBE', {}, { evt: 'AUTHORIZE_REQUEST' })).data).toEqual({ evt: 'AUTHORIZE_REQUEST' });
+    const other = await rawGame(player, '999999999999999999');
+    await other.request('SUBSCRIBE', {}, { evt: 'AUTHORIZE_REQUEST' });
+
+    const sent = await player.control('POST', `/v1/games/${DEMO_APP_ID}/authorize-request`);
+    expect(sent.body).toEqual({ delivered: 1 });
+    expect((await game.next()).payload).toEqual({ cmd: 'DISPATCH', data: null, evt: 'AUTHORIZE_REQUEST', nonce: null });
+    expect(await other.framesBeforeBarrier()).toEqual([]);
+  });
+});
+
 describe('codes and tokens', () => {
   async function approvedCode(player: Player, args: Record<string, unknown>): Promise<string> {
     const game = await rawGame(player);
