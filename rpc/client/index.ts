@@ -1,0 +1,2 @@
+// The game-side SDK: `import { Client, AuthorizationArgs } from 'companion/client'`.
+export {};
