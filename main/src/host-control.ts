@@ -11,6 +11,7 @@ import { startControlServer } from './control/control-server.js';
 import type { ConsentBroker } from './consent/consent-broker.js';
 import { consentControlEvents, toConsentPromptView } from './consent/control-views.js';
 import type { GrantCache } from './consent/grant-cache.js';
+import type { OAuthGrant } from '../../platform/src/wire/index.js';
 import type { PlatformSession, SessionStatus } from './platform-session.js';
 import type { FriendPresences } from './presence/friend-presences.js';
 import type { SocialService } from './social/social-service.js';
@@ -20,6 +21,8 @@ export interface HostControlOptions {
   readonly version: string;
   readonly broker: ConsentBroker;
   readonly grants: GrantCache;
+  /** The signed-in user's confirmed grants. */
+  readonly grantList: () => OAuthGrant[];
   /** Revokes the app's grant on the platform (the host then learns it through the gateway). */
   readonly revokeGrant: (applicationId: string) => Promise<void>;
   readonly session: PlatformSession;
@@ -159,7 +162,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
     denyConsent: async (id) => {
       if (!options.broker.decide(id, 'deny')) throw new ControlError(404, `No pending consent request ${id}`);
     },
-    grants: async () => options.grants.list(),
+    grants: async () => options.grantList(),
     revokeGrant: (applicationId) => mapped(options.revokeGrant(applicationId)),
     sendAuthorizeRequest: async (applicationId) => ({
       delivered: server.dispatch('AUTHORIZE_REQUEST', null, { to: (connection) => connection.clientId === applicationId }),

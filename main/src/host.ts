@@ -14,8 +14,6 @@ import {
 import {
   GatewayEvent,
   GatewayOp,
-  OAuthGatewayEvent,
-  type OAuthGrant,
   type PlatformGuild,
   type PresenceUpdateCommand,
   type RateLimitedEvent,
@@ -23,8 +21,7 @@ import {
 import { installAuthCommands } from './authorize/auth-commands.js';
 import { ConsentBroker, type ConsentPolicy } from './consent/consent-broker.js';
 import { GrantCache } from './consent/grant-cache.js';
-import { ControlError } from './control/control-backend.js';
-import { closeRevoked } from './guilds/revocation.js';
+import { GrantSync } from './authorize/grant-sync.js';
 import { installGuildCommands } from './guilds/guild-commands.js';
 import { platformGuildSource } from './guilds/platform-guild-source.js';
 import { startRpcHttpProbe } from './rpc-http-probe.js';
@@ -194,29 +191,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // Authorization: remembered grants, the consent broker, AUTHORIZE / AUTHENTICATE.
     const grants = new GrantCache(options.dataDir, { logger: options.logger });
     const grantsLoad = await grants.load();
+    const grantSync = new GrantSync({ cache: grants, server, platform: () => session.authedApi(), user: () => session.user, logger: options.logger });
     const broker = new ConsentBroker({
-      grants,
+      grants: grantSync.lookup,
       policy: options.consentPolicy ?? 'prompt',
       alwaysAsk: options.consentAlwaysAsk === true,
       ...(options.consentTimeoutMs === undefined ? {} : { timeoutMs: options.consentTimeoutMs }),
       logger: options.logger,
     });
     cleanup.push(async () => broker.dispose());
-    const refreshGrants = (): void => {
-      const api = session.authedApi();
-      if (api === null) return;
-      api
-        .grants()
-        .then((list) => grants.replaceAll(list))
-        .catch((error: unknown) => options.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'could not refresh grants'));
-    };
     installAuthCommands({
       server,
       platform: () => session.authedApi(),
       me: () => session.user,
       consent: broker,
       logger: options.logger,
-      onGranted: refreshGrants,
+      onGranted: (grant) => grantSync.granted(grant),
+      revocations: () => grantSync.revocations(),
     });
     const guilds = installGuildCommands(server, platformGuildSource(() => session.authedApi()), { logger: options.logger });
 
@@ -237,21 +228,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
       accountId = user?.id ?? null;
       social.reset();
       friends.clear();
+      grantSync.accountChanged();
       // Games were told who the user is in READY: after a sign-out or a switch, they must
       // connect again (and get 1000 "User logged out" while nobody is signed in).
       if (hadAccount) server.disconnectAll('User logged out');
     });
-    session.on('ready', refreshGrants);
+    session.on('ready', () => grantSync.refresh());
     session.on('dispatch', (t, d) => {
       friends.dispatch(t, d);
       social.handleDispatch(t, d);
-      if (t === OAuthGatewayEvent.GrantCreate) void grants.record((d as { grant: OAuthGrant }).grant).catch(() => undefined);
-      if (t === OAuthGatewayEvent.GrantDelete) {
-        const grant = (d as { grant: OAuthGrant }).grant;
-        void grants.removeGrant(grant.id).catch(() => undefined);
-        // The tokens are gone: the app's authenticated games lose their access at once.
-        closeRevoked(server, grant.application.id);
-      }
+      grantSync.dispatch(t, d);
       if (t === 'GUILD_UPDATE') guilds.guildChanged(d as PlatformGuild);
       if (t === GatewayEvent.RateLimited) {
         const limited = d as RateLimitedEvent;
@@ -264,13 +250,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       version: options.version,
       broker,
       grants,
-      revokeGrant: async (applicationId) => {
-        const api = session.authedApi();
-        if (api === null) throw new ControlError(503, 'Not signed in to the platform');
-        const grant = grants.list().find((g) => g.application.id === applicationId);
-        if (grant === undefined) throw new ControlError(404, `No grant for application ${applicationId}`);
-        await api.revokeGrant(grant.id);
-      },
+      grantList: () => grantSync.list(),
+      revokeGrant: (applicationId) => grantSync.revoke(applicationId),
       session,
       server,
       friends,
@@ -299,7 +280,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
             },
           );
 
-    const probe = options.rpcHttpProbe === false ? null : (await startRpcHttpProbe({ logger: options.logger })).probe;
+    let probe: Awaited<ReturnType<typeof startRpcHttpProbe>>['probe'] = null;
+    if (options.rpcHttpProbe !== false) {
+      const started = await startRpcHttpProbe({ logger: options.logger });
+      probe = started.probe;
+      if (started.probe === null) options.logger.warn({ reason: started.reason }, 'no free port in 127.0.0.1:6463-6472 for the discord-rpc probe; npm discord-rpc logins will report an error');
+    }
     if (probe !== null) cleanup.push(() => probe.close());
 
     const listener: IpcListener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });

@@ -9,7 +9,7 @@ import {
   type RpcLogger,
   type RpcServer,
 } from '../../../rpc/src/index.js';
-import type { AuthorizePreview, OAuthMe, PlatformUser } from '../../../platform/src/wire/index.js';
+import type { AuthorizePreview, PlatformUser, TokenIntrospection } from '../../../platform/src/wire/index.js';
 import { PlatformApiError, type AuthorizeQuery } from '../gateway/platform-api.js';
 
 /** The player's answer, as the consent broker gives it. */
@@ -37,7 +37,7 @@ export interface ConsentPort {
 export interface AuthPlatform {
   authorizePreview(query: AuthorizeQuery): Promise<AuthorizePreview>;
   authorize(query: AuthorizeQuery): Promise<{ code: string; state?: string }>;
-  oauthMe(accessToken: string): Promise<OAuthMe>;
+  introspect(accessToken: string): Promise<TokenIntrospection>;
 }
 
 export interface AuthCommandsOptions {
@@ -47,8 +47,10 @@ export interface AuthCommandsOptions {
   readonly me: () => PlatformUser | null;
   readonly consent: ConsentPort;
   readonly logger: RpcLogger;
-  /** After a code was issued: refresh the remembered grants (the platform is the source of truth). */
-  readonly onGranted?: (applicationId: string) => void;
+  /** After a code was issued, with what was granted (the host remembers it at once). */
+  readonly onGranted?: (grant: { applicationId: string; scopes: readonly string[]; integrationType: number | null }) => void;
+  /** Bumped whenever a grant is revoked: an AUTHENTICATE that overlapped one checks its token again. */
+  readonly revocations: () => number;
 }
 
 function refusal(kind: Parameters<typeof authorizeError>[0], description: string): RpcError {
@@ -62,7 +64,13 @@ function oauthFailure(error: unknown): RpcError {
     const kind = (known as readonly string[]).includes(error.oauthError) ? (error.oauthError as (typeof known)[number]) : 'invalid_request';
     return refusal(kind, error.message);
   }
-  const description = error instanceof PlatformApiError && error.status === 0 ? 'the platform cannot be reached' : error instanceof Error ? error.message : 'the platform failed';
+  // A fixed description: the platform's own message may name internal paths and request values.
+  const description =
+    error instanceof PlatformApiError && error.status === 0
+      ? 'the platform cannot be reached'
+      : error instanceof PlatformApiError
+        ? `the platform failed (HTTP ${error.status})`
+        : 'the platform failed';
   return refusal('server_error', description);
 }
 
@@ -80,8 +88,13 @@ export function installAuthCommands(options: AuthCommandsOptions): void {
 
   server.setCommandHandler('AUTHORIZE', async ({ connection, request, signal }: CommandContext) => {
     const args = parseAuthorizeArgs(request.args);
-    const clientId = args.clientId ?? connection.clientId;
+    // A game may only ask for its own application: the handshake named it, and a code for
+    // another app (whose grant the player may have given) must not come out without a prompt.
+    const clientId = connection.clientId;
     if (clientId === null) throw refusal('invalid_request', 'no client_id');
+    if (args.clientId !== undefined && args.clientId !== clientId) {
+      throw refusal('invalid_request', `client_id ${args.clientId} is not the application of this connection (${clientId})`);
+    }
     const platform = options.platform();
     if (platform === null) throw refusal('server_error', 'Companion is not signed in to the platform');
     const query: AuthorizeQuery = {
@@ -121,7 +134,7 @@ export function installAuthCommands(options: AuthCommandsOptions): void {
     } catch (error) {
       throw oauthFailure(error);
     }
-    options.onGranted?.(clientId);
+    options.onGranted?.({ applicationId: clientId, scopes: preview.expanded_scopes, integrationType: args.integrationType ?? null });
     return { code };
   });
 
@@ -130,18 +143,26 @@ export function installAuthCommands(options: AuthCommandsOptions): void {
     if (typeof token !== 'string' || token === '') throw new RpcError(RpcErrorCode.InvalidToken, 'Invalid access token');
     const platform = options.platform();
     if (platform === null) throw new RpcError(RpcErrorCode.ServiceUnavailable, 'Companion is not signed in to the platform');
-    let me: OAuthMe;
-    try {
-      me = await platform.oauthMe(token);
-    } catch (error) {
-      if (error instanceof PlatformApiError && (error.status === 401 || error.status === 403)) {
-        throw new RpcError(RpcErrorCode.InvalidToken, 'Invalid access token');
+    const check = async (): Promise<Extract<TokenIntrospection, { active: true }>> => {
+      let found: TokenIntrospection;
+      try {
+        found = await platform.introspect(token);
+      } catch {
+        throw new RpcError(RpcErrorCode.ServiceUnavailable, 'The platform cannot check the token right now; try again');
       }
-      throw new RpcError(RpcErrorCode.ServiceUnavailable, 'The platform cannot check the token right now; try again');
-    }
+      // Inactive covers unknown, expired, revoked, and another user's token (the platform
+      // answers only for the user asking).
+      if (!found.active) throw new RpcError(RpcErrorCode.InvalidToken, 'Token does not match current user');
+      return found;
+    };
+    const epoch = options.revocations();
+    let me = await check();
+    // A revocation while we waited may have been for this token: ask once more.
+    if (options.revocations() !== epoch) me = await check();
     const user = options.me();
-    if (me.user === undefined || user === null || me.user.id !== user.id) {
-      throw new RpcError(RpcErrorCode.InvalidToken, 'Token does not match current user');
+    if (user === null || me.user_id !== user.id) throw new RpcError(RpcErrorCode.InvalidToken, 'Token does not match current user');
+    if (me.application.id !== connection.clientId) {
+      throw new RpcError(RpcErrorCode.InvalidToken, 'Invalid access token: it was issued to another application');
     }
     connection.authenticated = true;
     connection.scopes = new Set(me.scopes);

@@ -7,7 +7,12 @@ export interface TtyPromptOptions {
   readonly input: NodeJS.ReadableStream;
   /** Where prompts go (process.stdout). */
   readonly output: { write(text: string): unknown };
+  /** Clock for the type-ahead guard (tests). */
+  readonly now?: () => number;
 }
+
+/** Answers that arrive this soon after a prompt appears were typed for an earlier one. */
+export const TYPE_AHEAD_GUARD_MS = 750;
 
 export interface TtyPrompt {
   /** Stops listening to the broker and to the input (the streams themselves stay open). */
@@ -74,12 +79,17 @@ export function startTtyPrompt(options: TtyPromptOptions): TtyPrompt {
   /** The id this prompt just answered, so its own decision reads "Allowed", not "elsewhere". */
   let answering: string | undefined;
   let closed = false;
+  const now = options.now ?? Date.now;
+  let shownAt = 0;
   const readline: Interface = createInterface({ input: options.input, terminal: false });
 
   const showNext = (): void => {
     if (closed || current !== undefined) return;
     current = waiting.shift();
-    if (current !== undefined) output.write(promptText(current));
+    if (current !== undefined) {
+      shownAt = now();
+      output.write(promptText(current));
+    }
   };
 
   const onRequest = (request: ConsentRequestView): void => {
@@ -105,6 +115,12 @@ export function startTtyPrompt(options: TtyPromptOptions): TtyPrompt {
 
   const onLine = (line: string): void => {
     if (current === undefined) return;
+    // A line typed (or pasted) before this prompt could be read was meant for an earlier one:
+    // it must not answer a request the player has not seen yet.
+    if (now() - shownAt < TYPE_AHEAD_GUARD_MS) {
+      output.write('(ignored an answer typed before this request was shown; answer again)\n');
+      return;
+    }
     const answer = line.trim().toLowerCase();
     answering = current.id;
     try {

@@ -9,6 +9,7 @@ import type {
   AuthorizePreview,
   OAuthGrant,
   OAuthMe,
+  TokenIntrospection,
 } from '../../../platform/src/wire/index.js';
 import { httpRequest, HttpRequestError, type HttpResult } from './http-request.js';
 
@@ -178,6 +179,11 @@ export class PlatformApi {
       if (error instanceof PlatformApiError && (error.status === 404 || error.status === 403)) return null;
       throw error;
     }
+  }
+
+  /** What a game's access token stands for, asked as the signed-in user (whatever its scopes). */
+  introspect(accessToken: string): Promise<TokenIntrospection> {
+    return this.request('POST', '/oauth2/token/introspect', { body: { token: accessToken } });
   }
 
   /** The signed-in user's grants. */

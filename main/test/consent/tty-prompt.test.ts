@@ -36,7 +36,10 @@ function setup(options: { covers?: () => boolean } = {}) {
   let text = '';
   stdout.setEncoding('utf8');
   stdout.on('data', (chunk: string) => (text += chunk));
-  prompt = startTtyPrompt({ broker, input: stdin, output: stdout });
+  // The prompt's own clock: each reading is a second later, so answers are never taken as
+  // typed ahead (the guard has its own test).
+  let seconds = 0;
+  prompt = startTtyPrompt({ broker, input: stdin, output: stdout, now: () => (seconds += 1) * 1000 });
   return { broker, clock, stdin, output: () => text };
 }
 
@@ -141,5 +144,25 @@ describe('TTY consent prompt', () => {
     expect(isInteractiveTerminal({ isTTY: true }, { isTTY: true })).toBe(true);
     expect(isInteractiveTerminal({ isTTY: true }, {})).toBe(false);
     expect(isInteractiveTerminal({}, { isTTY: true })).toBe(false);
+  });
+
+  it('ignores an answer that arrives right after a prompt appears (typed for an earlier one)', async () => {
+    const clock = new ManualClock();
+    const broker = new ConsentBroker({ grants: { covers: () => false }, clock, timeoutMs: 120_000, newId: () => 'req-guard' });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => (text += chunk));
+    let now = 5_000;
+    prompt = startTtyPrompt({ broker, input: stdin, output: stdout, now: () => now });
+    const asked = broker.ask(input());
+    stdin.write('y\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(broker.pending()).toHaveLength(1);
+    expect(text).toContain('ignored an answer typed before this request was shown');
+    now += 1_000;
+    stdin.write('y\n');
+    await expect(asked).resolves.toEqual({ kind: 'approved', remembered: false });
   });
 });

@@ -114,6 +114,30 @@ describe('AUTHORIZE outcomes', () => {
     expect(player.host.consent.pending()).toEqual([]);
   });
 
+  it('while the player decides, the game\'s other commands are answered (AUTHORIZE does not hold the connection)', async () => {
+    const player = await alice();
+    const game = await rawGame(player);
+    game.send(Opcode.Frame, { cmd: 'AUTHORIZE', nonce: 'n-auth', args: { scopes: ['identify'] } });
+    await eventually(() => player.host.consent.pending().length === 1, 'the prompt');
+    const activity = await game.request('SET_ACTIVITY', { pid: 1, activity: { state: 'Waiting for the player' } });
+    expect(activity).toMatchObject({ cmd: 'SET_ACTIVITY', data: { state: 'Waiting for the player' } });
+    player.host.consent.decide(player.host.consent.pending()[0]!.id, 'approve');
+    const reply = await game.next(5000);
+    expect(reply.payload).toMatchObject({ cmd: 'AUTHORIZE', nonce: 'n-auth', data: { code: expect.any(String) } });
+  });
+
+  it('a client_id other than the connection\'s application is refused before any prompt', async () => {
+    const player = await alice();
+    const prompts = answerPrompts(player, () => 'approve');
+    const game = await rawGame(player, '999999999999999999');
+    const reply = await game.request('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+    expect(reply.data).toEqual({
+      code: 5000,
+      message: `OAuth2 Error: invalid_request: client_id ${DEMO_APP_ID} is not the application of this connection (999999999999999999)`,
+    });
+    expect(prompts).toEqual([]);
+  });
+
   it('no answer within the time limit: access_denied "the authorization request timed out"', async () => {
     const player = await alice({ consentTimeoutMs: 300 });
     const game = await rawGame(player);
@@ -226,6 +250,50 @@ describe('codes and tokens', () => {
     const aliceGame = await rawGame(alicePlayer);
     expect((await aliceGame.request('AUTHENTICATE', { access_token: tokens.access_token })).data).toEqual({ code: 4009, message: 'Token does not match current user' });
     expect((await aliceGame.request('AUTHENTICATE', { access_token: 'not-a-token' })).data).toMatchObject({ code: 4009 });
+  });
+});
+
+describe('grants belong to one user, and revocations are never missed', () => {
+  it('AUTHENTICATE works for a token without identify (the host asks the platform whose token it is)', async () => {
+    const player = await alice();
+    answerPrompts(player, () => 'approve');
+    const game = await rawGame(player);
+    const code = (await game.request('AUTHORIZE', { scopes: ['rpc'] })).data.code;
+    const tokens = (await tokenExchange(player, { grant_type: 'authorization_code', client_id: DEMO_APP_ID, code })).body;
+    const reply = await game.request('AUTHENTICATE', { access_token: tokens.access_token });
+    expect(reply.data).toMatchObject({ user: { username: 'alice' }, scopes: ['rpc'], application: { id: DEMO_APP_ID } });
+  });
+
+  it("after switching to bob, alice's remembered grant does not approve bob's request", async () => {
+    const player = await alice();
+    const prompts = answerPrompts(player, () => 'approve');
+    const game = await rawGame(player);
+    await game.request('AUTHORIZE', { scopes: ['identify'] });
+    await eventually(() => player.host.grants.list().length > 0, "alice's grant");
+    expect((await player.control('POST', '/v1/account/login', { username: 'bob' })).status).toBe(200);
+    expect((await player.control('GET', '/v1/grants')).body).toEqual({ grants: [] });
+    const bobGame = await rawGame(player);
+    expect((await bobGame.request('AUTHORIZE', { scopes: ['identify'] })).data.code).toEqual(expect.any(String));
+    expect(prompts).toHaveLength(2);
+  });
+
+  it('a grant revoked while the host was away from the gateway closes the game with 4003 once it is back', async () => {
+    const player = await alice();
+    answerPrompts(player, () => 'approve');
+    const game = await rawGame(player);
+    const code = (await game.request('AUTHORIZE', { scopes: ['identify', 'rpc'] })).data.code;
+    const tokens = (await tokenExchange(player, { grant_type: 'authorization_code', client_id: DEMO_APP_ID, code })).body;
+    await game.request('AUTHENTICATE', { access_token: tokens.access_token });
+    await world.restartPlatform();
+    // Revoked at once, before the host's gateway is back (its reconnect waits at least 50 ms).
+    const revoke = await fetch(`${world.platform.url}/api/v10/oauth2/token/revoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: DEMO_APP_ID }),
+    });
+    expect(revoke.status).toBe(200);
+    const close = await game.next(10_000);
+    expect(close).toMatchObject({ opcode: Opcode.Close, payload: { code: 4003 } });
   });
 });
 

@@ -16,6 +16,8 @@ const AuthorizeBody = v.object({ authorize: v.boolean(), rpc: v.optional(v.boole
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
 /** The form of a form-encoded OAuth2 request; any other body is invalid_request. */
+const IntrospectBody = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
+
 function form(ctx: RequestContext): URLSearchParams {
   if (ctx.contentType !== 'application/x-www-form-urlencoded') {
     throw invalidRequest('The request body must be application/x-www-form-urlencoded.');
@@ -85,6 +87,19 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       pattern: '/oauth2/@me',
       auth: 'bearer',
       handle: (ctx) => ({ status: 200, body: oauth.me(ctx.oauth as NonNullable<RequestContext['oauth']>) }),
+    },
+    {
+      // Ours (RFC 7662 in spirit): the companion host, signed in as the user, asks what a game's
+      // access token stands for, whatever its scopes. Only the token's own user gets an answer.
+      method: 'POST',
+      pattern: '/oauth2/token/introspect',
+      auth: 'user',
+      handle: (ctx) => {
+        const { token } = parseBody(IntrospectBody, ctx.body);
+        const auth = oauth.bearer(token);
+        if (auth === undefined || auth.user.id !== me(ctx).id) return { status: 200, body: { active: false } };
+        return { status: 200, body: { active: true, user_id: auth.user.id, ...oauth.me(auth) } };
+      },
     },
     { method: 'GET', pattern: '/oauth2/tokens', auth: 'user', handle: (ctx) => ({ status: 200, body: oauth.grantsOf(me(ctx)) }) },
     {

@@ -185,3 +185,10 @@ export interface WebhookEnvelope {
 }
 
 export const WebhookEventType = { ApplicationAuthorized: 'APPLICATION_AUTHORIZED', ApplicationDeauthorized: 'APPLICATION_DEAUTHORIZED' } as const;
+
+/**
+ * `POST /api/v10/oauth2/token/introspect {token}` with the user's token (ours): what a game's
+ * access token stands for, whatever its scopes; inactive for unknown, expired or revoked
+ * tokens and for tokens of other users.
+ */
+export type TokenIntrospection = { readonly active: false } | ({ readonly active: true; readonly user_id: string } & OAuthMe);

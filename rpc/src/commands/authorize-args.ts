@@ -72,7 +72,10 @@ export function parseAuthorizeArgs(raw: unknown): AuthorizeArgs {
     if (clientId === undefined) throw invalidRequest('"client_id" must be an application id (a snowflake)');
   }
 
-  const scopes = parseScopes(args['scopes'] ?? args['scope']);
+  // `scopes` first; an absent or empty one falls through to the Embedded App SDK's `scope`.
+  const primary = args['scopes'];
+  const emptyPrimary = primary === undefined || primary === null || (Array.isArray(primary) && primary.length === 0) || primary === '';
+  const scopes = parseScopes(emptyPrimary && args['scope'] !== undefined ? args['scope'] : primary);
 
   const codeChallenge = optionalString(args, 'code_challenge', 128);
   const method = args['code_challenge_method'];

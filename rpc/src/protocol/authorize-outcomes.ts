@@ -5,7 +5,15 @@ import { RpcErrorCode } from './codes.js';
  * is ERROR 5000 with an `OAuth2 Error: <error>: <description>` message; `access_denied` is
  * how a client tells the player's cancellation from a server or request error.
  */
-export type AuthorizeOutcomeKind = 'approved' | 'denied' | 'dismissed' | 'timed-out' | 'server-error' | 'invalid-scope' | 'invalid-request';
+export type AuthorizeOutcomeKind =
+  | 'approved'
+  | 'denied'
+  | 'dismissed'
+  | 'timed-out'
+  | 'server-error'
+  | 'invalid-scope'
+  | 'invalid-request'
+  | 'redirect-refused';
 
 export interface AuthorizeOutcomeRow {
   readonly kind: AuthorizeOutcomeKind;
@@ -27,7 +35,8 @@ export const AUTHORIZE_OUTCOMES: readonly AuthorizeOutcomeRow[] = [
   { kind: 'timed-out', when: 'No answer within the time limit (default 5 minutes)', reply: `5000 ${TIMED_OUT_MESSAGE}`, userCancelled: true },
   { kind: 'server-error', when: 'The platform fails or cannot be reached', reply: '5000 OAuth2 Error: server_error: <description>', userCancelled: false },
   { kind: 'invalid-scope', when: 'No scopes, an unknown scope, or one the app is not approved for', reply: '5000 OAuth2 Error: invalid_scope: <description>', userCancelled: false },
-  { kind: 'invalid-request', when: 'A malformed request: redirect_uri over IPC, a code challenge method other than S256, the legacy rpc_token or username', reply: '5000 OAuth2 Error: invalid_request: <description>', userCancelled: false },
+  { kind: 'invalid-request', when: 'A malformed request: a code challenge method other than S256, the legacy rpc_token or username, a client_id other than the connection\'s application', reply: '5000 OAuth2 Error: invalid_request: <description>', userCancelled: false },
+  { kind: 'redirect-refused', when: 'A redirect_uri over IPC (the real client\'s own text, without the OAuth2 prefix)', reply: '5000 Redirect URI cannot be used in the RPC OAuth2 Authorization flow', userCancelled: false },
 ];
 
 /** The ERROR data of a refusal: `{code: 5000, message}`. */

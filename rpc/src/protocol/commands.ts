@@ -7,6 +7,12 @@
 export interface CommandSpec {
   readonly local: boolean;
   readonly scopes?: readonly string[];
+  /**
+   * Answered in its own time: later commands of the same connection do not wait for it (an
+   * AUTHORIZE waits minutes for the player, while the game keeps setting its activity).
+   * Replies are matched by nonce, so their order does not matter to clients.
+   */
+  readonly concurrent?: boolean;
 }
 
 /** Scope lists of the reference's table (UDOC). */
@@ -19,7 +25,7 @@ const RPC_VOICE_WRITE = ['rpc', 'rpc.voice.write'] as const;
  * CommandSpec). A name not listed here is answered 4002 "Invalid command: X".
  */
 export const RPC_COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  AUTHORIZE: { local: true },
+  AUTHORIZE: { local: true, concurrent: true },
   AUTHENTICATE: { local: true },
   SUBSCRIBE: { local: true },
   UNSUBSCRIBE: { local: true },

@@ -7,6 +7,7 @@ import type { HandshakeOutcome } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
 import { OutboundQueue } from './outbound-queue.js';
 import { encodeReplyFrame, plainReply } from './reply-frame.js';
+import { DetachedReply } from './detached-reply.js';
 
 export type Transport = 'ipc';
 export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
@@ -43,7 +44,7 @@ export interface ConnectionHost {
   handshake(connection: RpcConnection, payload: unknown): HandshakeOutcome | Promise<HandshakeOutcome>;
   /** READY has been written. */
   ready(connection: RpcConnection): void;
-  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply>;
+  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> | DetachedReply;
   closed(connection: RpcConnection, info: DisconnectInfo): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
   readonly trace: FrameTracer | undefined;
@@ -266,6 +267,12 @@ export class RpcConnection {
         this.host.trace?.(this, 'in', opcode, payload);
         const reply = this.host.command(this, payload);
         if (reply instanceof Promise) return reply.then((r) => this.sendReply(r));
+        if (reply instanceof DetachedReply) {
+          // Later frames go on; the reply follows whenever it is ready (sendReply drops it if
+          // the client has left meanwhile: the command was told through its abort signal).
+          reply.reply.then((r) => this.sendReply(r), (error: unknown) => this.failed(error));
+          return;
+        }
         this.sendReply(reply);
         return;
       }

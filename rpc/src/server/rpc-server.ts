@@ -20,6 +20,7 @@ import {
 import { subscriptionKey } from './subscription-key.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
 import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
+import { DetachedReply } from './detached-reply.js';
 
 /** The user and config a READY dispatch carries. */
 export interface ReadyIdentity {
@@ -284,7 +285,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     this.emit('ready', connection);
   }
 
-  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> {
+  command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> | DetachedReply {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new ProtocolViolation('invalid payload: a command must be a JSON object');
     }
@@ -313,10 +314,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     try {
       const data = handler({ connection, server: this, request, signal: connection.signal });
       if (data instanceof Promise) {
-        return data.then(
+        const reply = data.then(
           (resolved: unknown) => successReply(name, nonce, resolved ?? null),
           (error: unknown) => this.failure(connection, request, error),
         );
+        return entry.spec.concurrent === true ? new DetachedReply(reply) : reply;
       }
       return successReply(name, nonce, data ?? null);
     } catch (error) {

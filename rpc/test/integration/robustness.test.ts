@@ -43,8 +43,9 @@ describe('a client that never reads', () => {
 });
 
 describe('a command whose handler is still running', () => {
-  function slowAuthorize(ts: TestServer, settle: Promise<unknown>, seen: { signal?: AbortSignal }): void {
-    ts.server.setCommandHandler('AUTHORIZE', async ({ signal }) => {
+  /** A slow command of the ordinary kind (AUTHORIZE is concurrent: see the test below). */
+  function slowCommand(ts: TestServer, settle: Promise<unknown>, seen: { signal?: AbortSignal }, cmd = 'SET_CERTIFIED_DEVICES'): void {
+    ts.server.setCommandHandler(cmd, async ({ signal }) => {
       seen.signal = signal;
       await settle;
       return { code: 'abc' };
@@ -54,29 +55,41 @@ describe('a command whose handler is still running', () => {
   it('answers PING at once while the command is pending, and later frames wait their turn', async () => {
     const t = await server();
     let release!: () => void;
-    slowAuthorize(t, new Promise<void>((resolve) => (release = resolve)), {});
+    slowCommand(t, new Promise<void>((resolve) => (release = resolve)), {});
     const { client } = await RawClient.ready(t.path);
-    client.send(Opcode.Frame, { cmd: 'AUTHORIZE', nonce: 'auth', args: {} });
+    client.send(Opcode.Frame, { cmd: 'SET_CERTIFIED_DEVICES', nonce: 'auth', args: {} });
     client.sendRaw(SET('after'));
     client.send(Opcode.Ping, 'alive?');
     expect(await client.next()).toEqual({ opcode: Opcode.Pong, payload: 'alive?' });
     expect(await client.silentFor(50)).toBe(true);
     release();
-    expect((await client.next()).payload).toMatchObject({ cmd: 'AUTHORIZE', nonce: 'auth', data: { code: 'abc' } });
+    expect((await client.next()).payload).toMatchObject({ cmd: 'SET_CERTIFIED_DEVICES', nonce: 'auth', data: { code: 'abc' } });
     expect((await client.next()).payload).toMatchObject({ cmd: 'SET_ACTIVITY', nonce: 'after' });
+  });
+
+  it('AUTHORIZE is concurrent: later commands are answered while it waits, and its reply follows when ready', async () => {
+    const t = await server();
+    let release!: () => void;
+    slowCommand(t, new Promise<void>((resolve) => (release = resolve)), {}, 'AUTHORIZE');
+    const { client } = await RawClient.ready(t.path);
+    client.send(Opcode.Frame, { cmd: 'AUTHORIZE', nonce: 'auth', args: {} });
+    client.sendRaw(SET('after'));
+    expect((await client.next()).payload).toMatchObject({ cmd: 'SET_ACTIVITY', nonce: 'after' });
+    release();
+    expect((await client.next()).payload).toMatchObject({ cmd: 'AUTHORIZE', nonce: 'auth', data: { code: 'abc' } });
   });
 
   it('tells the handler the client left, and finalises the connection even if the handler never settles', async () => {
     const t = await server({ closeGraceMs: 100 });
     const seen: { signal?: AbortSignal } = {};
-    slowAuthorize(t, new Promise(() => undefined), seen);
+    slowCommand(t, new Promise(() => undefined), seen);
     const disconnects: DisconnectInfo[] = [];
     const cleared: unknown[] = [];
     t.server.on('disconnect', (_c, info) => disconnects.push(info));
     t.server.on('activity', (change) => change.cause === 'disconnect' && cleared.push(change));
     const { client } = await RawClient.ready(t.path);
     await client.request('SET_ACTIVITY', { pid: 3, activity: { state: 'playing' } });
-    client.send(Opcode.Frame, { cmd: 'AUTHORIZE', nonce: 'never', args: {} });
+    client.send(Opcode.Frame, { cmd: 'SET_CERTIFIED_DEVICES', nonce: 'never', args: {} });
     await waitUntil(() => seen.signal !== undefined, 'the handler to start');
     client.close();
     await waitUntil(() => seen.signal?.aborted === true, 'the abort signal');
