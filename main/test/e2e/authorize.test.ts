@@ -334,6 +334,45 @@ describe('with @xhayper/discord-rpc', () => {
   });
 });
 
+describe('what the libraries see', () => {
+  async function xhayper(player: Player, app: { id: string; client_secret: string }): Promise<XhayperClient> {
+    const previous = process.env['XDG_RUNTIME_DIR'];
+    process.env['XDG_RUNTIME_DIR'] = player.runtimeDir;
+    const client = new XhayperClient({ clientId: app.id, clientSecret: app.client_secret });
+    cleanups.push(() => within(client.destroy(), 2000, 'xhayper destroy()').catch(() => undefined));
+    (client as any).rest.options.api = `${world.platform.url}/api`;
+    try {
+      await within(client.connect(), 5000, 'xhayper connect');
+    } finally {
+      if (previous === undefined) delete process.env['XDG_RUNTIME_DIR'];
+      else process.env['XDG_RUNTIME_DIR'] = previous;
+    }
+    return client;
+  }
+
+  it('@xhayper/discord-rpc: a denied login rejects with code 5000 and access_denied; a revoked one is disconnected', async () => {
+    const player = await alice();
+    const created = world.platform.admin.createApp({ name: 'Secret Game' });
+    const app = world.platform.admin.patchApp(created.id, { approved_scopes: ['rpc'] });
+    let answer: 'deny' | 'approve' = 'deny';
+    answerPrompts(player, () => answer);
+
+    const denied = await xhayper(player, app);
+    const error = await denied.login({ scopes: ['identify'] }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: number; message?: string },
+    );
+    expect(error).toMatchObject({ code: 5000, message: expect.stringContaining('access_denied') });
+
+    answer = 'approve';
+    const client = await xhayper(player, app);
+    await within(client.login({ scopes: ['identify', 'rpc'] }), 10_000, 'xhayper login');
+    const disconnected = new Promise<void>((resolve) => client.once('disconnected', () => resolve()));
+    expect((await player.control('DELETE', `/v1/grants/${app.id}`)).status).toBe(200);
+    await within(disconnected, 5000, 'the disconnect after the revocation');
+  });
+});
+
 describe('webhook events', () => {
   it('consent delivers APPLICATION_AUTHORIZED to the app\'s webhook URL, signed with its key', async () => {
     const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
