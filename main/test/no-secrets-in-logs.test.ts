@@ -50,7 +50,8 @@ describe('tokens and secrets never reach a log', () => {
     for (const user of state.users as { username: string; token: string }[]) hostSecrets[`token of ${user.username}`] = user.token;
     expect(Object.keys(hostSecrets)).toHaveLength(6); // before the flow below adds its own
 
-    const { client } = await RawClient.ready(socketPath!);
+    // The game of the demo app: AUTHORIZE may only ask for the connection's own application.
+    const { client } = await RawClient.ready(socketPath!, '1234567890123456789');
 
     // The whole authorization flow, and every value it issues: the code (PKCE), the access,
     // refresh and id tokens, the verifier, and the app's client secret.

@@ -61,6 +61,25 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
+/**
+ * Whether a requested redirect matches a registered one: exactly, or for a loopback redirect
+ * (`http://127.0.0.1/...`, `http://localhost/...`) with any port, as RFC 8252 section 7.3 asks
+ * of servers, so a desktop app can listen on a free port for the one request.
+ */
+export function redirectMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(registered);
+    b = new URL(requested);
+  } catch {
+    return false;
+  }
+  const loopback = (url: URL): boolean => url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost');
+  return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+}
+
 /** `redirect_uri` with query parameters added (works for custom schemes too). */
 export function withQuery(uri: string, params: Readonly<Record<string, string | null | undefined>>): string {
   const query = new URLSearchParams();
@@ -87,7 +106,7 @@ export class OAuthService {
     const app = this.deps.resolveApp(clientId);
     if (app === undefined) throw new OAuthError(400, 'invalid_client', `Unknown application "${clientId}"`);
     const redirectUri = query.get('redirect_uri');
-    if (redirectUri !== null && !app.redirect_uris.includes(redirectUri)) throw invalidParam('redirect_uri');
+    if (redirectUri !== null && !app.redirect_uris.some((registered) => redirectMatches(registered, redirectUri))) throw invalidParam('redirect_uri');
     return { app, redirectUri };
   }
 
