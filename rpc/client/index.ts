@@ -1,2 +1,100 @@
 // The game-side SDK: `import { Client, AuthorizationArgs } from 'companion/client'`.
-export {};
+
+export {
+  Client,
+  type Activity,
+  type ActivityInvite,
+  type ActivityJoinRequest,
+  type AuthorizeCallback,
+  type AuthorizeOutcome,
+  type ClientOptions,
+  type ConnectionStatus,
+  type ReadyData,
+  type ResultCallback,
+  type RpcUserSummary,
+  type StatusCallback,
+  type TokenCallback,
+  type TokenOutcome,
+} from './client.js';
+
+export {
+  AuthorizationArgs,
+  AuthorizationCodeChallenge,
+  IntegrationType,
+  INVALID_CHALLENGE_MESSAGE,
+  INVALID_RECORD_MESSAGE,
+  type AuthenticationCodeChallengeMethod,
+} from './authorization-args.js';
+
+export {
+  authorizeResultFromRpcError,
+  ClientResult,
+  ClientResultError,
+  oauthErrorType,
+  toClientResult,
+  type ClientResultInit,
+  type ClientResultType,
+} from './client-result.js';
+
+export { AuthorizationCodeVerifier, codeChallengeS256, createAuthorizationCodeVerifier, isValidCodeVerifier } from './pkce.js';
+
+export { DEFAULT_COMMUNICATION_SCOPES, DEFAULT_PRESENCE_SCOPES, getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
+
+export { authorizeUrl, desktopRedirectUri, mobileRedirectUri, SERVICE_SCHEME_PREFIX } from './redirects.js';
+
+export {
+  browserAuthorize,
+  DEFAULT_BROWSER_AUTHORIZE_TIMEOUT_MS,
+  generateState,
+  openInBrowser,
+  type BrowserAuthorizeOptions,
+  type BrowserAuthorizeOutcome,
+} from './browser-authorize.js';
+
+export {
+  DEFAULT_HTTP_TIMEOUT_MS,
+  getToken,
+  refreshToken,
+  revokeToken,
+  type GetTokenOptions,
+  type RefreshTokenOptions,
+  type RevokeTokenOptions,
+  type TokenResponse,
+} from './oauth-http.js';
+
+export {
+  createClientLogger,
+  DEBUG_BUILD_WARNING,
+  LOG_LEVELS,
+  REDACTED,
+  type BuildKind,
+  type ClientLogger,
+  type ClientLoggerOptions,
+  type LogFields,
+  type LogLevel,
+} from './logger.js';
+
+// The connection layer, for tools that want the protocol without the Client.
+export {
+  backoffDelay,
+  candidateSocketPaths,
+  ConnectError,
+  DEFAULT_BACKOFF,
+  DEFAULT_PING_INTERVAL_MS,
+  DEFAULT_PONG_TIMEOUT_MS,
+  DEFAULT_READY_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  discoveryDirectories,
+  existingSocketPaths,
+  RpcRequestError,
+  RpcSocket,
+  SANDBOX_SUBDIRECTORIES,
+  SdkConnection,
+  type BackoffOptions,
+  type CloseInfo,
+  type DisconnectDetail,
+  type RequestFailureKind,
+  type RpcSocketOptions,
+  type SdkConnectionEvents,
+  type SdkConnectionOptions,
+} from './connection/index.js';

@@ -1,0 +1,732 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { RpcError } from '../src/protocol/codes.js';
+import type { Env } from '../src/transport/ipc-paths.js';
+import { runSetActivity } from '../src/commands/set-activity.js';
+import type { ActivityInput } from '../src/commands/activity-schema.js';
+import { parseAcceptInviteArgs, parseInviteUserArgs, parseUserIdArgs } from '../src/commands/invite-args.js';
+import { toU64String, type AuthorizationArgs } from './authorization-args.js';
+import { authorizeResultFromRpcError, ClientResult, toClientResult } from './client-result.js';
+import { browserAuthorize, generateState } from './browser-authorize.js';
+import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
+import * as oauth from './oauth-http.js';
+import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
+import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
+import { RpcRequestError } from './connection/errors.js';
+import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions } from './connection/sdk-connection.js';
+import type { ReadyData } from './connection/rpc-socket.js';
+
+export type { ConnectionStatus } from './connection/sdk-connection.js';
+export type { ReadyData } from './connection/rpc-socket.js';
+/** The activity a game sets: SET_ACTIVITY's `activity`, in the wire's snake_case names. */
+export type Activity = ActivityInput;
+
+export interface ClientOptions {
+  /** The SDK's log: `build` 'release' (default: errors and warnings only) or 'debug' (also info and verbose); `sink` receives each line (default: stderr). */
+  readonly logger?: { readonly build?: BuildKind; readonly sink?: (line: string) => void; readonly minLevel?: LogLevel };
+  /** Environment for socket discovery and the launch-command file (default: process.env). */
+  readonly env?: Env;
+  /** Per-request timeout of RPC commands (default 30 000 ms). AUTHORIZE waits for the player: see `authorizeTimeoutMs`. */
+  readonly requestTimeoutMs?: number;
+  /** How long AUTHORIZE over RPC may wait for the player (default 6 minutes: above the host's own 5-minute limit, so its timed-out answer arrives first). */
+  readonly authorizeTimeoutMs?: number;
+  /** Base of the platform for the token endpoint and the browser fallback (`http://127.0.0.1:PORT`). Default: the origin of the last READY's `config.api_endpoint`, else https://discord.com. */
+  readonly platformBase?: string;
+  /** Opens a URL in the player's browser (browser fallback of authorize). Default: xdg-open / open / rundll32. */
+  readonly openUrl?: (url: string) => void | Promise<void>;
+  /** How long the browser fallback waits for the redirect (default 5 minutes). */
+  readonly browserAuthorizeTimeoutMs?: number;
+  /** The host's data directory, where `launch-commands.json` lives. Default `$XDG_CONFIG_HOME/companion` (else `~/.config/companion`), the host's own default. */
+  readonly companionDataDir?: string;
+  /** Connection details: socket paths, keepalive, backoff (see SdkConnectionOptions). */
+  readonly connection?: Omit<SdkConnectionOptions, 'env' | 'requestTimeoutMs'>;
+}
+
+/** The READY user and the users of join requests and invites. */
+export interface RpcUserSummary {
+  readonly id: string;
+  readonly username: string;
+  readonly discriminator?: string;
+  readonly avatar?: string | null;
+}
+
+/** An invite for this game (ACTIVITY_INVITE), or one the player accepted on another device (ACTIVITY_INVITE_ACCEPTED). */
+export interface ActivityInvite {
+  /** 1 (join). */
+  readonly type: number;
+  readonly senderId: string;
+  readonly sender: RpcUserSummary | null;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly applicationId: string;
+  readonly partyId: string | null;
+  /** The sender's activity as the invite shows it (never its secrets). */
+  readonly activity: unknown;
+  /** false when it was already accepted on another device (nothing left to accept here). */
+  readonly isValid: boolean;
+}
+
+/** A friend asking to join (ACTIVITY_JOIN_REQUEST). */
+export interface ActivityJoinRequest {
+  readonly user: RpcUserSummary;
+  readonly channelId: string | null;
+  readonly messageId: string | null;
+}
+
+export type StatusCallback = (status: ConnectionStatus, error: string | null, closeCode: number | null) => void;
+export type AuthorizeCallback = (result: ClientResult, code: string | null, redirectUri: string | null) => void;
+export type TokenCallback = (result: ClientResult, accessToken: string | null, refreshToken: string | null, tokenType: string | null, expiresIn: number, scopes: string) => void;
+export type ResultCallback = (result: ClientResult) => void;
+
+export interface AuthorizeOutcome {
+  readonly result: ClientResult;
+  readonly code: string | null;
+  /** null over RPC (redeem without a redirect); the loopback redirect of the browser fallback. */
+  readonly redirectUri: string | null;
+  /** How it was asked: 'rpc' (a running companion) or 'browser'. */
+  readonly via: 'rpc' | 'browser';
+}
+
+export interface TokenOutcome {
+  readonly result: ClientResult;
+  readonly token: oauth.TokenResponse | null;
+}
+
+const EVENT_JOIN = 'ACTIVITY_JOIN';
+const EVENT_JOIN_REQUEST = 'ACTIVITY_JOIN_REQUEST';
+const EVENT_INVITE = 'ACTIVITY_INVITE';
+const EVENT_INVITE_ACCEPTED = 'ACTIVITY_INVITE_ACCEPTED';
+const EVENT_AUTHORIZE_REQUEST = 'AUTHORIZE_REQUEST';
+
+/**
+ * The game-side SDK, in the Social SDK's style (camelCase of `discordpp::Client`). Every
+ * operation that takes a callback also returns a Promise of the same values, and neither ever
+ * rejects: failures are ClientResults. Callbacks are optional.
+ *
+ * ```ts
+ * const client = new Client();
+ * client.setApplicationId('1234567890123456789');
+ * await client.connect();
+ * await client.updateRichPresence({ state: 'In a squad', party: { id: 'p1', size: [1, 4] }, secrets: { join: 'abc123' } });
+ * client.setActivityJoinCallback((secret) => joinLobby(secret));
+ * ```
+ */
+export class Client {
+  readonly logger: ClientLogger;
+  readonly connection: SdkConnection;
+  private applicationId: string | undefined;
+  private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
+  private lastReady: ReadyData | null = null;
+  private statusCallback: StatusCallback | undefined;
+  private joinCallback: ((joinSecret: string) => void) | undefined;
+  private joinRequestCallback: ((user: RpcUserSummary, request: ActivityJoinRequest) => void) | undefined;
+  private inviteCreatedCallback: ((invite: ActivityInvite) => void) | undefined;
+  private authorizeRequestCallback: (() => void) | undefined;
+
+  constructor(private readonly options: ClientOptions = {}) {
+    this.logger = createClientLogger({
+      build: options.logger?.build ?? 'release',
+      ...(options.logger?.sink === undefined ? {} : { sink: options.logger.sink }),
+      ...(options.logger?.minLevel === undefined ? {} : { minLevel: options.logger.minLevel }),
+    });
+    this.connection = new SdkConnection({
+      ...options.connection,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    });
+    this.connection.on('status', (status, previous) => this.logger.info('status changed', { status, previous }));
+    this.connection.on('ready', (ready) => {
+      this.lastReady = ready;
+      this.statusCallback?.('ready', null, null);
+    });
+    this.connection.on('disconnected', (detail) => {
+      const { close } = detail;
+      const text = close.code === null ? close.message : `${close.code} ${close.message}`;
+      (detail.fatal ? this.logger.error : detail.willReconnect ? this.logger.warning : this.logger.info)('disconnected from Companion', {
+        reason: close.reason,
+        closeCode: close.code,
+        message: close.message,
+        willReconnect: detail.willReconnect,
+      });
+      this.statusCallback?.(detail.willReconnect ? 'reconnecting' : 'disconnected', close.reason === 'local' ? null : text, close.code);
+    });
+    this.connection.on('reconnect-scheduled', (delayMs, attempt) => this.logger.verbose('reconnect scheduled', { delayMs, attempt }));
+    this.connection.on('reconnect-failed', (error) => {
+      (error.fatal ? this.logger.error : this.logger.verbose)('reconnect attempt failed', { reason: error.reason, closeCode: error.closeCode, message: error.message });
+      if (error.fatal) this.statusCallback?.('disconnected', error.message, error.closeCode);
+    });
+    this.connection.on('restore-failed', (cmd, error) => this.logger.warning('could not restore state after connecting', { cmd, code: error.code, message: error.message }));
+    this.connection.on('event', (evt, data) => this.onEvent(evt, data));
+  }
+
+  // ---- setup and connection
+
+  /** Client::SetApplicationId: the application the connection handshakes as, and the default client id of `authorize`. A decimal string or a bigint. */
+  setApplicationId(applicationId: string | bigint): void {
+    this.applicationId = toU64String(applicationId, 'applicationId');
+  }
+
+  getApplicationId(): string | undefined {
+    return this.applicationId;
+  }
+
+  /**
+   * Client::Connect: finds Companion's socket, handshakes and waits for READY; then re-sends
+   * the presence, token and event subscriptions set so far. Resolves `ok` or the failure
+   * (`ClientNotReady` when no companion runs; `RpcError` with the CLOSE code when it refuses
+   * the application). After a later drop it reconnects by itself with backoff (0.5 s doubling
+   * to 60 s) unless the refusal is fatal (4000, 4004); a failed first connect does not retry:
+   * call connect() again.
+   */
+  async connect(callback?: ResultCallback): Promise<ClientResult> {
+    let result: ClientResult;
+    if (this.applicationId === undefined) {
+      result = ClientResult.validation('setApplicationId must be called before connect');
+    } else {
+      try {
+        const ready = await this.connection.connect(this.applicationId);
+        this.lastReady = ready;
+        this.logger.info('connected to Companion', { path: this.connection.path, user: ready.user?.id });
+        result = ClientResult.ok();
+      } catch (error) {
+        const e = error as { message?: string; closeCode?: number | null; fatal?: boolean; reason?: string };
+        const message = e.message ?? String(error);
+        this.logger.warning('could not connect to Companion', { reason: e.reason, closeCode: e.closeCode, message });
+        result =
+          e.closeCode !== null && e.closeCode !== undefined
+            ? ClientResult.failure('RpcError', message, { errorCode: e.closeCode, retryable: e.fatal !== true })
+            : ClientResult.failure('ClientNotReady', message, { retryable: true });
+      }
+    }
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::Disconnect: closes the connection (CLOSE 1000) and stops reconnecting. */
+  async disconnect(): Promise<void> {
+    await this.connection.disconnect();
+  }
+
+  /** Client::GetStatus. */
+  getStatus(): ConnectionStatus {
+    return this.connection.status;
+  }
+
+  /** The signed-in user of the last READY (null before the first). */
+  getCurrentUser(): RpcUserSummary | null {
+    const user = this.lastReady?.user;
+    return user === undefined ? null : user;
+  }
+
+  /**
+   * Client::SetStatusChangedCallback: `(status, error, closeCode)` on READY ('ready'), on a
+   * drop ('reconnecting' with the close reason, or 'disconnected' when it will not
+   * reconnect: a deliberate disconnect has error null, a fatal refusal its message and code).
+   */
+  setStatusChangedCallback(callback: StatusCallback | undefined): void {
+    this.statusCallback = callback;
+  }
+
+  /** Client::SetHttpRequestTimeout: the whole-request limit of getToken / refreshToken / revokeToken (default 30 000 ms). */
+  setHttpRequestTimeout(ms: number): void {
+    if (!Number.isFinite(ms) || ms <= 0) throw new RangeError('the HTTP request timeout must be a positive number of milliseconds');
+    this.httpTimeoutMs = ms;
+  }
+
+  // ---- authorization
+
+  /** Client::GetDefaultCommunicationScopes: `openid sdk.social_layer`. */
+  getDefaultCommunicationScopes(): string {
+    return getDefaultCommunicationScopes();
+  }
+
+  /** Client::GetDefaultPresenceScopes: `openid sdk.social_layer_presence`. */
+  getDefaultPresenceScopes(): string {
+    return getDefaultPresenceScopes();
+  }
+
+  /** Client::CreateAuthorizationCodeVerifier: a PKCE verifier (S256). Put `challenge()` in the args, give `verifier()` to getToken. */
+  createAuthorizationCodeVerifier(): AuthorizationCodeVerifier {
+    return createAuthorizationCodeVerifier();
+  }
+
+  /**
+   * Client::Authorize. With a companion running (connected, or a connect succeeds now) it sends
+   * AUTHORIZE `{client_id: args.clientId() ?? the application id, scopes, state (args.state()
+   * or a secure random value), nonce?, code_challenge?, code_challenge_method?,
+   * integration_type?, pid}` and the callback gets `(result, code, null)`: redeem the code with
+   * getToken and a null redirect. Refusals are read with the outcome table: the player's
+   * deny / dismiss / timeout is `UserCancelled`; `invalid_scope` / `invalid_request` are
+   * `InvalidRequest`; `server_error` is `ServerError`. With no companion it runs the browser
+   * flow (loopback listener, state checked) and the callback gets the loopback redirect URI
+   * to pass to getToken.
+   */
+  async authorize(args: AuthorizationArgs, callback?: AuthorizeCallback): Promise<AuthorizeOutcome> {
+    const outcome = await this.authorizeInner(args);
+    this.logger.info('authorize finished', { via: outcome.via, result: outcome.result.type });
+    callback?.(outcome.result, outcome.code, outcome.redirectUri);
+    return outcome;
+  }
+
+  private async authorizeInner(args: AuthorizationArgs): Promise<AuthorizeOutcome> {
+    if (!args.isValid()) return { result: ClientResult.validation('the AuthorizationArgs are not valid (moved from or nullobj)'), code: null, redirectUri: null, via: 'rpc' };
+    const clientId = args.clientId() ?? this.applicationId;
+    if (clientId === undefined) return { result: ClientResult.validation('no client id: set it in the args or call setApplicationId'), code: null, redirectUri: null, via: 'rpc' };
+
+    if (!this.connection.isReady && this.applicationId !== undefined) await this.connect();
+    if (!this.connection.isReady) return this.browserFallback(args, clientId);
+
+    const rpcArgs: Record<string, unknown> = { client_id: clientId, scopes: args.scopes(), state: args.state() ?? generateState(), pid: this.connection.pid };
+    const nonce = args.nonce();
+    if (nonce !== undefined) rpcArgs['nonce'] = nonce;
+    const challenge = args.codeChallenge();
+    if (challenge !== undefined) {
+      rpcArgs['code_challenge'] = challenge.challenge();
+      rpcArgs['code_challenge_method'] = challenge.method();
+    }
+    const integrationType = args.integrationType();
+    if (integrationType !== undefined) rpcArgs['integration_type'] = integrationType;
+    this.logger.verbose('AUTHORIZE over RPC', { clientId, scopes: args.scopes() });
+    try {
+      const data = (await this.connection.request('AUTHORIZE', rpcArgs, { timeoutMs: this.options.authorizeTimeoutMs ?? 6 * 60_000 })) as { code?: unknown; state?: unknown } | null;
+      const code = typeof data?.code === 'string' ? data.code : null;
+      if (code === null) return { result: ClientResult.failure('AuthorizationFailed', 'the AUTHORIZE reply carried no code'), code: null, redirectUri: null, via: 'rpc' };
+      if (data?.state !== undefined && data.state !== rpcArgs['state']) {
+        return { result: ClientResult.failure('AuthorizationFailed', "the reply's state does not match the request's; its code was discarded"), code: null, redirectUri: null, via: 'rpc' };
+      }
+      this.logger.addSecret(code);
+      return { result: ClientResult.ok(), code, redirectUri: null, via: 'rpc' };
+    } catch (error) {
+      const result = error instanceof RpcRequestError && error.kind === 'rpc-error' && error.code !== null ? authorizeResultFromRpcError(error.code, error.message) : this.requestFailure(error);
+      return { result, code: null, redirectUri: null, via: 'rpc' };
+    }
+  }
+
+  private async browserFallback(args: AuthorizationArgs, clientId: string): Promise<AuthorizeOutcome> {
+    const platformBase = this.platformBase();
+    this.logger.info('no companion running: authorizing in the browser', { platformBase });
+    try {
+      const outcome = await browserAuthorize({
+        platformBase,
+        args,
+        applicationId: clientId,
+        ...(this.options.openUrl === undefined ? {} : { openUrl: this.options.openUrl }),
+        ...(this.options.browserAuthorizeTimeoutMs === undefined ? {} : { timeoutMs: this.options.browserAuthorizeTimeoutMs }),
+      });
+      if (outcome.code !== undefined) this.logger.addSecret(outcome.code);
+      return { result: outcome.result, code: outcome.code ?? null, redirectUri: outcome.redirectUri, via: 'browser' };
+    } catch (error) {
+      return { result: toClientResult(error), code: null, redirectUri: null, via: 'browser' };
+    }
+  }
+
+  /**
+   * Client::GetToken: redeems `code` at `<platformBase>/api/v10/oauth2/token` with the PKCE
+   * verifier; `redirectUri` null for RPC codes, the loopback URI for browser codes. The
+   * callback is the Social SDK's `(result, accessToken, refreshToken, tokenType, expiresIn,
+   * scopes)`. The code, verifier and both tokens are registered as log secrets.
+   */
+  async getToken(applicationId: string | bigint, code: string, codeVerifier: string | null, redirectUri: string | null, callback?: TokenCallback): Promise<TokenOutcome> {
+    this.logger.addSecret(code);
+    if (codeVerifier !== null) this.logger.addSecret(codeVerifier);
+    return this.tokenCall(callback, (common) =>
+      oauth.getToken({
+        ...common,
+        applicationId,
+        code,
+        ...(codeVerifier === null ? {} : { codeVerifier }),
+        ...(redirectUri === null ? {} : { redirectUri }),
+      }),
+    );
+  }
+
+  /** Client::RefreshToken: a new token pair for `refreshToken` (the old pair stops working). Same callback as getToken. */
+  async refreshToken(applicationId: string | bigint, refreshToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
+    this.logger.addSecret(refreshToken);
+    return this.tokenCall(callback, (common) => oauth.refreshToken({ ...common, applicationId, refreshToken }));
+  }
+
+  /** Client::RevokeToken: revokes `token` (and every token of that grant). */
+  async revokeToken(applicationId: string | bigint, token: string, callback?: ResultCallback): Promise<ClientResult> {
+    this.logger.addSecret(token);
+    let result: ClientResult;
+    try {
+      await oauth.revokeToken({ platformBase: this.platformBase(), applicationId, token, timeoutMs: this.httpTimeoutMs });
+      result = ClientResult.ok(200);
+    } catch (error) {
+      result = toClientResult(error);
+    }
+    callback?.(result);
+    return result;
+  }
+
+  private async tokenCall(callback: TokenCallback | undefined, call: (common: { platformBase: string; timeoutMs: number }) => Promise<oauth.TokenResponse>): Promise<TokenOutcome> {
+    let outcome: TokenOutcome;
+    try {
+      const token = await call({ platformBase: this.platformBase(), timeoutMs: this.httpTimeoutMs });
+      this.logger.addSecret(token.accessToken);
+      this.logger.addSecret(token.refreshToken);
+      if (token.idToken !== undefined) this.logger.addSecret(token.idToken);
+      outcome = { result: ClientResult.ok(200), token };
+    } catch (error) {
+      outcome = { result: toClientResult(error), token: null };
+    }
+    this.logger.info('token request finished', { result: outcome.result.type, status: outcome.result.status });
+    const token = outcome.token;
+    callback?.(outcome.result, token?.accessToken ?? null, token?.refreshToken ?? null, token?.tokenType ?? null, token?.expiresIn ?? 0, token?.scope ?? '');
+    return outcome;
+  }
+
+  /**
+   * Client::UpdateToken: hands the access token to Companion (AUTHENTICATE) so the connection
+   * holds its scopes, and keeps it to authenticate again after a reconnect. The token is
+   * registered as a log secret first: it never appears in the SDK's log at any level. Not
+   * connected: kept and sent on connect (the result is `ok`). `tokenType` is 'Bearer'.
+   */
+  async updateToken(tokenType: 'Bearer' | string, token: string, callback?: ResultCallback): Promise<ClientResult> {
+    let result: ClientResult;
+    if (typeof token !== 'string' || token.length === 0) {
+      result = ClientResult.validation('token must be a non-empty string');
+    } else if (tokenType.toLowerCase() !== 'bearer') {
+      result = ClientResult.validation(`unsupported token type ${tokenType} (only Bearer)`);
+    } else {
+      this.logger.addSecret(token);
+      this.connection.setAccessToken(token);
+      result = await this.send('AUTHENTICATE', { access_token: token }, true);
+    }
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::RegisterAuthorizeRequestCallback: SUBSCRIBE AUTHORIZE_REQUEST (the player started account linking from Companion); kept across reconnects. */
+  async registerAuthorizeRequestCallback(callback: () => void): Promise<ClientResult> {
+    this.authorizeRequestCallback = callback;
+    return this.subscribe(EVENT_AUTHORIZE_REQUEST);
+  }
+
+  /** Client::RemoveAuthorizeRequestCallback: UNSUBSCRIBE AUTHORIZE_REQUEST. */
+  async removeAuthorizeRequestCallback(): Promise<ClientResult> {
+    this.authorizeRequestCallback = undefined;
+    return this.unsubscribe(EVENT_AUTHORIZE_REQUEST);
+  }
+
+  // ---- rich presence
+
+  /**
+   * Client::UpdateRichPresence: checks `activity` with the server's own SET_ACTIVITY code
+   * (rpc/src/commands/set-activity.ts: schema, then the secret rules) before sending, so an
+   * invalid activity fails here with exactly the server's answer (`ValidationError`,
+   * `errorCode` 4000 with the Joi text, or 5005); then SET_ACTIVITY `{pid: process.pid,
+   * activity}`. It is kept and re-sent after every reconnect. Not connected: kept, sent on
+   * connect, and the result is `ok`.
+   */
+  async updateRichPresence(activity: Activity, callback?: ResultCallback): Promise<ClientResult> {
+    let result: ClientResult;
+    const invalid = this.checkActivity(activity);
+    if (invalid !== null) {
+      result = invalid;
+    } else {
+      try {
+        await this.connection.setPresence(activity);
+        result = ClientResult.ok();
+      } catch (error) {
+        result = error instanceof RpcRequestError && error.kind === 'not-connected' ? ClientResult.ok() : this.requestFailure(error);
+      }
+    }
+    if (!result.successful) this.logger.warning('rich presence not updated', { error: result.error, code: result.errorCode });
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::ClearRichPresence: SET_ACTIVITY `{pid}` (no activity); nothing is restored after a reconnect. */
+  async clearRichPresence(callback?: ResultCallback): Promise<ClientResult> {
+    let result: ClientResult;
+    try {
+      await this.connection.setPresence(null);
+      result = ClientResult.ok();
+    } catch (error) {
+      result = error instanceof RpcRequestError && error.kind === 'not-connected' ? ClientResult.ok() : this.requestFailure(error);
+    }
+    callback?.(result);
+    return result;
+  }
+
+  /** The server's verdict on `activity` without sending it: null when valid, else its error as a result. */
+  private checkActivity(activity: unknown): ClientResult | null {
+    try {
+      runSetActivity(
+        { pid: this.connection.pid, activity },
+        { applicationId: this.applicationId ?? '0', applicationName: '', transport: 'ipc', now: Date.now },
+      );
+      if (activity === null || activity === undefined) return ClientResult.validation('an activity is required (use clearRichPresence to clear it)');
+      return null;
+    } catch (error) {
+      if (error instanceof RpcError) return ClientResult.failure('ValidationError', error.message, { errorCode: error.code });
+      return ClientResult.validation(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  // ---- invites
+
+  /** Client::SendActivityInvite: ACTIVITY_INVITE_USER `{user_id, content?}`: invites a friend to the game's current party (5006 unless the presence is joinable). */
+  async sendActivityInvite(userId: string, content: string | null, callback?: ResultCallback): Promise<ClientResult> {
+    const args: Record<string, unknown> = { user_id: userId, pid: this.connection.pid };
+    if (content !== null && content !== '') args['content'] = content;
+    const result = this.checkArgs(() => parseInviteUserArgs(args)) ?? (await this.send('ACTIVITY_INVITE_USER', args));
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::AcceptActivityInvite: ACCEPT_ACTIVITY_INVITE `{message_id}`; the callback gets `(result, joinSecret)`. */
+  async acceptActivityInvite(invite: ActivityInvite | { readonly messageId: string }, callback?: (result: ClientResult, joinSecret: string | null) => void): Promise<{ result: ClientResult; joinSecret: string | null }> {
+    const args = { message_id: invite.messageId, pid: this.connection.pid };
+    let result = this.checkArgs(() => parseAcceptInviteArgs(args));
+    let joinSecret: string | null = null;
+    if (result === null) {
+      try {
+        const data = (await this.connection.request('ACCEPT_ACTIVITY_INVITE', args)) as { secret?: unknown } | null;
+        joinSecret = typeof data?.secret === 'string' ? data.secret : null;
+        result = joinSecret === null ? ClientResult.failure('RpcError', 'the reply carried no join secret') : ClientResult.ok();
+      } catch (error) {
+        result = this.requestFailure(error);
+      }
+    }
+    callback?.(result, joinSecret);
+    return { result, joinSecret };
+  }
+
+  /** Client::SendActivityJoinRequestReply: yes is SEND_ACTIVITY_JOIN_INVITE, no is CLOSE_ACTIVITY_JOIN_REQUEST, both `{user_id}`. */
+  async sendActivityJoinRequestReply(userId: string, accept: boolean, callback?: ResultCallback): Promise<ClientResult> {
+    const args = { user_id: userId, pid: this.connection.pid };
+    const result = this.checkArgs(() => parseUserIdArgs(args)) ?? (await this.send(accept ? 'SEND_ACTIVITY_JOIN_INVITE' : 'CLOSE_ACTIVITY_JOIN_REQUEST', args));
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::SetActivityJoinCallback: `callback(joinSecret)` on ACTIVITY_JOIN (the player joined a friend; a join that launched the game arrives right after this subscription). undefined removes it. */
+  async setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<ClientResult> {
+    this.joinCallback = callback;
+    return callback === undefined ? this.unsubscribe(EVENT_JOIN) : this.subscribe(EVENT_JOIN);
+  }
+
+  /** Client::SetActivityJoinRequestCallback: `callback(user, request)` on ACTIVITY_JOIN_REQUEST; answer with sendActivityJoinRequestReply(user.id, ...). */
+  async setActivityJoinRequestCallback(callback: ((user: RpcUserSummary, request: ActivityJoinRequest) => void) | undefined): Promise<ClientResult> {
+    this.joinRequestCallback = callback;
+    return callback === undefined ? this.unsubscribe(EVENT_JOIN_REQUEST) : this.subscribe(EVENT_JOIN_REQUEST);
+  }
+
+  /**
+   * Client::SetActivityInviteCreatedCallback: `callback(invite)` for each invite received
+   * (ACTIVITY_INVITE, `isValid` true) and when an invite is accepted on another of the
+   * player's devices (ACTIVITY_INVITE_ACCEPTED, `isValid` false).
+   */
+  async setActivityInviteCreatedCallback(callback: ((invite: ActivityInvite) => void) | undefined): Promise<ClientResult> {
+    this.inviteCreatedCallback = callback;
+    if (callback === undefined) {
+      const results = await Promise.all([this.unsubscribe(EVENT_INVITE), this.unsubscribe(EVENT_INVITE_ACCEPTED)]);
+      return results.find((r) => !r.successful) ?? ClientResult.ok();
+    }
+    const results = await Promise.all([this.subscribe(EVENT_INVITE), this.subscribe(EVENT_INVITE_ACCEPTED)]);
+    return results.find((r) => !r.successful) ?? ClientResult.ok();
+  }
+
+  /**
+   * Client::RegisterLaunchCommand: records how the host starts this game to deliver a join
+   * when it is not running: `{"<applicationId>": ["command", "arg", ...]}` merged into
+   * `<companionDataDir>/launch-commands.json` (default `$XDG_CONFIG_HOME/companion`, else
+   * `~/.config/companion`: the host's data directory), written to a temp file and renamed
+   * over it, so the host never reads half a file. Returns whether it was written.
+   */
+  async registerLaunchCommand(applicationId: string | bigint, command: readonly string[]): Promise<boolean> {
+    let id: string;
+    try {
+      id = toU64String(applicationId, 'applicationId');
+      if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string') || command[0] === '') {
+        throw new TypeError('command must be a non-empty array of strings whose first element is the program');
+      }
+    } catch (error) {
+      this.logger.error('launch command not registered', { error });
+      return false;
+    }
+    const dir = this.companionDataDir();
+    const file = path.join(dir, 'launch-commands.json');
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      let table: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) table = parsed as Record<string, unknown>;
+        else this.logger.warning('launch-commands.json was not an object; replacing it', { file });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warning('launch-commands.json could not be read; replacing it', { file, error });
+      }
+      table[id] = [...command];
+      await writeFile(temp, `${JSON.stringify(table, null, 2)}\n`, { mode: 0o600 });
+      await rename(temp, file);
+      this.logger.info('launch command registered', { applicationId: id, file });
+      return true;
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      this.logger.error('launch command not registered', { file, error });
+      return false;
+    }
+  }
+
+  // ---- internals
+
+  private companionDataDir(): string {
+    if (this.options.companionDataDir !== undefined) return this.options.companionDataDir;
+    const env = this.options.env ?? process.env;
+    const config = env['XDG_CONFIG_HOME'] || path.join(env['HOME'] || os.homedir(), '.config');
+    return path.join(config, 'companion');
+  }
+
+  /** The platform base: the option, else the origin of READY's api_endpoint (`//host:port/api`), else https://discord.com. */
+  private platformBase(): string {
+    if (this.options.platformBase !== undefined) return this.options.platformBase;
+    const endpoint = this.lastReady?.config.api_endpoint;
+    if (typeof endpoint === 'string' && endpoint !== '') {
+      try {
+        const withScheme = endpoint.startsWith('//') ? `https:${endpoint}` : endpoint;
+        const url = new URL(withScheme);
+        const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+        if (endpoint.startsWith('//') && loopback) url.protocol = 'http:';
+        return url.origin;
+      } catch {
+        // fall through
+      }
+    }
+    return 'https://discord.com';
+  }
+
+  private checkArgs(check: () => unknown): ClientResult | null {
+    try {
+      check();
+      return null;
+    } catch (error) {
+      if (error instanceof RpcError) return ClientResult.failure('ValidationError', error.message, { errorCode: error.code });
+      return ClientResult.validation(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** A command whose reply data does not matter. `okWhenNotConnected`: state kept for the next connect. */
+  private async send(cmd: string, args: unknown, okWhenNotConnected = false): Promise<ClientResult> {
+    this.logger.verbose('request', { cmd });
+    try {
+      await this.connection.request(cmd, args);
+      return ClientResult.ok();
+    } catch (error) {
+      if (okWhenNotConnected && error instanceof RpcRequestError && error.kind === 'not-connected') return ClientResult.ok();
+      const result = this.requestFailure(error);
+      this.logger.warning('request failed', { cmd, type: result.type, code: result.errorCode, error: result.error });
+      return result;
+    }
+  }
+
+  private async subscribe(evt: string): Promise<ClientResult> {
+    try {
+      await this.connection.subscribe(evt);
+      return ClientResult.ok();
+    } catch (error) {
+      return this.requestFailure(error);
+    }
+  }
+
+  private async unsubscribe(evt: string): Promise<ClientResult> {
+    try {
+      await this.connection.unsubscribe(evt);
+      return ClientResult.ok();
+    } catch (error) {
+      if (error instanceof RpcRequestError && error.kind === 'not-connected') return ClientResult.ok();
+      return this.requestFailure(error);
+    }
+  }
+
+  /** An RpcRequestError as a ClientResult: ERROR → RpcError (its code), timeout → Timeout, drop → NetworkError, none → ClientNotReady. */
+  private requestFailure(error: unknown): ClientResult {
+    if (!(error instanceof RpcRequestError)) return toClientResult(error);
+    switch (error.kind) {
+      case 'rpc-error':
+        return ClientResult.failure('RpcError', error.message, { errorCode: error.code ?? 0 });
+      case 'timeout':
+        return ClientResult.failure('Timeout', error.message, { retryable: true });
+      case 'disconnected':
+        return ClientResult.failure('NetworkError', error.message, { retryable: true });
+      case 'not-connected':
+        return ClientResult.failure('ClientNotReady', error.message, { retryable: true });
+      case 'invalid-args':
+        return ClientResult.validation(error.message);
+    }
+  }
+
+  private onEvent(evt: string, data: unknown): void {
+    this.logger.verbose('event', { evt });
+    const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+    try {
+      switch (evt) {
+        case EVENT_JOIN:
+          if (typeof payload['secret'] === 'string') this.joinCallback?.(payload['secret']);
+          return;
+        case EVENT_JOIN_REQUEST: {
+          const user = toUser(payload['user']);
+          if (user === null) return;
+          this.joinRequestCallback?.(user, { user, channelId: stringOrNull(payload['channel_id']), messageId: stringOrNull(payload['message_id']) });
+          return;
+        }
+        case EVENT_INVITE:
+        case EVENT_INVITE_ACCEPTED: {
+          const invite = this.toInvite(payload, evt === EVENT_INVITE);
+          if (invite !== null) this.inviteCreatedCallback?.(invite);
+          return;
+        }
+        case EVENT_AUTHORIZE_REQUEST:
+          this.authorizeRequestCallback?.();
+          return;
+        default:
+          return;
+      }
+    } catch (error) {
+      this.logger.error('a callback threw', { evt, error });
+    }
+  }
+
+  private toInvite(payload: Record<string, unknown>, isValid: boolean): ActivityInvite | null {
+    const messageId = stringOrNull(payload['message_id']);
+    const channelId = stringOrNull(payload['channel_id']);
+    const rawUser = payload['user'] as { id?: unknown } | undefined;
+    const senderId = typeof rawUser?.id === 'string' ? rawUser.id : null;
+    if (messageId === null || channelId === null || senderId === null) return null;
+    const activity = payload['activity'] ?? null;
+    const partyId = (activity as { party?: { id?: unknown } } | null)?.party?.id;
+    return {
+      type: typeof payload['type'] === 'number' ? payload['type'] : 1,
+      senderId,
+      sender: toUser(payload['user']),
+      channelId,
+      messageId,
+      applicationId: this.applicationId ?? '',
+      partyId: typeof partyId === 'string' ? partyId : null,
+      activity,
+      isValid,
+    };
+  }
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function toUser(value: unknown): RpcUserSummary | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const user = value as Record<string, unknown>;
+  if (typeof user['id'] !== 'string') return null;
+  return {
+    id: user['id'],
+    username: typeof user['username'] === 'string' ? user['username'] : '',
+    ...(typeof user['discriminator'] === 'string' ? { discriminator: user['discriminator'] } : {}),
+    ...(typeof user['avatar'] === 'string' || user['avatar'] === null ? { avatar: user['avatar'] as string | null } : {}),
+  };
+}
