@@ -7,7 +7,7 @@ const layerRule = (forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'coverage/**', '.bench/**'] },
+  { ignores: ['out/**', 'node_modules/**', 'coverage/**', '.bench/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -38,6 +38,14 @@ export default tseslint.config(
   {
     files: ['platform/**/*.ts'],
     rules: layerRule(['**/main/**', '**/rpc/**', '**/renderer/**', '**/preload/**', 'electron'], 'platform/ is the platform emulator: it imports nothing of ours and no Electron.'),
+  },
+  {
+    files: ['preload/**/*.ts'],
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours.'),
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', 'electron', 'node:*'], 'renderer/ reaches the host only through the preload contract.'),
   },
   {
     files: ['main/**/*.ts'],
