@@ -6,6 +6,7 @@ import { AuthorizationArgs, Client } from 'companion/client';
 const client = new Client();
 client.setApplicationId('1234567890123456789'); // the emulator's demo app
 client.setActivityJoinCallback((secret) => console.log(`joining the party with ${secret}`));
+client.setTokenExpirationCallback(({ reason }) => console.log(`the token was dropped (${reason}): sign in again`));
 
 const connected = await client.connect();
 if (!connected.successful) throw new Error(`no Companion running: ${connected.error}`);
@@ -26,8 +27,12 @@ if (!result.successful) {
   // UserCancelled: the player said no (or did not answer); anything else is an error.
   console.log(result.type === 'UserCancelled' ? 'the player declined' : `authorization failed: ${result.error}`);
 } else {
-  const { token } = await client.getToken('1234567890123456789', code, verifier.verifier(), redirectUri);
-  await client.updateToken('Bearer', token.accessToken);
-  console.log(`signed in with scopes ${token.scope}`);
+  const exchanged = await client.getToken('1234567890123456789', code, verifier.verifier(), redirectUri);
+  if (!exchanged.result.successful) {
+    console.log(`the code could not be redeemed: ${exchanged.result.error}`);
+  } else {
+    await client.updateToken('Bearer', exchanged.token.accessToken);
+    console.log(`signed in with scopes ${exchanged.token.scope}`);
+  }
 }
 await client.disconnect();

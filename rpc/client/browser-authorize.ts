@@ -83,14 +83,10 @@ const PAGE_HEADERS = {
   Connection: 'close',
 } as const;
 
-/** The outcome of a `GET /callback`: the state first, then `error`, then `code`. */
-function readCallback(query: URLSearchParams, expectedState: string): { result: ClientResult; code?: string } {
+/** The outcome of a `GET /callback`: the state first (null: not ours, ignored), then `error`, then `code`. */
+function readCallback(query: URLSearchParams, expectedState: string): { result: ClientResult; code?: string } | null {
   const state = query.get('state');
-  if (state === null || !sameString(state, expectedState)) {
-    return {
-      result: ClientResult.failure('AuthorizationFailed', "the redirect's state does not match the request's (a forged or stale redirect); its code was discarded"),
-    };
-  }
+  if (state === null || !sameString(state, expectedState)) return null;
   const error = query.get('error');
   if (error !== null) {
     const description = query.get('error_description') ?? undefined;
@@ -105,8 +101,10 @@ function readCallback(query: URLSearchParams, expectedState: string): { result: 
  * Client::Authorize without a companion: listens on `127.0.0.1:<random port>`, opens
  * `<platformBase>/oauth2/authorize?...` with `redirect_uri=http://127.0.0.1:<port>/callback`
  * and `state` (`args.state()`, else a secure random value), waits for `GET /callback`, answers
- * the browser with a small page, checks the state (a mismatch is `AuthorizationFailed` and
- * the code is dropped), closes the listener and resolves. It never rejects for a flow
+ * the browser with a small page, checks the state, closes the listener and resolves. A
+ * callback whose state does not match (or has none) is answered 400, its code dropped, and
+ * the flow keeps waiting for the real redirect (a stray or forged request must not end the
+ * player's authorization); if none comes, the `Timeout` result says how many were refused. It never rejects for a flow
  * failure: `openUrl` failing is `AuthorizationFailed`, no redirect within `timeoutMs` is
  * `Timeout`, the signal is `Aborted`. An invalid `args` (nullobj, moved from) throws.
  *
@@ -131,6 +129,7 @@ export async function browserAuthorize(options: BrowserAuthorizeOptions): Promis
     };
   });
 
+  let mismatches = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') {
@@ -142,6 +141,14 @@ export async function browserAuthorize(options: BrowserAuthorizeOptions): Promis
       return;
     }
     const outcome = readCallback(url.searchParams, state);
+    if (outcome === null) {
+      // A forged or stale redirect (another tab, an earlier attempt, a local page probing the
+      // port): refused and its code dropped, but it does not end the flow: the player's real
+      // redirect may still come before the timeout.
+      mismatches += 1;
+      response.writeHead(400, PAGE_HEADERS).end(page('Authorization failed', "This redirect does not belong to the game's request. Finish the authorization in the window the game opened."));
+      return;
+    }
     const { result } = outcome;
     const [status, title, text] = result.successful
       ? [200, 'Authorized', 'You can close this window and return to the game.']
@@ -163,7 +170,15 @@ export async function browserAuthorize(options: BrowserAuthorizeOptions): Promis
   const port = (server.address() as AddressInfo).port;
   const redirectUri = desktopRedirectUri(port);
 
-  const timer = setTimeout(() => settle({ result: ClientResult.timeout(timeoutMs) }), timeoutMs);
+  const timer = setTimeout(() => {
+    const timedOut = ClientResult.timeout(timeoutMs);
+    settle({
+      result:
+        mismatches === 0
+          ? timedOut
+          : ClientResult.failure('Timeout', `${timedOut.error}; ${mismatches} redirect(s) with a state that did not match the request's were refused`, { retryable: timedOut.retryable }),
+    });
+  }, timeoutMs);
   const onAbort = (): void => settle({ result: ClientResult.aborted() });
   if (options.signal?.aborted === true) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -10,15 +10,16 @@ import { parseAcceptInviteArgs, parseInviteUserArgs, parseUserIdArgs } from '../
 import { toU64String, type AuthorizationArgs } from './authorization-args.js';
 import { authorizeResultFromRpcError, ClientResult, toClientResult } from './client-result.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
+import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
 import * as oauth from './oauth-http.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
 import { RpcRequestError } from './connection/errors.js';
-import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions } from './connection/sdk-connection.js';
+import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions, type TokenInvalidated } from './connection/sdk-connection.js';
 import type { ReadyData } from './connection/rpc-socket.js';
 
-export type { ConnectionStatus } from './connection/sdk-connection.js';
+export type { ConnectionStatus, TokenInvalidated } from './connection/sdk-connection.js';
 export type { ReadyData } from './connection/rpc-socket.js';
 /** The activity a game sets: SET_ACTIVITY's `activity`, in the wire's snake_case names. */
 export type Activity = ActivityInput;
@@ -60,6 +61,7 @@ export interface ActivityInvite {
   readonly sender: RpcUserSummary | null;
   readonly channelId: string;
   readonly messageId: string;
+  /** The invite's application: the activity's `application_id` (a sibling application of the same developer may be invited to), else this game's id. */
   readonly applicationId: string;
   readonly partyId: string | null;
   /** The sender's activity as the invite shows it (never its secrets). */
@@ -79,6 +81,23 @@ export type StatusCallback = (status: ConnectionStatus, error: string | null, cl
 export type AuthorizeCallback = (result: ClientResult, code: string | null, redirectUri: string | null) => void;
 export type TokenCallback = (result: ClientResult, accessToken: string | null, refreshToken: string | null, tokenType: string | null, expiresIn: number, scopes: string) => void;
 export type ResultCallback = (result: ClientResult) => void;
+/** Told that the token given to updateToken was dropped (revoked: CLOSE 4003; refused on a reconnect: 4009). */
+export type TokenExpirationCallback = (info: TokenInvalidated) => void;
+
+export interface AuthorizeOptions {
+  /** Aborting it ends the authorize with `Aborted` (the browser flow's listener closes; over RPC the reply is no longer awaited). */
+  readonly signal?: AbortSignal;
+}
+
+/** A custom-scheme authorize request for a game that registers the scheme and reads the redirect itself. */
+export interface CustomSchemeAuthorizeRequest {
+  /** `<platformBase>/oauth2/authorize?...` with `redirect_uri` = `redirectUri`. Open it in the browser. */
+  readonly url: string;
+  /** The state in the URL (args.state(), else a generated one): compare it with the redirect's `state`. */
+  readonly state: string;
+  /** `<CustomSchemeParam>:/authorize/callback`, else `discord-<application id>:/authorize/callback`: pass it to getToken. */
+  readonly redirectUri: string;
+}
 
 export interface AuthorizeOutcome {
   readonly result: ClientResult;
@@ -124,6 +143,9 @@ export class Client {
   private joinRequestCallback: ((user: RpcUserSummary, request: ActivityJoinRequest) => void) | undefined;
   private inviteCreatedCallback: ((invite: ActivityInvite) => void) | undefined;
   private authorizeRequestCallback: (() => void) | undefined;
+  private tokenExpirationCallback: TokenExpirationCallback | undefined;
+  /** One per browser flow in flight; disconnect() aborts them. */
+  private readonly browserFlows = new Set<AbortController>();
 
   constructor(private readonly options: ClientOptions = {}) {
     this.logger = createClientLogger({
@@ -159,6 +181,14 @@ export class Client {
     });
     this.connection.on('restore-failed', (cmd, error) => this.logger.warning('could not restore state after connecting', { cmd, code: error.code, message: error.message }));
     this.connection.on('event', (evt, data) => this.onEvent(evt, data));
+    this.connection.on('token-invalidated', (info) => {
+      this.logger.warning('the access token was dropped: it is no longer sent after reconnects', { reason: info.reason, code: info.code, message: info.message });
+      try {
+        this.tokenExpirationCallback?.(info);
+      } catch (error) {
+        this.logger.error('a callback threw', { callback: 'tokenExpiration', error });
+      }
+    });
   }
 
   // ---- setup and connection
@@ -178,7 +208,9 @@ export class Client {
    * (`ClientNotReady` when no companion runs; `RpcError` with the CLOSE code when it refuses
    * the application). After a later drop it reconnects by itself with backoff (0.5 s doubling
    * to 60 s) unless the refusal is fatal (4000, 4004); a failed first connect does not retry:
-   * call connect() again.
+   * call connect() again. While `reconnecting` it runs the next attempt now and, if that
+   * fails, resolves the failure while the reconnecting (and its backoff) goes on. The backoff
+   * starts over only after a connection stayed up 30 s, or after disconnect().
    */
   async connect(callback?: ResultCallback): Promise<ClientResult> {
     let result: ClientResult;
@@ -204,8 +236,13 @@ export class Client {
     return result;
   }
 
-  /** Client::Disconnect: closes the connection (CLOSE 1000) and stops reconnecting. */
+  /**
+   * Client::Disconnect: closes the connection (CLOSE 1000), stops reconnecting, and aborts a
+   * browser authorize in flight (its listener and timer go; its result is `Aborted`), so
+   * nothing of the SDK keeps the process alive.
+   */
   async disconnect(): Promise<void> {
+    for (const flow of this.browserFlows) flow.abort();
     await this.connection.disconnect();
   }
 
@@ -227,6 +264,18 @@ export class Client {
    */
   setStatusChangedCallback(callback: StatusCallback | undefined): void {
     this.statusCallback = callback;
+  }
+
+  /**
+   * Client::SetTokenExpirationCallback: `callback({reason, code, message})` when the token
+   * given to updateToken stops being usable and the SDK drops it (it is then no longer sent
+   * after reconnects): `revoked` when Companion closes the connection with 4003 (the
+   * player removed the app's authorization; the SDK reconnects without a token), `invalid`
+   * when the AUTHENTICATE that restores it after a reconnect is refused with 4009 (expired
+   * or revoked). Authorize again or refresh, then call updateToken. undefined removes it.
+   */
+  setTokenExpirationCallback(callback: TokenExpirationCallback | undefined): void {
+    this.tokenExpirationCallback = callback;
   }
 
   /** Client::SetHttpRequestTimeout: the whole-request limit of getToken / refreshToken / revokeToken (default 30 000 ms). */
@@ -262,21 +311,39 @@ export class Client {
    * `InvalidRequest`; `server_error` is `ServerError`. With no companion it runs the browser
    * flow (loopback listener, state checked) and the callback gets the loopback redirect URI
    * to pass to getToken.
+   *
+   * - While the connection is `reconnecting` (a companion was there moments ago) it tries one
+   *   reconnect now; if that fails it answers `ClientNotReady` (retryable) instead of opening
+   *   the browser, and the reconnect schedule goes on: call authorize again once the status
+   *   callback says 'ready'.
+   * - Without setApplicationId, a companion is looked for as `args.clientId()`.
+   * - The reply's `state`: Companion answers `{code}` only (as the desktop client does), so
+   *   the state is not required in the reply; the local socket only reaches this user's
+   *   Companion, which checked the request itself. If a reply does carry a state, it must
+   *   match, else the code is dropped.
+   * - `options.signal` (and disconnect()) abort it: `Aborted`.
    */
-  async authorize(args: AuthorizationArgs, callback?: AuthorizeCallback): Promise<AuthorizeOutcome> {
-    const outcome = await this.authorizeInner(args);
+  async authorize(args: AuthorizationArgs, callback?: AuthorizeCallback, options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
+    const outcome = await this.authorizeInner(args, options.signal);
     this.logger.info('authorize finished', { via: outcome.via, result: outcome.result.type });
     callback?.(outcome.result, outcome.code, outcome.redirectUri);
     return outcome;
   }
 
-  private async authorizeInner(args: AuthorizationArgs): Promise<AuthorizeOutcome> {
+  private async authorizeInner(args: AuthorizationArgs, signal: AbortSignal | undefined): Promise<AuthorizeOutcome> {
     if (!args.isValid()) return { result: ClientResult.validation('the AuthorizationArgs are not valid (moved from or nullobj)'), code: null, redirectUri: null, via: 'rpc' };
     const clientId = args.clientId() ?? this.applicationId;
     if (clientId === undefined) return { result: ClientResult.validation('no client id: set it in the args or call setApplicationId'), code: null, redirectUri: null, via: 'rpc' };
+    if (signal?.aborted === true) return { result: ClientResult.aborted(), code: null, redirectUri: null, via: 'rpc' };
 
-    if (!this.connection.isReady && this.applicationId !== undefined) await this.connect();
-    if (!this.connection.isReady) return this.browserFallback(args, clientId);
+    if (!this.connection.isReady) await this.connectAs(this.applicationId ?? clientId);
+    if (!this.connection.isReady && this.connection.status === 'reconnecting') {
+      const result = ClientResult.failure('ClientNotReady', 'Companion is reconnecting: authorize again once the connection is ready (the browser is not opened while a companion is expected back)', {
+        retryable: true,
+      });
+      return { result, code: null, redirectUri: null, via: 'rpc' };
+    }
+    if (!this.connection.isReady) return this.browserFallback(args, clientId, signal);
 
     const rpcArgs: Record<string, unknown> = { client_id: clientId, scopes: args.scopes(), state: args.state() ?? generateState(), pid: this.connection.pid };
     const nonce = args.nonce();
@@ -290,7 +357,8 @@ export class Client {
     if (integrationType !== undefined) rpcArgs['integration_type'] = integrationType;
     this.logger.verbose('AUTHORIZE over RPC', { clientId, scopes: args.scopes() });
     try {
-      const data = (await this.connection.request('AUTHORIZE', rpcArgs, { timeoutMs: this.options.authorizeTimeoutMs ?? 6 * 60_000 })) as { code?: unknown; state?: unknown } | null;
+      const request = this.connection.request('AUTHORIZE', rpcArgs, { timeoutMs: this.options.authorizeTimeoutMs ?? 6 * 60_000 });
+      const data = (await (signal === undefined ? request : abortable(request, signal))) as { code?: unknown; state?: unknown } | null;
       const code = typeof data?.code === 'string' ? data.code : null;
       if (code === null) return { result: ClientResult.failure('AuthorizationFailed', 'the AUTHORIZE reply carried no code'), code: null, redirectUri: null, via: 'rpc' };
       if (data?.state !== undefined && data.state !== rpcArgs['state']) {
@@ -299,19 +367,38 @@ export class Client {
       this.logger.addSecret(code);
       return { result: ClientResult.ok(), code, redirectUri: null, via: 'rpc' };
     } catch (error) {
+      if (error === ABORTED) return { result: ClientResult.aborted(), code: null, redirectUri: null, via: 'rpc' };
       const result = error instanceof RpcRequestError && error.kind === 'rpc-error' && error.code !== null ? authorizeResultFromRpcError(error.code, error.message) : this.requestFailure(error);
       return { result, code: null, redirectUri: null, via: 'rpc' };
     }
   }
 
-  private async browserFallback(args: AuthorizationArgs, clientId: string): Promise<AuthorizeOutcome> {
+  /** connect() as `id` (the application id, else the args' client id); the result is read from the status afterwards. */
+  private async connectAs(id: string): Promise<void> {
+    if (this.applicationId !== undefined) {
+      await this.connect();
+      return;
+    }
+    try {
+      this.lastReady = await this.connection.connect(id);
+    } catch (error) {
+      this.logger.info('no companion for the authorize', { clientId: id, error });
+    }
+  }
+
+  private async browserFallback(args: AuthorizationArgs, clientId: string, signal: AbortSignal | undefined): Promise<AuthorizeOutcome> {
     const platformBase = this.platformBase();
     this.logger.info('no companion running: authorizing in the browser', { platformBase });
+    const flow = new AbortController();
+    const onAbort = (): void => flow.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.browserFlows.add(flow);
     try {
       const outcome = await browserAuthorize({
         platformBase,
         args,
         applicationId: clientId,
+        signal: flow.signal,
         ...(this.options.openUrl === undefined ? {} : { openUrl: this.options.openUrl }),
         ...(this.options.browserAuthorizeTimeoutMs === undefined ? {} : { timeoutMs: this.options.browserAuthorizeTimeoutMs }),
       });
@@ -319,7 +406,30 @@ export class Client {
       return { result: outcome.result, code: outcome.code ?? null, redirectUri: outcome.redirectUri, via: 'browser' };
     } catch (error) {
       return { result: toClientResult(error), code: null, redirectUri: null, via: 'browser' };
+    } finally {
+      this.browserFlows.delete(flow);
+      signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * The authorize URL for a game that registers its own URL scheme (mobile-style, seed
+   * CustomSchemeParam) and reads the redirect itself: `{url, state, redirectUri}` where
+   * `redirectUri` is `<args.customSchemeParam()>:/authorize/callback`, else
+   * `discord-<application id>:/authorize/callback`; `state` is `args.state()`, else a secure
+   * random value; the URL is `<platformBase>/oauth2/authorize?...` with the args' client id
+   * (else the application id), scopes, state, redirect, nonce, PKCE challenge and
+   * integration type. The game opens `url`, checks the redirect's `state` equals `state`,
+   * and redeems its `code` with getToken(..., redirectUri). Throws (TypeError / RangeError)
+   * for invalid args or a missing application id: these are programming errors.
+   */
+  customSchemeAuthorizeUrl(args: AuthorizationArgs): CustomSchemeAuthorizeRequest {
+    if (!args.isValid()) throw new TypeError('the AuthorizationArgs are not valid (moved from or nullobj)');
+    const applicationId = args.clientId() ?? this.applicationId;
+    if (applicationId === undefined) throw new TypeError('no client id: set it in the args or call setApplicationId');
+    const state = args.state() ?? generateState();
+    const redirectUri = mobileRedirectUri(applicationId, args.customSchemeParam());
+    return { url: authorizeUrl(this.platformBase(), args, applicationId, redirectUri, state), state, redirectUri };
   }
 
   /**
@@ -419,8 +529,11 @@ export class Client {
    * (rpc/src/commands/set-activity.ts: schema, then the secret rules) before sending, so an
    * invalid activity fails here with exactly the server's answer (`ValidationError`,
    * `errorCode` 4000 with the Joi text, or 5005); then SET_ACTIVITY `{pid: process.pid,
-   * activity}`. It is kept and re-sent after every reconnect. Not connected: kept, sent on
-   * connect, and the result is `ok`.
+   * activity}`. It is kept and re-sent after every reconnect. The result is `ok` whenever
+   * the activity is kept for the connection: sent and acknowledged, or not connected (sent
+   * on connect), or the connection dropped before the reply (sent again on the reconnect).
+   * Failures are only the server's refusal (`RpcError`) and a `Timeout` (the reply did not
+   * come; the presence is still kept for the next reconnect).
    */
   async updateRichPresence(activity: Activity, callback?: ResultCallback): Promise<ClientResult> {
     let result: ClientResult;
@@ -432,7 +545,7 @@ export class Client {
         await this.connection.setPresence(activity);
         result = ClientResult.ok();
       } catch (error) {
-        result = error instanceof RpcRequestError && error.kind === 'not-connected' ? ClientResult.ok() : this.requestFailure(error);
+        result = isKeptForReconnect(error) ? ClientResult.ok() : this.requestFailure(error);
       }
     }
     if (!result.successful) this.logger.warning('rich presence not updated', { error: result.error, code: result.errorCode });
@@ -440,14 +553,14 @@ export class Client {
     return result;
   }
 
-  /** Client::ClearRichPresence: SET_ACTIVITY `{pid}` (no activity); nothing is restored after a reconnect. */
+  /** Client::ClearRichPresence: SET_ACTIVITY `{pid}` (no activity); nothing is restored after a reconnect. `ok` also when not connected or dropped mid-request (a closed connection has no presence). */
   async clearRichPresence(callback?: ResultCallback): Promise<ClientResult> {
     let result: ClientResult;
     try {
       await this.connection.setPresence(null);
       result = ClientResult.ok();
     } catch (error) {
-      result = error instanceof RpcRequestError && error.kind === 'not-connected' ? ClientResult.ok() : this.requestFailure(error);
+      result = isKeptForReconnect(error) ? ClientResult.ok() : this.requestFailure(error);
     }
     callback?.(result);
     return result;
@@ -707,12 +820,39 @@ export class Client {
       sender: toUser(payload['user']),
       channelId,
       messageId,
-      applicationId: this.applicationId ?? '',
+      // The invite may be for a sibling application (another app of the same developer).
+      applicationId: stringOrNull((activity as { application_id?: unknown } | null)?.application_id) ?? this.applicationId ?? '',
       partyId: typeof partyId === 'string' ? partyId : null,
       activity,
       isValid,
     };
   }
+}
+
+const ABORTED = Symbol('aborted');
+
+/** `promise`, or a rejection with ABORTED once `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(ABORTED);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Not connected, or the connection dropped before the reply: the presence is kept and sent on the next (re)connect. */
+function isKeptForReconnect(error: unknown): boolean {
+  return error instanceof RpcRequestError && (error.kind === 'not-connected' || error.kind === 'disconnected');
 }
 
 function stringOrNull(value: unknown): string | null {

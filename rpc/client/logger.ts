@@ -1,8 +1,9 @@
 /**
  * The SDK's log (seed: "Versioning" 3 and "Authentication" 9). Release builds emit only
  * error and warning; debug builds also info and verbose and open the log with a debug-build
- * warning. The bearer token is filtered at every level: every registered secret, anything
- * after `Bearer `, and the values of token-like fields become `[redacted]`.
+ * warning. The bearer token is filtered at every level: every registered secret (the last
+ * 64), anything after `Bearer `, and the values of token-like fields become `[redacted]`
+ * (`code` only when it holds a string: numeric error codes stay readable).
  */
 
 export type LogLevel = 'error' | 'warning' | 'info' | 'verbose';
@@ -17,7 +18,11 @@ export const DEBUG_BUILD_WARNING =
   'This is a debug build of the Companion client SDK: info and verbose logs are enabled. Do not ship debug builds; release builds log only errors and warnings.';
 
 /** Field names whose values are always redacted, whatever they hold. */
-const SECRET_KEYS = /^(?:authorization|access_?token|refresh_?token|id_?token|token|code|code_?verifier|verifier|client_?secret|secret|password)$/i;
+const SECRET_KEYS = /^(?:authorization|access_?token|refresh_?token|id_?token|token|code_?verifier|verifier|client_?secret|secret|password)$/i;
+/** `code` is an OAuth2 code when it holds a string; a number (an RPC error or CLOSE code) stays readable. */
+const CODE_KEY = /^code$/i;
+/** How many secrets the logger remembers (the most recently added or re-added); older ones are forgotten. */
+export const MAX_LOG_SECRETS = 64;
 /** `Bearer <anything but space>`; a second `Bearer` is not taken for the token (`bearer Bearer x`). */
 const BEARER = /\b(Bearer)\s+(?!Bearer\b)\S+/gi;
 
@@ -34,7 +39,12 @@ export interface ClientLogger {
   log(level: LogLevel, message: string, fields?: LogFields): void;
   /** Whether a line of this level would be written (to skip building costly messages). */
   enabled(level: LogLevel): boolean;
-  /** Hides `secret` (and its JSON- and percent-encoded forms) in every later line. Empty strings are ignored. */
+  /**
+   * Hides `secret` (and its JSON- and percent-encoded forms) in every later line. Empty
+   * strings are ignored. The last MAX_LOG_SECRETS (64) distinct secrets are kept; adding one
+   * again makes it the newest (the Client re-adds the token it sends), so a long session
+   * does not grow the list, or the cost of each line, without bound.
+   */
   addSecret(secret: string): void;
   /** `text` as it would be written: secrets and bearer tokens replaced by `[redacted]`. */
   redact(text: string): string;
@@ -65,6 +75,7 @@ function serializeFields(fields: LogFields, redactText: (text: string) => string
   const seen = new WeakSet<object>();
   return JSON.stringify(fields, (key, value: unknown) => {
     if (key !== '' && SECRET_KEYS.test(key) && value !== undefined && value !== null) return REDACTED;
+    if (key !== '' && CODE_KEY.test(key) && typeof value === 'string') return REDACTED;
     if (typeof value === 'string') return redactText(value);
     if (typeof value === 'bigint') return value.toString();
     if (value instanceof Error) return { name: value.name, message: redactText(value.message) };
@@ -87,7 +98,17 @@ export function createClientLogger(options: ClientLoggerOptions): ClientLogger {
   const now = options.now ?? (() => new Date());
   /** Every form of every secret, longest first (so a secret inside another is not half-replaced). */
   let forms: string[] = [];
+  /** Insertion order is age: the first is the oldest. */
   const secrets = new Set<string>();
+  const rebuild = (): void => {
+    const all = new Set<string>();
+    for (const secret of secrets) {
+      all.add(secret);
+      all.add(JSON.stringify(secret).slice(1, -1));
+      all.add(encodeURIComponent(secret));
+    }
+    forms = [...all].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+  };
 
   const redactSecrets = (text: string): string => {
     let out = text;
@@ -128,13 +149,20 @@ export function createClientLogger(options: ClientLoggerOptions): ClientLogger {
     log,
     enabled: (level) => rank(level) >= 0 && rank(level) <= rank(threshold),
     addSecret(secret: string): void {
-      if (typeof secret !== 'string' || secret.length === 0 || secrets.has(secret)) return;
+      if (typeof secret !== 'string' || secret.length === 0) return;
+      if (secrets.has(secret)) {
+        // Already hidden: only its age changes, the forms stay the same.
+        secrets.delete(secret);
+        secrets.add(secret);
+        return;
+      }
       secrets.add(secret);
-      const all = new Set(forms);
-      all.add(secret);
-      all.add(JSON.stringify(secret).slice(1, -1));
-      all.add(encodeURIComponent(secret));
-      forms = [...all].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+      while (secrets.size > MAX_LOG_SECRETS) {
+        const oldest = secrets.values().next().value;
+        if (oldest === undefined) break;
+        secrets.delete(oldest);
+      }
+      rebuild();
     },
     redact,
   };

@@ -151,6 +151,8 @@ describe('authorize without a companion', () => {
   /** A scripted browser on the emulator's authorize page: registers the loopback redirect, posts the form, follows the 302. */
   function browser(decision: 'approve' | 'deny', tamperState = false) {
     const opened: URL[] = [];
+    /** Status of the forged redirect (tamperState): sent first, with the real code and a wrong state. */
+    const forgedStatus: number[] = [];
     const openUrl = async (url: string): Promise<void> => {
       const parsed = new URL(url);
       opened.push(parsed);
@@ -165,10 +167,16 @@ describe('authorize without a companion', () => {
         redirect: 'manual',
       });
       const location = new URL(posted.headers.get('location') ?? '');
-      if (tamperState) location.searchParams.set('state', 'forged-state');
+      if (tamperState) {
+        const forged = new URL(location);
+        forged.searchParams.set('state', 'forged-state');
+        const response = await fetch(forged);
+        forgedStatus.push(response.status);
+        await response.text();
+      }
       await fetch(location);
     };
-    return { openUrl, opened };
+    return { openUrl, opened, forgedStatus };
   }
 
   it('falls back to the browser flow with the loopback redirect, whose code getToken redeems; a forged state is refused', async () => {
@@ -190,11 +198,16 @@ describe('authorize without a companion', () => {
     const token = await client.getToken(DEMO_APP_ID, outcome.code!, verifier.verifier(), outcome.redirectUri);
     expect(token.result.successful, token.result.error).toBe(true);
 
-    const forged = new Client({ connection: { socketPaths: [] }, platformBase: world.platform.url, openUrl: browser('approve', true).openUrl, logger: { sink: () => undefined } });
+    // A redirect with a forged state is refused (400, its code not taken) and does not end
+    // the flow: the real redirect that follows completes it.
+    const tampering = browser('approve', true);
+    const forged = new Client({ connection: { socketPaths: [] }, platformBase: world.platform.url, openUrl: tampering.openUrl, logger: { sink: () => undefined } });
     clients.push(forged);
     forged.setApplicationId(DEMO_APP_ID);
-    const refused = await forged.authorize(args());
-    expect(refused).toMatchObject({ via: 'browser', code: null, result: { successful: false, type: 'AuthorizationFailed' } });
+    const afterForgery = await forged.authorize(args());
+    expect(tampering.forgedStatus).toEqual([400]);
+    expect(afterForgery).toMatchObject({ via: 'browser', result: { successful: true, type: 'None' } });
+    expect(afterForgery.code).toEqual(expect.any(String));
 
     const denied = new Client({ connection: { socketPaths: [] }, platformBase: world.platform.url, openUrl: browser('deny').openUrl, logger: { sink: () => undefined } });
     clients.push(denied);

@@ -78,6 +78,10 @@ export class RpcSocket extends EventEmitter<RpcSocketEvents> {
   private readonly pending = new Map<string, Pending>();
   private pingTimer: NodeJS.Timeout | undefined;
   private pongDeadline: NodeJS.Timeout | undefined;
+  /** performance.now() when the PING that armed `pongDeadline` was sent. */
+  private pingSentAt = 0;
+  /** performance.now() of the last chunk read from the socket. */
+  private lastDataAt = 0;
   private closeFrame: { code: number; message: string } | undefined;
   private endReason: CloseInfo | undefined;
   private closedInfo: CloseInfo | undefined;
@@ -193,6 +197,7 @@ export class RpcSocket extends EventEmitter<RpcSocketEvents> {
   }
 
   private onData(chunk: Buffer): void {
+    this.lastDataAt = performance.now();
     let frames: RawFrame[];
     try {
       frames = this.decoder.push(chunk);
@@ -274,11 +279,28 @@ export class RpcSocket extends EventEmitter<RpcSocketEvents> {
     this.pingTimer = setInterval(() => {
       if (!this.isOpen) return;
       this.writeFrame(Opcode.Ping, randomUUID());
-      this.pongDeadline ??= setTimeout(() => {
-        this.destroy('keepalive-timeout', `no PONG within ${pongTimeout} ms`);
-      }, pongTimeout);
+      if (this.pongDeadline !== undefined) return;
+      this.pingSentAt = performance.now();
+      this.pongDeadline = setTimeout(() => this.onPongDeadline(pongTimeout), pongTimeout);
     }, interval);
     this.pingTimer.unref();
+  }
+
+  /**
+   * The PONG deadline passed. After the event loop was blocked (a long frame, a debugger, a
+   * suspended laptop), timers run before the socket is read, so the PONG may be waiting
+   * unread: setImmediate lets the pending reads run first, and the connection is dropped
+   * only if no data at all arrived since the PING was sent.
+   */
+  private onPongDeadline(pongTimeout: number): void {
+    const sentAt = this.pingSentAt;
+    setImmediate(() => {
+      if (!this.isOpen) return;
+      // A PONG read meanwhile cleared the deadline; any other data proves the server alive too.
+      const alive = this.pongDeadline === undefined || this.lastDataAt >= sentAt;
+      this.pongDeadline = undefined;
+      if (!alive) this.destroy('keepalive-timeout', `no PONG within ${pongTimeout} ms`);
+    });
   }
 
   private stopKeepalive(): void {

@@ -28,6 +28,26 @@ export interface SdkConnectionOptions extends Omit<RpcSocketOptions, 'clientId'>
   readonly autoReconnect?: boolean;
   /** The `pid` sent with SET_ACTIVITY (default: process.pid). */
   readonly pid?: number;
+  /**
+   * The backoff starts again from its first delay only once a connection has stayed up this
+   * long (default 30 000 ms), or after `disconnect()` / a fresh `connect()`. A server that
+   * drops every connection right after READY is retried with growing delays, not hammered.
+   */
+  readonly stableAfterMs?: number;
+}
+
+export const DEFAULT_STABLE_AFTER_MS = 30_000;
+
+/**
+ * Why the stored access token was dropped: `revoked` when the server closed the connection
+ * with 4003 (Token revoked); `invalid` when the AUTHENTICATE that restores it after a
+ * (re)connect was refused with 4009 (Invalid token: expired, revoked or another user's).
+ */
+export interface TokenInvalidated {
+  readonly reason: 'revoked' | 'invalid';
+  /** The CLOSE code (4003) or the ERROR code (4009). */
+  readonly code: number;
+  readonly message: string;
 }
 
 export interface DisconnectDetail {
@@ -51,10 +71,14 @@ export interface SdkConnectionEvents {
   'reconnect-failed': [ConnectError];
   /** Re-sending state after a (re)connect failed for one command. */
   'restore-failed': [cmd: string, error: RpcRequestError];
+  /** The stored access token was dropped: it is no longer sent after reconnects. Get a new one and call setAccessToken. */
+  'token-invalidated': [TokenInvalidated];
 }
 
 /** Close codes after which reconnecting cannot help. */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CloseCode.InvalidClientId, CloseCode.InvalidVersion]);
+/** ERROR code of an AUTHENTICATE whose token the server does not accept (rpc/src/protocol/codes.ts RpcErrorCode.InvalidToken). */
+const INVALID_TOKEN_ERROR = 4009;
 
 /**
  * The connection a game keeps to Companion across drops:
@@ -64,7 +88,15 @@ const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CloseCode.InvalidClientI
  *   (backoff.ts) until it succeeds or is told to stop;
  * - after every READY, the first included, it restores the game's state in order: the
  *   access token (AUTHENTICATE), the current rich presence (SET_ACTIVITY) and every event
- *   subscription the game registered (SUBSCRIBE), then reports `ready`.
+ *   subscription the game registered (SUBSCRIBE), then reports `ready`;
+ * - the backoff restarts from its first delay only after a connection stayed up
+ *   `stableAfterMs` (30 s), so a server that drops right after READY is not hammered;
+ * - the stored access token is dropped (event `token-invalidated`) when the server closes
+ *   with 4003 (Token revoked) or refuses the restoring AUTHENTICATE with 4009, so a revoked
+ *   token is not sent again on every reconnect;
+ * - discovery: a socket whose server refuses the handshake with CLOSE 4000 (Invalid Client
+ *   ID: another application's or another instance's server at a lower index) is skipped and
+ *   the next candidate tried; the 4000 is reported only when no candidate accepts.
  */
 export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
   private socket: RpcSocket | undefined;
@@ -75,6 +107,8 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
   private wanted = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Resets `attempt` once the current connection has stayed up `stableAfterMs`. */
+  private stableTimer: NodeJS.Timeout | undefined;
   private connecting: Promise<ReadyData> | undefined;
   /** undefined: never set (nothing to restore); null: cleared. */
   private presence: unknown = undefined;
@@ -115,10 +149,19 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
    * A first attempt that fails rejects with ConnectError ('no-socket' when no Companion
    * socket exists) and leaves the status `disconnected`: call it again later. While already
    * connected with the same id it resolves at once; with another id it reconnects.
+   *
+   * While `reconnecting` with the same id it does not start over: it runs the next
+   * reconnect attempt now (or joins the one running) and, if that fails, rejects while the
+   * status stays `reconnecting` and the backoff goes on where it was (the attempt counts as
+   * one of the schedule's). Only a fatal refusal (4000 / 4004) ends the reconnecting.
    */
   async connect(clientId: string): Promise<ReadyData> {
     if (this.clientId === clientId && this.currentStatus === 'ready' && this.readyData !== null) return this.readyData;
     if (this.clientId === clientId && this.connecting !== undefined) return this.connecting;
+    if (this.clientId === clientId && this.currentStatus === 'reconnecting' && this.wanted) {
+      this.clearRetry();
+      return this.retryNow();
+    }
     if (this.clientId !== clientId && this.socket !== undefined) await this.disconnect();
     this.clientId = clientId;
     this.wanted = true;
@@ -143,7 +186,9 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
   /** Closes the connection (CLOSE 1000) and stops reconnecting. Presence and subscriptions are kept for a later connect(). */
   async disconnect(): Promise<void> {
     this.wanted = false;
+    this.attempt = 0;
     this.clearRetry();
+    this.clearStable();
     const socket = this.socket;
     this.readyData = null;
     if (socket !== undefined && socket.isOpen) {
@@ -182,9 +227,14 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
     return this.presence;
   }
 
-  /** The token to AUTHENTICATE with again after a reconnect (null: none). */
+  /** The token to AUTHENTICATE with again after a reconnect (null: none). Dropped by itself on CLOSE 4003 or a 4009 refusal (event `token-invalidated`). */
   setAccessToken(token: string | null): void {
     this.accessToken = token;
+  }
+
+  /** The token that is sent again after a reconnect (null: none, or dropped as revoked). */
+  get currentAccessToken(): string | null {
+    return this.accessToken;
   }
 
   /**
@@ -219,6 +269,7 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
     const clientId = this.clientId as string;
     const paths = this.options.socketPaths ?? (await existingSocketPaths(this.options.env ?? process.env, this.options.platform));
     let lastRefusal: ConnectError | undefined;
+    let invalidClientId: ConnectError | undefined;
     for (const socketPath of paths) {
       if (!this.wanted) break;
       let opened: Awaited<ReturnType<typeof RpcSocket.open>>;
@@ -228,6 +279,12 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
         // Nothing listening there (a stale file): try the next. Anything else came from a server.
         if (error instanceof ConnectError && error.reason === 'refused') {
           lastRefusal = error;
+          continue;
+        }
+        // CLOSE 4000 from this socket's server: it may be another application's or another
+        // instance's server; a later index may take us. Reported if none does.
+        if (error instanceof ConnectError && error.closeCode === CloseCode.InvalidClientId) {
+          invalidClientId ??= error;
           continue;
         }
         throw error;
@@ -242,13 +299,14 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
       socket.once('close', (info) => this.onSocketClosed(socket, info));
       await this.restore(socket);
       if (this.socket !== socket || !socket.isOpen) throw new ConnectError('closed', 'the connection closed while restoring state');
-      this.attempt = 0;
+      this.startStable(socket);
       this.readyData = ready;
       this.setStatus('ready');
       this.emit('ready', ready);
       return ready;
     }
     if (!this.wanted) throw new ConnectError('closed', 'disconnected while connecting');
+    if (invalidClientId !== undefined) throw invalidClientId;
     if (lastRefusal !== undefined) throw new ConnectError('no-socket', `no Companion is listening (last: ${lastRefusal.message})`);
     throw new ConnectError('no-socket', 'no Companion socket found (is Companion running?)');
   }
@@ -256,13 +314,20 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
   /** Re-sends the token, presence and subscriptions; a failure of one is reported and the rest still sent. */
   private async restore(socket: RpcSocket): Promise<void> {
     const steps: { cmd: string; args: unknown; evt?: string }[] = [];
-    if (this.accessToken !== null) steps.push({ cmd: 'AUTHENTICATE', args: { access_token: this.accessToken } });
+    const token = this.accessToken;
+    if (token !== null) steps.push({ cmd: 'AUTHENTICATE', args: { access_token: token } });
     if (this.presence !== undefined && this.presence !== null) steps.push({ cmd: 'SET_ACTIVITY', args: this.presenceArgs(this.presence) });
     for (const evt of this.subscriptions) steps.push({ cmd: 'SUBSCRIBE', args: {}, evt });
     await Promise.all(
       steps.map((step) =>
         socket.request(step.cmd, step.args, step.evt === undefined ? {} : { evt: step.evt }).catch((error: unknown) => {
-          if (error instanceof RpcRequestError) this.emit('restore-failed', step.cmd, error);
+          if (!(error instanceof RpcRequestError)) return;
+          this.emit('restore-failed', step.cmd, error);
+          // Refused as invalid (expired, revoked): sending it again after every reconnect cannot help.
+          if (step.cmd === 'AUTHENTICATE' && error.kind === 'rpc-error' && error.code === INVALID_TOKEN_ERROR && this.accessToken === token) {
+            this.accessToken = null;
+            this.emit('token-invalidated', { reason: 'invalid', code: INVALID_TOKEN_ERROR, message: error.message });
+          }
         }),
       ),
     );
@@ -272,6 +337,11 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
     if (this.socket !== socket) return;
     this.socket = undefined;
     this.readyData = null;
+    this.clearStable();
+    if (info.reason === 'server-close' && info.code === CloseCode.TokenRevoked && this.accessToken !== null) {
+      this.accessToken = null;
+      this.emit('token-invalidated', { reason: 'revoked', code: CloseCode.TokenRevoked, message: info.message });
+    }
     const fatal = info.code !== null && info.reason === 'server-close' && FATAL_CLOSE_CODES.has(info.code);
     if (fatal) this.wanted = false;
     const willReconnect = this.wanted && this.options.autoReconnect !== false;
@@ -294,25 +364,47 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (!this.wanted) return;
-      const running = this.establish();
-      this.connecting = running;
-      running.then(
-        () => {
-          if (this.connecting === running) this.connecting = undefined;
-        },
-        (error: unknown) => {
-          if (this.connecting === running) this.connecting = undefined;
-          const failure = error instanceof ConnectError ? error : new ConnectError('closed', String(error));
-          // A newer connection took over, or its close already scheduled the next attempt.
-          if (this.socket !== undefined || this.retryTimer !== undefined) return;
-          if (failure.fatal) this.wanted = false;
-          this.emit('reconnect-failed', failure);
-          if (this.wanted) this.scheduleRetry();
-          else this.setStatus('disconnected');
-        },
-      );
+      this.retryNow().catch(() => undefined);
     }, delay);
     this.retryTimer.unref();
+  }
+
+  /** One reconnect attempt now; on failure the next is scheduled (unless fatal) and the promise rejects. */
+  private retryNow(): Promise<ReadyData> {
+    const running = this.establish();
+    this.connecting = running;
+    return running.then(
+      (ready) => {
+        if (this.connecting === running) this.connecting = undefined;
+        return ready;
+      },
+      (error: unknown) => {
+        if (this.connecting === running) this.connecting = undefined;
+        const failure = error instanceof ConnectError ? error : new ConnectError('closed', String(error));
+        // A newer connection took over, or its close already scheduled the next attempt.
+        if (this.socket !== undefined || this.retryTimer !== undefined) throw failure;
+        if (failure.fatal) this.wanted = false;
+        this.emit('reconnect-failed', failure);
+        if (this.wanted) this.scheduleRetry();
+        else this.setStatus('disconnected');
+        throw failure;
+      },
+    );
+  }
+
+  private startStable(socket: RpcSocket): void {
+    this.clearStable();
+    const after = this.options.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS;
+    this.stableTimer = setTimeout(() => {
+      this.stableTimer = undefined;
+      if (this.socket === socket && socket.isOpen) this.attempt = 0;
+    }, after);
+    this.stableTimer.unref();
+  }
+
+  private clearStable(): void {
+    if (this.stableTimer !== undefined) clearTimeout(this.stableTimer);
+    this.stableTimer = undefined;
   }
 
   private clearRetry(): void {

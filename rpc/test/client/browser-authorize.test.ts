@@ -127,8 +127,8 @@ describe('browserAuthorize', () => {
     expect(trace.callbackHtml).toContain('cancelled');
   });
 
-  it('rejects a callback with the wrong state and drops its code', async () => {
-    let browserStatus = 0;
+  it('answers a callback with the wrong state 400, drops its code, and keeps waiting for the real redirect', async () => {
+    const statuses: number[] = [];
     let done: Promise<void> = Promise.resolve();
     const outcome = await browserAuthorize({
       platformBase: 'http://127.0.0.1:9',
@@ -136,29 +136,45 @@ describe('browserAuthorize', () => {
       applicationId: '1234',
       openUrl: (url) =>
         (done = (async () => {
-          const redirect = new URL(url).searchParams.get('redirect_uri') ?? '';
-          const response = await fetch(`${redirect}?code=attacker-code&state=${encodeURIComponent(generateState())}`);
-          browserStatus = response.status;
-          await response.text();
+          const parsed = new URL(url);
+          const redirect = parsed.searchParams.get('redirect_uri') ?? '';
+          const state = parsed.searchParams.get('state') ?? '';
+          // A forged redirect first: refused, and the flow goes on.
+          const forged = await fetch(`${redirect}?code=attacker-code&state=${encodeURIComponent(generateState())}`);
+          statuses.push(forged.status);
+          expect(await forged.text()).not.toContain('attacker-code');
+          // Then the player's own.
+          const real = await fetch(`${redirect}?code=real-code&state=${encodeURIComponent(state)}`);
+          statuses.push(real.status);
+          await real.text();
         })()),
       timeoutMs: 10_000,
     });
     await done;
-    expect(outcome.result).toMatchObject({ successful: false, type: 'AuthorizationFailed' });
-    expect(outcome.result.error).toContain('state does not match');
-    expect(outcome.result.error).not.toContain('attacker-code');
-    expect(outcome.code).toBeUndefined();
-    expect(browserStatus).toBe(400);
+    expect(statuses).toEqual([400, 200]);
+    expect(outcome.result).toMatchObject({ successful: true, type: 'None' });
+    expect(outcome.code).toBe('real-code');
   });
 
-  it('a callback without state is a mismatch too', async () => {
+  it('a callback without state (or with a wrong one) never yields its code: with no real redirect the flow times out and says so', async () => {
+    const statuses: number[] = [];
     const outcome = await browserAuthorize({
       platformBase: 'http://127.0.0.1:9',
       args: presenceArgs(),
       applicationId: '1234',
-      openUrl: async (url) => void (await fetch(`${new URL(url).searchParams.get('redirect_uri') ?? ''}?code=c`)),
+      openUrl: async (url) => {
+        const redirect = new URL(url).searchParams.get('redirect_uri') ?? '';
+        for (const query of ['?code=c', '?error=access_denied&state=stale']) {
+          const response = await fetch(`${redirect}${query}`);
+          statuses.push(response.status);
+          await response.text();
+        }
+      },
+      timeoutMs: 300,
     });
-    expect(outcome.result.type).toBe('AuthorizationFailed');
+    expect(statuses).toEqual([400, 400]);
+    expect(outcome.result).toMatchObject({ successful: false, type: 'Timeout', retryable: true });
+    expect(outcome.result.error).toContain('2 redirect(s) with a state that did not match');
     expect(outcome.code).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClientLogger, DEBUG_BUILD_WARNING, LOG_LEVELS, type LogLevel } from '../../client/logger.js';
+import { createClientLogger, DEBUG_BUILD_WARNING, LOG_LEVELS, MAX_LOG_SECRETS, type LogLevel } from '../../client/logger.js';
 
 const TOKEN = 'mfa.AbCdEf0123456789_token-value';
 
@@ -82,5 +82,27 @@ describe('createClientLogger', () => {
     const logger = createClientLogger({ build: 'release', sink: () => { throw new Error('disk full'); } });
     expect(() => logger.error('x')).not.toThrow();
     expect(() => createClientLogger({ build: 'beta' as 'release' })).toThrow(RangeError);
+  });
+
+  it('redacts a code field only when it holds a string: numeric error codes stay readable', () => {
+    const { logger, lines } = capture('release');
+    logger.warning('request failed', { cmd: 'SET_ACTIVITY', code: 4000, closeCode: 4003, nested: { code: 5005, Code: 'oauth-code-1' } });
+    logger.warning('authorize', { code: 'oauth-code-2', code_verifier: 42 });
+    expect(lines[0]).toContain('{"cmd":"SET_ACTIVITY","code":4000,"closeCode":4003,"nested":{"code":5005,"Code":"[redacted]"}}');
+    expect(lines[1]).toContain('{"code":"[redacted]","code_verifier":"[redacted]"}');
+    expect(lines.join('\n')).not.toContain('oauth-code');
+  });
+
+  it('keeps the last MAX_LOG_SECRETS secrets; re-adding one makes it the newest', () => {
+    const { logger, lines } = capture('release');
+    expect(MAX_LOG_SECRETS).toBe(64);
+    const secret = (i: number): string => `secret-value-${String(i).padStart(3, '0')}`;
+    for (let i = 0; i < MAX_LOG_SECRETS; i += 1) logger.addSecret(secret(i));
+    logger.addSecret(secret(0)); // the oldest, touched again
+    logger.addSecret(secret(MAX_LOG_SECRETS)); // pushes out the oldest untouched one: 1
+    logger.error(Array.from({ length: MAX_LOG_SECRETS + 1 }, (_, i) => secret(i)).join(' '));
+    const words = (lines[0] ?? '').split(' ').slice(2);
+    expect(words).toHaveLength(MAX_LOG_SECRETS + 1);
+    expect(words.filter((w) => w !== '[redacted]')).toEqual([secret(1)]);
   });
 });
