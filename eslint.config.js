@@ -1,9 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; nothing imports electron yet. */
+/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; electron only in the shell's entry/adapters and the preload entry. */
 const layerRule = (forbidden, message) => ({
-  'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
+  'no-restricted-imports': [
+    'error',
+    {
+      // 'electron' is the package (and its subpaths), not any path with an electron/ folder.
+      patterns: forbidden.map((group) => (group === 'electron' ? { regex: '^electron(/|$)', message } : { group: [group], message })),
+    },
+  ],
 });
 
 export default tseslint.config(
@@ -41,7 +47,7 @@ export default tseslint.config(
   },
   {
     files: ['preload/**/*.ts'],
-    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours.'),
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', 'electron'], 'preload/ holds the bridge and its contract: it imports nothing of ours (Electron only in the preload entry).'),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
@@ -50,5 +56,15 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     rules: layerRule(['**/renderer/**', 'electron'], 'main/ reaches the UI only through the preload contract; Electron only in main/electron adapters.'),
+  },
+  {
+    // Electron itself only where it is loaded at runtime inside Electron: the shell's entry and
+    // its adapters (main), and the preload entry. Everything else takes Electron objects by injection.
+    files: ['main/src/electron/*-adapter*.ts', 'main/src/electron/electron-main.ts'],
+    rules: layerRule(['**/renderer/**'], 'main/ reaches the UI only through the preload contract.'),
+  },
+  {
+    files: ['preload/src/index.ts'],
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours.'),
   },
 );

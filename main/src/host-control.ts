@@ -1,7 +1,6 @@
 import type { GatewayActivity, RpcLogger, RpcServer } from '../../rpc/src/index.js';
 import {
   ControlError,
-  type ControlBackend,
   type ControlEvent,
   type ControlStatus,
   type GatewayState,
@@ -11,11 +10,12 @@ import { startControlServer } from './control/control-server.js';
 import type { ConsentBroker } from './consent/consent-broker.js';
 import { consentControlEvents, toConsentPromptView } from './consent/control-views.js';
 import type { GrantCache } from './consent/grant-cache.js';
-import type { OAuthGrant } from '../../platform/src/wire/index.js';
+import { OAuthGatewayEvent, type OAuthGrant } from '../../platform/src/wire/index.js';
 import type { PlatformSession, SessionStatus } from './platform-session.js';
 import type { FriendPresences } from './presence/friend-presences.js';
 import type { SocialService } from './social/social-service.js';
 import { SocialError } from './social/social-error.js';
+import type { WebUiBackend } from './web-ui/web-ui-server.js';
 
 export interface HostControlOptions {
   readonly version: string;
@@ -37,7 +37,8 @@ export interface HostControlOptions {
 export interface HostControl {
   readonly url: string;
   readonly token: string;
-  readonly backend: ControlBackend;
+  /** The control API's backend, plus what only the UI does (dismissing a consent prompt). */
+  readonly backend: WebUiBackend;
   close(): Promise<void>;
 }
 
@@ -92,6 +93,12 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   friends.on('change', (change) => publish({ type: 'friends', data: change }));
   social.on('change', (change) => publish({ type: change.type, data: change.data }));
   consentControlEvents(options.broker, publish);
+  // The grant cache changes after the gateway's event (queued writes): tell once it is done.
+  session.on('dispatch', (t) => {
+    if ((t === OAuthGatewayEvent.GrantCreate || t === OAuthGatewayEvent.GrantDelete) && listeners.size > 0) {
+      void options.grants.flush().then(() => publish({ type: 'grants', data: null }));
+    }
+  });
   server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
   server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
   // On the SET_ACTIVITY path: build the event only when someone streams events.
@@ -111,7 +118,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
     };
   };
 
-  const backend: ControlBackend = {
+  const backend: WebUiBackend = {
     status,
     games: () =>
       [...server.connections()]
@@ -161,6 +168,9 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
     },
     denyConsent: async (id) => {
       if (!options.broker.decide(id, 'deny')) throw new ControlError(404, `No pending consent request ${id}`);
+    },
+    dismissConsent: async (id) => {
+      if (!options.broker.decide(id, 'dismiss')) throw new ControlError(404, `No pending consent request ${id}`);
     },
     grants: async () => options.grantList(),
     revokeGrant: (applicationId) => mapped(options.revokeGrant(applicationId)),

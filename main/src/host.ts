@@ -36,6 +36,7 @@ import { RuntimeFile, writeSecondaryRuntimeFile, type RuntimeInfo } from './runt
 import { CommandGameLauncher, type GameLauncher } from './social/game-launcher.js';
 import { SocialService } from './social/social-service.js';
 import { startHostControl, type HostControl } from './host-control.js';
+import { startWebUi, type WebUi, type WebUiSettings } from './web-ui/web-ui-server.js';
 
 export interface HostOptions {
   readonly env: Env;
@@ -68,6 +69,10 @@ export interface HostOptions {
   readonly consentTimeoutMs?: number;
   /** Answer `GET /` with 404 on the first free port of 127.0.0.1:6463-6472 (default true). */
   readonly rpcHttpProbe?: boolean;
+  /** Serve the UI and its WebSocket bridge on a loopback port (default true). */
+  readonly webUi?: boolean;
+  /** The built renderer the web UI serves (default `<repo>/out/renderer`). */
+  readonly webUiRendererDir?: string;
 }
 
 export type SignInOutcome =
@@ -90,6 +95,8 @@ export interface Host {
   readonly friends: FriendPresences;
   readonly social: SocialService;
   readonly control: HostControl;
+  /** The headless UI, or null when turned off (`webUi: false`). */
+  readonly webUi: WebUi | null;
   readonly consent: ConsentBroker;
   readonly grants: GrantCache;
   /** A message for the player when the grants cache had to be set aside, else null. */
@@ -263,6 +270,28 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
     cleanup.push(() => control.close());
 
+    // The UI for headless hosts: the same contract as the Electron preload, over a WebSocket.
+    const consentSettings: WebUiSettings = {
+      get: () => ({ consent_policy: broker.policy, consent_always_ask: broker.alwaysAsk }),
+      update: (partial) => {
+        if (partial.consent_policy !== undefined) broker.policy = partial.consent_policy;
+        if (partial.consent_always_ask !== undefined) broker.alwaysAsk = partial.consent_always_ask;
+        options.logger.info({ policy: broker.policy, alwaysAsk: broker.alwaysAsk }, 'consent settings changed from the UI');
+        return consentSettings.get();
+      },
+    };
+    const webUi =
+      options.webUi === false
+        ? null
+        : await startWebUi({
+            backend: control.backend,
+            server,
+            settings: consentSettings,
+            logger: options.logger,
+            ...(options.webUiRendererDir === undefined ? {} : { rendererDir: options.webUiRendererDir }),
+          });
+    cleanup.push(async () => webUi?.close());
+
     // Sign in before games can connect, so the first READY carries the account. If the
     // platform cannot be reached, games get the cached account meanwhile (or "User logged
     // out" when none was ever known) and the session keeps trying in the background.
@@ -297,6 +326,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       startedAt,
       ipc: { path: bound.path, index: bound.index },
       control: { url: control.url, token: control.token },
+      ...(webUi === null ? {} : { webUi: { url: webUi.baseUrl, token: webUi.token } }),
       platform: { url: platformUrl, embedded: embedded !== null, ...(embedded === null ? {} : { adminToken: embedded.adminToken }) },
     };
     let secondary: Awaited<ReturnType<typeof writeSecondaryRuntimeFile>> | undefined;
@@ -320,6 +350,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       friends,
       social,
       control,
+      webUi,
       consent: broker,
       grants,
       grantsWarning: grantsLoad.warning,
@@ -337,6 +368,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           guilds.dispose();
           await grants.flush().catch(() => undefined);
           await probe?.close();
+          await webUi?.close();
           await control.close();
           await session.close();
           await embedded?.close();

@@ -20,6 +20,11 @@ export interface RuntimeInfo {
   readonly ipc: { readonly path: string; readonly index: number } | null;
   /** The loopback control API: its URL and the bearer token client commands use. */
   readonly control?: { readonly url: string; readonly token: string };
+  /**
+   * The headless UI (`companion serve`): its base URL (`http://127.0.0.1:PORT/`) and the token
+   * to open it with once (`<url>?token=<token>`).
+   */
+  readonly webUi?: { readonly url: string; readonly token: string };
   /** The platform the host talks to; the embedded emulator's admin token when it is ours. */
   readonly platform?: { readonly url: string; readonly embedded: boolean; readonly adminToken?: string };
 }

@@ -47,8 +47,9 @@ Options:
   -h, --help          Show this help
   --version           Show the version
 
-The control API's URL and token are in <runtime dir>/companion/host.json (mode
-0600). Logs are JSON lines on stderr. Tokens and secrets are never logged, at any
+The control API's and the web UI's URLs and tokens are in
+<runtime dir>/companion/host.json (mode 0600). On a terminal, the web UI's URL is
+printed with its token: open it in a browser. Logs are JSON lines on stderr. Tokens and secrets are never logged, at any
 level.
 Stop with Ctrl+C (SIGINT) or SIGTERM: clients get CLOSE 1000 and the socket is removed.
 `;
@@ -150,6 +151,14 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
   io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
   io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only'})\n`);
+  if (host.webUi !== null) {
+    // The token only where the user sees it: a terminal, not a log file or a pipe.
+    io.stdout(
+      process.stdout.isTTY === true
+        ? `Web UI: ${host.webUi.url}\n`
+        : `Web UI: ${host.webUi.baseUrl} (token in ${host.runtimeFile ?? 'memory only'})\n`,
+    );
+  }
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
   if (host.grantsWarning !== null) io.stderr(`companion serve: ${host.grantsWarning}\n`);
   if (consentPolicy === 'prompt' && isInteractiveTerminal(process.stdin, process.stdout)) {

@@ -1,0 +1,129 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON messages */
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Opcode } from '../../../rpc/src/index.js';
+import { RawClient } from '../../../rpc/test/support/raw-client.js';
+import { isReservedPort } from '../../src/control/control-server.js';
+import { DEMO_APP_ID, World } from '../e2e/support/world.js';
+import { BridgeClient, fakeRenderer, INDEX_HTML, rawRequest, sessionCookie } from './support.js';
+
+let world: World | undefined;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await world?.close();
+  world = undefined;
+});
+
+async function renderer(): Promise<string> {
+  const fake = await fakeRenderer();
+  cleanups.push(() => fake.remove());
+  return fake.rendererDir;
+}
+
+async function tokenExchange(form: Record<string, string>): Promise<any> {
+  const response = await fetch(`${world!.platform.url}/api/v10/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+  return response.json();
+}
+
+describe('the host serves the web UI', () => {
+  it('writes webUi {url, token} to the runtime file, on a port outside 6463-6472, and serves the renderer', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const info = JSON.parse(await readFile(player.host.runtimeFile!, 'utf8'));
+    expect(info.webUi).toEqual({ url: player.host.webUi!.baseUrl, token: player.host.webUi!.token });
+    const url = new URL(info.webUi.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(isReservedPort(Number(url.port))).toBe(false);
+    expect(Number(url.port)).not.toBe(new URL(player.host.control.url).port);
+
+    const port = Number(url.port);
+    expect((await rawRequest(port, '/')).status).toBe(401);
+    const cookie = await sessionCookie(port, info.webUi.token);
+    expect((await rawRequest(port, '/', { Cookie: cookie })).body).toBe(INDEX_HTML);
+  });
+
+  it('webUi: false starts none', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUi: false });
+    expect(player.host.webUi).toBeNull();
+    expect(JSON.parse(await readFile(player.host.runtimeFile!, 'utf8')).webUi).toBeUndefined();
+  });
+
+  it('a whole authorization through the bridge: the prompt arrives, Approve gives the game a code; no token, code or join secret in any pushed frame', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    const first = await client.invoke('companion:ready');
+    expect(first.status.account?.user.username).toBe('alice');
+    expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false });
+
+    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
+    cleanups.push(() => game.close());
+    const shown = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.games.length === 1, 'the game in a snapshot');
+    expect(shown.payload.games[0]).toMatchObject({ client_id: DEMO_APP_ID, activity: null });
+
+    game.send(Opcode.Frame, { cmd: 'AUTHORIZE', args: { client_id: DEMO_APP_ID, scopes: ['identify', 'rpc'] }, nonce: 'n-authorize' });
+    const prompted = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.consent_requests.length === 1, 'the consent prompt');
+    const prompt = prompted.payload.consent_requests[0];
+    expect(prompt).toMatchObject({ application: { id: DEMO_APP_ID }, scopes: ['identify', 'rpc'], state: 'visible' });
+    expect(await client.invoke('companion:decide-consent', prompt.id, 'approve')).toBeNull();
+    const authorized = await game.next(5000);
+    const code: string = authorized.payload.data.code;
+    expect(code).toMatch(/./);
+
+    const tokens = await tokenExchange({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code });
+    const accessToken: string = tokens.access_token;
+    expect(accessToken).toMatch(/./);
+    const authenticated = await game.request('AUTHENTICATE', { access_token: accessToken });
+    expect(authenticated.data.user.username).toBe('alice');
+    const joinSecret = 'join-secret-for-the-inspector-7f3a';
+    const activity = await game.request('SET_ACTIVITY', {
+      pid: process.pid,
+      activity: { state: 'In a squad', party: { id: 'party-alpha', size: [1, 4] }, secrets: { join: joinSecret } },
+    });
+    expect(activity.evt).toBeNull();
+
+    await client.waitFor(
+      () => client.pushesOf('companion:frames').flat().some((frame: any) => frame.direction === 'out' && frame.cmd === 'SET_ACTIVITY'),
+      'the SET_ACTIVITY reply in a frames push',
+    );
+    const frames = client.pushesOf('companion:frames').flat();
+    const reply = frames.find((frame: any) => frame.direction === 'out' && frame.cmd === 'AUTHORIZE');
+    expect(reply).toMatchObject({ nonce: 'n-authorize', payload: { data: { code: '[redacted]' } } });
+    const auth = frames.find((frame: any) => frame.direction === 'in' && frame.cmd === 'AUTHENTICATE');
+    expect(auth.payload.args.access_token).toBe('[redacted]');
+    expect(frames.find((frame: any) => frame.direction === 'out' && frame.cmd === 'AUTHENTICATE').payload.data.user.username).toBe('alice');
+
+    // Once the game's activity shows in a snapshot, everything the UI got can be checked at once.
+    await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.games[0]?.activity?.state === 'In a squad', 'the activity in a snapshot');
+    const everything = client.texts.join('\n');
+    for (const secret of [code, accessToken, joinSecret]) expect(everything).not.toContain(secret);
+    // The host's own tokens never reach the UI either.
+    expect(everything).not.toContain(player.host.control.token);
+    expect(everything).not.toContain(webUi.token);
+  });
+
+  it('update-settings changes the consent policy at runtime', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    await client.invoke('companion:ready');
+    expect(await client.invoke('companion:update-settings', { consent_policy: 'deny', consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true });
+    expect(player.host.consent.policy).toBe('deny');
+    expect(player.host.consent.alwaysAsk).toBe(true);
+
+    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
+    cleanups.push(() => game.close());
+    const denied = await game.request('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+    expect(denied.evt).toBe('ERROR');
+  });
+});

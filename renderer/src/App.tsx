@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ConsentOverlay } from './screens/ConsentPrompt';
+import { FriendsScreen } from './screens/FriendsScreen';
+import { GamesScreen } from './screens/GamesScreen';
+import { GrantsScreen } from './screens/GrantsScreen';
+import { InspectorScreen } from './screens/InspectorScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { useApp } from './store/react';
+
+export const SCREENS = [
+  { id: 'games', label: 'Games' },
+  { id: 'friends', label: 'Friends' },
+  { id: 'inspector', label: 'Inspector' },
+  { id: 'apps', label: 'Authorized apps' },
+  { id: 'settings', label: 'Account & settings' },
+] as const;
+
+export type ScreenId = (typeof SCREENS)[number]['id'];
+
+/** The screen named by the location hash (`#inspector`), Games by default. */
+export function screenFromHash(hash: string): ScreenId {
+  const id = hash.replace(/^#\/?/, '');
+  return SCREENS.find((s) => s.id === id)?.id ?? 'games';
+}
+
+function useHashScreen(): [ScreenId, (id: ScreenId) => void] {
+  const [screen, setScreen] = useState<ScreenId>(() => (typeof window === 'undefined' ? 'games' : screenFromHash(window.location.hash)));
+  useEffect(() => {
+    const onHash = (): void => setScreen(screenFromHash(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const go = (id: ScreenId): void => {
+    window.location.hash = id;
+    setScreen(id);
+  };
+  return [screen, go];
+}
+
+export function App(): ReactNode {
+  const [screen, go] = useHashScreen();
+  const hasData = useApp((s) => s.data !== null);
+  const heading = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  // Moving between screens moves focus to the new screen (screen readers announce it).
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [screen]);
+
+  return (
+    <div className="app">
+      <nav className="nav" aria-label="Screens">
+        <div className="brand">Companion</div>
+        <ul>
+          {SCREENS.map((s) => (
+            <li key={s.id}>
+              <button type="button" className={screen === s.id ? 'active' : ''} aria-current={screen === s.id ? 'page' : undefined} onClick={() => go(s.id)} data-testid={`nav-${s.id}`}>
+                {s.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <GatewayBadge />
+      </nav>
+      <main className="main" ref={heading} tabIndex={-1}>
+        <ConnectionBanner />
+        <Messages />
+        {hasData ? <Screen id={screen} /> : <Loading />}
+      </main>
+      <ConsentOverlay />
+    </div>
+  );
+}
+
+function Screen({ id }: { readonly id: ScreenId }): ReactNode {
+  switch (id) {
+    case 'games':
+      return <GamesScreen />;
+    case 'friends':
+      return <FriendsScreen />;
+    case 'inspector':
+      return <InspectorScreen />;
+    case 'apps':
+      return <GrantsScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}
+
+function Loading(): ReactNode {
+  const status = useApp((s) => s.connection.status);
+  if (status === 'failed' || status === 'lost') return null; // the banner says why
+  return (
+    <p className="empty" data-testid="loading">
+      Connecting to Companion…
+    </p>
+  );
+}
+
+function GatewayBadge(): ReactNode {
+  const gateway = useApp((s) => s.data?.status.gateway.status ?? null);
+  if (gateway === null) return null;
+  return (
+    <div className={`gateway gateway-${gateway}`} data-testid="gateway-status">
+      Gateway: {gateway}
+    </div>
+  );
+}
+
+function ConnectionBanner(): ReactNode {
+  const connection = useApp((s) => s.connection);
+  const refresh = useApp((s) => s.refresh);
+  if (connection.status === 'lost') {
+    return (
+      <div className="banner banner-error" role="alert" data-testid="connection-lost">
+        Connection to the Companion host lost. Reconnecting
+        {connection.retryInMs !== null ? ` (attempt ${connection.attempt}, next try in ${Math.max(1, Math.ceil(connection.retryInMs / 1000))} s)` : ''}… What you see may be out of date.
+      </div>
+    );
+  }
+  if (connection.status === 'failed') {
+    return (
+      <div className="banner banner-error" role="alert" data-testid="connection-error">
+        Could not load Companion&apos;s state: {connection.error}{' '}
+        <button type="button" onClick={() => void refresh()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  return null;
+}
+
+function Messages(): ReactNode {
+  const messages = useApp((s) => s.messages);
+  const dismiss = useApp((s) => s.dismissMessage);
+  if (messages.length === 0) return null;
+  return (
+    <ul className="messages" aria-live="polite">
+      {messages.map((message) => (
+        <li key={message.id} className={`banner banner-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'} data-testid={message.kind === 'error' ? 'error-message' : 'info-message'}>
+          <span>{message.text}</span>
+          <button type="button" className="link" aria-label="Dismiss message" onClick={() => dismiss(message.id)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ActivityView, UserView } from '../../../preload/src/contract';
+
+/** `h:mm:ss` or `m:ss`. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const ss = String(seconds).padStart(2, '0');
+  if (hours > 0) return `${hours}:${String(minutes).padStart(2, '0')}:${ss}`;
+  return `${minutes}:${ss}`;
+}
+
+/** Activity timestamps in epoch ms (games sometimes send seconds: small values are scaled). */
+export function toEpochMs(value: number): number {
+  return value < 1e11 ? value * 1000 : value;
+}
+
+export type ActivityTime = { readonly kind: 'elapsed' | 'remaining'; readonly text: string } | null;
+
+/** "1:02 elapsed" from start, "0:45 left" until end (end wins, as the client shows it). */
+export function activityTime(timestamps: ActivityView['timestamps'], now: number): ActivityTime {
+  if (timestamps === undefined) return null;
+  if (typeof timestamps.end === 'number' && Number.isFinite(timestamps.end)) {
+    return { kind: 'remaining', text: `${formatDuration(toEpochMs(timestamps.end) - now)} left` };
+  }
+  if (typeof timestamps.start === 'number' && Number.isFinite(timestamps.start)) {
+    return { kind: 'elapsed', text: `${formatDuration(now - toEpochMs(timestamps.start))} elapsed` };
+  }
+  return null;
+}
+
+const ACTIVITY_VERBS: Readonly<Record<number, string>> = { 0: 'Playing', 1: 'Streaming', 2: 'Listening to', 3: 'Watching', 4: '', 5: 'Competing in' };
+
+export function activityHeading(activity: ActivityView): string {
+  const name = activity.name ?? 'an unnamed activity';
+  const verb = ACTIVITY_VERBS[activity.type ?? 0] ?? 'Playing';
+  return verb === '' ? name : `${verb} ${name}`;
+}
+
+export function displayName(user: UserView): string {
+  return user.global_name ?? user.username;
+}
+
+export function integrationTypeText(type: number | null): string {
+  if (type === 0) return 'Server install (integration type 0): the app is added to a server';
+  if (type === 1) return 'User install (integration type 1): the app is added to your account';
+  return 'No install context given';
+}
+
+export function formatClock(at: number): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '—';
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+export function formatDate(value: string | number): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+}
+
+const OPCODES: Readonly<Record<number, string>> = { 0: 'HANDSHAKE', 1: 'FRAME', 2: 'CLOSE', 3: 'PING', 4: 'PONG' };
+
+export function opcodeName(opcode: number): string {
+  return OPCODES[opcode] ?? String(opcode);
+}

@@ -1,0 +1,147 @@
+import type { ReactNode } from 'react';
+import type { ActivityView, FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import { ActivityCard } from '../components/ActivityCard';
+import { displayName, formatDate } from '../lib/format';
+import { useApp } from '../store/react';
+
+/** Party privacy "public" (the host joins at once): flags & 64. */
+export const PUBLIC_PARTY_FLAG = 64;
+
+/** Whether a friend's activity can be joined from here: a game with a party (the platform checks the rest). */
+export function joinAction(activity: ActivityView): 'join' | 'ask' | null {
+  if (activity.application_id === undefined || activity.party?.id === undefined || activity.party.id === '') return null;
+  const size = activity.party.size;
+  if (size !== undefined && size.length >= 2) {
+    const [current = 0, max = 0] = size;
+    if (max !== 0 && current >= max) return null;
+  }
+  return ((activity.flags ?? 0) & PUBLIC_PARTY_FLAG) !== 0 ? 'join' : 'ask';
+}
+
+export function FriendsScreen(): ReactNode {
+  const friends = useApp((s) => s.data?.friends);
+  const joinRequests = useApp((s) => s.data?.join_requests);
+  const invites = useApp((s) => s.data?.invites);
+  const hidden = useApp((s) => s.hiddenInviteIds);
+  if (friends === undefined || joinRequests === undefined || invites === undefined) return null;
+  const visibleInvites = invites.filter((invite) => !hidden.includes(invite.id));
+  return (
+    <section aria-labelledby="friends-title">
+      <h1 id="friends-title">Friends</h1>
+      {(joinRequests.length > 0 || visibleInvites.length > 0) && (
+        <section aria-labelledby="incoming-title" className="incoming">
+          <h2 id="incoming-title">Incoming</h2>
+          <ul className="rows">
+            {joinRequests.map((request) => (
+              <JoinRequestRow key={request.id} request={request} />
+            ))}
+            {visibleInvites.map((invite) => (
+              <InviteRow key={invite.id} invite={invite} />
+            ))}
+          </ul>
+        </section>
+      )}
+      {friends.length === 0 ? (
+        <p className="empty" data-testid="friends-empty">
+          No friends yet, or you are not signed in.
+        </p>
+      ) : (
+        <ul className="cards">
+          {friends.map((friend) => (
+            <FriendRow key={friend.user.id} friend={friend} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
+  const requestToJoin = useApp((s) => s.requestToJoin);
+  const busy = useApp((s) => s.busy.includes(`join:${friend.user.id}`));
+  const status = friend.presence.status;
+  return (
+    <li className="card" data-testid="friend-row" data-user-id={friend.user.id}>
+      <h2 className="card-title">
+        <span className={`status-dot status-${/^[a-z]+$/.test(status) ? status : 'unknown'}`} aria-hidden="true" />
+        <span data-testid="friend-name">{displayName(friend.user)}</span> <span className="muted">@{friend.user.username}</span>
+      </h2>
+      <div className="muted" data-testid="friend-status">
+        {status}
+      </div>
+      {friend.presence.activities.length === 0 ? (
+        <p className="empty">No activity.</p>
+      ) : (
+        friend.presence.activities.map((activity, index) => {
+          const action = joinAction(activity);
+          return (
+            <ActivityCard
+              key={index}
+              activity={activity}
+              footer={
+                action !== null && (
+                  <div className="card-actions">
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => void requestToJoin(friend.user.id, activity.application_id ?? null)}
+                      data-testid={action === 'join' ? 'friend-join' : 'friend-ask-to-join'}
+                    >
+                      {action === 'join' ? 'Join' : 'Ask to join'}
+                    </button>
+                  </div>
+                )
+              }
+            />
+          );
+        })
+      )}
+    </li>
+  );
+}
+
+function JoinRequestRow({ request }: { readonly request: JoinRequestView }): ReactNode {
+  const accept = useApp((s) => s.acceptJoinRequest);
+  const decline = useApp((s) => s.declineJoinRequest);
+  const busy = useApp((s) => s.busy.includes(`join-request:${request.id}`));
+  return (
+    <li className="row" data-testid="join-request-row" data-id={request.id}>
+      <span>
+        <strong>{displayName(request.user)}</strong> asks to join your game <span className="muted">(app {request.application_id}, {formatDate(request.received_at)})</span>
+      </span>
+      <span className="row-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void accept(request.id)} data-testid="join-request-accept">
+          Accept
+        </button>
+        <button type="button" disabled={busy} onClick={() => void decline(request.id)} data-testid="join-request-decline">
+          Decline
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function InviteRow({ invite }: { readonly invite: InviteView }): ReactNode {
+  const accept = useApp((s) => s.acceptInvite);
+  const decline = useApp((s) => s.declineInvite);
+  const busy = useApp((s) => s.busy.includes(`invite:${invite.id}`));
+  return (
+    <li className="row" data-testid="invite-row" data-id={invite.id}>
+      <span>
+        <strong>{displayName(invite.user)}</strong> invites you to {invite.activity?.name ?? 'a game'}{' '}
+        <span className="muted">
+          (app {invite.application_id}, {formatDate(invite.received_at)})
+        </span>
+        {!invite.valid && <span className="badge unverified"> expired</span>}
+      </span>
+      <span className="row-actions">
+        <button type="button" className="primary" disabled={busy || !invite.valid} onClick={() => void accept(invite.id)} data-testid="invite-accept">
+          Accept
+        </button>
+        <button type="button" disabled={busy} onClick={() => decline(invite.id)} data-testid="invite-decline">
+          Decline
+        </button>
+      </span>
+    </li>
+  );
+}

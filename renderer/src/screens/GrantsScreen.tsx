@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import type { GrantView } from '../../../preload/src/contract';
+import { SafeImage } from '../components/safe';
+import { formatDate, integrationTypeText } from '../lib/format';
+import { useApp } from '../store/react';
+
+export function GrantsScreen(): ReactNode {
+  const grants = useApp((s) => s.data?.grants);
+  if (grants === undefined) return null;
+  return (
+    <section aria-labelledby="grants-title">
+      <h1 id="grants-title">Authorized apps</h1>
+      {grants.length === 0 ? (
+        <p className="empty" data-testid="grants-empty">
+          No app is authorized on your account.
+        </p>
+      ) : (
+        <ul className="cards">
+          {grants.map((grant) => (
+            <GrantRow key={grant.id} grant={grant} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
+  const revoke = useApp((s) => s.revokeGrant);
+  const busy = useApp((s) => s.busy.includes(`revoke:${grant.application.id}`));
+  return (
+    <li className="card grant" data-testid="grant-row" data-application-id={grant.application.id}>
+      <div className="grant-head">
+        <SafeImage src={grant.application.icon} alt="" className="app-icon small" size={32} fallback={<div className="app-icon small placeholder" aria-hidden="true" />} />
+        <h2 className="card-title" data-testid="grant-app-name">
+          {grant.application.name}
+        </h2>
+      </div>
+      <dl className="facts">
+        <dt>Scopes</dt>
+        <dd data-testid="grant-scopes">{grant.scopes.join(', ') || 'none'}</dd>
+        <dt>Authorized</dt>
+        <dd>{formatDate(grant.created_at)}</dd>
+        <dt>Install</dt>
+        <dd>{integrationTypeText(grant.integration_type)}</dd>
+        <dt>Application ID</dt>
+        <dd>{grant.application.id}</dd>
+      </dl>
+      <div className="card-actions">
+        <button type="button" className="danger" disabled={busy} onClick={() => void revoke(grant.application.id)} data-testid="grant-revoke" aria-label={`Revoke ${grant.application.name}`}>
+          Revoke
+        </button>
+      </div>
+    </li>
+  );
+}

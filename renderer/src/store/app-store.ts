@@ -1,0 +1,410 @@
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import type {
+  CompanionBridge,
+  ConsentPromptView,
+  FrameView,
+  InvokeChannel,
+  InvokeChannels,
+  SettingsView,
+  Snapshot,
+} from '../../../preload/src/contract';
+import { hasLink } from '../bridge/link';
+import { appendCapped, createFramePairer, EMPTY_FILTER, type FrameFilter, type FramePairer, type FrameRow } from './frames';
+
+/**
+ * The renderer's store: a projection of the host's state (main is the source of truth).
+ * `createAppStore(bridge)` subscribes to the bridge's pushes once, then asks `companion:ready`
+ * for the snapshot (and again whenever a web bridge reconnects). Actions call `bridge.invoke`
+ * and never change host data themselves: the host answers with a new snapshot push.
+ */
+
+// ---- slices
+
+export type ConnectionStatus = 'connecting' | 'ready' | 'lost' | 'failed';
+
+export interface ConnectionSlice {
+  readonly connection: {
+    readonly status: ConnectionStatus;
+    /** Why the last `companion:ready` failed (status `failed`), else null. */
+    readonly error: string | null;
+    /** Reconnect attempt of a web bridge (0 when connected). */
+    readonly attempt: number;
+    readonly retryInMs: number | null;
+  };
+  /** Asks `companion:ready` again and applies the snapshot. */
+  refresh(): Promise<void>;
+}
+
+/** The snapshot without its frames (those live in the inspector slice). */
+export type HostData = Omit<Snapshot, 'frames'>;
+
+export interface DataSlice {
+  readonly data: HostData | null;
+  /** Invites declined here: the protocol has no answer for declining an invite, so it is only hidden. */
+  readonly hiddenInviteIds: readonly string[];
+  applySnapshot(snapshot: Snapshot, origin: 'ready' | 'push'): void;
+}
+
+export type ConsentDecision = InvokeChannels['companion:decide-consent']['args'][1];
+
+export interface ConsentSlice {
+  /** Requests decided here and not yet gone from the host's snapshot: hidden meanwhile. */
+  readonly decidedConsentIds: readonly string[];
+  decideConsent(id: string, decision: ConsentDecision): Promise<boolean>;
+}
+
+export interface InspectorSlice {
+  /** What the inspector lists, oldest first, at most `frameCap`. */
+  readonly frames: readonly FrameRow[];
+  /** Frames that arrived while paused (shown on resume), at most `frameCap`. */
+  readonly held: readonly FrameRow[];
+  readonly paused: boolean;
+  /** Frames dropped by the cap since start. */
+  readonly droppedFrames: number;
+  /** Highest seq seen: frames at or below it are duplicates. */
+  readonly lastSeq: number;
+  readonly selectedSeq: number | null;
+  readonly frameCap: number;
+  ingestFrames(frames: readonly FrameView[]): void;
+  setPaused(paused: boolean): void;
+  selectFrame(seq: number | null): void;
+  clearFrames(): void;
+}
+
+export interface FilterSlice {
+  readonly filter: FrameFilter;
+  setFilter(patch: Partial<FrameFilter>): void;
+}
+
+export interface UiMessage {
+  readonly id: number;
+  readonly kind: 'error' | 'info';
+  readonly text: string;
+}
+
+export interface MessagesSlice {
+  readonly messages: readonly UiMessage[];
+  notify(kind: UiMessage['kind'], text: string): void;
+  dismissMessage(id: number): void;
+}
+
+export interface ActionsSlice {
+  /** Keys of actions in flight (`revoke:<appId>`…), for disabling their buttons. */
+  readonly busy: readonly string[];
+  acceptJoinRequest(id: string): Promise<boolean>;
+  declineJoinRequest(id: string): Promise<boolean>;
+  acceptInvite(id: string): Promise<boolean>;
+  declineInvite(id: string): void;
+  requestToJoin(userId: string, applicationId: string | null): Promise<boolean>;
+  sendAuthorizeRequest(applicationId: string): Promise<boolean>;
+  revokeGrant(applicationId: string): Promise<boolean>;
+  login(username: string): Promise<boolean>;
+  logout(): Promise<boolean>;
+  updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
+}
+
+export type AppState = ConnectionSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice;
+
+export type AppStore = StoreApi<AppState> & {
+  /** Unsubscribes from the bridge; the store keeps its last state. */
+  dispose(): void;
+  /** Settles when the first `companion:ready` has been answered (or failed). */
+  readonly started: Promise<void>;
+};
+
+export interface AppStoreOptions {
+  /** Inspector memory cap (rows kept). Default 10,000. */
+  readonly frameCap?: number;
+  /** How many messages (errors, notices) are kept. Default 5. */
+  readonly maxMessages?: number;
+}
+
+type Slice<T> = StateCreator<AppState, [], [], T>;
+
+interface Context {
+  readonly bridge: CompanionBridge;
+  readonly pairer: FramePairer;
+  readonly options: Required<AppStoreOptions>;
+  /** Bumped by every refresh and by dispose: a stale answer is ignored. */
+  generation: number;
+  disposed: boolean;
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error && error.message !== '') return error.message;
+  if (typeof error === 'string' && error !== '') return error;
+  return 'Something went wrong';
+}
+
+function without<T>(list: readonly T[], item: T): readonly T[] {
+  return list.includes(item) ? list.filter((x) => x !== item) : list;
+}
+
+const createConnectionSlice =
+  (ctx: Context): Slice<ConnectionSlice> =>
+  (set, get) => ({
+    connection: { status: 'connecting', error: null, attempt: 0, retryInMs: null },
+    async refresh() {
+      const generation = ++ctx.generation;
+      try {
+        const snapshot = await ctx.bridge.invoke('companion:ready');
+        if (ctx.disposed || generation !== ctx.generation) return;
+        get().applySnapshot(snapshot, 'ready');
+        set({ connection: { status: 'ready', error: null, attempt: 0, retryInMs: null } });
+      } catch (error) {
+        if (ctx.disposed || generation !== ctx.generation) return;
+        const bridge = ctx.bridge;
+        if (hasLink(bridge) && bridge.linkState() !== 'open') {
+          // The socket dropped while asking: the bridge reconnects and the store asks again.
+          set((s) => ({ connection: { ...s.connection, status: 'lost', error: null } }));
+        } else {
+          set((s) => ({ connection: { ...s.connection, status: 'failed', error: errorText(error) } }));
+        }
+      }
+    },
+  });
+
+const createDataSlice =
+  (ctx: Context): Slice<DataSlice> =>
+  (set, get) => ({
+    data: null,
+    hiddenInviteIds: [],
+    applySnapshot(snapshot, origin) {
+      const { frames, ...data } = snapshot;
+      const present = new Set(data.consent_requests.filter((r) => r.state !== 'settled').map((r) => r.id));
+      const inviteIds = new Set(data.invites.map((i) => i.id));
+      set((s) => ({
+        data,
+        // Forget local decisions once the host no longer lists the request, hidden invites once gone.
+        decidedConsentIds: s.decidedConsentIds.filter((id) => present.has(id)),
+        hiddenInviteIds: s.hiddenInviteIds.filter((id) => inviteIds.has(id)),
+      }));
+      const state = get();
+      const newest = frames[frames.length - 1];
+      if (origin === 'ready' && newest !== undefined && newest.seq < state.lastSeq) {
+        // Sequence numbers went back: this is another host process. Start the inspector over.
+        ctx.pairer.reset();
+        set({ frames: [], held: [], lastSeq: 0, selectedSeq: null });
+      }
+      get().ingestFrames(frames);
+    },
+  });
+
+const createConsentSlice =
+  (ctx: Context): Slice<ConsentSlice> =>
+  (set, get) => ({
+    decidedConsentIds: [],
+    async decideConsent(id, decision) {
+      if (get().decidedConsentIds.includes(id)) return false;
+      set((s) => ({ decidedConsentIds: [...s.decidedConsentIds, id] }));
+      try {
+        await ctx.bridge.invoke('companion:decide-consent', id, decision);
+        return true;
+      } catch (error) {
+        set((s) => ({ decidedConsentIds: without(s.decidedConsentIds, id) }));
+        get().notify('error', `Could not ${decision} the request: ${errorText(error)}`);
+        return false;
+      }
+    },
+  });
+
+const createInspectorSlice =
+  (ctx: Context): Slice<InspectorSlice> =>
+  (set, get) => ({
+    frames: [],
+    held: [],
+    paused: false,
+    droppedFrames: 0,
+    lastSeq: 0,
+    selectedSeq: null,
+    frameCap: ctx.options.frameCap,
+    ingestFrames(incoming) {
+      if (incoming.length === 0) return;
+      let lastSeq = get().lastSeq;
+      const rows: FrameRow[] = [];
+      for (const frame of incoming) {
+        if (typeof frame.seq !== 'number' || frame.seq <= lastSeq) continue;
+        lastSeq = frame.seq;
+        rows.push(ctx.pairer.pair(frame));
+      }
+      if (rows.length === 0) return;
+      const cap = ctx.options.frameCap;
+      set((s) => {
+        if (s.paused) {
+          const held = appendCapped(s.held, rows, cap);
+          return { held, lastSeq, droppedFrames: s.droppedFrames + (s.held.length + rows.length - held.length) };
+        }
+        const frames = appendCapped(s.frames, rows, cap);
+        return { frames, lastSeq, droppedFrames: s.droppedFrames + (s.frames.length + rows.length - frames.length) };
+      });
+    },
+    setPaused(paused) {
+      set((s) => {
+        if (s.paused === paused) return {};
+        if (paused) return { paused: true };
+        const frames = appendCapped(s.frames, s.held, ctx.options.frameCap);
+        return { paused: false, held: [], frames, droppedFrames: s.droppedFrames + (s.frames.length + s.held.length - frames.length) };
+      });
+    },
+    selectFrame(seq) {
+      set({ selectedSeq: seq });
+    },
+    clearFrames() {
+      set({ frames: [], held: [], selectedSeq: null });
+    },
+  });
+
+const createFilterSlice: Slice<FilterSlice> = (set) => ({
+  filter: EMPTY_FILTER,
+  setFilter(patch) {
+    set((s) => ({ filter: { ...s.filter, ...patch } }));
+  },
+});
+
+const createMessagesSlice =
+  (ctx: Context): Slice<MessagesSlice> =>
+  (set) => {
+    let nextId = 1;
+    return {
+      messages: [],
+      notify(kind, text) {
+        const message: UiMessage = { id: nextId++, kind, text };
+        set((s) => ({ messages: [...s.messages, message].slice(-ctx.options.maxMessages) }));
+      },
+      dismissMessage(id) {
+        set((s) => ({ messages: s.messages.filter((m) => m.id !== id) }));
+      },
+    };
+  };
+
+const createActionsSlice =
+  (ctx: Context): Slice<ActionsSlice> =>
+  (set, get) => {
+    /** Runs one invoke with a busy key; failures become an error message. */
+    async function run<C extends InvokeChannel>(
+      key: string,
+      failure: string,
+      channel: C,
+      args: InvokeChannels[C]['args'],
+      onResult?: (result: InvokeChannels[C]['result']) => void,
+    ): Promise<boolean> {
+      if (get().busy.includes(key)) return false;
+      set((s) => ({ busy: [...s.busy, key] }));
+      try {
+        const result = await ctx.bridge.invoke(channel, ...args);
+        onResult?.(result);
+        return true;
+      } catch (error) {
+        get().notify('error', `${failure}: ${errorText(error)}`);
+        return false;
+      } finally {
+        set((s) => ({ busy: without(s.busy, key) }));
+      }
+    }
+    const patchData = (patch: Partial<HostData>): void => {
+      set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
+    };
+    return {
+      busy: [],
+      acceptJoinRequest: (id) => run(`join-request:${id}`, 'Could not accept the join request', 'companion:accept-join-request', [id]),
+      declineJoinRequest: (id) => run(`join-request:${id}`, 'Could not decline the join request', 'companion:decline-join-request', [id]),
+      acceptInvite: (id) =>
+        run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
+          if (!result.secret_delivered) get().notify('info', 'Invite accepted, but no running game took the join secret');
+        }),
+      declineInvite(id) {
+        set((s) => (s.hiddenInviteIds.includes(id) ? {} : { hiddenInviteIds: [...s.hiddenInviteIds, id] }));
+      },
+      requestToJoin: (userId, applicationId) =>
+        run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
+          get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer');
+        }),
+      sendAuthorizeRequest: (applicationId) =>
+        run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
+          get().notify('info', result.delivered > 0 ? `Link request sent to ${result.delivered} game connection(s)` : 'No game connection subscribed to the link request');
+        }),
+      revokeGrant: (applicationId) => run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId]),
+      login: (username) => run('account', 'Could not sign in', 'companion:login', [username], (status) => patchData({ status })),
+      logout: () => run('account', 'Could not sign out', 'companion:logout', [], (status) => patchData({ status })),
+      updateSettings: (patch) => run('settings', 'Could not save the settings', 'companion:update-settings', [patch], (settings) => patchData({ settings })),
+    };
+  };
+
+// ---- selectors
+
+/** The consent request to show: the host's visible one, unless it was just decided here. */
+export function selectVisibleConsent(state: AppState): ConsentPromptView | null {
+  const requests = state.data?.consent_requests ?? [];
+  return requests.find((r) => r.state === 'visible' && !state.decidedConsentIds.includes(r.id)) ?? null;
+}
+
+export function selectQueuedConsentCount(state: AppState): number {
+  return (state.data?.consent_requests ?? []).filter((r) => r.state === 'queued').length;
+}
+
+// ---- the factory
+
+export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions = {}): AppStore {
+  const ctx: Context = {
+    bridge,
+    pairer: createFramePairer(),
+    options: { frameCap: options.frameCap ?? 10_000, maxMessages: options.maxMessages ?? 5 },
+    generation: 0,
+    disposed: false,
+  };
+  const store = createStore<AppState>()((...a) => ({
+    ...createConnectionSlice(ctx)(...a),
+    ...createDataSlice(ctx)(...a),
+    ...createConsentSlice(ctx)(...a),
+    ...createInspectorSlice(ctx)(...a),
+    ...createFilterSlice(...a),
+    ...createMessagesSlice(ctx)(...a),
+    ...createActionsSlice(ctx)(...a),
+  }));
+
+  // Subscribe first, then ask for the snapshot: nothing pushed in between is lost (frames are
+  // de-duplicated by seq; a snapshot push simply replaces the data).
+  const unsubscribers: (() => void)[] = [
+    bridge.on('companion:snapshot', (snapshot) => {
+      if (!ctx.disposed) store.getState().applySnapshot(snapshot, 'push');
+    }),
+    bridge.on('companion:frames', (frames) => {
+      if (!ctx.disposed && Array.isArray(frames)) store.getState().ingestFrames(frames);
+    }),
+  ];
+
+  let started: Promise<void>;
+  if (hasLink(bridge)) {
+    let resolveStarted: () => void = () => undefined;
+    started = new Promise<void>((resolve) => {
+      resolveStarted = resolve;
+    });
+    const refreshAndSettle = (): void => {
+      void store.getState().refresh().then(resolveStarted);
+    };
+    unsubscribers.push(
+      bridge.onLinkState((state, detail) => {
+        if (ctx.disposed) return;
+        if (state === 'open') {
+          refreshAndSettle();
+        } else if (state === 'lost') {
+          ctx.generation += 1; // an answer still on its way belongs to the old socket
+          store.setState({ connection: { status: 'lost', error: null, attempt: detail.attempt, retryInMs: detail.retryInMs } });
+        }
+      }),
+    );
+    if (bridge.linkState() === 'open') refreshAndSettle();
+  } else {
+    started = store.getState().refresh();
+  }
+
+  return Object.assign(store, {
+    started,
+    dispose() {
+      if (ctx.disposed) return;
+      ctx.disposed = true;
+      ctx.generation += 1;
+      for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
+    },
+  });
+}

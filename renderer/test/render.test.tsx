@@ -1,0 +1,170 @@
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { ActivityView, Snapshot } from '../../preload/src/contract';
+import { App } from '../src/App';
+import { ConsentOverlay } from '../src/screens/ConsentPrompt';
+import { FriendsScreen, joinAction } from '../src/screens/FriendsScreen';
+import { GamesScreen } from '../src/screens/GamesScreen';
+import { GrantsScreen } from '../src/screens/GrantsScreen';
+import { InspectorScreen } from '../src/screens/InspectorScreen';
+import { SettingsScreen } from '../src/screens/SettingsScreen';
+import { createAppStore, type AppStore } from '../src/store/app-store';
+import { StoreContext } from '../src/store/react';
+import { CONSENT, createFakeBridge, frame, snapshot } from './fake-bridge';
+
+async function storeWith(patch: Partial<Snapshot>): Promise<AppStore> {
+  const store = createAppStore(createFakeBridge(snapshot(patch)));
+  await store.started;
+  return store;
+}
+
+/** Server rendering reads a store's initial state (zustand's getServerSnapshot): render the current one. */
+function render(store: AppStore, node: ReactNode): string {
+  const current: AppStore = { ...store, getInitialState: () => store.getState() };
+  // React separates adjacent text nodes with empty comments: drop them to assert on the text.
+  return renderToString(<StoreContext.Provider value={current}>{node}</StoreContext.Provider>).replaceAll('<!-- -->', '');
+}
+
+const count = (html: string, needle: string): number => html.split(needle).length - 1;
+
+const FRIEND = { id: '7', username: 'friend', discriminator: '0', global_name: 'Friend', avatar: null };
+
+const HOSTILE: ActivityView = {
+  name: '<script>alert("name")</script>',
+  type: 0,
+  application_id: '42',
+  details: '<img src=x onerror=alert(1)>',
+  details_url: 'javascript:alert(1)',
+  state: 'In a party',
+  state_url: 'data:text/html,<script>alert(2)</script>',
+  timestamps: { start: Date.now() - 65_000 },
+  assets: { large_image: 'javascript:alert(3)', large_text: '"><script>x</script>', small_image: 'https://cdn.example/small.png' },
+  party: { id: 'p1', size: [2, 4] },
+  buttons: [
+    { label: 'Evil', url: 'javascript:alert(4)' },
+    { label: 'Site', url: 'https://game.example/' },
+  ],
+};
+
+describe('screens (server-rendered, text only)', () => {
+  it('consent prompt: name, badge, account, scopes with the umbrella expansion, install context, controls', async () => {
+    const store = await storeWith({ consent_requests: [CONSENT] });
+    const html = render(store, <ConsentOverlay />);
+    expect(html).toContain('data-testid="consent-prompt"');
+    expect(html).toContain('role="dialog"');
+    expect(html).toContain('aria-modal="true"');
+    expect(html).toMatch(/data-testid="consent-app-name">Space Game</);
+    expect(html).toContain('data-testid="consent-unverified"');
+    expect(html).toContain('Player One');
+    expect(count(html, 'data-testid="consent-scope"')).toBe(3);
+    expect(html).toContain('Know who your friends are');
+    expect(html).toContain('sdk.social_layer_presence (friends and presence for the game) expands to');
+    expect(html).toContain('User install (integration type 1)');
+    for (const id of ['consent-approve', 'consent-deny', 'consent-dismiss']) expect(html).toContain(`data-testid="${id}"`);
+    expect(html).toContain('src="https://cdn.example/icon.png"');
+  });
+
+  it('consent prompt: no prompt without a visible request; an unsafe icon is not loaded; hostile names are text', async () => {
+    expect(render(await storeWith({ consent_requests: [{ ...CONSENT, state: 'queued' }] }), <ConsentOverlay />)).toBe('');
+    const store = await storeWith({
+      consent_requests: [{ ...CONSENT, application: { id: '1', name: '<b>Bold</b>', icon: 'javascript:alert(1)', verified: true }, integration_type: null }],
+    });
+    const html = render(store, <ConsentOverlay />);
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('<b>Bold</b>');
+    expect(html).toContain('&lt;b&gt;Bold&lt;/b&gt;');
+    expect(html).toContain('data-testid="consent-verified"');
+    expect(html).toContain('No install context given');
+  });
+
+  it('games: a hostile activity renders as text with only http(s) links and images', async () => {
+    const store = await storeWith({
+      games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 4242, activity: HOSTILE, connected_at: Date.now() }],
+    });
+    const html = render(store, <GamesScreen />);
+    expect(count(html, 'data-testid="game-card"')).toBe(1);
+    expect(html).toContain('4242');
+    expect(html).toContain('data-testid="game-link-account"');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img src=x/i);
+    expect(html).not.toMatch(/(href|src)="(javascript|data:text)/i);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('href="https://game.example/"');
+    expect(html).toContain('src="https://cdn.example/small.png"');
+    expect(html).toMatch(/1:0\d elapsed/);
+    expect(html).toContain('(2 of 4)');
+  });
+
+  it('games: empty state', async () => {
+    expect(render(await storeWith({}), <GamesScreen />)).toContain('data-testid="games-empty"');
+  });
+
+  it('friends: presence, Ask to join vs Join (public party), incoming join requests and invites', async () => {
+    const store = await storeWith({
+      friends: [
+        { user: FRIEND, presence: { status: 'online', activities: [HOSTILE] } },
+        { user: { ...FRIEND, id: '8', username: 'pub' }, presence: { status: 'idle', activities: [{ ...HOSTILE, flags: 64 }] } },
+        { user: { ...FRIEND, id: '9', username: 'solo' }, presence: { status: 'dnd', activities: [{ name: 'Solo' }] } },
+      ],
+      join_requests: [{ id: 'jr1', user: FRIEND, application_id: '42', received_at: Date.now() }],
+      invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, received_at: Date.now(), valid: true }],
+    });
+    const html = render(store, <FriendsScreen />);
+    expect(count(html, 'data-testid="friend-row"')).toBe(3);
+    expect(count(html, 'data-testid="friend-ask-to-join"')).toBe(1);
+    expect(count(html, 'data-testid="friend-join"')).toBe(1);
+    expect(count(html, 'data-testid="join-request-row"')).toBe(1);
+    expect(count(html, 'data-testid="invite-row"')).toBe(1);
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('joinAction: needs a game with a party and a free slot; flags & 64 joins at once', () => {
+    expect(joinAction({ name: 'x' })).toBeNull();
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [4, 4] } })).toBeNull();
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 4] } })).toBe('ask');
+    expect(joinAction({ application_id: '1', party: { id: 'p' }, flags: 64 | 2 })).toBe('join');
+  });
+
+  it('authorized apps: grants with scopes and Revoke; empty state', async () => {
+    const store = await storeWith({
+      grants: [{ id: 'g1', application: { id: '42', name: 'Space Game', icon: null }, scopes: ['openid', 'identify'], integration_type: 1, created_at: '2026-11-20T10:00:00.000Z' }],
+    });
+    const html = render(store, <GrantsScreen />);
+    expect(count(html, 'data-testid="grant-row"')).toBe(1);
+    expect(count(html, 'data-testid="grant-revoke"')).toBe(1);
+    expect(html).toContain('openid, identify');
+    expect(render(await storeWith({}), <GrantsScreen />)).toContain('data-testid="grants-empty"');
+  });
+
+  it('inspector: 10,000 frames render only a window of rows', async () => {
+    const store = await storeWith({});
+    store.getState().ingestFrames(Array.from({ length: 10_000 }, (_, i) => frame(i + 1, { nonce: `n${i >> 1}`, direction: i % 2 === 0 ? 'in' : 'out' })));
+    const html = render(store, <InspectorScreen />);
+    const rows = count(html, 'data-testid="inspector-row"');
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(60);
+    expect(html).toContain('10000 of 10000 frames');
+    expect(html).toContain('1 ms');
+  });
+
+  it('settings: account, platform URL read-only, gateway, consent policy and always-ask', async () => {
+    const html = render(await storeWith({}), <SettingsScreen />);
+    expect(html).toContain('data-testid="account-user"');
+    expect(html).toContain('data-testid="account-logout"');
+    expect(html).toMatch(/value="http:\/\/127\.0\.0\.1:7000" readOnly=""|readOnly="" [^>]*value="http:\/\/127\.0\.0\.1:7000"/);
+    expect(html).toContain('data-testid="settings-consent-policy"');
+    expect(html.match(/<input[^>]*data-testid="settings-always-ask"[^>]*>/)?.[0]).toContain('checked=""');
+    expect(html).toContain('data-testid="settings-gateway-status">ready<');
+  });
+
+  it('app: navigation, and the connection-lost banner', async () => {
+    const store = await storeWith({});
+    let html = render(store, <App />);
+    for (const id of ['games', 'friends', 'inspector', 'apps', 'settings']) expect(html).toContain(`data-testid="nav-${id}"`);
+    expect(html).not.toContain('connection-lost');
+    store.setState({ connection: { status: 'lost', error: null, attempt: 2, retryInMs: 1_000 } });
+    html = render(store, <App />);
+    expect(html).toContain('data-testid="connection-lost"');
+  });
+});

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { createAppStore, selectVisibleConsent } from '../src/store/app-store';
+import { filterRows } from '../src/store/frames';
+import { CONSENT, createFakeBridge, createLinkedFakeBridge, flush, frame, snapshot } from './fake-bridge';
+
+describe('createAppStore', () => {
+  it('subscribes to pushes before asking for the snapshot, then holds the snapshot', async () => {
+    const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)] }));
+    const store = createAppStore(bridge);
+    expect(bridge.listenerCount('companion:snapshot')).toBe(1);
+    expect(bridge.listenerCount('companion:frames')).toBe(1);
+    expect(store.getState().connection.status).toBe('connecting');
+    await store.started;
+    const state = store.getState();
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['companion:ready']);
+    expect(state.connection.status).toBe('ready');
+    expect(state.data?.status.account?.user.username).toBe('player');
+    expect(state.data).not.toHaveProperty('frames');
+    expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2]);
+  });
+
+  it('replaces the data on a snapshot push and appends frames, dropping duplicates by seq', async () => {
+    const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.emit('companion:frames', [frame(2), frame(3)]);
+    bridge.emit('companion:snapshot', snapshot({ games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, activity: null, connected_at: 0 }], frames: [frame(3), frame(4)] }));
+    const state = store.getState();
+    expect(state.data?.games).toHaveLength(1);
+    expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2, 3, 4]);
+    expect(state.lastSeq).toBe(4);
+  });
+
+  it('shows the visible consent request and sends the decision; hides it at once', async () => {
+    const bridge = createFakeBridge(snapshot({ consent_requests: [CONSENT, { ...CONSENT, id: 'req-2', state: 'queued' }] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(selectVisibleConsent(store.getState())?.id).toBe('req-1');
+    const ok = await store.getState().decideConsent('req-1', 'approve');
+    expect(ok).toBe(true);
+    expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:decide-consent', args: ['req-1', 'approve'] });
+    expect(selectVisibleConsent(store.getState())).toBeNull();
+    // Deciding twice sends nothing more.
+    expect(await store.getState().decideConsent('req-1', 'deny')).toBe(false);
+    expect(bridge.calls.filter((c) => c.channel === 'companion:decide-consent')).toHaveLength(1);
+    // The host's next snapshot no longer lists it: the local note is forgotten.
+    bridge.emit('companion:snapshot', snapshot({ consent_requests: [{ ...CONSENT, id: 'req-2' }] }));
+    expect(store.getState().decidedConsentIds).toEqual([]);
+    expect(selectVisibleConsent(store.getState())?.id).toBe('req-2');
+  });
+
+  it('dismissing sends decide-consent(id, "dismiss"); a failed decision shows the prompt again with the error', async () => {
+    const bridge = createFakeBridge(snapshot({ consent_requests: [CONSENT] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.answer('companion:decide-consent', () => {
+      throw new Error('Unknown consent request');
+    });
+    expect(await store.getState().decideConsent('req-1', 'dismiss')).toBe(false);
+    expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:decide-consent', args: ['req-1', 'dismiss'] });
+    expect(selectVisibleConsent(store.getState())?.id).toBe('req-1');
+    expect(store.getState().messages.at(-1)).toMatchObject({ kind: 'error', text: expect.stringContaining('Unknown consent request') });
+  });
+
+  it('caps the frame buffer, dropping the oldest', async () => {
+    const bridge = createFakeBridge(snapshot());
+    const store = createAppStore(bridge, { frameCap: 100 });
+    await store.started;
+    for (let batch = 0; batch < 5; batch += 1) {
+      bridge.emit('companion:frames', Array.from({ length: 30 }, (_, i) => frame(batch * 30 + i + 1)));
+    }
+    const { frames, droppedFrames } = store.getState();
+    expect(frames).toHaveLength(100);
+    expect(frames[0]?.frame.seq).toBe(51);
+    expect(frames.at(-1)?.frame.seq).toBe(150);
+    expect(droppedFrames).toBe(50);
+  });
+
+  it('keeps the default cap at 10,000 frames', async () => {
+    const bridge = createFakeBridge(snapshot());
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.emit('companion:frames', Array.from({ length: 12_000 }, (_, i) => frame(i + 1)));
+    expect(store.getState().frames).toHaveLength(10_000);
+    expect(store.getState().frames[0]?.frame.seq).toBe(2_001);
+  });
+
+  it('pause holds new frames out of the list; resume shows them', async () => {
+    const bridge = createFakeBridge(snapshot({ frames: [frame(1)] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    store.getState().setPaused(true);
+    bridge.emit('companion:frames', [frame(2), frame(3)]);
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1]);
+    expect(store.getState().held).toHaveLength(2);
+    store.getState().setPaused(false);
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1, 2, 3]);
+    expect(store.getState().held).toHaveLength(0);
+  });
+
+  it('filters by connection and text (cmd, evt, nonce, payload)', async () => {
+    const bridge = createFakeBridge(
+      snapshot({
+        frames: [
+          frame(1, { connection_id: 'a', cmd: 'AUTHORIZE', nonce: 'n-1' }),
+          frame(2, { connection_id: 'b', cmd: 'SET_ACTIVITY', payload: { activity: { details: 'Boss fight' } } }),
+          frame(3, { connection_id: 'a', cmd: 'DISPATCH', evt: 'READY', direction: 'out' }),
+        ],
+      }),
+    );
+    const store = createAppStore(bridge);
+    await store.started;
+    const visible = (): number[] => filterRows(store.getState().frames, store.getState().filter).map((r) => r.frame.seq);
+    expect(visible()).toEqual([1, 2, 3]);
+    store.getState().setFilter({ connectionId: 'a' });
+    expect(visible()).toEqual([1, 3]);
+    store.getState().setFilter({ text: 'ready' });
+    expect(visible()).toEqual([3]);
+    store.getState().setFilter({ connectionId: null, text: 'BOSS' });
+    expect(visible()).toEqual([2]);
+    store.getState().setFilter({ text: 'n-1' });
+    expect(visible()).toEqual([1]);
+  });
+
+  it('pairs replies with their commands as frames arrive', async () => {
+    const bridge = createFakeBridge(snapshot());
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.emit('companion:frames', [frame(1, { nonce: 'x', at: 1000 }), frame(2, { nonce: 'x', direction: 'out', at: 1012 })]);
+    expect(store.getState().frames[1]).toMatchObject({ rttMs: 12, pairSeq: 1 });
+  });
+
+  it('actions call the bridge; failures become error messages; busy keys are cleared', async () => {
+    const bridge = createFakeBridge(snapshot());
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.answer('companion:revoke-grant', () => {
+      throw new Error('no such grant');
+    });
+    const pending = store.getState().revokeGrant('42');
+    expect(store.getState().busy).toEqual(['revoke:42']);
+    expect(await pending).toBe(false);
+    expect(store.getState().busy).toEqual([]);
+    expect(store.getState().messages.at(-1)?.text).toBe('Could not revoke the authorization: no such grant');
+
+    bridge.answer('companion:send-authorize-request', { delivered: 1 });
+    expect(await store.getState().sendAuthorizeRequest('42')).toBe(true);
+    bridge.answer('companion:request-to-join', { joined: false });
+    expect(await store.getState().requestToJoin('7', '42')).toBe(true);
+    await store.getState().acceptJoinRequest('jr');
+    await store.getState().declineJoinRequest('jr2');
+    expect(bridge.calls.slice(1).map((c) => [c.channel, ...c.args])).toEqual([
+      ['companion:revoke-grant', '42'],
+      ['companion:send-authorize-request', '42'],
+      ['companion:request-to-join', '7', '42'],
+      ['companion:accept-join-request', 'jr'],
+      ['companion:decline-join-request', 'jr2'],
+    ]);
+  });
+
+  it('login, logout and settings update the data from the answers', async () => {
+    const bridge = createFakeBridge(snapshot());
+    const store = createAppStore(bridge);
+    await store.started;
+    const signedOut = { ...snapshot().status, account: null };
+    bridge.answer('companion:logout', signedOut);
+    await store.getState().logout();
+    expect(store.getState().data?.status.account).toBeNull();
+    bridge.answer('companion:login', (username) => ({ ...signedOut, account: { user: { id: '2', username, discriminator: '0', global_name: null, avatar: null } } }));
+    await store.getState().login('second');
+    expect(store.getState().data?.status.account?.user.username).toBe('second');
+    bridge.answer('companion:update-settings', (patch) => ({ consent_policy: 'prompt', consent_always_ask: true, ...patch }));
+    await store.getState().updateSettings({ consent_always_ask: false });
+    expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:update-settings', args: [{ consent_always_ask: false }] });
+    expect(store.getState().data?.settings.consent_always_ask).toBe(false);
+  });
+
+  it('declining an invite only hides it (the protocol has no answer for it)', async () => {
+    const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, received_at: 0, valid: true };
+    const bridge = createFakeBridge(snapshot({ invites: [invite] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    store.getState().declineInvite('inv');
+    expect(store.getState().hiddenInviteIds).toEqual(['inv']);
+    expect(bridge.calls).toHaveLength(1);
+  });
+
+  it('a failed ready shows the error; refresh retries', async () => {
+    const bridge = createFakeBridge(snapshot());
+    bridge.answer('companion:ready', () => {
+      throw new Error('host not ready');
+    });
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(store.getState().connection).toMatchObject({ status: 'failed', error: 'host not ready' });
+    bridge.answer('companion:ready', snapshot());
+    await store.getState().refresh();
+    expect(store.getState().connection.status).toBe('ready');
+  });
+
+  it('with a link: waits for it to open, shows the loss, asks ready again on reconnect', async () => {
+    const bridge = createLinkedFakeBridge(snapshot({ frames: [frame(1)] }));
+    const store = createAppStore(bridge);
+    await flush();
+    expect(bridge.calls).toHaveLength(0);
+    bridge.setLink('open');
+    await store.started;
+    expect(store.getState().connection.status).toBe('ready');
+    bridge.setLink('lost');
+    expect(store.getState().connection).toMatchObject({ status: 'lost', attempt: 1, retryInMs: 500 });
+    bridge.answer('companion:ready', snapshot({ frames: [frame(1), frame(2)] }));
+    bridge.setLink('open');
+    await flush();
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['companion:ready', 'companion:ready']);
+    expect(store.getState().connection.status).toBe('ready');
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1, 2]);
+  });
+
+  it('starts the inspector over when a reconnect reaches another host (seq went back)', async () => {
+    const bridge = createLinkedFakeBridge(snapshot({ frames: [frame(10), frame(11)] }), 'open');
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.setLink('lost');
+    bridge.answer('companion:ready', snapshot({ frames: [frame(1)] }));
+    bridge.setLink('open');
+    await flush();
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1]);
+  });
+
+  it('dispose unsubscribes from the bridge', async () => {
+    const bridge = createLinkedFakeBridge(snapshot(), 'open');
+    const store = createAppStore(bridge);
+    await store.started;
+    store.dispose();
+    expect(bridge.listenerCount('companion:snapshot')).toBe(0);
+    expect(bridge.listenerCount('companion:frames')).toBe(0);
+    bridge.setLink('lost');
+    expect(store.getState().connection.status).toBe('ready');
+  });
+});
