@@ -12,7 +12,7 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined,presence,fanout,embedded-rss)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
  *   Platform phases (bench/src/platform-phases.ts, output key `platform`):
  *     presence      SET_ACTIVITY on a host to a friend's gateway PRESENCE_UPDATE, real rate limits
  *                   BENCH_PRESENCE_HOSTS (8, max 9)  BENCH_PRESENCE_MS (50000)  BENCH_PRESENCE_PERIOD_MS (4200)
@@ -20,6 +20,13 @@
  *                   BENCH_FANOUT_USERS (200)  BENCH_FANOUT_BROADCASTERS (20)  BENCH_FANOUT_MS (30000)
  *     embedded-rss  idle RSS of `companion serve` (embedded emulator) vs `--platform <external>`
  *                   BENCH_IDLE_REPEATS (5)  BENCH_IDLE_SETTLE_MS (5000)
+ *   UI phases (bench/src/ui-phases.ts, output key `ui`): `companion serve`'s web UI in headless Chromium
+ *   (Playwright; CHROMIUM_PATH, default /usr/bin/chromium; builds out/renderer if missing)
+ *     ui-inspector  rendered fps (rAF per 1 s), long tasks, frames received and JS heap of the page at
+ *                   #inspector while games send BENCH_UI_FRAMES_PER_SEC (5000) frames/s; host CPU
+ *                   BENCH_UI_INSPECTOR_MS (10000)  BENCH_UI_WARMUP_MS (3000)  BENCH_UI_BASELINE_MS (5000)  BENCH_UI_CLIENTS (5)
+ *     ui-consent    AUTHORIZE written → consent prompt in the page's DOM, dismissed, repeated
+ *                   BENCH_UI_CONSENT_SAMPLES (30)
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
  *   BENCH_KEEP=1              keep the temp dir (server logs) after the run
@@ -48,6 +55,7 @@ import {
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
+import { runUiPhases, UI_PHASES } from './ui-phases.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation } from './shared.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -98,7 +106,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,presence,fanout,embedded-rss').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,presence,fanout,embedded-rss,ui-inspector,ui-consent').split(','));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
@@ -632,6 +640,9 @@ async function main(): Promise<number> {
     // 8-10. The platform side: presence latency, gateway fan-out, idle RSS with the embedded emulator.
     const platformOut = PLATFORM_PHASES.some((phase) => PHASES.has(phase)) ? await runPlatformPhases(platformCtx, PHASES, errors) : undefined;
 
+    // 11-12. The web UI in headless Chromium: inspector frame rate under load, AUTHORIZE to the consent prompt.
+    const uiOut = UI_PHASES.some((phase) => PHASES.has(phase)) ? await runUiPhases(platformCtx, PHASES, errors) : undefined;
+
     // Assemble.
     const latencyBlock = <T>(
       values: Partial<Record<Kind, T>>,
@@ -780,6 +791,7 @@ async function main(): Promise<number> {
       nonceMatching: { baseline: matchBaseline, companion: matchCompanion },
       // Not `platform`: that key already holds the OS description, kept unchanged.
       platformSide: platformOut,
+      ui: uiOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

@@ -1,0 +1,50 @@
+import { expect, openUi, screenshot, test } from './support/harness.js';
+import { DEMO_APP_ID, startHost, startPlatform } from './support/processes.js';
+
+test("bob sees alice's joinable game on Friends, asks to join, and alice's game gets ACTIVITY_JOIN_REQUEST", async ({ browser, page, games }) => {
+  const platform = await startPlatform();
+  const [alice, bob] = await Promise.all([startHost({ platform: platform.url, user: 'alice' }), startHost({ platform: platform.url, user: 'bob' })]);
+  expect([alice.user, bob.user]).toEqual(['alice', 'bob']);
+
+  const aliceGame = await games.xhayper(alice, DEMO_APP_ID);
+  await aliceGame.client.subscribe('ACTIVITY_JOIN_REQUEST');
+  await aliceGame.client.user!.setActivity(
+    {
+      details: 'Ranked match',
+      state: 'In a squad',
+      partyId: 'party-alpha',
+      partySize: 1,
+      partyMax: 4,
+      joinSecret: 'join-secret-alpha-7f3a',
+    },
+    process.pid,
+  );
+
+  // bob's UI in this page.
+  await openUi(page, bob, 'friends');
+  const friend = page.getByTestId('friend-row').filter({ hasText: '@alice' });
+  await expect(friend).toBeVisible();
+  await expect(friend.getByTestId('activity-state')).toContainText('In a squad');
+  await expect(friend.getByTestId('activity-party')).toContainText('1 of 4');
+  // The join secret never reaches bob.
+  await expect(page.locator('body')).not.toContainText('join-secret-alpha-7f3a');
+  await screenshot(page, 'friends-joinable');
+
+  // alice's UI beside it, in its own context (its own cookie jar).
+  const aliceContext = await browser.newContext();
+  try {
+    const alicePage = await aliceContext.newPage();
+    await openUi(alicePage, alice, 'friends');
+
+    await friend.getByTestId('friend-ask-to-join').click();
+    const request = (await aliceGame.event('ACTIVITY_JOIN_REQUEST')) as { user?: { username?: string } };
+    expect(request.user).toMatchObject({ username: 'bob' });
+
+    const incoming = alicePage.getByTestId('join-request-row');
+    await expect(incoming).toHaveCount(1);
+    await expect(incoming).toContainText('asks to join your game');
+    await screenshot(alicePage, 'friends-join-request');
+  } finally {
+    await aliceContext.close();
+  }
+});

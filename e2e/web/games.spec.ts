@@ -1,0 +1,29 @@
+import { expect, openUi, screenshot, test } from './support/harness.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, startHost } from './support/processes.js';
+
+test("a game's activity appears on the Games screen and updates live", async ({ page, games }) => {
+  const host = await startHost();
+  await openUi(page, host, 'games');
+  await expect(page.getByTestId('games-empty')).toBeVisible();
+  // Marks this document: if the page reloaded, the mark would be gone.
+  await page.evaluate(() => ((window as unknown as { e2eMark: number }).e2eMark = 42));
+
+  const game = await games.xhayper(host, DEMO_APP_ID);
+  const card = page.locator(`[data-testid="game-card"][data-client-id="${DEMO_APP_ID}"]`);
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('game-name')).toHaveText(DEMO_APP_NAME);
+  await expect(card.getByTestId('game-no-activity')).toBeVisible();
+
+  await game.client.user!.setActivity({ details: 'Ranked match', state: 'Choosing a map', partyId: 'party-live', partySize: 1, partyMax: 4 }, process.pid);
+  await expect(card.getByTestId('activity-state')).toContainText('Choosing a map');
+  await expect(card.getByTestId('activity-details')).toHaveText('Ranked match');
+  await expect(card.getByTestId('activity-party')).toContainText('1 of 4');
+  await screenshot(page, 'games-activity');
+
+  await game.client.user!.setActivity({ details: 'Ranked match', state: 'In a match', partyId: 'party-live', partySize: 3, partyMax: 4 }, process.pid);
+  await expect(card.getByTestId('activity-state')).toContainText('In a match');
+  await expect(card.getByTestId('activity-party')).toContainText('3 of 4');
+  expect(await page.evaluate(() => (window as unknown as { e2eMark?: number }).e2eMark)).toBe(42);
+  await expect(page.getByTestId('game-card')).toHaveCount(1);
+  await screenshot(page, 'games-activity-updated');
+});

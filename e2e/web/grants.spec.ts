@@ -1,0 +1,36 @@
+import { expect, openUi, screenshot, test } from './support/harness.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, startHost } from './support/processes.js';
+import { Op } from './support/raw-game.js';
+
+test("revoking on Authorized apps removes the grant and closes the game's authenticated connection (4003)", async ({ page, games }) => {
+  const host = await startHost();
+  await openUi(page, host, 'apps');
+  await expect(page.getByTestId('grants-empty')).toBeVisible();
+  const game = await games.raw(host, DEMO_APP_ID);
+
+  const nonce = game.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+  await page.getByTestId('consent-approve').click();
+  const code = (await game.reply(nonce)).data.code as string;
+  const response = await fetch(`${host.platformUrl}/api/v10/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code }),
+  });
+  expect(response.status).toBe(200);
+  const { access_token } = (await response.json()) as { access_token: string };
+  expect(await game.request('AUTHENTICATE', { access_token })).toMatchObject({ evt: null, data: { user: { username: 'alice' } } });
+
+  const grant = page.locator(`[data-testid="grant-row"][data-application-id="${DEMO_APP_ID}"]`);
+  await expect(grant).toBeVisible();
+  await expect(grant.getByTestId('grant-app-name')).toHaveText(DEMO_APP_NAME);
+  await expect(grant.getByTestId('grant-scopes')).toContainText('identify');
+  await screenshot(page, 'authorized-apps');
+
+  await grant.getByTestId('grant-revoke').click();
+  const close = await game.waitFor((frame) => frame.opcode === Op.Close, 'CLOSE');
+  expect(close.payload).toMatchObject({ code: 4003 });
+  await game.waitClosed();
+  await expect(grant).toHaveCount(0);
+  await expect(page.getByTestId('grants-empty')).toBeVisible();
+  await screenshot(page, 'authorized-apps-revoked');
+});

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { expect as baseExpect, test as base, type Page } from '@playwright/test';
+import { SCREENSHOTS, stopAll, type HostProcess } from './processes.js';
+import { RawGame } from './raw-game.js';
+import { connectXhayper, type XhayperGame } from './xhayper-game.js';
+
+/**
+ * The specs' test: `games` connects games to a host and disconnects them after the test;
+ * every host and emulator started during the test is killed afterwards, also when it failed.
+ */
+export interface Games {
+  raw(host: HostProcess, clientId: string): Promise<RawGame>;
+  xhayper(host: HostProcess, clientId: string): Promise<XhayperGame>;
+}
+
+export const test = base.extend<{ games: Games; processes: void }>({
+  // Every host and emulator a test started is stopped after it, passed or failed.
+  processes: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+    async ({}, use) => {
+      try {
+        await use();
+      } finally {
+        await stopAll();
+      }
+    },
+    { auto: true },
+  ],
+  // eslint-disable-next-line no-empty-pattern -- as above
+  games: async ({}, use) => {
+    const open: (() => Promise<void> | void)[] = [];
+    try {
+      await use({
+        async raw(host, clientId) {
+          const game = await RawGame.connect(host.ipcPath, clientId);
+          open.push(() => game.close());
+          return game;
+        },
+        async xhayper(host, clientId) {
+          const game = await connectXhayper(host.runtimeDir, clientId);
+          open.push(() => game.close());
+          return game;
+        },
+      });
+    } finally {
+      for (const close of open.reverse()) await close();
+    }
+  },
+});
+
+/** UI state that crosses processes (gateway round trips, snapshot pushes): more than the default 5 s. */
+export const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** Opens the host's web UI with its token (it becomes the session cookie), on `screen` if given. */
+export async function openUi(page: Page, host: HostProcess, screen?: 'games' | 'friends' | 'inspector' | 'apps' | 'settings'): Promise<void> {
+  await page.goto(host.openUrl);
+  // The token leaves the address bar at once (302 to / with the cookie).
+  await expect(page).toHaveURL(host.baseUrl);
+  await expect(page.getByTestId('nav-games')).toBeVisible();
+  await expect(page.getByTestId('loading')).toHaveCount(0);
+  if (screen !== undefined && screen !== 'games') await page.getByTestId(`nav-${screen}`).click();
+}
+
+/** The screen as the test left it, in out/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
