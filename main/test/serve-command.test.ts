@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../rpc/test/support/raw-client.js';
 import { makeTempDir } from '../../rpc/test/support/test-server.js';
-import { CliProcess } from './support/cli-process.js';
+import type * as StartModule from '../src/start.js';
+import { CliProcess, REPO_ROOT } from './support/cli-process.js';
 
 const procs: CliProcess[] = [];
 const dirs: string[] = [];
@@ -249,12 +250,18 @@ describe('serve: the platform account', () => {
 
 describe('npm start', () => {
   it('says in one line why it does not start Electron and runs the headless host', async () => {
+    // Where this machine has a usable Electron, npm start would run it: turn it off for this test.
+    const built = (await import(path.join(REPO_ROOT, 'out/main/src/start.js'))) as typeof StartModule;
+    const electron = built.chooseElectron(built.systemProbe()).kind === 'electron';
     const runtime = await dir();
-    const proc = CliProcess.run(['--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir() }, 'bin/start.js');
+    const env = { XDG_CONFIG_HOME: await dir(), ...(electron ? { COMPANION_HEADLESS: '1' } : {}) };
+    const proc = CliProcess.run(['--runtime-dir', runtime], env, 'bin/start.js');
     procs.push(proc);
     await proc.waitForStdout(LISTENING);
     const lines = proc.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^(No Electron binary found|Electron found at) .*; starting the headless host\.$/);
+    expect(lines[0]).toMatch(
+      electron ? /^Electron not used \(COMPANION_HEADLESS is set\); starting the headless host\.$/ : /^(No Electron binary found|Electron found at) .*; starting the headless host\.$/,
+    );
     expect(lines[1]).toContain(path.join(runtime, 'discord-ipc-0'));
   });
 });

@@ -15,8 +15,9 @@ import {
  * `IpcRendererEvent`. Written against injected `contextBridge` / `ipcRenderer` objects so
  * tests use fakes; the last lines run only inside Electron's sandboxed preload.
  *
- * A sandboxed preload is one CommonJS script: the build must bundle this file (with
- * contract.ts) into `out/preload/index.cjs`, which the windows load.
+ * A sandboxed preload is one CommonJS script: `vite build --config preload/vite.config.ts`
+ * bundles this file (with contract.ts) into `out/preload-bundle/index.cjs`, which the
+ * windows load.
  */
 
 /** The parts of Electron's `ipcRenderer` used. */
@@ -77,6 +78,8 @@ export function installPreload(electron: PreloadElectron): void {
 }
 
 // Entry: inside Electron's preload (process.type 'renderer'), where the bundle has `require`.
+// A sandboxed preload gets `require` and `process` as parameters of its wrapper function,
+// not as globals: both are read as free variables (typeof guards them elsewhere).
 declare const require: ((id: 'electron') => PreloadElectron) | undefined;
-const processType = (globalThis as { process?: { type?: unknown } }).process?.type;
+const processType = typeof process === 'object' && process !== null ? (process as { type?: unknown }).type : undefined;
 if (processType === 'renderer' && typeof require === 'function') installPreload(require('electron'));

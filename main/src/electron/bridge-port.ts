@@ -6,8 +6,8 @@ export type PushMessage = { readonly [C in PushChannel]: { readonly channel: C; 
 /**
  * What the Electron shell needs of the host: the contract's calls (already validated by the
  * guard) and its pushes. The headless host's WebSocket bridge implements the same contract;
- * whichever module maps the contract onto the host (`Host.control.backend`, settings, frames)
- * serves both.
+ * one module maps it onto the host for both: `createBridgeBackend` in
+ * main/src/web-ui/bridge-backend.ts (`Host.control.backend`, consent settings, frames).
  */
 export interface BridgeBackend {
   invoke<C extends InvokeChannel>(channel: C, args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['result']>;

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Snapshot, StatusView } from '../../../preload/src/contract.js';
+import type { ControlLogger } from '../control/control-server.js';
 import { startHost, type Host } from '../host.js';
 import { createLogger } from '../logger.js';
 import { readVersion } from '../version.js';
+import { consentBrokerSettings, createBridgeBackend } from '../web-ui/bridge-backend.js';
 import type { BridgeBackend } from './bridge-port.js';
 import { DEEP_LINK_SCHEME, findDeepLinkArg, parseCallbackUrl } from './deep-link.js';
 import type { ElectronModule, MenuItemOptionsLike } from './electron-types.js';
@@ -16,7 +18,7 @@ import { SafeStorageSecretStore } from './secret-store.js';
 import { acquireSingleInstance } from './single-instance.js';
 import { trayMenuTemplate, trayTooltip, type TrayAction } from './tray-menu.js';
 import { DEFAULT_EXTERNAL_HOSTS } from './url-policy.js';
-import { WindowManager } from './windows-adapter.js';
+import { PRELOAD_BUNDLE_PATH, WindowManager } from './windows-adapter.js';
 
 /**
  * The Electron entry (`electron out/main/src/electron/electron-main.js`; electron-builder's
@@ -30,14 +32,13 @@ import { WindowManager } from './windows-adapter.js';
 /** This module's built path (for `npm start` / Playwright to pass to the Electron binary). */
 export const ELECTRON_MAIN_ENTRY = fileURLToPath(import.meta.url);
 
-/** `<out>/renderer` and the bundled sandboxed preload, relative to `<out>/main/src/electron/`. */
+/** `<out>/renderer`, relative to `<out>/main/src/electron/`. */
 const OUT_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const RENDERER_DIR = join(OUT_DIR, 'renderer');
-const PRELOAD_PATH = join(OUT_DIR, 'preload', 'index.cjs');
 
 export interface ShellOptions {
   /** Maps the contract onto the host (the same service the headless web bridge uses). */
-  readonly createBridge: (host: Host) => BridgeBackend;
+  readonly createBridge: (host: Host, logger: ControlLogger) => BridgeBackend;
   readonly externalHosts?: readonly string[];
 }
 
@@ -57,7 +58,7 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   const icon = electron.nativeImage.createFromBuffer(companionIconPng(256), { scaleFactor: 1 });
   const windows = new WindowManager({
     BrowserWindow: electron.BrowserWindow,
-    preloadPath: PRELOAD_PATH,
+    preloadPath: PRELOAD_BUNDLE_PATH,
     icon,
     devTools: !app.isPackaged,
   });
@@ -92,9 +93,11 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     version: readVersion(),
     logger,
     dataDir,
+    // The windows are the UI: no loopback web UI beside them.
+    webUi: false,
     ...(token === null ? {} : { credentials: { token } }),
   });
-  const bridge = options.createBridge(host);
+  const bridge = options.createBridge(host, logger);
 
   installGuardedHandlers(
     electron.ipcMain as unknown as { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void },
@@ -132,7 +135,7 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
 
   // Pushes go to every window (queued until it is ready); snapshots also drive the tray,
   // notifications and the consent window.
-  bridge.subscribe((message) => {
+  const unsubscribe = bridge.subscribe((message) => {
     windows.broadcast(message);
     if (message.channel !== 'companion:snapshot') return;
     const changes = snapshotChanges(lastSnapshot, message.payload);
@@ -158,23 +161,29 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     if (quitting) return;
     quitting = true;
     event.preventDefault();
+    unsubscribe();
     windows.closeAll();
     tray.destroy();
     void host.close().finally(() => app.exit(0));
   });
 }
 
-/** The module that maps the contract onto the host; its `createBridgeBackend(host)` is used. */
-const BRIDGE_MODULE = '../web-ui/bridge-backend.js';
+/** The contract over the host: the same bridge backend the headless web UI serves. */
+export function hostBridge(host: Host, logger?: ControlLogger): BridgeBackend {
+  return createBridgeBackend({
+    backend: host.control.backend,
+    server: host.server,
+    settings: consentBrokerSettings(host.consent, logger),
+    ...(logger === undefined ? {} : { logger }),
+  });
+}
 
 async function main(): Promise<void> {
+  // Dynamic: importing `electron` outside Electron throws when its binary is missing.
   const specifier = 'electron';
   const imported = (await import(specifier)) as { default?: ElectronModule } & ElectronModule;
   const electron = imported.default ?? imported;
-  const bridgeModule = (await import(BRIDGE_MODULE)) as { createBridgeBackend?: (host: Host) => BridgeBackend };
-  const createBridge = bridgeModule.createBridgeBackend;
-  if (typeof createBridge !== 'function') throw new Error(`${BRIDGE_MODULE} does not export createBridgeBackend(host)`);
-  await runElectronShell(electron, { createBridge });
+  await runElectronShell(electron, { createBridge: hostBridge });
 }
 
 // Runs only inside Electron's main process (never under Node or Vitest).

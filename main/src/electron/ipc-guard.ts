@@ -1,6 +1,6 @@
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../../preload/src/contract.js';
 import type { BridgeBackend } from './bridge-port.js';
-import { parseChannelArgs } from './channel-schemas.js';
+import { isInvokeChannel, parseChannelArgs } from '../web-ui/bridge-schemas.js';
 import { isAppUrl } from './url-policy.js';
 
 /**
@@ -25,11 +25,7 @@ export type GuardDecision =
   | { readonly ok: true; readonly channel: InvokeChannel; readonly args: readonly unknown[] }
   | { readonly ok: false; readonly reason: string };
 
-const KNOWN: ReadonlySet<string> = new Set(INVOKE_CHANNELS);
-
-export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
-  return typeof channel === 'string' && KNOWN.has(channel);
-}
+export { isInvokeChannel };
 
 /** The pure check: sender, channel, arguments. */
 export function checkInvoke(

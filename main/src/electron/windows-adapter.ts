@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { PushMessage } from './bridge-port.js';
 import type { BrowserWindowConstructor, BrowserWindowLike } from './electron-types.js';
 import { ReadyQueue } from './ready-queue.js';
@@ -11,9 +12,17 @@ import { secureWebPreferences } from './web-preferences.js';
  */
 export type WindowKind = 'main' | 'consent';
 
+/**
+ * The sandboxed preload every window loads: the one-file CommonJS bundle that
+ * `vite build --config preload/vite.config.ts` writes to `<out>/preload-bundle/index.cjs`
+ * (this module is `<out>/main/src/electron/windows-adapter.js`).
+ */
+export const PRELOAD_BUNDLE_PATH = fileURLToPath(new URL('../../../preload-bundle/index.cjs', import.meta.url));
+
 export interface WindowsOptions {
   readonly BrowserWindow: BrowserWindowConstructor;
-  readonly preloadPath: string;
+  /** Default PRELOAD_BUNDLE_PATH. */
+  readonly preloadPath?: string;
   /** A NativeImage (or a path) for the window icon. */
   readonly icon?: unknown;
   readonly devTools?: boolean;
@@ -68,7 +77,7 @@ export class WindowManager {
       show: false,
       ...(this.options.icon === undefined ? {} : { icon: this.options.icon }),
       ...(kind === 'consent' ? { alwaysOnTop: true, resizable: false } : {}),
-      webPreferences: secureWebPreferences(this.options.preloadPath, { devTools: this.options.devTools === true }),
+      webPreferences: secureWebPreferences(this.options.preloadPath ?? PRELOAD_BUNDLE_PATH, { devTools: this.options.devTools === true }),
     });
     const id = window.webContents.id;
     this.windows.set(kind, window);

@@ -2,21 +2,24 @@ import * as v from 'valibot';
 import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels } from '../../../preload/src/contract.js';
 
 /**
- * Validation of the web bridge's client messages (`BridgeClientMessage` in the contract):
- * the envelope, the channel (one of INVOKE_CHANNELS) and the arguments of that channel.
- * Nothing reaches the backend before it passed here.
+ * The one schema module of the contract's calls: the argument schemas of every invoke
+ * channel (used by the Electron IPC guard, the bridge backend and the web bridge) and the
+ * web bridge's client message envelope (`BridgeClientMessage` in the contract). Nothing
+ * reaches the host before it passed here. Tuples are strict: an extra argument is an error.
  */
 
 /** Ids the host hands out (consent requests, join requests, invites): opaque, url-safe. */
-const opaqueId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _.:-'));
-const snowflake = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be an id of 1 to 20 digits'));
+export const opaqueId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _.:-'));
+/** An application or user id. */
+export const snowflake = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be an id of 1 to 20 digits'));
 const username = v.pipe(
   v.string('must be a string'),
   v.minLength(1, 'must not be empty'),
   v.maxLength(32, 'must be at most 32 characters'),
 );
 
-const ARG_SCHEMAS = {
+/** The argument schemas of every invoke channel of the contract, and of nothing else. */
+export const CHANNEL_SCHEMAS = {
   'companion:ready': v.strictTuple([], 'takes no arguments'),
   'companion:decide-consent': v.strictTuple([opaqueId, v.picklist(['approve', 'deny', 'dismiss'], 'must be approve, deny or dismiss')], 'takes [id, decision]'),
   'companion:accept-join-request': v.strictTuple([opaqueId], 'takes [id]'),
@@ -61,8 +64,9 @@ export type ParsedMessage =
 
 const CHANNELS: ReadonlySet<string> = new Set(INVOKE_CHANNELS);
 
-function isChannel(channel: string): channel is InvokeChannel {
-  return CHANNELS.has(channel);
+/** Is this one of the contract's invoke channels? */
+export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && CHANNELS.has(channel);
 }
 
 function describe(issues: readonly v.BaseIssue<unknown>[], prefix: string): string {
@@ -84,8 +88,22 @@ export function parseClientMessage(raw: unknown): ParsedMessage {
   const envelope = v.safeParse(EnvelopeSchema, raw);
   if (!envelope.success) return { ok: false, id: salvageId(raw), error: describe(envelope.issues, 'message') };
   const { id, channel, args } = envelope.output;
-  if (!isChannel(channel)) return { ok: false, id, error: 'message.channel: unknown channel' };
-  const parsed = v.safeParse(ARG_SCHEMAS[channel], args);
+  if (!isInvokeChannel(channel)) return { ok: false, id, error: 'message.channel: unknown channel' };
+  const parsed = v.safeParse(CHANNEL_SCHEMAS[channel], args);
   if (!parsed.success) return { ok: false, id, error: describe(parsed.issues, 'args') };
   return { ok: true, message: { id, channel, args: parsed.output } as BridgeInvoke };
+}
+
+export type ArgsCheck<C extends InvokeChannel> =
+  | { readonly ok: true; readonly args: InvokeChannels[C]['args'] }
+  | { readonly ok: false; readonly reason: string };
+
+/** Parses one call's arguments; the reason names the first wrong argument. */
+export function parseChannelArgs<C extends InvokeChannel>(channel: C, args: readonly unknown[]): ArgsCheck<C> {
+  const schema = CHANNEL_SCHEMAS[channel] as v.GenericSchema<unknown, InvokeChannels[C]['args']>;
+  const result = v.safeParse(schema, args, { abortEarly: true });
+  if (result.success) return { ok: true, args: result.output };
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  return { ok: false, reason: `bad arguments${path === null || path === '' ? '' : ` at ${path}`}: ${issue.message}` };
 }

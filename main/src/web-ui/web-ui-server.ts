@@ -5,46 +5,22 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type {
-  BridgeServerMessage,
-  FrameView,
-  PushChannel,
-  PushChannels,
-  SettingsView,
-  Snapshot,
-} from '../../../preload/src/contract.js';
-import type { FrameTrace, RpcServer } from '../../../rpc/src/index.js';
-import type { ControlBackend } from '../control/control-backend.js';
+import type { BridgeServerMessage, InvokeChannel, PushChannel, PushChannels } from '../../../preload/src/contract.js';
+import type { RpcServer } from '../../../rpc/src/index.js';
 import { listenOutsideReserved, type ControlLogger } from '../control/control-server.js';
 import { parseClientMessage, type BridgeInvoke } from './bridge-schemas.js';
-import { FrameLog } from './frame-log.js';
-import { contentType, defaultRendererDir, findIndex, resolveStatic } from './static-files.js';
+import type { PushMessage } from '../electron/bridge-port.js';
 import {
-  consentPromptView,
-  friendView,
-  gameView,
-  grantView,
-  inviteView,
-  joinRequestView,
-  settingsView,
-  statusView,
-} from './views.js';
+  createBridgeBackend,
+  FRAMES_INTERVAL_MS,
+  SNAPSHOT_INTERVAL_MS,
+  type WebUiBackend,
+  type WebUiSettings,
+} from './bridge-backend.js';
+import type { FrameLog } from './frame-log.js';
+import { contentType, defaultRendererDir, findIndex, resolveStatic } from './static-files.js';
 
-/** The consent settings the UI may change at runtime (the host maps them to its ConsentBroker). */
-export interface WebUiSettings {
-  get(): SettingsView;
-  /** Applies the given fields and answers the settings now in force. */
-  update(partial: Partial<SettingsView>): SettingsView;
-}
-
-/** The control backend plus what only the UI does: closing a consent prompt without a decision. */
-export interface WebUiBackend extends ControlBackend {
-  /**
-   * Dismisses a pending consent request (the player closed the prompt): the game gets the
-   * cancellation error. Throws a ControlError 404 when no pending request has that id.
-   */
-  dismissConsent(id: string): Promise<void>;
-}
+export type { WebUiBackend, WebUiSettings } from './bridge-backend.js';
 
 export interface WebUiOptions {
   readonly backend: WebUiBackend;
@@ -60,6 +36,8 @@ export interface WebUiOptions {
   readonly snapshotIntervalMs?: number;
   /** Minimum time between two frame batches (default 50 ms). */
   readonly framesIntervalMs?: number;
+  /** The inspector's ring (default a new one). */
+  readonly frameLog?: FrameLog;
 }
 
 export interface WebUi {
@@ -74,16 +52,13 @@ export interface WebUi {
   close(): Promise<void>;
 }
 
-export const SNAPSHOT_INTERVAL_MS = 100;
-export const FRAMES_INTERVAL_MS = 50;
+export { FRAMES_INTERVAL_MS, SNAPSHOT_INTERVAL_MS };
 /** Bridge messages are small calls; anything bigger is refused by the WebSocket layer. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_CLIENTS = 16;
 const MAX_IN_FLIGHT = 32;
 /** A UI that reads slower than this much backlog is dropped (it reconnects and gets a snapshot). */
 const MAX_CLIENT_BACKLOG_BYTES = 8 * 1024 * 1024;
-/** Frames waiting for the next batch; beyond this the oldest go (the UI sees the gap in `seq`). */
-const MAX_PENDING_FRAMES = 10_000;
 const CLOSE_GRACE_MS = 1000;
 
 const silentLogger: ControlLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -148,14 +123,20 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (token.length < 16 || !/^[A-Za-z0-9_.~-]+$/.test(token)) throw new Error('the web UI token needs at least 16 URL-safe characters');
-  const snapshotIntervalMs = options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS;
-  const framesIntervalMs = options.framesIntervalMs ?? FRAMES_INTERVAL_MS;
   const tokenDigest = digest(token);
   // The cookie carries its own random value, not the URL token.
   const session = randomBytes(32).toString('base64url');
   const sessionDigest = digest(session);
 
-  const frames = new FrameLog();
+  const bridge = createBridgeBackend({
+    backend,
+    server: options.server,
+    settings,
+    logger,
+    ...(options.frameLog === undefined ? {} : { frameLog: options.frameLog }),
+    snapshotIntervalMs: options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS,
+    framesIntervalMs: options.framesIntervalMs ?? FRAMES_INTERVAL_MS,
+  });
   const clients = new Set<Client>();
   let readyClients = 0;
   let closing = false;
@@ -387,149 +368,33 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   }
 
   async function invoke(client: Client, message: BridgeInvoke): Promise<void> {
-    const ok = (result: unknown): void => reply(client, { id: message.id, ok: true, result });
-    switch (message.channel) {
-      case 'companion:ready': {
-        const snapshot = await buildSnapshot();
-        // Answered and marked ready in one step: no push can come between.
-        ok(snapshot);
-        if (!client.ready) readyClients += 1;
-        client.ready = true;
-        client.lastSeq = Math.max(client.lastSeq, snapshot.frames.at(-1)?.seq ?? 0);
-        return;
-      }
-      case 'companion:decide-consent': {
-        const [id, decision] = message.args;
-        if (decision === 'approve') await backend.approveConsent(id);
-        else if (decision === 'deny') await backend.denyConsent(id);
-        else await backend.dismissConsent(id);
-        ok(null);
-        break;
-      }
-      case 'companion:accept-join-request':
-        await backend.acceptJoinRequest(message.args[0]);
-        ok(null);
-        break;
-      case 'companion:decline-join-request':
-        await backend.declineJoinRequest(message.args[0]);
-        ok(null);
-        break;
-      case 'companion:accept-invite': {
-        const result = await backend.acceptInvite(message.args[0]);
-        ok({ secret_delivered: result.secret_delivered });
-        break;
-      }
-      case 'companion:request-to-join': {
-        const [userId, applicationId] = message.args;
-        const result = await backend.requestToJoin({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
-        ok({ joined: result.joined });
-        break;
-      }
-      case 'companion:send-invite': {
-        const [userId, applicationId] = message.args;
-        const result = await backend.sendInvite({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
-        ok({ message_id: result.message_id });
-        break;
-      }
-      case 'companion:revoke-grant':
-        await backend.revokeGrant(message.args[0]);
-        ok(null);
-        break;
-      case 'companion:send-authorize-request': {
-        const result = await backend.sendAuthorizeRequest(message.args[0]);
-        ok({ delivered: result.delivered });
-        break;
-      }
-      case 'companion:login':
-        await backend.login({ username: message.args[0] });
-        ok(statusView(backend.status()));
-        break;
-      case 'companion:logout':
-        await backend.logout();
-        ok(statusView(backend.status()));
-        break;
-      case 'companion:update-settings':
-        ok(settingsView(settings.update(message.args[0])));
-        break;
+    if (message.channel === 'companion:ready') {
+      const snapshot = await bridge.invoke('companion:ready', []);
+      // Answered and marked ready in one step: no push can come between.
+      reply(client, { id: message.id, ok: true, result: snapshot });
+      if (!client.ready) readyClients += 1;
+      client.ready = true;
+      client.lastSeq = Math.max(client.lastSeq, snapshot.frames.at(-1)?.seq ?? 0);
+      return;
     }
-    // Not every change is a backend event (settings, a grant cache update): push a snapshot.
-    changed();
+    const call = bridge.invoke as (channel: InvokeChannel, args: readonly unknown[]) => Promise<unknown>;
+    const result = await call(message.channel, message.args);
+    reply(client, { id: message.id, ok: true, result });
   }
 
-  // ---- pushes
+  // ---- pushes (built by the bridge backend; here only who gets what)
 
-  async function buildSnapshot(): Promise<Snapshot> {
-    const grants = await backend.grants();
-    // Everything else in one synchronous step, so the frames' watermark matches what was sent.
-    return {
-      status: statusView(backend.status()),
-      games: backend.games().map(gameView),
-      friends: backend.friends().map(friendView),
-      join_requests: backend.joinRequests().map(joinRequestView),
-      invites: backend.invites().map(inviteView),
-      consent_requests: backend.consentRequests().map(consentPromptView),
-      grants: grants.map(grantView),
-      settings: settingsView(settings.get()),
-      frames: frames.list(),
-    };
-  }
-
-  let snapshotTimer: NodeJS.Timeout | undefined;
-  let snapshotDirty = false;
-  let snapshotBuilding = false;
-  let lastSnapshotAt = Number.NEGATIVE_INFINITY;
-
-  /** Something changed: a snapshot goes to the ready UIs, at most one per snapshotIntervalMs. */
-  function changed(): void {
-    if (readyClients === 0 || closing) return; // a UI that becomes ready gets a fresh one
-    snapshotDirty = true;
-    if (snapshotTimer !== undefined || snapshotBuilding) return;
-    // A timer even when idle: the changes of this tick (and the microtasks after) land in one snapshot.
-    snapshotTimer = setTimeout(() => void pushSnapshot(), Math.max(0, lastSnapshotAt + snapshotIntervalMs - Date.now()));
-  }
-
-  async function pushSnapshot(): Promise<void> {
-    snapshotTimer = undefined;
-    if (!snapshotDirty || closing) return;
-    snapshotDirty = false;
-    snapshotBuilding = true;
-    lastSnapshotAt = Date.now();
-    try {
-      const snapshot = await buildSnapshot();
-      if (closing) return;
-      const text = pushText('companion:snapshot', snapshot);
+  function onPush(message: PushMessage): void {
+    if (closing) return;
+    if (message.channel === 'companion:snapshot') {
+      const text = pushText('companion:snapshot', message.payload);
       for (const client of clients) if (client.ready) send(client, text);
-    } catch (error) {
-      logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'web UI: snapshot failed');
-    } finally {
-      snapshotBuilding = false;
-      if (snapshotDirty) {
-        snapshotDirty = false;
-        changed();
-      }
+      return;
     }
-  }
-
-  let pendingFrames: FrameView[] = [];
-  let framesTimer: NodeJS.Timeout | undefined;
-  let lastFramesAt = Number.NEGATIVE_INFINITY;
-
-  function onFrame(trace: FrameTrace): void {
-    const view = frames.record(trace);
-    if (readyClients === 0) return; // the ready snapshot carries the ring
-    pendingFrames.push(view);
-    if (pendingFrames.length > MAX_PENDING_FRAMES) pendingFrames.splice(0, pendingFrames.length - MAX_PENDING_FRAMES);
-    framesTimer ??= setTimeout(pushFrames, Math.max(0, lastFramesAt + framesIntervalMs - Date.now()));
-  }
-
-  function pushFrames(): void {
-    framesTimer = undefined;
-    const batch = pendingFrames;
-    pendingFrames = [];
+    const batch = message.payload;
     const first = batch[0];
     const last = batch.at(-1);
-    if (first === undefined || last === undefined || closing) return;
-    lastFramesAt = Date.now();
+    if (first === undefined || last === undefined) return;
     let whole: string | undefined;
     for (const client of clients) {
       if (!client.ready || client.lastSeq >= last.seq) continue;
@@ -545,20 +410,12 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
 
   let unsubscribe: (() => void) | undefined;
   function attachSources(): void {
-    options.server.on('frame', onFrame);
-    unsubscribe = backend.subscribe(() => changed());
+    unsubscribe = bridge.subscribe(onPush, { wants: () => readyClients > 0 && !closing });
   }
 
   function detachSources(): void {
-    options.server.off('frame', onFrame);
     unsubscribe?.();
     unsubscribe = undefined;
-    pendingFrames = [];
-    if (framesTimer !== undefined) clearTimeout(framesTimer);
-    framesTimer = undefined;
-    if (snapshotTimer !== undefined) clearTimeout(snapshotTimer);
-    snapshotTimer = undefined;
-    snapshotDirty = false;
   }
 
   // ---- listening
@@ -609,6 +466,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       closed ??= (async () => {
         closing = true;
         detachSources();
+        bridge.close();
         await Promise.all(
           [...clients].map(
             ({ socket }) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../../../preload/src/contract.js';
 import type { BridgeBackend } from '../../src/electron/bridge-port.js';
-import { CHANNEL_SCHEMAS, parseChannelArgs } from '../../src/electron/channel-schemas.js';
+import { CHANNEL_SCHEMAS, parseChannelArgs } from '../../src/web-ui/bridge-schemas.js';
 import { checkInvoke, createGuardedHandler, installGuardedHandlers, IpcRefused, type InvokeEventLike } from '../../src/electron/ipc-guard.js';
 
 const OURS = 7;

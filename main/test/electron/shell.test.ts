@@ -227,11 +227,11 @@ describe('window manager', () => {
 
   it('creates secure windows on the app origin, knows them as senders, and queues until ready', () => {
     const { created, FakeWindow } = fakeWindowClass();
-    const windows = new WindowManager({ BrowserWindow: FakeWindow as never, preloadPath: '/out/preload/index.cjs' });
+    const windows = new WindowManager({ BrowserWindow: FakeWindow as never, preloadPath: '/out/preload-bundle/index.cjs' });
     const main = windows.show('main');
     const consent = windows.show('consent');
     expect(created).toHaveLength(2);
-    expect(created[0]?.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/out/preload/index.cjs' });
+    expect(created[0]?.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/out/preload-bundle/index.cjs' });
     expect(created[0]?.loaded).toEqual(['app://companion/index.html']);
     expect(created[1]?.loaded).toEqual(['app://companion/index.html#/consent']);
     expect(created[1]?.options.alwaysOnTop).toBe(true);

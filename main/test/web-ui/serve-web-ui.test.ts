@@ -31,7 +31,8 @@ describe('companion serve and npm start print the web UI', () => {
     ['npm start', 'bin/start.js', []],
   ])('%s: not on a terminal, the URL without its token and where the token is', async (_name, script, args) => {
     const runtime = await dir();
-    const proc = CliProcess.run([...args, '--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir() }, script);
+    // npm start runs the headless host here even where an Electron binary exists.
+    const proc = CliProcess.run([...args, '--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir(), COMPANION_HEADLESS: '1' }, script);
     procs.push(proc);
     const [, url, file] = await proc.waitForStdout(WEB_UI, 15_000);
     expect(file).toBe(path.join(runtime, 'companion', 'host.json'));
