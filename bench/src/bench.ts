@@ -56,18 +56,10 @@ import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, 
 import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
-import { ACTIVITY, setActivityTemplate, type ReplyExpectation } from './shared.js';
+import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return value;
-}
 
 const CONFIG = {
   durationMs: envInt('BENCH_DURATION_MS', 3000),

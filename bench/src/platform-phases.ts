@@ -29,7 +29,7 @@ import { GatewayClient } from './gateway-client.js';
 import { IpcGame } from './ipc-game.js';
 import { cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { startServer, type ServerProcess } from './servers.js';
-import { ACTIVITY, CLIENT_ID } from './shared.js';
+import { ACTIVITY, CLIENT_ID, envInt } from './shared.js';
 
 export interface PlatformBenchContext {
   /** The repository root. */
@@ -41,14 +41,6 @@ export interface PlatformBenchContext {
   /** taskset CPU list for servers (emulators and hosts), undefined: no pinning. */
   readonly serverCpus: string | undefined;
   readonly progress: (message: string) => void;
-}
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return value;
 }
 
 export const PLATFORM_CONFIG = {

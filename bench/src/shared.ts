@@ -182,3 +182,12 @@ export function readyProblem(opcode: number, body: Buffer): string | null {
     return 'READY is not JSON';
   }
 }
+
+/** A non-negative integer from the environment (BENCH_* knobs), or the fallback. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}

@@ -39,15 +39,7 @@ import { encodeFrame, FrameDecoder } from '../../rpc/src/framing/frame-codec.js'
 import type { PlatformBenchContext } from './platform-phases.js';
 import { childPids, cpuSample, machineSample, memorySample, round2 } from './proc.js';
 import { startServer, type ServerProcess } from './servers.js';
-import { handshakeFrame, OP, readyProblem, setActivityTemplate, stampRequests } from './shared.js';
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return value;
-}
+import { handshakeFrame, OP, readyProblem, setActivityTemplate, stampRequests, envInt } from './shared.js';
 
 export const UI_CONFIG = {
   framesPerSec: envInt('BENCH_UI_FRAMES_PER_SEC', 5000),
