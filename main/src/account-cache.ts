@@ -32,6 +32,11 @@ export class AccountCache {
 
   private last: Promise<void> = Promise.resolve();
 
+  /** Resolves once every write asked for so far has finished (or failed). */
+  flush(): Promise<void> {
+    return this.last.catch(() => undefined);
+  }
+
   private async writeNow(user: PlatformUser | null): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;

@@ -366,6 +366,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           presenceRelay.dispose();
           broker.dispose();
           guilds.dispose();
+          grantSync.dispose();
           await grants.flush().catch(() => undefined);
           await probe?.close();
           await webUi?.close();

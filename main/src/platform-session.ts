@@ -200,6 +200,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   async close(): Promise<void> {
     this.generation += 1;
     await this.stopCurrent();
+    await this.options.cache.flush();
   }
 
   private async stopCurrent(): Promise<void> {

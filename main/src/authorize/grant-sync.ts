@@ -44,6 +44,7 @@ export class GrantSync {
   private owner: string | null = null;
   private events = 0;
   private revoked = 0;
+  private disposed = false;
 
   constructor(private readonly options: GrantSyncOptions) {}
 
@@ -71,7 +72,13 @@ export class GrantSync {
     this.refresh();
   }
 
+  /** The host is closing: no more refreshes or writes. */
+  dispose(): void {
+    this.disposed = true;
+  }
+
   refresh(): void {
+    if (this.disposed) return;
     const platform = this.options.platform();
     const user = this.options.user();
     if (platform === null || user === null) return;
@@ -79,9 +86,17 @@ export class GrantSync {
     platform
       .grants()
       .then(async (list) => {
-        if (started !== this.events || this.options.user()?.id !== user.id) return; // stale answer
+        if (this.disposed || this.options.user()?.id !== user.id) return; // closing, or another account by now
+        if (started !== this.events) {
+          // A grant event came in meanwhile: this answer may predate it; ask again.
+          this.refresh();
+          return;
+        }
         await this.options.cache.replaceAll(list);
-        if (started !== this.events) return;
+        if (started !== this.events) {
+          this.refresh();
+          return;
+        }
         this.owner = user.id;
         this.closeUngranted(list);
       })
@@ -90,7 +105,7 @@ export class GrantSync {
 
   /** The player approved and a code was issued: remember it now. */
   granted(grant: { applicationId: string; scopes: readonly string[]; integrationType: number | null }): void {
-    if (this.owner === null) return;
+    if (this.owner === null || this.disposed) return;
     void this.options.cache
       .record({
         id: `pending:${grant.applicationId}`,
@@ -104,6 +119,7 @@ export class GrantSync {
   }
 
   dispatch(t: string, d: unknown): void {
+    if (this.disposed) return;
     if (t === OAuthGatewayEvent.GrantCreate) {
       this.events += 1;
       if (this.owner !== null) void this.options.cache.record((d as { grant: OAuthGrant }).grant).catch(() => undefined);

@@ -167,7 +167,11 @@ describe('AUTHORIZE outcomes', () => {
     player.host.consent.on('auto-approved', (request) => announced.push(request.expandedScopes));
     const game = await rawGame(player);
     expect((await game.request('AUTHORIZE', { scopes: ['identify'], prompt: 'consent' })).data.code).toEqual(expect.any(String));
-    await eventually(() => player.host.grants.list().some((g) => g.application.id === DEMO_APP_ID), 'the grant in the cache');
+    // Remembered once the platform confirmed the grant list for alice (what GET /v1/grants shows).
+    for (let i = 0; i < 500; i += 1) {
+      if ((await player.control('GET', '/v1/grants')).body.grants.some((g: any) => g.application.id === DEMO_APP_ID)) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
 
     const again = await game.request('AUTHORIZE', { scopes: ['identify'], prompt: 'consent' });
     expect(again.data.code).toEqual(expect.any(String));
