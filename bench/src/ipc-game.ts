@@ -1,16 +1,26 @@
 /**
- * A game for the platform phases: one discord-ipc connection with raw framing (HANDSHAKE, then
- * SET_ACTIVITY frames), as a rich presence library would open it.
+ * A game for the platform and UI phases: one discord-ipc connection with raw framing
+ * (HANDSHAKE, then FRAME commands), as a rich presence library would open it. Counts replies;
+ * replies whose nonce someone waits for are parsed and handed over.
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { encodeFrame, FrameDecoder } from '../../rpc/src/framing/frame-codec.js';
 import { handshakeFrame, OP, readyProblem } from './shared.js';
 
+interface Reply {
+  /** performance.now() when the reply arrived. */
+  readonly at: number;
+  readonly message: Record<string, unknown>;
+}
+
 export class IpcGame {
-  private readonly decoder = new FrameDecoder(1 << 20);
-  private readonly replies = new Map<string, (at: number) => void>();
+  private readonly decoder = new FrameDecoder(1 << 24);
+  private readonly waiters = new Map<string, (reply: Reply) => void>();
   private nonce = 0;
+  replies = 0;
+  errorReplies = 0;
+  closed = false;
 
   private constructor(private readonly socket: net.Socket) {}
 
@@ -30,6 +40,7 @@ export class IpcGame {
         if (!ready) fail(error.message);
       });
       socket.on('close', () => {
+        game.closed = true;
         if (!ready) fail('closed before READY');
       });
       socket.once('connect', () => socket.write(handshakeFrame()));
@@ -48,14 +59,32 @@ export class IpcGame {
             socket.write(encodeFrame(OP.Pong, JSON.parse(frame.body.toString('utf8')) as unknown));
             continue;
           }
-          const nonce = (JSON.parse(frame.body.toString('utf8')) as { nonce?: unknown }).nonce;
+          if (frame.opcode !== OP.Frame) continue;
+          game.replies += 1;
+          if (game.waiters.size === 0) {
+            // Load replies nobody waits for: no full parse.
+            if (frame.body.includes('"evt":"ERROR"')) game.errorReplies += 1;
+            continue;
+          }
+          const message = JSON.parse(frame.body.toString('utf8')) as Record<string, unknown>;
+          if (message.evt === 'ERROR') game.errorReplies += 1;
+          const nonce = message.nonce;
           if (typeof nonce !== 'string') continue;
-          const waiter = game.replies.get(nonce);
-          game.replies.delete(nonce);
-          waiter?.(at);
+          const waiter = game.waiters.get(nonce);
+          game.waiters.delete(nonce);
+          waiter?.({ at, message });
         }
       });
     });
+  }
+
+  /** Sends one command; `wroteAt` is Date.now() just before the write. */
+  request(cmd: string, args: Record<string, unknown>, nonce: string): { wroteAt: number; reply: Promise<Record<string, unknown>> } {
+    const reply = new Promise<Reply>((resolve) => this.waiters.set(nonce, resolve));
+    const frame = encodeFrame(OP.Frame, { cmd, args, nonce });
+    const wroteAt = Date.now();
+    this.socket.write(frame);
+    return { wroteAt, reply: reply.then((r) => r.message) };
   }
 
   /**
@@ -66,10 +95,15 @@ export class IpcGame {
     this.nonce += 1;
     const nonce = `presence-${this.nonce}`;
     const frame = encodeFrame(OP.Frame, { cmd: 'SET_ACTIVITY', args: { pid: process.pid, activity }, nonce });
-    const replied = new Promise<number>((resolve) => this.replies.set(nonce, resolve));
+    const replied = new Promise<Reply>((resolve) => this.waiters.set(nonce, resolve));
     const sentAt = performance.now();
     this.socket.write(frame);
-    return { sentAt, replied };
+    return { sentAt, replied: replied.then((r) => r.at) };
+  }
+
+  /** Writes pre-encoded frames (a load generator's batch) as they are. */
+  writeRaw(frames: Buffer): void {
+    this.socket.write(frames);
   }
 
   close(): void {

@@ -30,16 +30,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from '@playwright/test';
-import { encodeFrame, FrameDecoder } from '../../rpc/src/framing/frame-codec.js';
 import type { PlatformBenchContext } from './platform-phases.js';
 import { childPids, cpuSample, machineSample, memorySample, round2 } from './proc.js';
+import { IpcGame } from './ipc-game.js';
 import { startServer, type ServerProcess } from './servers.js';
-import { handshakeFrame, OP, readyProblem, setActivityTemplate, stampRequests, envInt } from './shared.js';
+import { setActivityTemplate, stampRequests, envInt } from './shared.js';
 
 export const UI_CONFIG = {
   framesPerSec: envInt('BENCH_UI_FRAMES_PER_SEC', 5000),
@@ -204,82 +203,6 @@ function ensureRenderer(ctx: PlatformBenchContext): 'present' | 'built' {
 
 // ---- games
 
-/** A raw discord-ipc client: handshake, then frames; counts replies, resolves waiters by nonce. */
-class UiGame {
-  private readonly decoder = new FrameDecoder(1 << 24);
-  private readonly waiters = new Map<string, (reply: Record<string, unknown>) => void>();
-  replies = 0;
-  errorReplies = 0;
-  closed = false;
-
-  private constructor(readonly socket: net.Socket) {}
-
-  static connect(socketPath: string, timeoutMs = 10_000): Promise<UiGame> {
-    return new Promise((resolve, reject) => {
-      const socket = net.createConnection({ path: socketPath });
-      const game = new UiGame(socket);
-      let ready = false;
-      const timer = setTimeout(() => fail('no READY within timeout'), timeoutMs);
-      function fail(why: string): void {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(new Error(`game: ${why}`));
-      }
-      socket.on('error', (error) => {
-        if (!ready) fail(error.message);
-      });
-      socket.on('close', () => {
-        game.closed = true;
-        if (!ready) fail('closed before READY');
-      });
-      socket.once('connect', () => socket.write(handshakeFrame()));
-      socket.on('data', (chunk: Buffer) => {
-        for (const frame of game.decoder.push(chunk)) {
-          if (!ready) {
-            const problem = readyProblem(frame.opcode, frame.body);
-            if (problem !== null) return fail(problem);
-            ready = true;
-            clearTimeout(timer);
-            resolve(game);
-            continue;
-          }
-          if (frame.opcode === OP.Ping) {
-            socket.write(encodeFrame(OP.Pong, JSON.parse(frame.body.toString('utf8')) as unknown));
-            continue;
-          }
-          if (frame.opcode !== OP.Frame) continue;
-          game.replies += 1;
-          if (game.waiters.size === 0) {
-            // Load replies: no full parse (the inspector phase measures the UI, not the replies).
-            if (frame.body.includes('"evt":"ERROR"')) game.errorReplies += 1;
-            continue;
-          }
-          const message = JSON.parse(frame.body.toString('utf8')) as Record<string, unknown>;
-          if (message.evt === 'ERROR') game.errorReplies += 1;
-          const nonce = message.nonce;
-          if (typeof nonce !== 'string') continue;
-          const waiter = game.waiters.get(nonce);
-          game.waiters.delete(nonce);
-          waiter?.(message);
-        }
-      });
-    });
-  }
-
-  /** Sends one command; `wroteAt` is Date.now() just before the write. */
-  request(cmd: string, args: Record<string, unknown>, nonce: string): { wroteAt: number; reply: Promise<Record<string, unknown>> } {
-    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiters.set(nonce, resolve));
-    const frame = encodeFrame(OP.Frame, { cmd, args, nonce });
-    const wroteAt = Date.now();
-    this.socket.write(frame);
-    return { wroteAt, reply };
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
-
 /** SET_ACTIVITY at a fixed rate from several games, paced every PACE_MS. */
 class ActivityLoad {
   private timer: NodeJS.Timeout | undefined;
@@ -292,14 +215,14 @@ class ActivityLoad {
   private readonly template = setActivityTemplate(process.pid);
 
   private constructor(
-    private readonly games: readonly UiGame[],
+    private readonly games: readonly IpcGame[],
     private readonly requestsPerSec: number,
   ) {}
 
   static async start(socketPath: string, clients: number, requestsPerSec: number): Promise<ActivityLoad> {
-    const games: UiGame[] = [];
+    const games: IpcGame[] = [];
     try {
-      for (let i = 0; i < clients; i += 1) games.push(await UiGame.connect(socketPath));
+      for (let i = 0; i < clients; i += 1) games.push(await IpcGame.connect(socketPath));
     } catch (error) {
       for (const game of games) game.close();
       throw error;
@@ -337,11 +260,11 @@ class ActivityLoad {
     const per = Math.floor(due / this.games.length);
     let extra = due - per * this.games.length;
     for (let i = 0; i < this.games.length; i += 1) {
-      const game = this.games[(this.next + i) % this.games.length] as UiGame;
+      const game = this.games[(this.next + i) % this.games.length] as IpcGame;
       const count = per + (extra > 0 ? 1 : 0);
       if (extra > 0) extra -= 1;
       if (count === 0 || game.closed) continue;
-      game.socket.write(stampRequests(this.template, this.nonce, count));
+      game.writeRaw(stampRequests(this.template, this.nonce, count));
       this.nonce += count;
       this.sent += count;
     }
@@ -616,7 +539,7 @@ async function inspectorPhase(ctx: PlatformBenchContext, host: UiHost, handle: B
 
 async function consentPhase(ctx: PlatformBenchContext, host: UiHost, handle: BrowserHandle): Promise<Record<string, unknown>> {
   const page = await openUi(handle.browser, host, '');
-  const game = await UiGame.connect(host.server.socketPath);
+  const game = await IpcGame.connect(host.server.socketPath);
   try {
     // The bridge is up once the app shows its screens.
     await page.locator('h1').first().waitFor({ state: 'visible', timeout: 20_000 });

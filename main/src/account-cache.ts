@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformUser } from '../../platform/src/wire/index.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 /**
  * The last account the host signed in with: `<data dir>/account.json`, mode 0600. It holds
@@ -39,8 +40,6 @@ export class AccountCache {
 
   private async writeNow(user: PlatformUser | null): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ user, savedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });
-    await rename(tmp, this.file);
+    await writeFileAtomic(this.file, JSON.stringify({ user, savedAt: new Date().toISOString() }, null, 2));
   }
 }

@@ -36,7 +36,8 @@ import { RuntimeFile, writeSecondaryRuntimeFile, type RuntimeInfo } from './runt
 import { CommandGameLauncher, type GameLauncher } from './social/game-launcher.js';
 import { SocialService } from './social/social-service.js';
 import { startHostControl, type HostControl } from './host-control.js';
-import { startWebUi, type WebUi, type WebUiSettings } from './web-ui/web-ui-server.js';
+import { consentBrokerSettings } from './web-ui/bridge-backend.js';
+import { startWebUi, type WebUi } from './web-ui/web-ui-server.js';
 
 export interface HostOptions {
   readonly env: Env;
@@ -133,7 +134,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   const cleanup: (() => Promise<void>)[] = [];
   const undo = async (): Promise<void> => {
-    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    for (const step of [...cleanup].reverse()) await step().catch(() => undefined);
     await runtime?.release();
   };
 
@@ -197,8 +198,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
     // Authorization: remembered grants, the consent broker, AUTHORIZE / AUTHENTICATE.
     const grants = new GrantCache(options.dataDir, { logger: options.logger });
+    cleanup.push(() => grants.flush().catch(() => undefined));
     const grantsLoad = await grants.load();
     const grantSync = new GrantSync({ cache: grants, server, platform: () => session.authedApi(), user: () => session.user, logger: options.logger });
+    cleanup.push(async () => grantSync.dispose());
     const broker = new ConsentBroker({
       grants: grantSync.lookup,
       policy: options.consentPolicy ?? 'prompt',
@@ -217,6 +220,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       revocations: () => grantSync.revocations(),
     });
     const guilds = installGuildCommands(server, platformGuildSource(() => session.authedApi()), { logger: options.logger });
+    cleanup.push(async () => guilds.dispose());
 
     // Games → platform.
     server.on('activity', (change) => {
@@ -271,15 +275,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     cleanup.push(() => control.close());
 
     // The UI for headless hosts: the same contract as the Electron preload, over a WebSocket.
-    const consentSettings: WebUiSettings = {
-      get: () => ({ consent_policy: broker.policy, consent_always_ask: broker.alwaysAsk }),
-      update: (partial) => {
-        if (partial.consent_policy !== undefined) broker.policy = partial.consent_policy;
-        if (partial.consent_always_ask !== undefined) broker.alwaysAsk = partial.consent_always_ask;
-        options.logger.info({ policy: broker.policy, alwaysAsk: broker.alwaysAsk }, 'consent settings changed from the UI');
-        return consentSettings.get();
-      },
-    };
+    const consentSettings = consentBrokerSettings(broker, options.logger);
     const webUi =
       options.webUi === false
         ? null
@@ -319,7 +315,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
     const listener: IpcListener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });
     const bound = listener;
-    cleanup.push(() => bound.close());
+    // Once: close() starts it before closing the connections, and undo() meets it again.
+    let listenerClosing: Promise<void> | undefined;
+    const closeListener = (): Promise<void> => (listenerClosing ??= bound.close());
+    cleanup.push(closeListener);
     const info: RuntimeInfo = {
       pid: process.pid,
       version: options.version,
@@ -359,22 +358,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
       signedIn,
       close() {
         closing ??= (async () => {
-          // Stop accepting first, so no client can arrive between the two steps.
-          const listenerClosed = bound.close();
+          // Stop accepting first, so no client can arrive between the two steps; then the
+          // same teardown as a failed start, in reverse order of creation.
+          const listenerClosed = closeListener();
           await server.closeAll();
           await listenerClosed;
-          presenceRelay.dispose();
-          broker.dispose();
-          guilds.dispose();
-          grantSync.dispose();
-          await grants.flush().catch(() => undefined);
-          await probe?.close();
-          await webUi?.close();
-          await control.close();
-          await session.close();
-          await embedded?.close();
-          await secondary?.remove();
-          await runtime?.release();
+          await undo();
           markClosed();
         })();
         return closing;

@@ -1,26 +1,11 @@
-import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../rpc/test/support/raw-client.js';
-import { makeTempDir } from '../../rpc/test/support/test-server.js';
 import type * as StartModule from '../src/start.js';
-import { CliProcess, REPO_ROOT } from './support/cli-process.js';
+import { cliCleanup, CliProcess, REPO_ROOT } from './support/cli-process.js';
 
-const procs: CliProcess[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const proc of procs.splice(0)) {
-    proc.kill('SIGKILL');
-    await proc.exited;
-  }
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function dir(): Promise<string> {
-  const d = await makeTempDir('companion-cli-');
-  dirs.push(d);
-  return d;
-}
+const { track, dir } = cliCleanup('companion-cli-');
 
 /** Every host gets its own config dir (data dir and embedded emulator state), never the real one. */
 let configHome: string | undefined;
@@ -34,7 +19,7 @@ async function configDir(): Promise<string> {
 
 async function serve(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
   const proc = CliProcess.run(['serve', ...args], { XDG_CONFIG_HOME: await configDir(), ...env });
-  procs.push(proc);
+  track(proc);
   return proc;
 }
 
@@ -227,10 +212,10 @@ describe('serve: the platform account', () => {
     await writeFile(tokenFile, `${carol.token}\n`);
 
     const byFile = CliProcess.run(['serve', '--runtime-dir', await dir(), '--data-dir', await dir(), '--platform', host.platform.url, '--token-file', tokenFile]);
-    procs.push(byFile);
+    track(byFile);
     await byFile.waitForStdout(/Signed in as carol\n/);
     const byEnv = CliProcess.run(['serve', '--runtime-dir', await dir(), '--data-dir', await dir(), '--platform', host.platform.url], { COMPANION_TOKEN: carol.token });
-    procs.push(byEnv);
+    track(byEnv);
     await byEnv.waitForStdout(/Signed in as carol\n/);
 
     const both = await CliProcess.complete(['serve', '--user', 'bob', '--token-file', tokenFile]);
@@ -256,7 +241,7 @@ describe('npm start', () => {
     const runtime = await dir();
     const env = { XDG_CONFIG_HOME: await dir(), ...(electron ? { COMPANION_HEADLESS: '1' } : {}) };
     const proc = CliProcess.run(['--runtime-dir', runtime], env, 'bin/start.js');
-    procs.push(proc);
+    track(proc);
     await proc.waitForStdout(LISTENING);
     const lines = proc.stdout.trim().split('\n');
     expect(lines[0]).toMatch(

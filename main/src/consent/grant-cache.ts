@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { OAuthGrant } from '../../../platform/src/wire/oauth.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /** Same shape as the host's pino logger (only what the cache uses). */
 export interface GrantCacheLogger {
@@ -76,6 +76,8 @@ function fileTimestamp(ms: number): string {
  */
 export class GrantCache {
   private grants: OAuthGrant[] = [];
+  /** The grant list as the file holds it (JSON), to skip writes that would change nothing. */
+  private onDisk: string | undefined;
   private loaded: Promise<GrantCacheLoadResult> | undefined;
   private last: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
@@ -237,6 +239,7 @@ export class GrantCache {
         for (const grant of result.output.grants) {
           if (this.findIndex(grant) === -1) this.grants.push(grant);
         }
+        this.onDisk = JSON.stringify(this.grants);
         return { grants: this.grants.length, warning: null };
       }
       problem = `did not hold a grant list (${v.getDotPath(result.issues[0]) ?? 'top level'}: ${result.issues[0].message})`;
@@ -277,46 +280,12 @@ export class GrantCache {
   }
 
   private async writeNow(): Promise<void> {
+    // A refresh after every reconnect usually finds the same list: no disk write for that.
+    const content = JSON.stringify(this.grants);
+    if (content === this.onDisk) return;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const text = `${JSON.stringify({ version: FORMAT_VERSION, saved_at: new Date(this.now()).toISOString(), grants: this.grants }, null, 2)}\n`;
     await writeFileAtomic(this.file, text);
-  }
-}
-
-/**
- * Writes `text` to a unique temp file next to `file` (mode 0600), fsyncs it, renames it over
- * `file` and fsyncs the directory (best effort), so the rename itself is durable. On failure
- * the temp file is removed and `file` is untouched.
- */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('base64url')}.tmp`;
-  const handle = await open(tmp, 'wx', 0o600);
-  try {
-    try {
-      // The umask may have narrowed it further, never widened; chmod makes it exact.
-      await handle.chmod(0o600);
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
-  } catch (error) {
-    await unlink(tmp).catch(() => undefined);
-    throw error;
-  }
-  await syncDirectory(path.dirname(file));
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not supported everywhere (e.g. Windows); the rename is still atomic.
+    this.onDisk = content;
   }
 }

@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /**
  * Where the player's platform token lives (checklist item 10). Main only: the token is
@@ -93,10 +94,7 @@ export class SafeStorageSecretStore implements SecretStore {
     const encrypted = this.options.safeStorage.encryptString(token);
     const { file } = this.options;
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, encrypted, { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, file);
+    await writeFileAtomic(file, encrypted);
     await this.memory.clear();
   }
 

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthGrant } from '../../../platform/src/wire/oauth.js';
-import { GrantCache, writeFileAtomic, type GrantCacheLogger } from '../../src/consent/grant-cache.js';
+import { writeFileAtomic } from '../../src/atomic-file.js';
+import { GrantCache, type GrantCacheLogger } from '../../src/consent/grant-cache.js';
 
 const APP_A = '1000000000000000001';
 const APP_B = '1000000000000000002';
@@ -46,6 +47,19 @@ describe('GrantCache', () => {
     const stored = JSON.parse(await readFile(file(), 'utf8')) as { version: number; grants: unknown[] };
     expect(stored.version).toBe(1);
     expect(stored.grants).toHaveLength(2);
+  });
+
+  it('does not rewrite the file when a change leaves the list as it is (a refresh after a reconnect)', async () => {
+    const cache = new GrantCache(dir);
+    await cache.load();
+    const list = [grant()];
+    await cache.replaceAll(list);
+    const written = await stat(path.join(dir, 'grants.json'));
+    await cache.replaceAll(list);
+    await cache.record(grant());
+    expect((await stat(path.join(dir, 'grants.json'))).ino).toBe(written.ino); // every write renames a new file in
+    await cache.replaceAll([]);
+    expect((await stat(path.join(dir, 'grants.json'))).ino).not.toBe(written.ino);
   });
 
   it('writes the file with mode 0600 and leaves no temp file behind', async () => {

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { afterEach } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,4 +52,31 @@ export class CliProcess {
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.child.exitCode === null) this.child.kill(signal);
   }
+}
+
+/**
+ * Per-file cleanup for tests that start CLI processes and make temp dirs: registers an
+ * afterEach that kills every tracked process and removes every dir made through `dir()`.
+ */
+export function cliCleanup(prefix: string): { track(proc: CliProcess): CliProcess; dir(): Promise<string> } {
+  const procs: CliProcess[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const proc of procs.splice(0)) {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    track(proc) {
+      procs.push(proc);
+      return proc;
+    },
+    async dir() {
+      const made = await mkdtemp(path.join(os.tmpdir(), prefix));
+      dirs.push(made);
+      return made;
+    },
+  };
 }

@@ -1,27 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../../rpc/test/support/test-server.js';
+import { describe, expect, it } from 'vitest';
 import { isReservedPort } from '../../src/control/control-server.js';
-import { CliProcess, REPO_ROOT } from '../support/cli-process.js';
+import { cliCleanup, CliProcess, REPO_ROOT } from '../support/cli-process.js';
 import { rawRequest } from './support.js';
 
-const procs: CliProcess[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const proc of procs.splice(0)) {
-    proc.kill('SIGKILL');
-    await proc.exited;
-  }
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function dir(): Promise<string> {
-  const d = await makeTempDir('companion-webui-cli-');
-  dirs.push(d);
-  return d;
-}
+const { track, dir } = cliCleanup('companion-webui-cli-');
 
 const WEB_UI = /Web UI: (\S+) \(token in (\S+)\)\n/;
 
@@ -33,7 +18,7 @@ describe('companion serve and npm start print the web UI', () => {
     const runtime = await dir();
     // npm start runs the headless host here even where an Electron binary exists.
     const proc = CliProcess.run([...args, '--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir(), COMPANION_HEADLESS: '1' }, script);
-    procs.push(proc);
+    track(proc);
     const [, url, file] = await proc.waitForStdout(WEB_UI, 15_000);
     expect(file).toBe(path.join(runtime, 'companion', 'host.json'));
     const info = JSON.parse(await readFile(file!, 'utf8')) as { webUi: { url: string; token: string } };

@@ -350,7 +350,7 @@ describe('web UI: the WebSocket bridge', () => {
     const before = client.pushesOf('companion:snapshot').length;
     await client.invoke('companion:update-settings', { consent_policy: 'approve' });
     const after = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.settings.consent_policy === 'approve', 'the new settings');
-    expect(after).toBeDefined();
+    expect(after.payload.settings).toMatchObject({ consent_policy: 'approve' });
     expect(client.pushesOf('companion:snapshot').length).toBeGreaterThan(before);
   });
 

@@ -2,7 +2,7 @@ import type { PlatformLogger } from '../logger.js';
 import type { AppRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { GatewayEvent, type PresenceStatus, type PresenceUpdateEvent, type WireActivity } from '../wire/index.js';
-import type { Session } from './session.js';
+import { primeSerialized, type Session } from './session.js';
 import type { SessionRegistry } from './sessions.js';
 
 /** How available a status is: the user's status is the highest of their sessions. **(ours)** */
@@ -94,6 +94,8 @@ export class PresenceHub {
     if (before === text || (before === undefined && event.status === 'offline')) return;
     if (event.status === 'offline') this.published.delete(userId);
     else this.published.set(userId, text);
+    // The change check's JSON is also what every receiving session sends.
+    primeSerialized(event, text);
     const friends = this.store.friendsOf(userId);
     for (const friendId of friends) this.sessions.dispatchToUser(friendId, GatewayEvent.PresenceUpdate, event);
     this.logger.debug({ userId, status: event.status, activities: event.activities.length, friends: friends.length }, 'presence fanned out');

@@ -15,6 +15,11 @@ export const DEFAULT_PRESENCE: PresenceUpdateCommand = { since: null, activities
 
 const serialized = new WeakMap<object, string>();
 
+/** Records the JSON of an object about to be dispatched, when the caller has it already. */
+export function primeSerialized(d: object, text: string): void {
+  serialized.set(d, text);
+}
+
 /** JSON of a dispatch's data, cached per object: dispatched objects are never changed afterwards. */
 function serializedData(d: unknown): string {
   if (typeof d !== 'object' || d === null) return JSON.stringify(d ?? null);
