@@ -1,5 +1,4 @@
-import type { Socket } from 'node:net';
-import { encodeFrame, encodeRawFrame, FrameDecoder, FrameTooLargeError, type RawFrame } from '../framing/frame-codec.js';
+import { encodeFrame, encodeRawFrame, type RawFrame } from '../framing/frame-codec.js';
 import { CloseCode } from '../protocol/codes.js';
 import { Opcode } from '../protocol/opcodes.js';
 import type { CommandReply } from '../protocol/envelope.js';
@@ -8,8 +7,9 @@ import type { GatewayActivity } from '../commands/set-activity.js';
 import { OutboundQueue } from './outbound-queue.js';
 import { encodeReplyFrame, plainReply } from './reply-frame.js';
 import { DetachedReply } from './detached-reply.js';
+import { OutputShaper } from './output-shaper.js';
+import type { ConnectionTransport, RemotePeer, Transport, TransportReceiver } from './connection-transport.js';
 
-export type Transport = 'ipc';
 export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
 
 export interface Subscription {
@@ -77,8 +77,9 @@ export class ProtocolViolation extends Error {
 }
 
 /**
- * One client connection: frame decoding, the handshake state machine, in-order command
- * processing, and its own activity and subscriptions.
+ * One client connection over a transport (IPC or WebSocket, see ConnectionTransport): the
+ * handshake state machine, in-order command processing, and its own activity and
+ * subscriptions.
  *
  * Frames are handled in the order received; a handler that returns a promise holds later
  * frames back until it settles (reading pauses once `maxBacklog` wait). PING is answered
@@ -101,8 +102,14 @@ export class RpcConnection {
   readonly subscriptions = new Map<string, Subscription>();
   readonly connectedAt = Date.now();
 
-  private readonly decoder: FrameDecoder;
+  /** 'ipc' or 'websocket'. */
+  readonly transport: Transport;
+  /** The other end, as far as the transport knows it. */
+  readonly remote: RemotePeer;
+  private readonly sink: ConnectionTransport['sink'];
   private readonly out: OutboundQueue;
+  /** QA output shaping (delay, split, coalesce); writes straight through until set. */
+  readonly output: OutputShaper;
   private readonly backlog: RawFrame[] = [];
   private readonly aborter = new AbortController();
   private busy = false;
@@ -115,21 +122,25 @@ export class RpcConnection {
 
   constructor(
     readonly id: string,
-    readonly transport: Transport,
-    private readonly socket: Socket,
+    private readonly io: ConnectionTransport,
     private readonly host: ConnectionHost,
     private readonly options: ConnectionOptions,
   ) {
-    this.decoder = new FrameDecoder(options.maxPayload);
-    this.out = new OutboundQueue(socket, {
+    this.transport = io.kind;
+    this.remote = io.remote;
+    this.sink = io.sink;
+    this.output = new OutputShaper(this.sink);
+    this.out = new OutboundQueue(this.output, {
       eventGapMs: options.eventGapMs,
       maxBufferedBytes: options.maxBufferedBytes,
       onOverflow: () => this.abort({ reason: 'slow-consumer' }),
     });
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('drain', () => this.updateReading());
-    socket.on('error', () => undefined); // resets are normal; 'close' follows
-    socket.on('close', () => this.onSocketClose());
+    const receiver: TransportReceiver = {
+      received: (frames, refused) => this.onFrames(frames, refused),
+      drained: () => this.updateReading(),
+      closed: () => this.onSocketClose(),
+    };
+    io.bind(receiver);
     this.after(options.handshakeTimeoutMs, () => {
       if (this.state === 'handshake') {
         this.close(CloseCode.Unsupported, 'did not handshake in time', 'handshake-timeout');
@@ -166,38 +177,29 @@ export class RpcConnection {
     this.finishInput({ reason, code, message, logMessage });
   }
 
-  private onData(chunk: Buffer): void {
+  private onFrames(frames: readonly RawFrame[], refused: string | undefined): void {
     if (this.stopped) return;
     this.sawBytes = true;
-    let frames: readonly RawFrame[];
-    let tooLarge: FrameTooLargeError | undefined;
-    try {
-      frames = this.decoder.push(chunk);
-    } catch (error) {
-      if (!(error instanceof FrameTooLargeError)) throw error;
-      frames = error.frames;
-      tooLarge = error;
-    }
     for (const frame of frames) {
       if (this.stopped) return;
       if (frame.opcode === Opcode.Ping) this.answerPing(frame);
       else if (this.busy || this.backlog.length > 0) this.backlog.push(frame);
       else this.process(frame);
     }
-    if (tooLarge !== undefined) this.violation(new ProtocolViolation(tooLarge.message));
+    if (refused !== undefined) this.violation(new ProtocolViolation(refused));
     this.updateReading();
   }
 
   /** Pauses reading while output backs up or frames queue behind a pending command. */
   private updateReading(): void {
     if (this.socketClosed) return;
-    const hold = this.socket.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
+    const hold = this.sink.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
     if (hold && !this.paused) {
       this.paused = true;
-      this.socket.pause();
+      this.io.pause();
     } else if (!hold && this.paused && !this.stopped) {
       this.paused = false;
-      this.socket.resume();
+      this.io.resume();
     }
   }
 
@@ -318,9 +320,9 @@ export class RpcConnection {
     this.endInfo = info;
     this.backlog.length = 0;
     if (this.state !== 'closed') this.state = 'closing';
-    this.socket.end();
+    this.io.end();
     // A peer that never reads must not keep the socket half-open for ever.
-    this.after(1000, () => this.socket.destroy());
+    this.after(1000, () => this.io.destroy());
   }
 
   private abort(info: DisconnectInfo): void {
@@ -329,7 +331,7 @@ export class RpcConnection {
       this.endInfo = info;
       this.backlog.length = 0;
     }
-    this.socket.destroy();
+    this.io.destroy();
   }
 
   private onSocketClose(): void {
