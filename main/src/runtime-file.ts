@@ -18,6 +18,11 @@ export interface RuntimeInfo {
   readonly version: string;
   readonly startedAt: string;
   readonly ipc: { readonly path: string; readonly index: number } | null;
+  /**
+   * Every socket the host listens on, the primary (`ipc`) first, with the kind of directory
+   * (`prefix`, `flatpak`, `snap`, macOS `gui-tmpdir` / `xdg-runtime-dir` / `tmp`).
+   */
+  readonly listeners?: readonly { readonly path: string; readonly index: number; readonly kind: string }[];
   /** The loopback control API: its URL and the bearer token client commands use. */
   readonly control?: { readonly url: string; readonly token: string };
   /**

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { IPC_INDEX_COUNT, ipcSocketPath } from './ipc-paths.js';
 import { errnoOf, probeSlot, type SlotState } from './socket-probe.js';
@@ -21,7 +22,14 @@ export interface IpcListener {
   readonly path: string;
   /** What was found at each index before binding (Unix only). */
   readonly slots: readonly SlotReport[];
+  /** False for a socket handed over by the service manager (systemd owns its file). */
+  readonly ownsFile: boolean;
   close(): Promise<void>;
+  /**
+   * Last resort for a process that exits without close(): removes the socket file
+   * synchronously if it is still the one this listener made.
+   */
+  removeFileSync(): void;
 }
 
 /** Longest Unix socket path (sun_path less its terminating NUL): 103 bytes on macOS and BSDs. */
@@ -89,7 +97,9 @@ export async function listenIpc(options: IpcListenerOptions): Promise<IpcListene
       index: slot.index,
       path: slot.path,
       slots,
+      ownsFile: true,
       close: () => closeListener(server, slot.path, ino),
+      removeFileSync: () => removeIfSameSync(slot.path, ino),
     };
   }
   throw new NoFreeSlotError(options.dir, slots);
@@ -130,4 +140,43 @@ async function closeListener(server: net.Server, socketPath: string, ino: number
   } catch {
     // already gone
   }
+}
+
+function removeIfSameSync(socketPath: string, ino: number | undefined): void {
+  if (ino === undefined) return;
+  try {
+    if (lstatSync(socketPath).ino === ino) unlinkSync(socketPath);
+  } catch {
+    // gone already
+  }
+}
+
+export interface AdoptedSocket {
+  /** A listening Unix socket inherited from the service manager (socket activation). */
+  readonly fd: number;
+  readonly index: number;
+  readonly path: string;
+}
+
+/**
+ * Serves a listening socket the service manager bound (systemd socket activation). The file
+ * is the service manager's: it is never probed, and never removed when the listener closes.
+ */
+export async function adoptIpcListener(socket: AdoptedSocket, onConnection: (socket: net.Socket) => void): Promise<IpcListener> {
+  const server = net.createServer({ pauseOnConnect: false }, onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ fd: socket.fd }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    index: socket.index,
+    path: socket.path,
+    slots: [],
+    ownsFile: false,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    removeFileSync: () => undefined,
+  };
 }
