@@ -31,15 +31,24 @@ export async function locateHost(options: { host?: string | undefined; runtimeDi
     }
     return { url: host.replace(/\/+$/, ''), token, source: host };
   }
-  const file = host ?? runtimeFilePath(resolveIpcPrefix(options.env, options.runtimeDir).dir);
-  let info: Partial<RuntimeInfo>;
+  const { file, info } = await readHostRuntimeFile({ host, runtimeDir: options.runtimeDir, env: options.env });
+  if (info.control === undefined) throw new HostNotFoundError(`${file} has no control API entry (a host still starting, or an older version)`);
+  return { url: info.control.url, token: info.control.token, source: file };
+}
+
+/**
+ * A running host's runtime file: `host` (a host.json path), else the one beside the sockets
+ * games would find (`runtimeDir`, else the environment's choice). Client commands that need
+ * more than the control API read it (the fake game: the socket; the simulated friend: the
+ * embedded emulator). Throws HostNotFoundError naming the file.
+ */
+export async function readHostRuntimeFile(options: { host?: string | undefined; runtimeDir?: string | undefined; env: Env }): Promise<{ file: string; info: Partial<RuntimeInfo> }> {
+  const file = options.host ?? runtimeFilePath(resolveIpcPrefix(options.env, options.runtimeDir).dir);
   try {
-    info = JSON.parse(await readFile(file, 'utf8')) as Partial<RuntimeInfo>;
+    return { file, info: JSON.parse(await readFile(file, 'utf8')) as Partial<RuntimeInfo> };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new HostNotFoundError(`no Companion is running here (${file} does not exist); start one with 'companion serve', or pass --host`);
     throw new HostNotFoundError(`cannot read ${file} (${code ?? 'not JSON'})`);
   }
-  if (info.control === undefined) throw new HostNotFoundError(`${file} has no control API entry (a host still starting, or an older version)`);
-  return { url: info.control.url, token: info.control.token, source: file };
 }

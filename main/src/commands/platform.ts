@@ -23,6 +23,8 @@ Subcommands:
   users [list]                   List users
   users add NAME                 Create a user (friends with nobody)
   friends add|remove A B         Make two users (names or ids) friends, or not
+  friend <action> --as NAME      A simulated friend: presence, ask-to-join, invite,
+                                 accept, decline, offline (see 'platform friend --help')
   apps [list]                    List applications
   apps add NAME [--id ID]        Create an application
   assets list APP_ID             List an application's assets
@@ -77,6 +79,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
     return 0;
   }
   if (sub === 'serve') return serve(rest, io, options);
+  if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);
   try {
     return await admin(sub, rest, io);
@@ -174,7 +177,7 @@ function dataDirFrom(value: string | undefined, io: CommandIo): string {
 
 // ---- admin subcommands
 
-interface AdminTarget {
+export interface AdminTarget {
   readonly url: string;
   readonly adminToken: string;
 }
@@ -273,7 +276,7 @@ function assetType(value: string | undefined): number {
   throw new UsageError(`--type must be small or large, got '${value}'`);
 }
 
-async function findTarget(dataOption: string | undefined, urlOption: string | undefined, io: CommandIo): Promise<AdminTarget> {
+export async function findTarget(dataOption: string | undefined, urlOption: string | undefined, io: CommandIo): Promise<AdminTarget> {
   const dataDir = dataDirFrom(dataOption, io);
   const info = await readRuntimeFile(dataDir);
   if (info === undefined) {
@@ -283,7 +286,7 @@ async function findTarget(dataOption: string | undefined, urlOption: string | un
   return { url: (urlOption ?? info.url).replace(/\/$/, ''), adminToken: info.adminToken };
 }
 
-async function call<T = unknown>(target: AdminTarget, method: string, pathname: string, body?: unknown): Promise<T> {
+export async function call<T = unknown>(target: AdminTarget, method: string, pathname: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${target.url}${pathname}`, {

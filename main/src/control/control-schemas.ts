@@ -38,7 +38,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Validates and names the first wrong field (valibot reports missing keys as a type error). */
-function check<S extends v.GenericSchema>(schema: S, input: unknown, root: string): v.InferOutput<S> {
+export function check<S extends v.GenericSchema>(schema: S, input: unknown, root: string): v.InferOutput<S> {
   if (root === 'body' && !isPlainObject(input)) throw new InvalidRequest('body', 'must be a JSON object');
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import WebSocket from 'ws';
+import { WebSocket, type RawData } from '../cjs-modules.js';
 import {
   GatewayEvent,
   GatewayOp,
@@ -108,6 +108,8 @@ interface Connection {
   readyTimer: Timer | undefined;
   /** The error code (e.g. ECONNREFUSED) of a failed connect, for the status detail. */
   errorCode: string | undefined;
+  /** A simulated stall (QA): nothing is read or sent until the timer ends it. */
+  stallTimer: Timer | undefined;
 }
 
 interface Session {
@@ -221,7 +223,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
   send(op: number, d: unknown): boolean {
     if (INTERNAL_OPS.has(op)) throw new TypeError(`op ${op} is sent by the gateway client itself`);
     const conn = this.conn;
-    if (conn === undefined || !conn.established || this.status_ !== 'ready' || conn.ws.readyState !== WebSocket.OPEN) {
+    if (conn === undefined || !conn.established || this.status_ !== 'ready' || conn.ws.readyState !== WebSocket.OPEN || conn.stallTimer !== undefined) {
       this.refused = true;
       return false;
     }
@@ -239,6 +241,43 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
       return false;
     }
     conn.ws.send(text);
+    return true;
+  }
+
+  // --- QA fault injection ---------------------------------------------------------------
+
+  /**
+   * Drops the connection as a network loss would: the socket is destroyed without a close
+   * frame, and the client resumes the session as after any other loss. False when there is
+   * no open connection.
+   */
+  simulateNetworkLoss(): boolean {
+    const conn = this.conn;
+    if (conn === undefined || conn.ws.readyState !== WebSocket.OPEN) return false;
+    this.logger.info({ connection: conn.id }, 'gateway: simulated network loss');
+    conn.ws.terminate();
+    return true;
+  }
+
+  /**
+   * Stalls the connection for `ms` as a network that stops carrying data would: nothing is
+   * read (the socket is paused) and nothing is sent (heartbeats are lost, other sends refused
+   * until 'drain'). A stall that outlasts a heartbeat interval ends in the zombie check: the
+   * client drops the connection and resumes. False when there is no open connection.
+   */
+  simulateStall(ms: number): boolean {
+    const conn = this.conn;
+    if (conn === undefined || conn.ws.readyState !== WebSocket.OPEN || !Number.isFinite(ms) || ms <= 0) return false;
+    if (conn.stallTimer !== undefined) clearTimeout(conn.stallTimer);
+    this.logger.info({ connection: conn.id, ms }, 'gateway: simulated stall');
+    conn.ws.pause();
+    conn.stallTimer = setTimeout(() => {
+      conn.stallTimer = undefined;
+      if (conn !== this.conn) return;
+      conn.ws.resume();
+      this.logger.info({ connection: conn.id }, 'gateway: simulated stall over');
+      if (conn.established) this.emitDrainIfRefused();
+    }, ms);
     return true;
   }
 
@@ -276,6 +315,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
       helloTimer: undefined,
       readyTimer: undefined,
       errorCode: undefined,
+      stallTimer: undefined,
     };
     this.conn = conn;
     this.logger.debug({ connection: conn.id, resume: plan === 'resume' }, 'gateway connecting');
@@ -307,7 +347,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
     }, this.options.helloTimeoutMs ?? 60_000);
   }
 
-  private onMessage(conn: Connection, data: WebSocket.RawData, isBinary: boolean): void {
+  private onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     if (isBinary) {
       this.logger.warn({ connection: conn.id }, 'gateway sent a binary frame; ignored');
       return;
@@ -508,6 +548,8 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
   /** Heartbeat, Identify, Resume: may use the reserved slots of the budget. */
   private sendCritical(conn: Connection, op: number, d: unknown): boolean {
     if (conn.ws.readyState !== WebSocket.OPEN) return false;
+    // A stalled network loses what is sent: the heartbeat then waits for an ACK in vain.
+    if (conn.stallTimer !== undefined) return true;
     if (!conn.budget.tryTake(true)) {
       this.logger.warn({ op }, 'gateway send budget spent; critical payload not sent');
       return false;
@@ -537,6 +579,8 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
 
   private teardown(conn: Connection): void {
     conn.heartbeat?.stop();
+    if (conn.stallTimer !== undefined) clearTimeout(conn.stallTimer);
+    conn.stallTimer = undefined;
     if (conn.helloTimer !== undefined) clearTimeout(conn.helloTimer);
     if (conn.readyTimer !== undefined) clearTimeout(conn.readyTimer);
     conn.helloTimer = undefined;
@@ -584,7 +628,7 @@ function validResumeUrl(value: unknown): string | undefined {
   }
 }
 
-function rawText(data: WebSocket.RawData): string {
+function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');

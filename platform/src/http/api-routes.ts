@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { InviteError } from '../invites/invites.js';
-import type { ChannelRecord, GuildRecord, MessageRecord, UserRecord } from '../state/model.js';
-import { toPlatformUser, type Store } from '../state/store.js';
-import { GatewayEvent, RelationshipType, type PlatformMessage, type RpcApplication } from '../wire/index.js';
+import { declineDmRequest, postDmMessage, toPlatformMessage } from '../invites/dm-messages.js';
+import type { ChannelRecord, GuildRecord, UserRecord } from '../state/model.js';
+import { toPlatformUser } from '../state/store.js';
+import { GatewayEvent, RelationshipType, type RpcApplication } from '../wire/index.js';
 import type { HttpDeps } from './deps.js';
 import {
   type ApiError,
@@ -38,24 +39,10 @@ export function parseBody<const S extends v.GenericSchema>(schema: S, body: unkn
 const ok = (body: unknown, status = 200): RouteResult => ({ status, body });
 const noContent: RouteResult = { status: 204 };
 
+export { toPlatformMessage };
+
 function me(ctx: RequestContext): UserRecord {
   return ctx.user as UserRecord;
-}
-
-export function toPlatformMessage(store: Store, message: MessageRecord): PlatformMessage {
-  const author = store.user(message.author_id);
-  return {
-    id: message.id,
-    channel_id: message.channel_id,
-    author: author === undefined ? { id: message.author_id, username: 'deleted_user', discriminator: '0', global_name: null, avatar: null, bot: false, flags: 0, premium_type: 0 } : toPlatformUser(author),
-    content: message.content,
-    timestamp: message.timestamp,
-    type: 0,
-    ...(message.activity !== undefined ? { activity: message.activity } : {}),
-    ...(message.application_id !== undefined ? { application_id: message.application_id } : {}),
-    ...(message.application !== undefined ? { application: message.application } : {}),
-    ...(message.invite_activity !== undefined ? { invite_activity: message.invite_activity } : {}),
-  };
 }
 
 /** Maps invite refusals to API errors. */
@@ -222,32 +209,13 @@ export function apiRoutes(deps: HttpDeps): Route[] {
       handle: (ctx) => {
         const channel = dmOf(ctx, ctx.params.id as string);
         const body = parseBody(MessageBody, ctx.body);
-        const author = me(ctx);
-        const content = body.content ?? '';
-        if (content.length === 0 && body.activity === undefined) throw invalidField('content', 'BASE_TYPE_REQUIRED', 'Cannot send an empty message');
-        const recipientId = channel.recipient_ids?.find((id) => id !== author.id) ?? author.id;
-        let fields: Partial<MessageRecord> = {};
-        if (body.activity !== undefined) {
-          try {
-            fields = deps.invites.activityMessageFields(author, recipientId, body.activity, body.application_id);
-          } catch (error) {
-            if (error instanceof InviteError) throw inviteErrorToApi(error);
-            throw error;
-          }
+        if ((body.content ?? '').length === 0 && body.activity === undefined) throw invalidField('content', 'BASE_TYPE_REQUIRED', 'Cannot send an empty message');
+        try {
+          return ok(postDmMessage(deps, me(ctx), channel, body));
+        } catch (error) {
+          if (error instanceof InviteError) throw inviteErrorToApi(error);
+          throw error;
         }
-        const message: MessageRecord = {
-          id: store.ids.next(),
-          channel_id: channel.id,
-          author_id: author.id,
-          content,
-          timestamp: new Date(deps.now()).toISOString(),
-          ...fields,
-        };
-        store.addMessage(message);
-        const view = toPlatformMessage(store, message);
-        for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUser(id, GatewayEvent.MessageCreate, view);
-        deps.logger.debug({ userId: author.id, channelId: channel.id, messageId: message.id, activityType: message.activity?.type }, 'message created');
-        return ok(view);
       },
     },
     {
@@ -256,16 +224,11 @@ export function apiRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       handle: (ctx) => {
         const channel = dmOf(ctx, ctx.params.cid as string);
-        let updated: MessageRecord | undefined;
         try {
-          updated = deps.invites.decline(me(ctx), channel, ctx.params.mid as string);
+          declineDmRequest(deps, me(ctx), channel, ctx.params.mid as string);
         } catch (error) {
           if (error instanceof InviteError) throw inviteErrorToApi(error);
           throw error;
-        }
-        if (updated !== undefined) {
-          const view = toPlatformMessage(store, updated);
-          for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUser(id, GatewayEvent.MessageUpdate, view);
         }
         return noContent;
       },

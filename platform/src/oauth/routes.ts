@@ -10,6 +10,7 @@ import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidRequest } from './errors.
 import type { OidcKeys } from './jwt.js';
 import { renderAuthorizeError, renderAuthorizePage } from './page.js';
 import { withQuery, type AuthorizeRequest, type OAuthService } from './service.js';
+import { tokenRequestClientId, type TokenFaults } from './token-faults.js';
 
 const AuthorizeBody = v.object({ authorize: v.boolean(), rpc: v.optional(v.boolean()) });
 
@@ -37,6 +38,8 @@ export interface OAuthRouteDeps {
   readonly url: () => string;
   /** The dev-login bucket, shared by the browser page's login. */
   readonly devLoginLimit: () => WindowLimit;
+  /** Errors armed through the admin API that the token endpoint answers instead (QA). */
+  readonly tokenFaults?: TokenFaults;
 }
 
 /** The OAuth2 routes under /api, /api/v9 and /api/v10. */
@@ -70,7 +73,12 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       pattern: '/oauth2/token',
       auth: 'none',
       body: 'raw',
-      handle: (ctx) => ({ status: 200, body: oauth.token(form(ctx), authorizationHeader(ctx)), headers: NO_STORE }),
+      handle: (ctx) => {
+        const fields = form(ctx);
+        const fault = deps.tokenFaults?.take(tokenRequestClientId(fields, authorizationHeader(ctx)), fields.get('grant_type'));
+        if (fault !== undefined) return { status: fault.status, body: { error: fault.error, error_description: fault.error_description }, headers: NO_STORE };
+        return { status: 200, body: oauth.token(fields, authorizationHeader(ctx)), headers: NO_STORE };
+      },
     },
     {
       method: 'POST',

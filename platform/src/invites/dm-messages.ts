@@ -1,0 +1,72 @@
+import type { Dispatcher } from '../gateway/sessions.js';
+import type { PlatformLogger } from '../logger.js';
+import type { ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
+import { toPlatformUser, type Store } from '../state/store.js';
+import { GatewayEvent, type PlatformMessage } from '../wire/index.js';
+import type { InviteService } from './invites.js';
+
+/** A message as the API and the gateway carry it. */
+export function toPlatformMessage(store: Store, message: MessageRecord): PlatformMessage {
+  const author = store.user(message.author_id);
+  return {
+    id: message.id,
+    channel_id: message.channel_id,
+    author: author === undefined ? { id: message.author_id, username: 'deleted_user', discriminator: '0', global_name: null, avatar: null, bot: false, flags: 0, premium_type: 0 } : toPlatformUser(author),
+    content: message.content,
+    timestamp: message.timestamp,
+    type: 0,
+    ...(message.activity !== undefined ? { activity: message.activity } : {}),
+    ...(message.application_id !== undefined ? { application_id: message.application_id } : {}),
+    ...(message.application !== undefined ? { application: message.application } : {}),
+    ...(message.invite_activity !== undefined ? { invite_activity: message.invite_activity } : {}),
+  };
+}
+
+/** What posting into a DM needs: the HTTP routes and the simulated friend share it. */
+export interface DmMessageDeps {
+  readonly store: Store;
+  readonly invites: InviteService;
+  readonly dispatcher: Dispatcher;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+}
+
+export interface DmMessageInput {
+  readonly content?: string | undefined;
+  /** An invite (type 1) or a join request (type 5). */
+  readonly activity?: { readonly type: number; readonly party_id?: string | undefined } | undefined;
+  readonly application_id?: string | undefined;
+}
+
+/**
+ * Posts a message from `author` into a DM channel and sends MESSAGE_CREATE to both
+ * recipients. An activity message that the author may not send throws InviteError.
+ */
+export function postDmMessage(deps: DmMessageDeps, author: UserRecord, channel: ChannelRecord, input: DmMessageInput): PlatformMessage {
+  const { store } = deps;
+  const recipientId = channel.recipient_ids?.find((id) => id !== author.id) ?? author.id;
+  const fields: Partial<MessageRecord> =
+    input.activity === undefined ? {} : deps.invites.activityMessageFields(author, recipientId, input.activity, input.application_id);
+  const message: MessageRecord = {
+    id: store.ids.next(),
+    channel_id: channel.id,
+    author_id: author.id,
+    content: input.content ?? '',
+    timestamp: new Date(deps.now()).toISOString(),
+    ...fields,
+  };
+  store.addMessage(message);
+  const view = toPlatformMessage(store, message);
+  for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUser(id, GatewayEvent.MessageCreate, view);
+  deps.logger.debug({ userId: author.id, channelId: channel.id, messageId: message.id, activityType: message.activity?.type }, 'message created');
+  return view;
+}
+
+/** Declines a join request as its recipient and sends MESSAGE_UPDATE to both; false if it was declined already. */
+export function declineDmRequest(deps: DmMessageDeps, user: UserRecord, channel: ChannelRecord, messageId: string): boolean {
+  const updated = deps.invites.decline(user, channel, messageId);
+  if (updated === undefined) return false;
+  const view = toPlatformMessage(deps.store, updated);
+  for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUser(id, GatewayEvent.MessageUpdate, view);
+  return true;
+}
