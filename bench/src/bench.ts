@@ -12,7 +12,10 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
+ *   record        recording overhead (bench/src/record-phase.ts, output key `record`): closed-loop SET_ACTIVITY
+ *                 on `companion serve --record FILE` vs `companion serve`, BENCH_ROUNDS rounds; bytes per frame
+ *                 BENCH_RECORD_CLIENTS (100)
  *   Platform phases (bench/src/platform-phases.ts, output key `platform`):
  *     presence      SET_ACTIVITY on a host to a friend's gateway PRESENCE_UPDATE, real rate limits
  *                   BENCH_PRESENCE_HOSTS (8, max 9)  BENCH_PRESENCE_MS (50000)  BENCH_PRESENCE_PERIOD_MS (4200)
@@ -56,6 +59,7 @@ import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, 
 import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
+import { recordPhase } from './record-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -98,7 +102,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,presence,fanout,embedded-rss,ui-inspector,ui-consent').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent').split(','));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
@@ -629,6 +633,26 @@ async function main(): Promise<number> {
     };
     const companionChildren = companion.server.alive ? childPids(companion.server.pid) : [];
 
+    // 13. Recording overhead: SET_ACTIVITY at 100 clients on `serve --record` vs plain `serve`, bytes per frame.
+    const recordOut = await (async (): Promise<Record<string, unknown> | undefined> => {
+      if (!PHASES.has('record')) return undefined;
+      try {
+        return await recordPhase({
+          ctx: platformCtx,
+          rounds: CONFIG.rounds,
+          load: async (server, clients) => {
+            const run = await runLoad(g, { kind: 'companion', server, expect: 'activity' }, clients, 1);
+            return { requestsPerSec: run.requestsPerSec, serverCpuUsPerRequest: run.serverCpuUsPerRequest, serverCpuUtil: run.serverCpuUtil, lost: run.lost, mismatched: run.mismatched };
+          },
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        errors.push(`record: ${message}`);
+        progress(`  failed: ${message}`);
+        return undefined;
+      }
+    })();
+
     // 8-10. The platform side: presence latency, gateway fan-out, idle RSS with the embedded emulator.
     const platformOut = PLATFORM_PHASES.some((phase) => PHASES.has(phase)) ? await runPlatformPhases(platformCtx, PHASES, errors) : undefined;
 
@@ -783,6 +807,7 @@ async function main(): Promise<number> {
       nonceMatching: { baseline: matchBaseline, companion: matchCompanion },
       // Not `platform`: that key already holds the OS description, kept unchanged.
       platformSide: platformOut,
+      record: recordOut,
       ui: uiOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });

@@ -99,6 +99,8 @@ export interface ConsentBrokerEvents {
   settled: [request: ConsentRequestView, outcome: ConsentOutcome];
   /** A remembered grant approved a request without a prompt: tell the player. */
   'auto-approved': [request: ConsentRequestView];
+  /** A request was decided when asked, without a prompt (a remembered grant or the policy); for recordings. */
+  decided: [request: ConsentRequestView, outcome: ConsentOutcome];
 }
 
 /** Injectable time, for tests. */
@@ -215,9 +217,9 @@ export class ConsentBroker extends EventEmitter<ConsentBrokerEvents> {
     const createdAt = this.clock.now();
     const immediate = this.decideWithoutPrompt(input, expandedScopes);
     if (immediate !== undefined) {
-      if (immediate.kind === 'approved' && immediate.remembered) {
-        this.emitSafely('auto-approved', this.viewOf({ id, input, expandedScopes, createdAt, visibleAt: null }, 'settled'));
-      }
+      const view = this.viewOf({ id, input, expandedScopes, createdAt, visibleAt: null }, 'settled');
+      if (immediate.kind === 'approved' && immediate.remembered) this.emitSafely('auto-approved', view);
+      this.emitSafely('decided', view, immediate);
       this.logger?.info({ applicationId: input.applicationId, outcome: immediate.kind, policy: this.policy }, 'consent decided without a prompt');
       return Promise.resolve(immediate);
     }

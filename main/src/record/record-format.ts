@@ -1,0 +1,118 @@
+/**
+ * The recording format: a file of MessagePack values, one per record, appended one after the
+ * other (no framing of ours: `decodeMulti` reads them back). The first record is the header;
+ * every later record has `kind` and `t`, the time in milliseconds since the header's
+ * `started_at` on a monotonic clock (performance.now), so records keep their order and spacing
+ * whatever the wall clock does. Field names are snake_case like the protocol's.
+ */
+
+/** The header's `format`: tells a recording from any other MessagePack file. */
+export const RECORDING_FORMAT = 'companion-recording';
+/** Bumped when a reader of this version could misread a newer file. */
+export const RECORDING_VERSION = 1;
+
+export interface HeaderRecord {
+  readonly kind: 'header';
+  readonly format: typeof RECORDING_FORMAT;
+  readonly version: number;
+  /** The Companion version that wrote it. */
+  readonly companion: string;
+  /** Wall-clock start, ISO 8601; every `t` counts from here. */
+  readonly started_at: string;
+  /** True when secrets were replaced by `[redacted]` (the default; `--record-secrets` keeps them). */
+  readonly redacted: boolean;
+}
+
+/** A transport's name: 'ipc' today; kept a plain string so new transports need no format change. */
+export type TransportName = string;
+
+/** One RPC frame, as decoded (the JSON payload), in either direction. */
+export interface FrameRecord {
+  readonly kind: 'frame';
+  readonly t: number;
+  readonly connection: string;
+  readonly transport: TransportName;
+  /** 'in': game to host; 'out': host to game. */
+  readonly direction: 'in' | 'out';
+  readonly opcode: number;
+  readonly payload: unknown;
+}
+
+/**
+ * A connection was accepted (`existing`: it was already open when the recording started, so
+ * its earlier frames, the handshake among them, are not in the file).
+ */
+export interface OpenRecord {
+  readonly kind: 'open';
+  readonly t: number;
+  readonly connection: string;
+  readonly transport: TransportName;
+  readonly existing?: boolean;
+  /** Only for `existing`: what the handshake had established. */
+  readonly client_id?: string | null;
+}
+
+/** The handshake succeeded (READY sent). */
+export interface ReadyRecord {
+  readonly kind: 'ready';
+  readonly t: number;
+  readonly connection: string;
+  readonly client_id: string | null;
+}
+
+/** The connection ended. */
+export interface CloseRecord {
+  readonly kind: 'close';
+  readonly t: number;
+  readonly connection: string;
+  readonly client_id: string | null;
+  /** The pid the game gave in SET_ACTIVITY, if any. */
+  readonly pid: number | null;
+  /** Who ended it and why (the server's DisconnectInfo reason). */
+  readonly reason: string;
+  readonly code: number | null;
+}
+
+/** How an authorization request was decided. */
+export interface ConsentRecord {
+  readonly kind: 'consent';
+  readonly t: number;
+  /** The connection that asked, or null. */
+  readonly connection: string | null;
+  readonly application_id: string;
+  readonly scopes: readonly string[];
+  /** approved, denied, dismissed, timed-out. */
+  readonly outcome: string;
+  /** 'player': a prompt was answered (or timed out, or dismissed); 'policy': `--consent`; 'remembered': a grant covered it. */
+  readonly by: 'player' | 'policy' | 'remembered';
+}
+
+/** A gateway dispatch the host received from the platform (and relays to games where it applies). */
+export interface GatewayRecord {
+  readonly kind: 'gateway';
+  readonly t: number;
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** Records were dropped because the disk did not keep up (the buffer limit was reached). */
+export interface GapRecord {
+  readonly kind: 'gap';
+  readonly t: number;
+  readonly dropped: number;
+}
+
+export type BodyRecord = FrameRecord | OpenRecord | ReadyRecord | CloseRecord | ConsentRecord | GatewayRecord | GapRecord;
+export type RecordingRecord = HeaderRecord | BodyRecord;
+
+export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap']);
+
+/** The header as written at the start of a recording. */
+export function headerRecord(companion: string, startedAt: Date, redacted: boolean): HeaderRecord {
+  return { kind: 'header', format: RECORDING_FORMAT, version: RECORDING_VERSION, companion, started_at: startedAt.toISOString(), redacted };
+}
+
+/** The opcode's protocol name (HANDSHAKE, FRAME, CLOSE, PING, PONG), else the number. */
+export function opcodeName(opcode: number): string {
+  return ['HANDSHAKE', 'FRAME', 'CLOSE', 'PING', 'PONG'][opcode] ?? String(opcode);
+}

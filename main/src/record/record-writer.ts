@@ -1,0 +1,190 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { MsgpackBuffer } from './msgpack-buffer.js';
+import type { BodyRecord, HeaderRecord } from './record-format.js';
+
+/** Above this many encoded bytes waiting for the disk, new records are dropped (and counted). */
+export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+export interface RecordWriterOptions {
+  /** Redact secrets in frame payloads and gateway data while encoding (redactSecrets' rules). */
+  readonly redact?: boolean;
+  readonly maxBufferedBytes?: number;
+  /** Called once when a write fails; the writer has stopped by then (later records are dropped). */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface RecordWriterStats {
+  /** Records handed to the disk (header included). */
+  readonly records: number;
+  /** Bytes handed to the disk. */
+  readonly bytes: number;
+  /** Records dropped because the buffer was full or the writer had failed. */
+  readonly dropped: number;
+}
+
+/**
+ * Appends MessagePack records to a file, off the hot path: `append` encodes the record at once
+ * (the caller's objects may change later) into the batch buffer, and the batch goes to the
+ * disk in one write on the next turn of the event loop, or as soon as the write before it has
+ * finished.
+ * Each record is a whole MessagePack value, so a file cut off by a kill is readable up to the
+ * last record that reached the disk. `close` writes everything still buffered.
+ */
+export class RecordWriter {
+  private readonly batch = new MsgpackBuffer();
+  private batchRecords = 0;
+  private writing: Promise<void> | undefined;
+  private scheduled = false;
+  private closing = false;
+  private failed: Error | undefined;
+  private written = 0;
+  private writtenBytes = 0;
+  private droppedCount = 0;
+  /** Dropped since the last gap was reported in the file. */
+  private unreportedGap = 0;
+  private readonly maxBufferedBytes: number;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly file: string,
+    private readonly options: RecordWriterOptions,
+  ) {
+    this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  }
+
+  /** Creates (or truncates) `file`, mode 0600, and writes the header. */
+  static async create(file: string, header: HeaderRecord, options: RecordWriterOptions = {}): Promise<RecordWriter> {
+    const handle = await open(file, 'w', 0o600);
+    const writer = new RecordWriter(handle, file, options);
+    writer.append(header);
+    return writer;
+  }
+
+  get stats(): RecordWriterStats {
+    return { records: this.written, bytes: this.writtenBytes, dropped: this.droppedCount };
+  }
+
+  get error(): Error | undefined {
+    return this.failed;
+  }
+
+  /** Queues one record; never throws (an unencodable payload is recorded as such). */
+  append(record: HeaderRecord | BodyRecord): void {
+    if (!this.accepting(record.kind === 'header' ? undefined : record.t)) return;
+    try {
+      this.encode(record);
+    } catch {
+      this.droppedCount += 1;
+      return;
+    }
+    this.batchRecords += 1;
+    this.schedule();
+  }
+
+  /**
+   * Whether a record may go into the batch: not after close or a failure, not above the
+   * buffer limit (counted as dropped). After a gap, the first record accepted (at `t`) is
+   * preceded by a gap record.
+   */
+  private accepting(t: number | undefined): boolean {
+    if (this.closing || this.failed !== undefined) {
+      this.droppedCount += 1;
+      return false;
+    }
+    if (this.batch.length >= this.maxBufferedBytes) {
+      this.droppedCount += 1;
+      this.unreportedGap += 1;
+      return false;
+    }
+    if (this.unreportedGap > 0 && t !== undefined) {
+      this.batch.append({ kind: 'gap', t, dropped: this.unreportedGap });
+      this.batchRecords += 1;
+      this.unreportedGap = 0;
+    }
+    return true;
+  }
+
+  /** A frame record, as append({kind: 'frame', ...}) would write it, without building the record (the hot path). */
+  appendFrame(t: number, connection: string, transport: string, direction: 'in' | 'out', opcode: number, payload: unknown): void {
+    if (!this.accepting(t)) return;
+    try {
+      this.batch.appendFrame(t, connection, transport, direction, opcode, payload, this.options.redact === true);
+    } catch {
+      try {
+        this.encode({ kind: 'frame', t, connection, transport, direction, opcode, payload });
+      } catch {
+        this.droppedCount += 1;
+        return;
+      }
+    }
+    this.batchRecords += 1;
+    this.schedule();
+  }
+
+  /** Writes what is buffered and closes the file. */
+  async close(): Promise<void> {
+    if (this.closing) return this.writing ?? Promise.resolve();
+    this.closing = true;
+    await this.writing;
+    if (this.batchRecords > 0 && this.failed === undefined) await this.flush();
+    await this.handle.close().catch(() => undefined);
+  }
+
+  private encode(record: HeaderRecord | BodyRecord): void {
+    const secretField = this.options.redact !== true ? undefined : record.kind === 'frame' ? 'payload' : record.kind === 'gateway' ? 'data' : undefined;
+    try {
+      this.batch.append(record, secretField);
+    } catch (error) {
+      // A payload MessagePack cannot hold (not JSON-shaped): keep the record, say so.
+      const placeholder = '[not encodable]';
+      if (record.kind === 'frame') this.batch.append({ ...record, payload: placeholder });
+      else if (record.kind === 'gateway') this.batch.append({ ...record, data: placeholder });
+      else throw error;
+    }
+  }
+
+  private schedule(): void {
+    if (this.writing !== undefined || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.writing === undefined && !this.closing) void this.flush();
+    });
+  }
+
+  /** One write of the whole batch; a batch that filled meanwhile follows at once. */
+  private flush(): Promise<void> {
+    const count = this.batchRecords;
+    const bytes = this.batch.take();
+    this.batchRecords = 0;
+    const writing = writeAll(this.handle, bytes).then(
+      () => {
+        this.written += count;
+        this.writtenBytes += bytes.length;
+        this.batch.recycle();
+        this.writing = undefined;
+        if (this.batchRecords > 0 && this.failed === undefined) return this.flush();
+        return undefined;
+      },
+      (error: unknown) => {
+        this.writing = undefined;
+        this.failed = error instanceof Error ? error : new Error(String(error));
+        this.droppedCount += count + this.batchRecords;
+        this.batch.take();
+        this.batchRecords = 0;
+        this.options.onError?.(this.failed);
+      },
+    );
+    this.writing = writing;
+    return writing;
+  }
+}
+
+/** Writes until every byte is written (a short write continues where it stopped). */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    offset += bytesWritten;
+  }
+}
