@@ -1,4 +1,5 @@
 import type { GatewayActivity } from '../../../rpc/src/index.js';
+import { hiddenBy, type ArbitrationPolicyName, type PresenceSettings } from './presence-privacy.js';
 
 /** A game's current activity as the relay holds it: one per RPC connection with an activity. */
 export interface LiveActivity {
@@ -8,6 +9,8 @@ export interface LiveActivity {
   /** When the connection last set this activity (the relay's clock, ms). */
   readonly updatedAt: number;
   readonly pid: number | null;
+  /** When the game's RPC connection was established (epoch ms); absent when not known. */
+  readonly connectedAt?: number;
 }
 
 /**
@@ -26,3 +29,43 @@ export const mostRecentlyUpdated: ArbitrationPolicy = (candidates) => {
   }
   return winner;
 };
+
+/**
+ * The game that connected first, among those with an activity. A candidate without a known
+ * connection time counts by its connection order, after those with one.
+ */
+export const firstConnected: ArbitrationPolicy = (candidates) => {
+  let winner: LiveActivity | undefined;
+  for (const candidate of candidates) {
+    if (winner === undefined) winner = candidate;
+    else if (candidate.connectedAt !== undefined && (winner.connectedAt === undefined || candidate.connectedAt < winner.connectedAt)) winner = candidate;
+  }
+  return winner;
+};
+
+export const POLICIES: Readonly<Record<ArbitrationPolicyName, ArbitrationPolicy>> = {
+  'most-recent': mostRecentlyUpdated,
+  'first-connected': firstConnected,
+};
+
+/**
+ * The activity the platform is to show under the player's settings: none with hide-all;
+ * otherwise among the apps not hidden, the pinned app's when it has one, else `policy`'s
+ * choice (`policy` defaults to the settings' policy).
+ */
+export function chooseShown(candidates: readonly LiveActivity[], settings: PresenceSettings, policy: ArbitrationPolicy = POLICIES[settings.policy]): LiveActivity | undefined {
+  if (settings.hide_all) return undefined;
+  const pinnedId = settings.pinned_application_id;
+  // The common case (no rules, no pin) allocates nothing.
+  const visible = hasRules(settings) ? candidates.filter((c) => hiddenBy(settings, c.applicationId) === undefined) : candidates;
+  if (pinnedId !== null) {
+    const pinned = visible.filter((candidate) => candidate.applicationId === pinnedId);
+    if (pinned.length > 0) return policy(pinned);
+  }
+  return policy(visible);
+}
+
+function hasRules(settings: PresenceSettings): boolean {
+  for (const key in settings.rules) if (Object.hasOwn(settings.rules, key)) return true;
+  return false;
+}

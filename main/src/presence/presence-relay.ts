@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { ActivityChange, GatewayActivity } from '../../../rpc/src/index.js';
-import type { PresenceStatus, PresenceUpdateCommand } from '../../../platform/src/wire/index.js';
-import { mostRecentlyUpdated, type ArbitrationPolicy, type LiveActivity } from './arbitration.js';
+import type { PresenceStatus, PresenceUpdateCommand, WireActivity } from '../../../platform/src/wire/index.js';
+import { chooseShown, type ArbitrationPolicy, type LiveActivity } from './arbitration.js';
 import { toWireActivity } from './to-wire-activity.js';
 import { fitPresence } from './fit-presence.js';
+import { DEFAULT_PRESENCE_SETTINGS, hiddenBy, redactActivity, ruleFor, type PresenceSettings } from './presence-privacy.js';
+import type { RelayOutcome, RelayOutcomeDetail } from './relay-outcomes.js';
 
 /** Time and timers, injectable so tests run a simulated clock. */
 export interface RelayClock {
@@ -29,13 +31,24 @@ export interface RelayActivityChange {
   readonly applicationId: string;
   readonly pid: number | null;
   readonly activity: GatewayActivity | null;
+  /** 'command' (default): a SET_ACTIVITY; 'disconnect': the connection closed. */
+  readonly cause?: 'command' | 'disconnect';
+  /** When the connection was established (epoch ms), for the first-connected policy. */
+  readonly connectedAt?: number;
 }
 
 /** The RPC server's `activity` event in the relay's form; undefined before the handshake named an app. */
 export function relayChangeFromRpc(change: ActivityChange): RelayActivityChange | undefined {
   const applicationId = change.connection.clientId;
   if (applicationId === null) return undefined;
-  return { connectionId: change.connection.id, applicationId, pid: change.pid, activity: change.activity };
+  return {
+    connectionId: change.connection.id,
+    applicationId,
+    pid: change.pid,
+    activity: change.activity,
+    cause: change.cause,
+    connectedAt: change.connection.connectedAt,
+  };
 }
 
 export interface RateLimit {
@@ -49,7 +62,10 @@ export const GAME_ACTIVITY_LIMIT: RateLimit = { count: 5, windowMs: 20_000 };
 export interface PresenceRelayOptions {
   /** Sends op 3. false: not sent (not connected, or over the connection's send budget now). */
   readonly send: (payload: PresenceUpdateCommand) => boolean;
+  /** Overrides the settings' arbitration policy (pinning and privacy rules still apply). */
   readonly policy?: ArbitrationPolicy;
+  /** The player's arbitration and privacy settings, read on every decision; call `refresh()` when they change. */
+  readonly settings?: () => PresenceSettings;
   readonly limit?: RateLimit;
   /**
    * Added to the window before a slot counts as free (default 250 ms). The platform measures
@@ -66,6 +82,27 @@ export interface PresenceRelayOptions {
 
 export interface PresenceRelayEvents {
   sent: [PresenceUpdateCommand];
+  /** What became of a game update (see RelayOutcome); one or more per update. */
+  outcome: [RelayOutcome];
+}
+
+/** What the relay keeps per connection that sent a game update, for the outcomes. */
+interface UpdateTrack {
+  readonly applicationId: string;
+  /** Updates seen from this connection (the `update` number of the latest). */
+  updates: number;
+  /** Updates waiting for a flush (held), reported once it happens. */
+  held: number;
+  /** The connection closed: forgotten once nothing is held. */
+  closed: boolean;
+}
+
+/** The update that made the relay flush now. */
+interface Trigger {
+  readonly connectionId: string;
+  readonly track: UpdateTrack;
+  readonly cause: 'command' | 'disconnect';
+  readonly cleared: boolean;
 }
 
 /**
@@ -77,10 +114,15 @@ export interface PresenceRelayEvents {
  * one flush is scheduled for the moment a slot frees, and it sends the state current then,
  * so intermediate states are skipped and the latest always arrives. Updates without a game
  * activity (a clear) are not game-activity updates for the platform and go out at once.
+ *
+ * Every game update gets an `outcome` event (RelayOutcome): sent, held then sent or
+ * coalesced, shadowed, hidden, unchanged, or later rejected. While a flush is pending, an
+ * update costs a map update, the arbitration and a counter: no payload is built.
  */
 export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   private readonly send: (payload: PresenceUpdateCommand) => boolean;
-  private readonly policy: ArbitrationPolicy;
+  private readonly policy: ArbitrationPolicy | undefined;
+  private readonly settings: () => PresenceSettings;
   private readonly limit: RateLimit;
   private readonly marginMs: number;
   private readonly retryMs: number;
@@ -93,6 +135,11 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   /** Send times of game-activity updates still inside the window, oldest first. */
   private readonly gameSends: number[] = [];
   private lastSent: PresenceUpdateCommand | undefined;
+  /** The connection whose activity the last send carried; undefined when it carried none. */
+  private shown: string | undefined;
+  /** The last game-activity send, for a RATE_LIMITED about it: whose update, and how many it covered. */
+  private lastGameSend: { connectionId: string; count: number } | undefined;
+  private readonly tracks = new Map<string, UpdateTrack>();
   private timer: { handle: unknown; at: number } | undefined;
   private blockedUntil = 0;
   private disposed = false;
@@ -100,7 +147,8 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   constructor(options: PresenceRelayOptions) {
     super();
     this.send = options.send;
-    this.policy = options.policy ?? mostRecentlyUpdated;
+    this.policy = options.policy;
+    this.settings = options.settings ?? (() => DEFAULT_PRESENCE_SETTINGS);
     this.limit = options.limit ?? GAME_ACTIVITY_LIMIT;
     if (!Number.isInteger(this.limit.count) || this.limit.count < 1 || !(this.limit.windowMs > 0)) {
       throw new RangeError('limit needs a count of at least 1 and a positive window');
@@ -114,24 +162,71 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   activityChanged(change: RelayActivityChange): void {
     if (this.disposed) return;
     const { connectionId } = change;
+    const track = this.trackFor(connectionId, change.applicationId);
+    track.updates++;
+    const cause = change.cause ?? 'command';
+    const trigger: Trigger = { connectionId, track, cause, cleared: change.activity === null };
+    if (cause === 'disconnect') track.closed = true;
+    const settings = this.settings();
+    const hidden = hiddenBy(settings, change.applicationId);
     if (change.activity === null) {
+      // Only a clear of the activity being shown changes what the platform shows.
+      const before = hidden === undefined ? this.winner(settings) : undefined;
       this.activities.delete(connectionId);
       this.startedAt.delete(connectionId);
-    } else {
-      const now = this.clock.now();
-      if (!this.startedAt.has(connectionId)) this.startedAt.set(connectionId, now);
-      this.activities.set(connectionId, {
-        connectionId,
-        applicationId: change.applicationId,
-        activity: change.activity,
-        updatedAt: now,
-        pid: change.pid,
-      });
-      // Held back already (rate limit, block or retry): the flush that is due computes the
-      // state then. A game calling SET_ACTIVITY in a loop costs a map update, not a payload.
-      if (this.timer !== undefined && this.timer.at > this.clock.now()) return;
+      if (hidden !== undefined) this.report(trigger, { kind: 'hidden', rule: hidden });
+      else if (before?.connectionId !== connectionId) this.reportNotShown(trigger, before);
+      else this.flush(trigger);
+      this.forgetIfDone(connectionId, track);
+      return;
     }
-    this.flush();
+    const now = this.clock.now();
+    if (!this.startedAt.has(connectionId)) this.startedAt.set(connectionId, now);
+    this.activities.set(connectionId, {
+      connectionId,
+      applicationId: change.applicationId,
+      activity: change.activity,
+      updatedAt: now,
+      pid: change.pid,
+      ...(change.connectedAt === undefined ? {} : { connectedAt: change.connectedAt }),
+    });
+    if (hidden !== undefined) {
+      this.report(trigger, { kind: 'hidden', rule: hidden });
+      return;
+    }
+    const winner = this.winner(settings);
+    if (winner?.connectionId !== connectionId) {
+      this.reportNotShown(trigger, winner);
+      return;
+    }
+    // Held back already (rate limit, block or retry): the flush that is due computes the
+    // state then. A game calling SET_ACTIVITY in a loop costs a map update, not a payload.
+    if (this.timer !== undefined && this.timer.at > now) {
+      track.held++;
+      this.report(trigger, { kind: 'held', until: this.timer.at, count: track.held });
+      return;
+    }
+    this.flush(trigger);
+  }
+
+  /**
+   * The game's connection closed. Its activity was cleared by a `disconnect` change already
+   * when it had one; a connection that cleared its activity before closing gets an outcome for
+   * the close here (`unchanged`: nothing left to take down).
+   */
+  connectionClosed(connectionId: string): void {
+    if (this.disposed) return;
+    const track = this.tracks.get(connectionId);
+    if (track === undefined || track.closed) return;
+    const live = this.activities.get(connectionId);
+    if (live !== undefined) {
+      this.activityChanged({ connectionId, applicationId: live.applicationId, pid: live.pid, activity: null, cause: 'disconnect' });
+      return;
+    }
+    track.updates++;
+    track.closed = true;
+    this.report({ connectionId, track, cause: 'disconnect', cleared: true }, { kind: 'unchanged' });
+    this.forgetIfDone(connectionId, track);
   }
 
   /** The gateway session is (again) ready: the platform may not have our presence, send it again. */
@@ -142,14 +237,26 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   }
 
   /**
-   * The platform answered RATE_LIMITED to an op 3: the last update was dropped. Nothing goes
-   * out before `retryAfterMs`, then the current state is sent again.
+   * The platform answered RATE_LIMITED to an op 3: the last update was dropped (the updates it
+   * carried are reported `rejected`). Nothing goes out before `retryAfterMs`, then the current
+   * state is sent again (and they are reported `sent`).
    */
   rateLimited(retryAfterMs: number): void {
     if (this.disposed) return;
+    const wait = Math.max(0, retryAfterMs);
+    this.reportRejected('rate_limited', wait, true);
     this.lastSent = undefined;
-    this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + Math.max(0, retryAfterMs));
+    this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + wait);
     this.flush();
+  }
+
+  /**
+   * The platform refused the last game-activity update for another reason (an error dispatch):
+   * its updates are reported `rejected`. Nothing is resent (the same payload would fail again);
+   * the next change sends anew.
+   */
+  rejected(reason: string): void {
+    if (!this.disposed) this.reportRejected(reason, null, false);
   }
 
   /** Something `current()` depends on changed outside the relay (the user's status). */
@@ -157,14 +264,31 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
     if (!this.disposed) this.flush();
   }
 
+  /**
+   * The settings changed: what is shown is worked out again, and every game with an activity
+   * gets a new outcome for its latest update (sent, held, unchanged, shadowed or hidden).
+   */
+  settingsChanged(): void {
+    if (this.disposed) return;
+    for (const [connectionId, track] of this.tracks) {
+      if (!track.closed && track.held === 0 && this.activities.has(connectionId)) track.held = 1;
+    }
+    this.flush();
+    const timer = this.timer;
+    if (timer === undefined) return;
+    for (const [connectionId, track] of this.tracks) {
+      if (track.held > 0) this.emitOutcome(connectionId, track, 'command', !this.activities.has(connectionId), { kind: 'held', until: timer.at, count: track.held });
+    }
+  }
+
   /** What the platform should show now. */
   current(): PresenceUpdateCommand {
-    const winner = this.policy(this.live());
-    const activities = winner === undefined
-      ? []
-      : [toWireActivity(winner.activity, winner.applicationId, this.startedAt.get(winner.connectionId))];
-    // Always one gateway payload: an activity too big for it would never arrive at all.
-    return fitPresence({ since: 0, activities, status: this.status(), afk: false }).payload;
+    return this.compute(this.settings()).payload;
+  }
+
+  /** The connection whose activity the platform was last sent (what friends see); undefined: none. */
+  shownConnectionId(): string | undefined {
+    return this.shown;
   }
 
   /** Every game's live activity, in connection order. */
@@ -177,33 +301,144 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
     this.cancelTimer();
     this.activities.clear();
     this.startedAt.clear();
+    this.tracks.clear();
     this.removeAllListeners();
   }
 
-  private flush(): void {
+  private compute(settings: PresenceSettings): { payload: PresenceUpdateCommand; winner: LiveActivity | undefined } {
+    const winner = this.winner(settings);
+    let activities: WireActivity[] = [];
+    if (winner !== undefined) {
+      let wire = toWireActivity(winner.activity, winner.applicationId, this.startedAt.get(winner.connectionId));
+      const rule = ruleFor(settings, winner.applicationId);
+      if (rule.mode === 'redact') wire = redactActivity(wire, rule.fields);
+      activities = [wire];
+    }
+    // Always one gateway payload: an activity too big for it would never arrive at all.
+    return { payload: fitPresence({ since: 0, activities, status: this.status(), afk: false }).payload, winner };
+  }
+
+  private winner(settings: PresenceSettings): LiveActivity | undefined {
+    return chooseShown(this.live(), settings, this.policy);
+  }
+
+  /**
+   * Sends the current state unless the platform has it already, the window is full or a block
+   * is on (then a flush is scheduled). `trigger`: the update that asked for it, which gets its
+   * outcome here; updates held earlier get theirs when the state goes out (or turns out
+   * unchanged).
+   */
+  private flush(trigger?: Trigger): void {
     if (this.disposed) return;
-    const payload = this.current();
-    if (this.lastSent !== undefined && jsonEqual(this.lastSent, payload)) return;
-    const now = this.clock.now();
-    if (now < this.blockedUntil) {
-      this.scheduleAt(this.blockedUntil);
+    const settings = this.settings();
+    const { payload, winner } = this.compute(settings);
+    if (this.lastSent !== undefined && jsonEqual(this.lastSent, payload)) {
+      if (trigger !== undefined) this.report(trigger, { kind: 'unchanged' });
+      this.resolveHeld(settings, winner, false);
       return;
     }
+    const now = this.clock.now();
+    let due: number | undefined;
     const game = isGameActivityUpdate(payload);
-    if (game) {
+    if (now < this.blockedUntil) due = this.blockedUntil;
+    else if (game) {
       const slot = this.nextSlot(now);
-      if (slot > now) {
-        this.scheduleAt(slot);
-        return;
-      }
+      if (slot > now) due = slot;
     }
-    if (!this.trySend(payload)) {
-      this.scheduleAt(now + this.retryMs);
+    if (due === undefined && !this.trySend(payload)) due = now + this.retryMs;
+    if (due !== undefined) {
+      this.scheduleAt(due);
+      if (trigger !== undefined) {
+        trigger.track.held++;
+        this.report(trigger, { kind: 'held', until: this.timer?.at ?? due, count: trigger.track.held });
+      }
       return;
     }
     this.lastSent = payload;
-    if (game) this.gameSends.push(now);
+    this.shown = payload.activities.length > 0 ? winner?.connectionId : undefined;
+    if (trigger !== undefined) trigger.track.held++;
+    const carried = winner === undefined ? undefined : this.tracks.get(winner.connectionId);
+    if (game) {
+      this.gameSends.push(now);
+      this.lastGameSend = winner === undefined ? undefined : { connectionId: winner.connectionId, count: Math.max(1, carried?.held ?? 0) };
+    }
     this.emit('sent', payload);
+    this.resolveHeld(settings, winner, true);
+  }
+
+  /**
+   * The outcome of every held update, now that the state went out (`sent`) or turned out to
+   * be what the platform has (`unchanged`): the shown connection's updates and clears went out
+   * (or changed nothing), others are shadowed or hidden.
+   */
+  private resolveHeld(settings: PresenceSettings, winner: LiveActivity | undefined, sent: boolean): void {
+    for (const [connectionId, track] of this.tracks) {
+      if (track.held === 0) continue;
+      const count = track.held;
+      track.held = 0;
+      const hidden = hiddenBy(settings, track.applicationId);
+      let detail: RelayOutcomeDetail;
+      if (hidden !== undefined) detail = { kind: 'hidden', rule: hidden };
+      else if (winner !== undefined && winner.connectionId !== connectionId && this.activities.has(connectionId)) {
+        detail = { kind: 'shadowed', by_application_id: winner.applicationId, by_connection_id: winner.connectionId };
+      } else if (!sent) detail = { kind: 'unchanged' };
+      else detail = count === 1 ? { kind: 'sent' } : { kind: 'coalesced', count };
+      this.emitOutcome(connectionId, track, track.closed ? 'disconnect' : 'command', !this.activities.has(connectionId), detail);
+      this.forgetIfDone(connectionId, track);
+    }
+  }
+
+  /** An update of a game whose activity is not (or, after a clear, was not) the one shown. */
+  private reportNotShown(trigger: Trigger, winner: LiveActivity | undefined): void {
+    this.report(
+      trigger,
+      winner === undefined ? { kind: 'unchanged' } : { kind: 'shadowed', by_application_id: winner.applicationId, by_connection_id: winner.connectionId },
+    );
+  }
+
+  private reportRejected(reason: string, retryAfterMs: number | null, resend: boolean): void {
+    const carried = this.lastGameSend;
+    this.lastGameSend = undefined;
+    if (carried === undefined) return;
+    const track = this.tracks.get(carried.connectionId);
+    if (track === undefined) return;
+    this.emitOutcome(carried.connectionId, track, track.closed ? 'disconnect' : 'command', !this.activities.has(carried.connectionId), {
+      kind: 'rejected',
+      reason,
+      retry_after_ms: retryAfterMs,
+    });
+    // The resend reports them again (sent or coalesced) once it goes out.
+    if (resend && !track.closed) track.held += carried.count;
+  }
+
+  private report(trigger: Trigger, detail: RelayOutcomeDetail): void {
+    this.emitOutcome(trigger.connectionId, trigger.track, trigger.cause, trigger.cleared, detail);
+  }
+
+  private emitOutcome(connectionId: string, track: UpdateTrack, cause: 'command' | 'disconnect', cleared: boolean, detail: RelayOutcomeDetail): void {
+    if (this.listenerCount('outcome') === 0) return;
+    this.emit('outcome', {
+      connection_id: connectionId,
+      application_id: track.applicationId,
+      update: track.updates,
+      cause,
+      cleared,
+      at: this.clock.now(),
+      ...detail,
+    });
+  }
+
+  private trackFor(connectionId: string, applicationId: string): UpdateTrack {
+    let track = this.tracks.get(connectionId);
+    if (track === undefined) {
+      track = { applicationId, updates: 0, held: 0, closed: false };
+      this.tracks.set(connectionId, track);
+    }
+    return track;
+  }
+
+  private forgetIfDone(connectionId: string, track: UpdateTrack): void {
+    if (track.closed && track.held === 0 && this.tracks.get(connectionId) === track) this.tracks.delete(connectionId);
   }
 
   /** A throwing `send` counts as not sent: flushes also run from timers, where a throw would be uncaught. */
