@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { pino } from './cjs-modules.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
@@ -26,7 +27,7 @@ export function scrubSecrets(value: unknown, depth = 0): unknown {
 export interface LoggerOptions {
   readonly level: LogLevel;
   /** Where records go; defaults to stderr. Tests pass a stream to capture them. */
-  readonly destination?: pino.DestinationStream;
+  readonly destination?: DestinationStream;
 }
 
 /** JSON lines on stderr (stdout carries the CLI's own output). */

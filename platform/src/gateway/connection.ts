@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { WebSocket, type RawData } from 'ws';
+import { WebSocket, type RawData } from '../ws-module.js';
 import { FixedWindow } from '../limits.js';
 import { toPlatformUser } from '../state/store.js';
 import {
