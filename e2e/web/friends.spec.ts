@@ -36,6 +36,20 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     const alicePage = await aliceContext.newPage();
     await openUi(alicePage, alice, 'friends');
 
+    // First an invite (before bob asks: an invite from alice while he waits would be her answer).
+    // bob declines it on his Friends screen and his host forgets it: a reload does not bring it back.
+    const bobId = await alicePage.getByTestId('friend-row').filter({ hasText: '@bob' }).getAttribute('data-user-id');
+    expect(bobId).toMatch(/^\d+$/);
+    await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId });
+    const invite = page.getByTestId('invite-row');
+    await expect(invite).toHaveCount(1);
+    await expect(invite).toContainText('invites you');
+    await invite.getByTestId('invite-decline').click();
+    await expect(invite).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('friend-row').filter({ hasText: '@alice' })).toBeVisible();
+    await expect(page.getByTestId('invite-row')).toHaveCount(0);
+
     await friend.getByTestId('friend-ask-to-join').click();
     const request = (await aliceGame.event('ACTIVITY_JOIN_REQUEST')) as { user?: { username?: string } };
     expect(request.user).toMatchObject({ username: 'bob' });

@@ -18,6 +18,9 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await expect(card.getByTestId('activity-state')).toContainText('Choosing a map');
   await expect(card.getByTestId('activity-details')).toHaveText('Ranked match');
   await expect(card.getByTestId('activity-party')).toContainText('1 of 4');
+  // The library is guessed from the game's own frames (xhayper's activity carries type and created_at).
+  await expect(card.getByTestId('game-client-library')).toContainText('@xhayper/discord-rpc');
+  await expect(card.getByTestId('game-transport')).toHaveText('IPC socket');
   await screenshot(page, 'games-activity');
 
   await game.client.user!.setActivity({ details: 'Ranked match', state: 'In a match', partyId: 'party-live', partySize: 3, partyMax: 4 }, process.pid);
@@ -25,5 +28,14 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await expect(card.getByTestId('activity-party')).toContainText('3 of 4');
   expect(await page.evaluate(() => (window as unknown as { e2eMark?: number }).e2eMark)).toBe(42);
   await expect(page.getByTestId('game-card')).toHaveCount(1);
+  await expect(card.getByTestId('game-shown')).toBeVisible();
+  await expect(card.getByTestId('game-relay-outcome')).toContainText(/sent|held/);
   await screenshot(page, 'games-activity-updated');
+
+  // The player hides this game from friends: the card says so, and why.
+  await card.getByTestId('game-privacy-rule').selectOption('hide');
+  await expect(card.getByTestId('game-not-shown')).toBeVisible();
+  await expect(card.getByTestId('game-relay-outcome')).toContainText("hidden by this game's privacy rule");
+  await card.getByTestId('game-privacy-rule').selectOption('share');
+  await expect(card.getByTestId('game-shown')).toBeVisible();
 });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, startHost } from './support/processes.js';
 
@@ -27,4 +28,54 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
   await expect(page.getByTestId('inspector-json')).toContainText('Inspecting frames');
   await expect(page.getByTestId('inspector-json')).toContainText(nonce);
   await screenshot(page, 'inspector-set-activity');
+
+  // An activity the real client accepts but shows badly, with a join secret: the inspector
+  // shows its lints, and its export holds the frames but never the secret.
+  await page.getByTestId('inspector-search').fill('');
+  const joinSecret = 'join-secret-never-exported-7f3a';
+  const badNonce = game.command('SET_ACTIVITY', {
+    pid: process.pid,
+    activity: { state: 'Lobby', timestamps: { start: Math.floor(Date.now() / 1000) }, party: { id: 'p1', size: [1, 4] }, secrets: { join: joinSecret } },
+  });
+  expect(await game.reply(badNonce)).toMatchObject({ evt: null });
+  const linted = rows.filter({ hasText: 'SET_ACTIVITY' }).and(page.locator('[data-direction="in"]')).last();
+  await expect(linted.getByTestId('inspector-lint-badge')).toBeVisible();
+  await linted.click();
+  await expect(page.getByTestId('inspector-lints')).toContainText('timestamps.start');
+  await screenshot(page, 'inspector-lints');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('inspector-export').click();
+  const file = await (await download).path();
+  const exported = await readFile(file, 'utf8');
+  expect(exported).toContain(badNonce);
+  expect(exported).toContain('timestamp-seconds');
+  expect(exported).not.toContain(joinSecret);
+});
+
+test('the inspector records a session to a file and opens a recording', async ({ page, games }) => {
+  const host = await startHost();
+  await openUi(page, host, 'inspector');
+  await page.getByTestId('inspector-record').click();
+  await expect(page.getByTestId('inspector-recording-live')).toContainText('recording-');
+  const file = (await page.getByTestId('inspector-recording-live').locator('code').textContent()) ?? '';
+  expect(file).toMatch(/recordings\/recording-.*\.rec$/);
+
+  const game = await games.raw(host, DEMO_APP_ID);
+  const nonce = game.command('SET_ACTIVITY', { pid: process.pid, activity: { state: 'Recorded state', secrets: { join: 'join-secret-not-in-recording' } } });
+  expect(await game.reply(nonce)).toMatchObject({ evt: null });
+  await page.getByTestId('inspector-record').click();
+  await expect(page.getByTestId('inspector-recording-live')).toHaveCount(0);
+  const bytes = await readFile(file);
+  expect(bytes.includes(Buffer.from('join-secret-not-in-recording'))).toBe(false);
+
+  await page.getByTestId('inspector-recording-file').setInputFiles(file);
+  await expect(page.getByTestId('inspector-recording-opened')).toContainText('secrets redacted');
+  const rows = page.getByTestId('inspector-row');
+  await expect(rows.filter({ hasText: 'SET_ACTIVITY' })).toHaveCount(2);
+  await rows.filter({ hasText: 'SET_ACTIVITY' }).first().click();
+  await expect(page.getByTestId('inspector-json')).toContainText('Recorded state');
+  await expect(page.getByTestId('inspector-json')).not.toContainText('join-secret-not-in-recording');
+  await screenshot(page, 'inspector-recording');
+  await page.getByTestId('inspector-recording-close').click();
+  await expect(page.getByTestId('inspector-recording-opened')).toHaveCount(0);
 });

@@ -10,6 +10,15 @@ Commands:
   serve        Start the host: the RPC server games connect to
   control      Talk to a running host: friends, joins, invites, account
   platform     Run the platform emulator standalone, or administer one
+  doctor       Explain why a game does not reach Companion, or check an activity
+  install-sockets, uninstall-sockets
+               Add or remove systemd user units that hold the sockets
+               before Companion runs (Linux)
+  inject       Inject events and faults into a running host (QA)
+  game         A fake game that prints every event it receives (QA)
+  record       Show a recording made with 'serve --record FILE' as a timeline
+  replay       Play a recording's game side against a running host and diff the replies
+  scenario     Run scripted QA flows (YAML or JSON scenarios) and report per step
   help [CMD]   Show help for a command
 
 Options:
@@ -40,6 +49,38 @@ const COMMANDS: Record<string, Command> = {
   platform: {
     run: async (argv, io) => (await import('./commands/platform.js')).platformCommand(argv, io),
     help: async () => (await import('./commands/platform.js')).PLATFORM_HELP,
+  },
+  doctor: {
+    run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
+    help: async () => (await import('./commands/doctor.js')).DOCTOR_HELP,
+  },
+  'install-sockets': {
+    run: async (argv, io) => (await import('./commands/sockets.js')).installSocketsCommand(argv, io),
+    help: async () => (await import('./commands/sockets.js')).INSTALL_SOCKETS_HELP,
+  },
+  'uninstall-sockets': {
+    run: async (argv, io) => (await import('./commands/sockets.js')).uninstallSocketsCommand(argv, io),
+    help: async () => (await import('./commands/sockets.js')).UNINSTALL_SOCKETS_HELP,
+  },
+  inject: {
+    run: async (argv, io) => (await import('./commands/inject.js')).injectCommand(argv, io),
+    help: async () => (await import('./commands/inject.js')).INJECT_HELP,
+  },
+  game: {
+    run: async (argv, io) => (await import('./commands/game.js')).gameCommand(argv, io),
+    help: async () => (await import('./commands/game.js')).GAME_HELP,
+  },
+  record: {
+    run: async (argv, io) => (await import('./commands/record.js')).recordCommand(argv, io),
+    help: async () => (await import('./commands/record.js')).RECORD_HELP,
+  },
+  replay: {
+    run: async (argv, io) => (await import('./commands/replay.js')).replayCommand(argv, io),
+    help: async () => (await import('./commands/replay.js')).REPLAY_HELP,
+  },
+  scenario: {
+    run: async (argv, io) => (await import('./commands/scenario.js')).scenarioCommand(argv, io),
+    help: async () => (await import('./commands/scenario.js')).SCENARIO_HELP,
   },
 };
 

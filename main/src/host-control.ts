@@ -7,6 +7,17 @@ import {
   type LoginInput,
 } from './control/control-backend.js';
 import { startControlServer } from './control/control-server.js';
+import { originControlEvents } from './control/origin-routes.js';
+import { presenceControlEvents } from './control/presence-routes.js';
+import { PresenceSettingsError, type PresenceService, type PresenceSettingsPatch } from './presence/presence-service.js';
+import { presenceSettingsView, presenceView } from './web-ui/presence-view.js';
+import { RecorderBusyError, type HostRecorder } from './record/host-recorder.js';
+import { recordingView } from './web-ui/recording-view.js';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OriginApprovals } from './origin-approvals.js';
+import type { DoctorView } from '../../preload/src/contract.js';
+import { createInjectionBackend, type InjectionBackend } from './inject/injection-backend.js';
 import type { ConsentBroker } from './consent/consent-broker.js';
 import { consentControlEvents, toConsentPromptView } from './consent/control-views.js';
 import type { GrantCache } from './consent/grant-cache.js';
@@ -31,7 +42,19 @@ export interface HostControlOptions {
   readonly social: SocialService;
   readonly platform: { readonly url: string; readonly embedded: boolean };
   readonly ipcPath: () => string | null;
+  /** The RPC WebSocket's port, null when it is not listening. */
+  readonly webSocketPort?: () => number | null;
+  /** The recorder and where the UI's recordings go (`<data dir>/recordings`). */
+  readonly recorder?: { readonly recorder: HostRecorder; readonly dir: string };
+  /** `companion doctor` in the host's environment (the UI's Settings panel). */
+  readonly doctor?: () => Promise<DoctorView>;
   readonly logger: RpcLogger;
+  /** The embedded emulator's admin token (QA token-error injection); absent with another platform. */
+  readonly platformAdminToken?: string | null;
+  /** Web origins of the RPC WebSocket waiting for, or given, the player's answer. */
+  readonly origins?: OriginApprovals;
+  /** Presence arbitration, privacy and relay outcomes (`/v1/presence`, `presence-*` events). */
+  readonly presence?: PresenceService;
 }
 
 export interface HostControl {
@@ -39,6 +62,8 @@ export interface HostControl {
   readonly token: string;
   /** The control API's backend, plus what only the UI does (dismissing a consent prompt). */
   readonly backend: WebUiBackend;
+  /** QA event and fault injection, as the control API's `/v1/inject` serves it. */
+  readonly inject: InjectionBackend;
   close(): Promise<void>;
 }
 
@@ -93,6 +118,9 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   friends.on('change', (change) => publish({ type: 'friends', data: change }));
   social.on('change', (change) => publish({ type: change.type, data: change.data }));
   consentControlEvents(options.broker, publish);
+  if (options.origins !== undefined) originControlEvents(options.origins, publish);
+  if (options.presence !== undefined) presenceControlEvents(options.presence, publish);
+  options.recorder?.recorder.on('status', () => publish({ type: 'recording', data: recordingView(options.recorder!.recorder.status()) }));
   // The grant cache changes after the gateway's event (queued writes): tell once it is done.
   session.on('dispatch', (t) => {
     if ((t === OAuthGatewayEvent.GrantCreate || t === OAuthGatewayEvent.GrantDelete) && listeners.size > 0) {
@@ -109,11 +137,13 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
   const status = (): ControlStatus => {
     const user = session.user;
     const ipc = options.ipcPath();
+    const webSocketPort = options.webSocketPort?.() ?? null;
     return {
       version: options.version,
       account: user === null ? null : { user },
       gateway: { status: gatewayState(session.status.status), detail: session.status.detail },
       ipc: ipc === null ? null : { path: ipc },
+      websocket: webSocketPort === null ? null : { port: webSocketPort },
       platform: options.platform,
     };
   };
@@ -128,6 +158,8 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
           client_id: connection.clientId as string,
           application_name: connection.applicationName,
           pid: connection.pid,
+          transport: connection.transport,
+          client_library: server.clientGuess(connection),
           activity: withoutSecrets(connection.activity),
           connected_at: connection.connectedAt,
         })),
@@ -155,6 +187,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
         valid: invite.valid,
       })),
     acceptInvite: (id) => mapped(social.acceptInvite(id)),
+    declineInvite: (id) => mapped(Promise.resolve().then(() => social.declineInvite(id))),
     sendInvite: (input) => mapped(social.sendInvite(input)),
     requestToJoin: (input) => mapped(social.requestToJoin(input)),
     login: async (input: LoginInput) => {
@@ -172,6 +205,45 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
     dismissConsent: async (id) => {
       if (!options.broker.decide(id, 'dismiss')) throw new ControlError(404, `No pending consent request ${id}`);
     },
+    originRequests: () => options.origins?.pending() ?? [],
+    originDecisions: () => options.origins?.decisions() ?? [],
+    decideOrigin: async (id, decision) => {
+      const origins = options.origins;
+      const found = origins === undefined ? false : decision === 'approve' ? await origins.approve(id) : origins.deny(id);
+      if (!found) throw new ControlError(404, `No pending origin request ${id}`);
+    },
+    recording: () => (options.recorder === undefined ? null : recordingView(options.recorder.recorder.status())),
+    setRecording: async (on) => {
+      const target = options.recorder;
+      if (target === undefined) throw new ControlError(409, 'this host has no recorder');
+      if (!on) return recordingView(await target.recorder.stop());
+      if (target.recorder.status().recording) throw new ControlError(409, `already recording to ${target.recorder.status().file ?? 'a file'}`);
+      await mkdir(target.dir, { recursive: true, mode: 0o700 });
+      const file = join(target.dir, `recording-${new Date().toISOString().replace(/[:.]/g, '-')}.rec`);
+      try {
+        return recordingView(await target.recorder.start(file, { secrets: false }));
+      } catch (error) {
+        if (error instanceof RecorderBusyError) throw new ControlError(409, error.message);
+        throw error;
+      }
+    },
+    presence: () => (options.presence === undefined ? null : presenceView(options.presence.view())),
+    updatePresence: async (patch) => {
+      if (options.presence === undefined) throw new ControlError(409, 'this host has no presence settings');
+      try {
+        return presenceSettingsView(await options.presence.updateSettings(patch as PresenceSettingsPatch));
+      } catch (error) {
+        if (error instanceof PresenceSettingsError) throw new ControlError(400, error.message);
+        throw error;
+      }
+    },
+    doctor: async () => {
+      if (options.doctor === undefined) throw new ControlError(409, 'this host does not run the doctor');
+      return options.doctor();
+    },
+    forgetOrigin: async (id) => {
+      if (options.origins === undefined || !(await options.origins.forget(id))) throw new ControlError(404, `No origin decision ${id}`);
+    },
     grants: async () => options.grantList(),
     revokeGrant: (applicationId) => mapped(options.revokeGrant(applicationId)),
     sendAuthorizeRequest: async (applicationId) => ({
@@ -183,6 +255,19 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
     },
   };
 
-  const started = await startControlServer({ backend, logger: options.logger });
-  return { url: started.url, token: started.token, backend, close: () => started.close() };
+  const adminToken = options.platformAdminToken ?? null;
+  const inject = createInjectionBackend({
+    server,
+    gateway: () => session.gatewayFaults(),
+    gatewayStatus: () => `${session.status.status}: ${session.status.detail}`,
+    platformAdmin: adminToken === null ? null : { url: options.platform.url, adminToken },
+  });
+  const started = await startControlServer({
+    backend,
+    inject,
+    logger: options.logger,
+    ...(options.origins === undefined ? {} : { origins: options.origins }),
+    ...(options.presence === undefined ? {} : { presence: options.presence }),
+  });
+  return { url: started.url, token: started.token, backend, inject, close: () => started.close() };
 }

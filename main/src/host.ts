@@ -1,11 +1,17 @@
+import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import {
   assertSocketPathsFit,
-  listenIpc,
+  checkSocketDirectory,
+  ipcListenDirectories,
+  listenIpcDirectories,
   resolveIpcPrefix,
   RpcServer,
   type Env,
-  type IpcListener,
+  type AdoptedByKind,
+  type IpcListenerSet,
+  type PlacedListener,
+  type SkippedDirectory,
   type ReadyIdentity,
   type ResolvedPrefix,
   type RpcLogger,
@@ -24,20 +30,28 @@ import { GrantCache } from './consent/grant-cache.js';
 import { GrantSync } from './authorize/grant-sync.js';
 import { installGuildCommands } from './guilds/guild-commands.js';
 import { platformGuildSource } from './guilds/platform-guild-source.js';
-import { startRpcHttpProbe } from './rpc-http-probe.js';
+import { loadOriginApprovals, startRpcWebSocket } from './rpc-websocket.js';
+import type { OriginApprovals } from './origin-approvals.js';
+import type { PeerCheck } from '../../rpc/src/transport/websocket-listener.js';
 import { AccountCache } from './account-cache.js';
 import { ApplicationDirectory } from './application-directory.js';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.js';
 import { rpcUserFrom, readyConfigFor } from './ready-identity.js';
-import { PlatformSession, type Credentials } from './platform-session.js';
+import { PlatformSession, type Credentials, type TokenStore } from './platform-session.js';
 import { FriendPresences } from './presence/friend-presences.js';
 import { PresenceRelay, relayChangeFromRpc, type RateLimit } from './presence/presence-relay.js';
+import { PresenceService } from './presence/presence-service.js';
+import { PresenceSettingsStore } from './presence/presence-settings-store.js';
 import { RuntimeFile, writeSecondaryRuntimeFile, type RuntimeInfo } from './runtime-file.js';
 import { CommandGameLauncher, type GameLauncher } from './social/game-launcher.js';
 import { SocialService } from './social/social-service.js';
 import { startHostControl, type HostControl } from './host-control.js';
-import { consentBrokerSettings } from './web-ui/bridge-backend.js';
+import { hostSettings, logLevelOf } from './web-ui/host-settings.js';
 import { startWebUi, type WebUi } from './web-ui/web-ui-server.js';
+import { darwinUserTempDir } from './darwin-temp-dir.js';
+import { frameLinter } from './web-ui/frame-lints.js';
+import type { FrameLinter } from './web-ui/frame-log.js';
+import { HostRecorder } from './record/host-recorder.js';
 
 export interface HostOptions {
   readonly env: Env;
@@ -45,6 +59,12 @@ export interface HostOptions {
   readonly runtimeDir?: string | undefined;
   /** Run beside another Companion for the same directory, on the next free index. */
   readonly allowSecond: boolean;
+  /** Also listen in `<XDG_RUNTIME_DIR>/snap.discord/` (Linux; off by default: the directory is the Snap's). */
+  readonly snapSocket?: boolean;
+  /** Listening sockets handed over by systemd (socket activation), used instead of binding there. */
+  readonly adoptedSockets?: readonly AdoptedByKind[];
+  /** macOS: the GUI session's TMPDIR, listened in too when it differs from the prefix (default: asked of getconf). */
+  readonly guiTempDir?: string;
   readonly version: string;
   readonly logger: RpcLogger;
   /** Settings, the cached account and the embedded emulator's state. */
@@ -53,6 +73,8 @@ export interface HostOptions {
   readonly platformUrl?: string | undefined;
   /** How to sign in; absent: the embedded emulator's first demo user, or nobody for another platform. */
   readonly credentials?: Credentials | undefined;
+  /** Keeps the platform token between runs (the desktop shell's safeStorage); absent: memory only. */
+  readonly tokenStore?: TokenStore;
   /** Unknown application ids fail the handshake (embedded emulator only). */
   readonly strictApps?: boolean;
   /** Test tuning: the embedded emulator's limits and clocks. */
@@ -68,12 +90,20 @@ export interface HostOptions {
   readonly consentAlwaysAsk?: boolean;
   /** How long a consent prompt waits for the player (default 5 minutes). */
   readonly consentTimeoutMs?: number;
-  /** Answer `GET /` with 404 on the first free port of 127.0.0.1:6463-6472 (default true). */
-  readonly rpcHttpProbe?: boolean;
+  /**
+   * The RPC WebSocket transport on the first free port of 127.0.0.1:6463-6472, which also
+   * answers npm discord-rpc's `GET /` probe with 404 (default true).
+   */
+  readonly rpcWebSocket?: boolean;
+  /** Test tuning: the ports the WebSocket transport tries (default 6463-6472), and its peer check. */
+  readonly rpcWebSocketPorts?: readonly number[];
+  readonly rpcWebSocketPeerCheck?: PeerCheck;
   /** Serve the UI and its WebSocket bridge on a loopback port (default true). */
   readonly webUi?: boolean;
   /** The built renderer the web UI serves (default `<repo>/out/renderer`). */
   readonly webUiRendererDir?: string;
+  /** `--record FILE`: record every frame and host-side event from the start (`secrets`: keep them unredacted). */
+  readonly record?: { readonly file: string; readonly secrets: boolean };
 }
 
 export type SignInOutcome =
@@ -88,22 +118,38 @@ export interface Host {
   readonly ipcIndex: number;
   /** What each discord-ipc-N looked like before binding. */
   readonly slots: readonly SlotReport[];
+  /** Every socket Companion listens on (the primary first): the prefix, Flatpak, Snap, macOS extras. */
+  readonly listeners: readonly PlacedListener[];
+  /** Directories where Companion does not listen, and why. */
+  readonly skippedListeners: readonly SkippedDirectory[];
+  /** For a process exiting without close(): removes the socket files synchronously. */
+  removeSocketFilesSync(): void;
   /** The runtime file: host.json, or host-<index>.json for a second host (--allow-second). */
   readonly runtimeFile: string | null;
   readonly server: RpcServer;
   readonly session: PlatformSession;
   readonly relay: PresenceRelay;
+  /** Arbitration and privacy settings (`presence.json`), each update's outcome, app announcements. */
+  readonly presence: PresenceService;
   readonly friends: FriendPresences;
   readonly social: SocialService;
   readonly control: HostControl;
   /** The headless UI, or null when turned off (`webUi: false`). */
   readonly webUi: WebUi | null;
+  /** The inspector's lints for SET_ACTIVITY frames (the desktop shell's bridge uses it too). */
+  readonly frameLinter: FrameLinter;
+  /** Records RPC traffic to a file: started by `record`, or at runtime (a UI toggle) with start/stop. */
+  readonly recorder: HostRecorder;
   readonly consent: ConsentBroker;
   readonly grants: GrantCache;
   /** A message for the player when the grants cache had to be set aside, else null. */
   readonly grantsWarning: string | null;
-  /** The port of the 6463-6472 probe server, or null (not started, or all ports taken). */
-  readonly rpcHttpPort: number | null;
+  /** The port of the RPC WebSocket transport, or null (turned off, or all ports taken). */
+  readonly rpcWebSocketPort: number | null;
+  /** Web origins that asked for the RPC WebSocket, and the player's answers (`rpc-origins.json`). */
+  readonly origins: OriginApprovals;
+  /** A message for the player when `rpc-origins.json` had to be set aside, else null. */
+  readonly originsWarning: string | null;
   readonly platform: { readonly url: string; readonly embedded: EmbeddedPlatform | null };
   /**
    * The first sign-in: the user, an error (bad credentials), or 'retrying' when the platform
@@ -125,6 +171,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const prefix = resolveIpcPrefix(options.env, options.runtimeDir);
   assertSocketPathsFit(prefix.dir);
   await mkdir(prefix.dir, { recursive: true, mode: 0o700 });
+  // Same user only, before anything is written there (the runtime file holds tokens).
+  await checkSocketDirectory(prefix.dir);
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
   const startedAt = new Date().toISOString();
@@ -160,11 +208,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
       // Called only once the gateway connects, after the relay below exists.
       presence: (): PresenceUpdateCommand => presenceRelay.current(),
       ...(options.gatewayOptions === undefined ? {} : { gatewayOptions: options.gatewayOptions }),
+      ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
     });
     cleanup.push(() => session.close());
     await session.loadCache();
+    const presenceSettings = await PresenceSettingsStore.load(options.dataDir, { logger: options.logger });
+    cleanup.push(() => presenceSettings.store.flush());
     const presenceRelay: PresenceRelay = new PresenceRelay({
       send: (presence): boolean => session.updatePresence(presence),
+      settings: () => presenceSettings.store.settings,
       ...(options.relayLimit === undefined ? {} : { limit: options.relayLimit }),
     });
     cleanup.push(async () => presenceRelay.dispose());
@@ -210,6 +262,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
       logger: options.logger,
     });
     cleanup.push(async () => broker.dispose());
+    const recorder = new HostRecorder({ server, consent: broker, gateway: session, version: options.version, logger: options.logger });
+    cleanup.push(async () => void (await recorder.stop()));
+    if (options.record !== undefined) await recorder.start(options.record.file, { secrets: options.record.secrets });
     installAuthCommands({
       server,
       platform: () => session.authedApi(),
@@ -227,6 +282,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       const relayed = relayChangeFromRpc(change);
       if (relayed !== undefined) presenceRelay.activityChanged(relayed);
     });
+    const presence = new PresenceService({ relay: presenceRelay, store: presenceSettings.store, server, logger: options.logger, warning: presenceSettings.warning });
+    cleanup.push(async () => presence.dispose());
     // Platform → host state and games.
     // FriendPresences takes READY from the dispatch stream below, like every other dispatch.
     session.on('ready', () => presenceRelay.connected());
@@ -257,7 +314,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
     session.on('status', (status) => options.logger.info({ status: status.status, detail: status.detail }, 'platform status'));
 
+    const { approvals: origins, warning: originsWarning } = await loadOriginApprovals({ dataDir: options.dataDir, platformUrl, apps, logger: options.logger });
+    cleanup.push(() => origins.flush());
     const control = await startHostControl({
+      recorder: { recorder, dir: join(options.dataDir, 'recordings') },
+      origins,
+      presence,
       version: options.version,
       broker,
       grants,
@@ -268,14 +330,24 @@ export async function startHost(options: HostOptions): Promise<Host> {
       friends,
       social,
       platform: { url: platformUrl, embedded: embedded !== null },
+      platformAdminToken: embedded?.adminToken ?? null,
       // Asked only by API requests, which come after the listener below exists.
       ipcPath: () => listener.path,
+      webSocketPort: () => webSocket?.port ?? null,
+      // Loaded when the player asks: the host does not carry the doctor's code otherwise.
+      doctor: async () => {
+        const [{ buildDoctorReport }, { doctorView }] = await Promise.all([import('./doctor/doctor-report.js'), import('./web-ui/doctor-view.js')]);
+        const report = await buildDoctorReport({ env: options.env, runtimeDir: options.runtimeDir, guiTempDir: options.guiTempDir ?? (await darwinUserTempDir()) });
+        return doctorView(report, Date.now());
+      },
       logger: options.logger,
     });
     cleanup.push(() => control.close());
 
     // The UI for headless hosts: the same contract as the Electron preload, over a WebSocket.
-    const consentSettings = consentBrokerSettings(broker, options.logger);
+    const logLevel = logLevelOf(options.logger);
+    const frameLints = frameLinter(server, session.publicApi);
+    const consentSettings = hostSettings({ broker, logger: options.logger, ...(logLevel === undefined ? {} : { logLevel }) });
     const webUi =
       options.webUi === false
         ? null
@@ -283,6 +355,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
             backend: control.backend,
             server,
             settings: consentSettings,
+            lint: frameLints,
             logger: options.logger,
             ...(options.webUiRendererDir === undefined ? {} : { rendererDir: options.webUiRendererDir }),
           });
@@ -305,32 +378,45 @@ export async function startHost(options: HostOptions): Promise<Host> {
             },
           );
 
-    let probe: Awaited<ReturnType<typeof startRpcHttpProbe>>['probe'] = null;
-    if (options.rpcHttpProbe !== false) {
-      const started = await startRpcHttpProbe({ logger: options.logger });
-      probe = started.probe;
-      if (started.probe === null) options.logger.warn({ reason: started.reason }, 'no free port in 127.0.0.1:6463-6472 for the discord-rpc probe; npm discord-rpc logins will report an error');
-    }
-    if (probe !== null) cleanup.push(() => probe.close());
+    const webSocket =
+      options.rpcWebSocket === false
+        ? null
+        : await startRpcWebSocket({
+            server,
+            approvals: origins,
+            logger: options.logger,
+            ...(options.rpcWebSocketPorts === undefined ? {} : { ports: options.rpcWebSocketPorts }),
+            ...(options.rpcWebSocketPeerCheck === undefined ? {} : { peerCheck: options.rpcWebSocketPeerCheck }),
+          });
+    if (webSocket !== null) cleanup.push(() => webSocket.close());
 
-    const listener: IpcListener = await listenIpc({ dir: prefix.dir, onConnection: (socket) => server.attach(socket) });
-    const bound = listener;
+    const listenerSet: IpcListenerSet = await listenIpcDirectories({
+      directories: ipcListenDirectories(options.env, process.platform, {
+        runtimeDir: options.runtimeDir,
+        snap: options.snapSocket === true,
+        guiTempDir: options.guiTempDir ?? (await darwinUserTempDir()),
+      }),
+      onConnection: (socket) => server.attach(socket),
+      ...(options.adoptedSockets === undefined ? {} : { adopted: options.adoptedSockets }),
+    });
+    const listener = listenerSet.primary;
     // Once: close() starts it before closing the connections, and undo() meets it again.
     let listenerClosing: Promise<void> | undefined;
-    const closeListener = (): Promise<void> => (listenerClosing ??= bound.close());
+    const closeListener = (): Promise<void> => (listenerClosing ??= listenerSet.close());
     cleanup.push(closeListener);
     const info: RuntimeInfo = {
       pid: process.pid,
       version: options.version,
       startedAt,
-      ipc: { path: bound.path, index: bound.index },
+      ipc: { path: listener.path, index: listener.index },
+      listeners: listenerSet.listeners.map(({ directory, listener: l }) => ({ path: l.path, index: l.index, kind: directory.kind })),
       control: { url: control.url, token: control.token },
       ...(webUi === null ? {} : { webUi: { url: webUi.baseUrl, token: webUi.token } }),
       platform: { url: platformUrl, embedded: embedded !== null, ...(embedded === null ? {} : { adminToken: embedded.adminToken }) },
     };
     let secondary: Awaited<ReturnType<typeof writeSecondaryRuntimeFile>> | undefined;
     if (runtime !== null) await runtime.update(info);
-    else secondary = await writeSecondaryRuntimeFile(prefix.dir, bound.index, info);
+    else secondary = await writeSecondaryRuntimeFile(prefix.dir, listener.index, info);
     cleanup.push(async () => secondary?.remove());
 
     let closing: Promise<void> | undefined;
@@ -339,21 +425,29 @@ export async function startHost(options: HostOptions): Promise<Host> {
     return {
       closed,
       prefix,
-      ipcPath: bound.path,
-      ipcIndex: bound.index,
-      slots: bound.slots,
+      ipcPath: listener.path,
+      ipcIndex: listener.index,
+      slots: listener.slots,
+      listeners: listenerSet.listeners,
+      skippedListeners: listenerSet.skipped,
+      removeSocketFilesSync: () => listenerSet.removeFilesSync(),
       runtimeFile: runtime?.file ?? secondary?.file ?? null,
       server,
       session,
       relay: presenceRelay,
+      presence,
       friends,
       social,
       control,
       webUi,
+      frameLinter: frameLints,
+      recorder,
       consent: broker,
       grants,
       grantsWarning: grantsLoad.warning,
-      rpcHttpPort: probe?.port ?? null,
+      rpcWebSocketPort: webSocket?.port ?? null,
+      origins,
+      originsWarning,
       platform: { url: platformUrl, embedded },
       signedIn,
       close() {

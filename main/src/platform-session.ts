@@ -22,8 +22,20 @@ export interface SessionStatus {
   readonly detail: string;
 }
 
+/**
+ * Where the player's token is kept between runs (the desktop shell's safeStorage store).
+ * The session saves the token of every successful sign-in and clears it on sign-out or when
+ * the platform rejects it; nothing else ever sees it.
+ */
+export interface TokenStore {
+  save(token: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
 export interface PlatformSessionOptions {
   readonly baseUrl: string;
+  /** Keeps the token for the next run; absent: the token lives in memory only. */
+  readonly tokenStore?: TokenStore;
   readonly cache: AccountCache;
   readonly logger: RpcLogger;
   /** The presence a new gateway session starts with (the relay's current state). */
@@ -46,8 +58,9 @@ export interface PlatformSessionEvents {
 
 /**
  * The host's account on the platform: signing in and out, the HTTP client with the user's
- * token, and the gateway connection. The token lives only in memory here; the account cache
- * keeps the user object so games get READY while the platform is away.
+ * token, and the gateway connection. The token lives in memory here and, when a token store is
+ * given, in that store (never on disk in plain text); the account cache keeps the user object
+ * so games get READY while the platform is away.
  */
 export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   /** Unauthenticated calls (application lookups). */
@@ -91,6 +104,11 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     return this.api;
   }
 
+  /** The gateway connection's fault injection for QA (drop, stall); null while signed out. */
+  gatewayFaults(): Pick<GatewayClient, 'simulateNetworkLoss' | 'simulateStall'> | null {
+    return this.gateway;
+  }
+
   updatePresence(presence: PresenceUpdateCommand): boolean {
     return this.gateway?.updatePresence(presence) ?? false;
   }
@@ -114,6 +132,8 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
         if (generation !== this.generation) throw error instanceof SupersededError ? error : new SupersededError();
         const unreachable = error instanceof PlatformApiError && error.status === 0;
         if (!unreachable || options.retry === false) {
+          // A token the platform refuses is useless next time too.
+          if ('token' in credentials && error instanceof PlatformApiError && error.status === 401) await this.forgetToken();
           this.setStatus({ status: 'signed-out', detail: `sign-in failed: ${error instanceof Error ? error.message : String(error)}` });
           throw error;
         }
@@ -154,6 +174,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     this.connectGateway(token, gatewayUrl);
     this.emit('account', user);
     await this.options.cache.write(user);
+    await this.saveToken(token);
     return user;
   }
 
@@ -195,6 +216,24 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     this.setStatus({ status: 'signed-out', detail: 'signed out' });
     this.emit('account', null);
     await this.options.cache.write(null);
+    await this.forgetToken();
+  }
+
+  /** A store that fails costs the player a sign-in next time, never this session. */
+  private async saveToken(token: string): Promise<void> {
+    try {
+      await this.options.tokenStore?.save(token);
+    } catch (error) {
+      this.options.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the platform token could not be stored');
+    }
+  }
+
+  private async forgetToken(): Promise<void> {
+    try {
+      await this.options.tokenStore?.clear();
+    } catch (error) {
+      this.options.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the stored platform token could not be removed');
+    }
   }
 
   async close(): Promise<void> {

@@ -7,12 +7,15 @@ import { GatewayServer, GATEWAY_PATH, type SessionInfo } from './gateway/server.
 import type { Session } from './gateway/session.js';
 import { SessionRegistry } from './gateway/sessions.js';
 import { adminRoutes } from './http/admin-routes.js';
+import { simulationRoutes } from './http/simulation-routes.js';
 import { apiRoutes } from './http/api-routes.js';
 import { createRequestHandler } from './http/handler.js';
 import { InviteService } from './invites/invites.js';
 import { OidcKeys } from './oauth/jwt.js';
 import { oauthApiRoutes, oauthRootRoutes } from './oauth/routes.js';
 import { OAuthService } from './oauth/service.js';
+import { TokenFaults } from './oauth/token-faults.js';
+import { FriendSimulator } from './simulation/friend-simulator.js';
 import { WebhookDeliverer, type WebhookSleep } from './webhooks/deliverer.js';
 import { resolveLimits, type PlatformLimits, type PlatformLimitsInput } from './limits.js';
 import { SILENT_LOGGER, type PlatformLogger } from './logger.js';
@@ -174,15 +177,17 @@ async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServe
   });
   const keys = new OidcKeys(store);
   const oauth = new OAuthService({ store, dispatcher: sessions, webhooks, keys, limits, now, logger, resolveApp, issuer: () => url });
-  const oauthRouteDeps = { oauth, keys, store, url: () => url, devLoginLimit: () => limits.http.devLogin };
+  const tokenFaults = new TokenFaults();
+  const oauthRouteDeps = { oauth, keys, store, url: () => url, devLoginLimit: () => limits.http.devLogin, tokenFaults };
   const invites = new InviteService({ store, activities: presence, dispatcher: sessions, limits, now, logger, resolveApp });
   const admin = new PlatformAdmin(store, sessions, presence, gateway, (app) => oauth.ping(app));
+  const simulator = new FriendSimulator({ store, sessions, presence, invites, now, logger, resolveApp });
   const handler = createRequestHandler({
     apiRoutes: [
       ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => gatewayUrl, resolveApp }),
       ...oauthApiRoutes(oauthRouteDeps),
     ],
-    adminRoutes: adminRoutes(admin),
+    adminRoutes: [...adminRoutes(admin), ...simulationRoutes(simulator, tokenFaults)],
     rootRoutes: oauthRootRoutes(oauthRouteDeps),
     bearer: (token) => oauth.bearer(token),
     store,

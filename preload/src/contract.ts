@@ -46,6 +46,8 @@ export interface StatusView {
   readonly account: { readonly user: UserView } | null;
   readonly gateway: { readonly status: GatewayState; readonly detail: string | null };
   readonly ipc: { readonly path: string } | null;
+  /** The RPC WebSocket on 127.0.0.1 (6463-6472), null when it is not listening. */
+  readonly websocket: { readonly port: number } | null;
   readonly platform: { readonly url: string; readonly embedded: boolean };
 }
 
@@ -54,6 +56,10 @@ export interface GameView {
   readonly client_id: string;
   readonly application_name: string;
   readonly pid: number | null;
+  /** 'ipc' (discord-ipc-N) or 'websocket' (127.0.0.1:6463-6472). */
+  readonly transport: string;
+  /** The client library the game probably uses (from its nonces and activity), and why. */
+  readonly client_library: { readonly library: string; readonly reason: string };
   readonly activity: ActivityView | null;
   /** Epoch ms. */
   readonly connected_at: number;
@@ -100,6 +106,138 @@ export interface GrantView {
   readonly created_at: string;
 }
 
+/** A web page that tried the RPC WebSocket from an origin the player has not approved. Times are epoch ms. */
+export interface OriginRequestView {
+  readonly id: string;
+  /** `scheme://host[:port]`, from the page's Origin header (untrusted text). */
+  readonly origin: string;
+  readonly client_id: string;
+  readonly application_name: string | null;
+  readonly created_at: number;
+  readonly last_attempt_at: number;
+  readonly attempts: number;
+}
+
+/** An answer the player gave to an origin (approved ones are remembered across runs). */
+export interface OriginDecisionView {
+  readonly id: string;
+  readonly origin: string;
+  readonly client_id: string;
+  readonly application_name: string | null;
+  readonly decision: 'approved' | 'denied';
+  readonly decided_at: number;
+}
+
+/** `companion doctor` as the Settings panel shows it: where games look and what they find (no secrets). */
+export interface DoctorView {
+  /** Epoch ms. */
+  readonly generated_at: number;
+  /** The directories Companion listens in, and why each. */
+  readonly directories: readonly { readonly dir: string; readonly kind: string; readonly why: string }[];
+  /** What is at each discord-ipc-N there (absent ones left out). */
+  readonly sockets: readonly { readonly path: string; readonly state: string; readonly holder: 'companion' | 'another server' | null }[];
+  /** The socket each known client library would pick in the host's environment. */
+  readonly clients: readonly {
+    readonly name: string;
+    readonly rule: string;
+    readonly outcome: 'connects' | 'fails' | 'not-checked';
+    readonly path: string | null;
+    readonly reason: string | null;
+    readonly reaches: 'companion' | 'another server' | null;
+  }[];
+  /** Linux: Flatpak apps and whether they can see Companion's sockets; null elsewhere. */
+  readonly flatpak: readonly { readonly id: string; readonly exposes: 'directory' | 'socket' | 'none'; readonly detail: string; readonly fix: string | null }[] | null;
+  /** What to do, most important first. */
+  readonly findings: readonly string[];
+}
+
+/** What the real client accepts but shows badly, for one SET_ACTIVITY (the wire answer is unchanged). */
+export interface LintView {
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+  readonly severity: 'warning' | 'info';
+}
+
+/** What became of one game update on its way to the platform (the relay's outcome). Times are epoch ms. */
+export interface RelayOutcomeView {
+  readonly connection_id: string;
+  readonly application_id: string;
+  /** Which update of that connection (1 = its first SET_ACTIVITY; the close counts too). */
+  readonly update: number;
+  readonly cause: 'command' | 'disconnect';
+  readonly cleared: boolean;
+  readonly at: number;
+  readonly kind: 'sent' | 'coalesced' | 'held' | 'shadowed' | 'hidden' | 'rejected' | 'unchanged';
+  /** coalesced: updates merged into one send; held: updates held so far. */
+  readonly count?: number;
+  /** held: when the rate limit lets it go. */
+  readonly until?: number;
+  /** shadowed: the game whose activity is shown instead. */
+  readonly by_application_id?: string;
+  /** hidden: by "hide everything" or by this app's rule. */
+  readonly rule?: 'hide-all' | 'app';
+  /** rejected: the platform's reason, and when it may be sent again. */
+  readonly reason?: string;
+  readonly retry_after_ms?: number | null;
+}
+
+export type RedactableField = 'details' | 'state' | 'party' | 'buttons' | 'assets' | 'timestamps';
+
+export type AppRuleView = { readonly mode: 'hide' } | { readonly mode: 'redact'; readonly fields: readonly RedactableField[] };
+
+/** The player's presence settings: which game is shown, and what friends may see of each. */
+export interface PresenceSettingsView {
+  readonly policy: 'most-recent' | 'first-connected';
+  /** This app's activity wins whenever it has one. */
+  readonly pinned_application_id: string | null;
+  /** No game activity reaches the platform. */
+  readonly hide_all: boolean;
+  /** Apps without an entry share their activity. */
+  readonly rules: Readonly<Record<string, AppRuleView>>;
+}
+
+export interface PresenceView extends PresenceSettingsView {
+  readonly games: readonly {
+    readonly connection_id: string;
+    readonly application_id: string;
+    readonly application_name: string;
+    /** Its activity is what friends see now. */
+    readonly shown: boolean;
+    readonly outcome: RelayOutcomeView | null;
+  }[];
+  /** The latest outcomes of every game, oldest first (at most 50). */
+  readonly recent_outcomes: readonly RelayOutcomeView[];
+  /** Apps whose first activity was announced to the player, oldest first. */
+  readonly announced: readonly { readonly application_id: string; readonly application_name: string; readonly at: number }[];
+}
+
+/** A change to the presence settings: absent fields are kept; a rule of null or share removes the app's rule. */
+export interface PresencePatch {
+  readonly policy?: PresenceSettingsView['policy'];
+  readonly pinned_application_id?: string | null;
+  readonly hide_all?: boolean;
+  readonly rules?: Readonly<
+    Record<string, { readonly mode: 'share' } | { readonly mode: 'hide' } | { readonly mode: 'redact'; readonly fields?: readonly RedactableField[] } | null>
+  >;
+}
+
+/** The host's recorder (`serve --record`, or the inspector's Record button). */
+export interface RecordingView {
+  readonly recording: boolean;
+  /** The file being written, or the last one written (null before any). */
+  readonly file: string | null;
+  /** ISO time the recording started, or null. */
+  readonly started_at: string | null;
+  readonly records: number;
+  /** Records lost because the disk did not keep up. */
+  readonly dropped: number;
+  /** The recording keeps secrets (only `serve --record-secrets` does). */
+  readonly secrets: boolean;
+  /** Why the last recording stopped by itself, else null. */
+  readonly error: string | null;
+}
+
 /** One RPC frame for the inspector. */
 export interface FrameView {
   /** Increasing per host, for ordering and de-duplication. */
@@ -114,12 +252,18 @@ export interface FrameView {
   readonly nonce: string | null;
   /** The decoded payload with secrets redacted (tokens, codes, join secrets). */
   readonly payload: unknown;
+  /** An incoming SET_ACTIVITY's lints (empty when it shows as meant); absent on other frames. */
+  readonly lints?: readonly LintView[];
 }
 
 export interface SettingsView {
   readonly consent_policy: 'prompt' | 'approve' | 'deny';
   /** A request with `prompt: consent` always asks, as the real client does. */
   readonly consent_always_ask: boolean;
+  /** The host's log level; changes apply at once. */
+  readonly log_level: 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Start Companion when the player logs in; null where this runtime cannot (the headless host). */
+  readonly start_at_login: boolean | null;
 }
 
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
@@ -131,6 +275,13 @@ export interface Snapshot {
   readonly invites: readonly InviteView[];
   readonly consent_requests: readonly ConsentPromptView[];
   readonly grants: readonly GrantView[];
+  /** Web pages waiting for the player's answer (RPC WebSocket origins). */
+  readonly origin_requests: readonly OriginRequestView[];
+  readonly origins: readonly OriginDecisionView[];
+  /** Presence arbitration, privacy and relay outcomes; null when this host has none. */
+  readonly presence: PresenceView | null;
+  /** The recorder; null when this host has none. */
+  readonly recording: RecordingView | null;
   readonly settings: SettingsView;
   /** The most recent frames (at most 1,000). */
   readonly frames: readonly FrameView[];
@@ -146,6 +297,8 @@ export interface InvokeChannels {
   'companion:accept-join-request': { args: [id: string]; result: null };
   'companion:decline-join-request': { args: [id: string]; result: null };
   'companion:accept-invite': { args: [id: string]; result: { secret_delivered: boolean } };
+  /** Forgets an invite: the protocol has no answer for declining one, so the sender is not told. */
+  'companion:decline-invite': { args: [id: string]; result: null };
   'companion:request-to-join': { args: [userId: string, applicationId: string | null]; result: { joined: boolean } };
   'companion:send-invite': { args: [userId: string, applicationId: string | null]; result: { message_id: string } };
   'companion:revoke-grant': { args: [applicationId: string]; result: null };
@@ -153,6 +306,19 @@ export interface InvokeChannels {
   'companion:login': { args: [username: string]; result: StatusView };
   'companion:logout': { args: []; result: StatusView };
   'companion:update-settings': { args: [settings: Partial<SettingsView>]; result: SettingsView };
+  /** Lets a web origin use the RPC WebSocket for that app, or refuses it. */
+  'companion:decide-origin': { args: [id: string, decision: 'approve' | 'deny']; result: null };
+  /** Forgets an origin answer: that page asks again next time. */
+  'companion:forget-origin': { args: [id: string]; result: null };
+  /** Runs `companion doctor` in the host's environment. */
+  'companion:doctor': { args: []; result: DoctorView };
+  /** Changes the presence settings (policy, pin, hide everything, per-app rules). */
+  'companion:update-presence': { args: [patch: PresencePatch]; result: PresenceSettingsView };
+  /**
+   * Starts recording every frame to a new file the host names in its data directory (secrets
+   * redacted), or stops. The UI never chooses the path.
+   */
+  'companion:set-recording': { args: [on: boolean]; result: RecordingView };
 }
 
 /** What main sends on its own. */
@@ -172,6 +338,7 @@ export const INVOKE_CHANNELS: readonly InvokeChannel[] = [
   'companion:accept-join-request',
   'companion:decline-join-request',
   'companion:accept-invite',
+  'companion:decline-invite',
   'companion:request-to-join',
   'companion:send-invite',
   'companion:revoke-grant',
@@ -179,6 +346,11 @@ export const INVOKE_CHANNELS: readonly InvokeChannel[] = [
   'companion:login',
   'companion:logout',
   'companion:update-settings',
+  'companion:decide-origin',
+  'companion:forget-origin',
+  'companion:doctor',
+  'companion:update-presence',
+  'companion:set-recording',
 ];
 
 export const PUSH_CHANNELS: readonly PushChannel[] = ['companion:snapshot', 'companion:frames'];

@@ -4,6 +4,7 @@ import { FriendsScreen } from './screens/FriendsScreen';
 import { GamesScreen } from './screens/GamesScreen';
 import { GrantsScreen } from './screens/GrantsScreen';
 import { InspectorScreen } from './screens/InspectorScreen';
+import { OriginRequests } from './screens/OriginRequests';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
 
@@ -70,6 +71,7 @@ export function App(): ReactNode {
       <main className="main" ref={heading} tabIndex={-1}>
         <ConnectionBanner />
         <Messages />
+        <OriginRequests />
         {hasData ? <Screen id={screen} /> : <Loading />}
       </main>
       <ConsentOverlay />

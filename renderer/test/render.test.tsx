@@ -8,6 +8,7 @@ import { FriendsScreen, joinAction } from '../src/screens/FriendsScreen';
 import { GamesScreen } from '../src/screens/GamesScreen';
 import { GrantsScreen } from '../src/screens/GrantsScreen';
 import { InspectorScreen } from '../src/screens/InspectorScreen';
+import { OriginRequests } from '../src/screens/OriginRequests';
 import { SettingsScreen } from '../src/screens/SettingsScreen';
 import { createAppStore, type AppStore } from '../src/store/app-store';
 import { StoreContext } from '../src/store/react';
@@ -80,11 +81,14 @@ describe('screens (server-rendered, text only)', () => {
 
   it('games: a hostile activity renders as text with only http(s) links and images', async () => {
     const store = await storeWith({
-      games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 4242, activity: HOSTILE, connected_at: Date.now() }],
+      games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 4242, transport: 'ipc', client_library: { library: 'pypresence', reason: '<b>nonces</b>' }, activity: HOSTILE, connected_at: Date.now() }],
     });
     const html = render(store, <GamesScreen />);
     expect(count(html, 'data-testid="game-card"')).toBe(1);
     expect(html).toContain('4242');
+    expect(html).toContain('pypresence (Python)');
+    expect(html).toContain('IPC socket');
+    expect(html).not.toContain('<b>nonces</b>');
     expect(html).toContain('data-testid="game-link-account"');
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img src=x/i);
@@ -156,6 +160,97 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).toContain('data-testid="settings-consent-policy"');
     expect(html.match(/<input[^>]*data-testid="settings-always-ask"[^>]*>/)?.[0]).toContain('checked=""');
     expect(html).toContain('data-testid="settings-gateway-status">ready<');
+    // Headless: start at login is shown but disabled, with the reason; the log level is a select.
+    expect(html.match(/<input[^>]*data-testid="settings-start-at-login"[^>]*>/)?.[0]).toContain('disabled=""');
+    expect(html).toContain('only in the desktop app');
+    expect(html).toMatch(/<option value="info" selected="">info<\/option>/);
+  });
+
+  it('settings: in the desktop app, start at login reflects the host', async () => {
+    const html = render(await storeWith({ settings: { consent_policy: 'prompt', consent_always_ask: false, log_level: 'debug', start_at_login: true } }), <SettingsScreen />);
+    const box = html.match(/<input[^>]*data-testid="settings-start-at-login"[^>]*>/)?.[0];
+    expect(box).toContain('checked=""');
+    expect(box).not.toContain('disabled=""');
+    expect(html).not.toContain('only in the desktop app');
+    expect(html).toMatch(/<option value="debug" selected="">debug<\/option>/);
+  });
+
+  it('origin requests: a page\'s origin is shown as text with Allow / Deny; answered origins listed in settings with Forget', async () => {
+    const hostile = 'https://<img src=x onerror=alert(1)>.example';
+    const store = await storeWith({
+      origin_requests: [{ id: 'o1', origin: hostile, client_id: '42', application_name: 'Space <b>Game</b>', created_at: 1, last_attempt_at: 2, attempts: 3 }],
+      origins: [{ id: 'o2', origin: 'https://ok.example', client_id: '42', application_name: null, decision: 'approved', decided_at: 5 }],
+    });
+    const html = render(store, <OriginRequests />);
+    expect(count(html, 'data-testid="origin-request-row"')).toBe(1);
+    expect(html).toContain('data-testid="origin-request-approve"');
+    expect(html).not.toMatch(/<img src=x/i);
+    expect(html).not.toContain('<b>Game</b>');
+    expect(html).toContain('3 attempts');
+    const settings = render(store, <SettingsScreen />);
+    expect(count(settings, 'data-testid="origin-row"')).toBe(1);
+    expect(settings).toContain('allowed');
+    expect(settings).toContain('ws://127.0.0.1:6463');
+    expect(render(await storeWith({}), <OriginRequests />)).toBe('');
+  });
+
+  it('settings: the doctor panel runs the doctor through the bridge and shows its report', async () => {
+    const bridge = createFakeBridge(snapshot());
+    bridge.answer('companion:doctor', () => ({
+      generated_at: 1,
+      directories: [{ dir: '/run/user/1000', kind: 'prefix', why: 'XDG_RUNTIME_DIR' }],
+      sockets: [{ path: '/run/user/1000/discord-ipc-0', state: 'answers', holder: 'another server' }],
+      clients: [{ name: 'pypresence', rule: 'first entry', outcome: 'connects', path: '/run/user/1000/discord-ipc-0', reason: null, reaches: 'another server' }],
+      flatpak: [{ id: 'com.valvesoftware.Steam', exposes: 'none', detail: 'cannot see <the> sockets', fix: 'flatpak override --user --filesystem=xdg-run/app/com.discordapp.Discord:create com.valvesoftware.Steam' }],
+      findings: ['Another server holds discord-ipc-0'],
+    }));
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(render(store, <SettingsScreen />)).not.toContain('data-testid="doctor-report"');
+    expect(await store.getState().runDoctor()).toBe(true);
+    const html = render(store, <SettingsScreen />);
+    expect(html).toContain('data-testid="doctor-report"');
+    expect(html).toContain('Another server holds discord-ipc-0');
+    expect(html).toContain('flatpak override --user --filesystem=xdg-run/app/com.discordapp.Discord:create com.valvesoftware.Steam');
+    expect(html).toContain('cannot see &lt;the&gt; sockets');
+    expect(count(html, 'data-testid="doctor-client"')).toBe(1);
+  });
+
+  it('presence: each game says whether friends see it and what became of its last update; settings and the inspector show the relay', async () => {
+    const held = { connection_id: 'c1', application_id: '42', update: 3, cause: 'command', cleared: false, at: 1_000, kind: 'held', until: Date.UTC(2026, 0, 1, 12, 0, 5), count: 2 } as const;
+    const shadowed = { connection_id: 'c2', application_id: '43', update: 1, cause: 'command', cleared: false, at: 2_000, kind: 'shadowed', by_application_id: '42' } as const;
+    const store = await storeWith({
+      games: [
+        { connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0 },
+        { connection_id: 'c2', client_id: '43', application_name: 'Chess', pid: 2, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0 },
+      ],
+      presence: {
+        policy: 'most-recent',
+        pinned_application_id: '42',
+        hide_all: false,
+        rules: { '43': { mode: 'redact', fields: ['details', 'state'] } },
+        games: [
+          { connection_id: 'c1', application_id: '42', application_name: 'Space Game', shown: true, outcome: held },
+          { connection_id: 'c2', application_id: '43', application_name: 'Chess', shown: false, outcome: shadowed },
+        ],
+        recent_outcomes: [held, shadowed],
+        announced: [],
+      },
+    });
+    const games = render(store, <GamesScreen />);
+    expect(count(games, 'data-testid="game-shown"')).toBe(1);
+    expect(count(games, 'data-testid="game-not-shown"')).toBe(1);
+    expect(games).toContain('held by the rate limit until');
+    expect(games).toContain('(2 updates)');
+    expect(games).toContain('Space Game is shown instead');
+    expect(games.match(/<input[^>]*data-testid="game-pin"[^>]*>/g)?.[0]).toContain('checked=""');
+    expect(games).toMatch(/<option value="redact" selected="">/);
+    const settings = render(store, <SettingsScreen />);
+    expect(settings).toContain('data-testid="presence-settings"');
+    expect(settings).toContain('app 42 is pinned');
+    expect(count(settings, 'data-testid="presence-rule"')).toBe(1);
+    const inspector = render(store, <InspectorScreen />);
+    expect(count(inspector, 'data-testid="inspector-relay-outcome"')).toBe(2);
   });
 
   it('app: navigation, and the connection-lost banner', async () => {

@@ -24,7 +24,7 @@ describe('createAppStore', () => {
     const store = createAppStore(bridge);
     await store.started;
     bridge.emit('companion:frames', [frame(2), frame(3)]);
-    bridge.emit('companion:snapshot', snapshot({ games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, activity: null, connected_at: 0 }], frames: [frame(3), frame(4)] }));
+    bridge.emit('companion:snapshot', snapshot({ games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }], frames: [frame(3), frame(4)] }));
     const state = store.getState();
     expect(state.data?.games).toHaveLength(1);
     expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2, 3, 4]);
@@ -169,20 +169,44 @@ describe('createAppStore', () => {
     bridge.answer('companion:login', (username) => ({ ...signedOut, account: { user: { id: '2', username, discriminator: '0', global_name: null, avatar: null } } }));
     await store.getState().login('second');
     expect(store.getState().data?.status.account?.user.username).toBe('second');
-    bridge.answer('companion:update-settings', (patch) => ({ consent_policy: 'prompt', consent_always_ask: true, ...patch }));
+    bridge.answer('companion:update-settings', (patch) => ({ consent_policy: 'prompt', consent_always_ask: true, log_level: 'info', start_at_login: null, ...patch }));
     await store.getState().updateSettings({ consent_always_ask: false });
     expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:update-settings', args: [{ consent_always_ask: false }] });
     expect(store.getState().data?.settings.consent_always_ask).toBe(false);
   });
 
-  it('declining an invite only hides it (the protocol has no answer for it)', async () => {
+  it('declining an invite asks the host to forget it (the protocol has no answer for it)', async () => {
     const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, received_at: 0, valid: true };
     const bridge = createFakeBridge(snapshot({ invites: [invite] }));
+    bridge.answer('companion:decline-invite', () => null);
     const store = createAppStore(bridge);
     await store.started;
-    store.getState().declineInvite('inv');
-    expect(store.getState().hiddenInviteIds).toEqual(['inv']);
-    expect(bridge.calls).toHaveLength(1);
+    expect(await store.getState().declineInvite('inv')).toBe(true);
+    expect(bridge.calls.map((call) => call.channel)).toEqual(['companion:ready', 'companion:decline-invite']);
+    expect(bridge.calls[1]?.args).toEqual(['inv']);
+  });
+
+  it("an app's first activity ever is announced once, on the push that first lists it", async () => {
+    const presence = (announced: { application_id: string; application_name: string; at: number }[]) => ({
+      policy: 'most-recent' as const,
+      pinned_application_id: null,
+      hide_all: false,
+      rules: {},
+      games: [],
+      recent_outcomes: [],
+      announced,
+    });
+    const bridge = createFakeBridge(snapshot({ presence: presence([{ application_id: '1', application_name: 'Old Game', at: 1 }]) }));
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(store.getState().messages).toEqual([]);
+    const two = presence([
+      { application_id: '1', application_name: 'Old Game', at: 1 },
+      { application_id: '2', application_name: 'New Game', at: 2 },
+    ]);
+    bridge.emit('companion:snapshot', snapshot({ presence: two }));
+    bridge.emit('companion:snapshot', snapshot({ presence: two }));
+    expect(store.getState().messages.map((m) => m.text)).toEqual([expect.stringContaining('New Game now shares your activity')]);
   });
 
   it('a failed ready shows the error; refresh retries', async () => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
 import { HostNotFoundError, locateHost, type HostEndpoint } from '../host-locator.js';
+import { PRESENCE_HELP, PRESENCE_OPTIONS, presenceAction } from './control-presence.js';
 
 export const CONTROL_HELP = `Usage: companion control <action> [arguments] [options]
 
@@ -21,11 +22,12 @@ Actions:
   invites                     Invites you received
   accept-invite ID            Accept an invite (the game gets ACTIVITY_JOIN,
                               and is launched if it is not running)
+  decline-invite ID           Forget an invite (the sender is not told)
   login NAME                  Sign in as a platform user (emulator dev login)
   login --token-file FILE     Sign in with a token
   logout                      Sign out (games are disconnected)
   events                      Stream the host's events until Ctrl+C
-
+${PRESENCE_HELP}
 Options:
   --host FILE|URL     The host's runtime file (host.json) or control URL (then
                       COMPANION_CONTROL_TOKEN holds the token). Default: the host
@@ -45,7 +47,8 @@ export class ControlRequestError extends Error {
   }
 }
 
-async function call(host: HostEndpoint, method: string, route: string, body?: unknown): Promise<unknown> {
+/** One control API request; errors are ControlRequestError with the API's message. */
+export async function call(host: HostEndpoint, method: string, route: string, body?: unknown): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(`${host.url}${route}`, {
@@ -111,6 +114,7 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
       app: { type: 'string' },
       message: { type: 'string' },
       'token-file': { type: 'string' },
+      ...PRESENCE_OPTIONS,
     },
     true,
   );
@@ -243,6 +247,12 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
         print(result, () => (result.secret_delivered ? 'Accepted: the game got ACTIVITY_JOIN\n' : 'Accepted: the game is being launched and gets ACTIVITY_JOIN when it connects\n'));
         return 0;
       }
+      case 'decline-invite': {
+        const [id] = need(1, 'one invite ID');
+        const result = await call(host, 'POST', `/v1/invites/${encodeURIComponent(id as string)}/decline`, {});
+        print(result, () => 'Declined: the invite is gone\n');
+        return 0;
+      }
       case 'login': {
         const tokenFile = values['token-file'] as string | undefined;
         let body: { username: string } | { token: string };
@@ -263,6 +273,8 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
         print(result, () => 'Signed out\n');
         return 0;
       }
+      case 'presence':
+        return await presenceAction((method, route, body) => call(host, method, route, body), args, values, print);
       case 'events':
         need(0, 'no arguments');
         return await streamEvents(host, io);

@@ -1,8 +1,9 @@
-import { lstatSync, unlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { NoFreeSlotError, SocketPathTooLongError } from '../../../rpc/src/index.js';
+import { NoFreeSlotError, SocketPathTooLongError, UnsafeSocketDirectoryError } from '../../../rpc/src/index.js';
+import { listenerReport } from '../listener-report.js';
+import { activationFromEnv, withoutActivationVars } from '../systemd/activation.js';
 import type { Logger } from 'pino';
 import { startHost, type Host } from '../host.js';
 import type { Credentials } from '../platform-session.js';
@@ -35,12 +36,21 @@ Options:
                       they are registered on first use)
   --allow-second      Run even if a Companion already serves this directory,
                       on the next free index
+  --snap-socket       Also listen in <runtime dir>/snap.discord/ (Linux; off by
+                      default: the directory belongs to a Snap Discord)
   --consent POLICY    prompt | approve | deny: how new authorization requests
                       (AUTHORIZE) are answered. Default prompt: on this terminal
                       when it is one, else through the control API
   --consent-always-ask
                       Ask even when a remembered grant covers the request
                       (requests with prompt "consent", as the real client does)
+  --record FILE       Record every RPC frame (both directions, every connection)
+                      and host-side events (consent decisions, gateway dispatches)
+                      to FILE, created or truncated (mode 0600). Secrets (tokens,
+                      codes, activity secrets) are redacted. Read it with
+                      'companion record show FILE', replay it with 'companion replay'
+  --record-secrets    Keep the secrets in the recording (with --record). The file
+                      then holds working tokens: keep it private
   -v, --verbose       More log output (repeat for more: -v info, -vv debug,
                       -vvv trace). Default: errors and warnings only
   --log-level LEVEL   error | warn | info | debug | trace
@@ -75,6 +85,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
     consent: { type: 'string' },
     'consent-always-ask': { type: 'boolean' },
     'allow-second': { type: 'boolean' },
+    'snap-socket': { type: 'boolean' },
+    record: { type: 'string' },
+    'record-secrets': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v', multiple: true },
     'log-level': { type: 'string' },
   });
@@ -96,14 +109,19 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const consentValue = values.consent as string | undefined;
   const consentPolicy = consentValue === undefined ? 'prompt' : parseConsentPolicy(consentValue);
   if (consentPolicy === undefined) throw new UsageError(`--consent must be one of ${CONSENT_POLICIES.join(', ')}, got '${consentValue}'`);
+  const record = parseRecordOptions(values.record as string | undefined, values['record-secrets'] === true);
   const credentials = await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env);
 
   // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
   const shutdown = new ShutdownOnSignal();
+  // Started by systemd socket activation: serve the sockets its units hold.
+  const activation = activationFromEnv(io.env, process.pid);
   let host: Host;
   try {
     host = await startHost({
-      env: io.env,
+      env: withoutActivationVars(io.env),
+      snapSocket: values['snap-socket'] === true || activation.adopted.some((socket) => socket.kind === 'snap'),
+      ...(activation.adopted.length === 0 ? {} : { adoptedSockets: activation.adopted }),
       runtimeDir,
       allowSecond: values['allow-second'] === true,
       version: io.version,
@@ -114,6 +132,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
       strictApps: values['strict-apps'] === true,
       consentPolicy,
       consentAlwaysAsk: values['consent-always-ask'] === true,
+      ...(record === undefined ? {} : { record }),
     });
   } catch (error) {
     shutdown.dispose();
@@ -125,8 +144,12 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
       );
       return 1;
     }
-    if (error instanceof NoFreeSlotError || error instanceof SocketPathTooLongError) {
+    if (error instanceof NoFreeSlotError || error instanceof SocketPathTooLongError || error instanceof UnsafeSocketDirectoryError) {
       io.stderr(`companion serve: ${error.message}\n`);
+      return 1;
+    }
+    if (record !== undefined && isErrnoError(error) && error.path === record.file) {
+      io.stderr(`companion serve: cannot write the recording ${record.file} (${error.code})\n`);
       return 1;
     }
     if (isErrnoError(error)) {
@@ -149,8 +172,11 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   const removed = host.slots.filter((slot) => slot.state.kind === 'stale-removed').map((slot) => slot.index);
   if (removed.length > 0) io.stdout(`Removed stale sockets: ${removed.map((i) => `discord-ipc-${i}`).join(', ')}\n`);
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
+  for (const line of listenerReport(host.listeners.slice(1), host.skippedListeners)) io.stdout(`${line}\n`);
+  if (activation.ignored.length > 0) io.stderr(`companion serve: ignoring inherited sockets not from Companion's units (fds ${activation.ignored.map((s) => s.fd).join(', ')})\n`);
   io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
   io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only'})\n`);
+  if (host.rpcWebSocketPort !== null) io.stdout(`RPC WebSocket: ws://127.0.0.1:${host.rpcWebSocketPort}\n`);
   if (host.webUi !== null) {
     // The token only where the user sees it: a terminal, not a log file or a pipe.
     io.stdout(
@@ -159,8 +185,13 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
         : `Web UI: ${host.webUi.baseUrl} (token in ${host.runtimeFile ?? 'memory only'})\n`,
     );
   }
+  if (record !== undefined) {
+    io.stdout(`Recording to ${record.file}${record.secrets ? ' (secrets kept)' : ' (secrets redacted)'}\n`);
+    if (record.secrets) io.stderr('companion serve: warning: --record-secrets: the recording holds access tokens, authorization codes and activity secrets; keep it private and delete it when done\n');
+  }
   logger.info({ path: host.ipcPath, index: host.ipcIndex, prefixFrom: host.prefix.source }, 'rpc server listening');
   if (host.grantsWarning !== null) io.stderr(`companion serve: ${host.grantsWarning}\n`);
+  if (host.originsWarning !== null) io.stderr(`companion serve: ${host.originsWarning}\n`);
   if (consentPolicy === 'prompt' && isInteractiveTerminal(process.stdin, process.stdout)) {
     const prompt = startTtyPrompt({ broker: host.consent, input: process.stdin, output: process.stdout });
     void host.closed.then(() => prompt.close());
@@ -186,6 +217,15 @@ function isErrnoError(error: unknown): error is NodeJS.ErrnoException {
 function defaultDataDir(env: Readonly<Record<string, string | undefined>>): string {
   const config = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
   return path.join(config, 'companion');
+}
+
+function parseRecordOptions(file: string | undefined, secrets: boolean): { file: string; secrets: boolean } | undefined {
+  if (file === undefined) {
+    if (secrets) throw new UsageError('--record-secrets needs --record FILE');
+    return undefined;
+  }
+  if (file === '') throw new UsageError('--record must name a file');
+  return { file: path.resolve(file), secrets };
 }
 
 function parsePlatformUrl(value: string | undefined): string | undefined {
@@ -253,15 +293,8 @@ class ShutdownOnSignal {
 
   /** Resolves with the exit code once a signal has shut the host down. */
   async closeOnSignal(host: Host, logger: Logger): Promise<number> {
-    // Last resort if the process exits some other way: remove our socket file synchronously.
-    const socketIno = lstatSync(host.ipcPath).ino;
-    process.on('exit', () => {
-      try {
-        if (lstatSync(host.ipcPath).ino === socketIno) unlinkSync(host.ipcPath);
-      } catch {
-        // gone already
-      }
-    });
+    // Last resort if the process exits some other way: remove our socket files synchronously.
+    process.on('exit', () => host.removeSocketFilesSync());
     if (this.received === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
     // A second Ctrl+C from now on ends the process at once, as usual.
     this.dispose();

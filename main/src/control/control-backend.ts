@@ -23,6 +23,8 @@ export interface ControlBackend {
   /** Invites received. */
   invites(): InviteView[];
   acceptInvite(id: string): Promise<{ secret_delivered: boolean }>;
+  /** Forgets an invite (nobody is told, as on the real service). */
+  declineInvite(id: string): Promise<void>;
   sendInvite(input: SendInviteInput): Promise<{ message_id: string }>;
   /** joined: the party is public and the join secret went to the game; else a join request was sent. */
   requestToJoin(input: RequestToJoinInput): Promise<{ joined: boolean }>;
@@ -117,6 +119,8 @@ export interface ControlStatus {
   readonly gateway: { readonly status: GatewayState; readonly detail: string | null };
   /** The RPC IPC endpoint, null when IPC is not listening. */
   readonly ipc: { readonly path: string } | null;
+  /** The RPC WebSocket (`ws://127.0.0.1:PORT`), null when it is not listening. */
+  readonly websocket: { readonly port: number } | null;
   /** `embedded`: the host runs the platform emulator in-process. */
   readonly platform: { readonly url: string; readonly embedded: boolean };
 }
@@ -126,6 +130,10 @@ export interface GameView {
   readonly client_id: string;
   readonly application_name: string;
   readonly pid: number | null;
+  /** 'ipc', or 'websocket' for the loopback WebSocket transport. */
+  readonly transport: string;
+  /** Which client library the game probably uses, and why (a guess from its nonces and activity). */
+  readonly client_library: { readonly library: string; readonly reason: string };
   readonly activity: GatewayActivity | null;
   /** Epoch ms. */
   readonly connected_at: number;
@@ -180,6 +188,27 @@ export interface ControlEvent {
   readonly type: string;
   readonly data: unknown;
 }
+
+/*
+ * Presence routes (main/src/control/presence-routes.ts; the types live in
+ * main/src/presence/presence-service.ts, presence-privacy.ts and relay-outcomes.ts). Times are epoch ms.
+ *
+ * GET /v1/presence → {
+ *   policy: 'most-recent' | 'first-connected', pinned_application_id: string | null, hide_all: boolean,
+ *   rules: {[application_id]: {mode: 'hide'} | {mode: 'redact', fields: ('details' | 'state' | 'party' | 'buttons' | 'assets' | 'timestamps')[]}},
+ *   games: [{connection_id, application_id, application_name, shown (what friends see now), outcome: RelayOutcome | null}],
+ *   recent_outcomes: RelayOutcome[] (oldest first, at most 200),
+ *   announced_applications: [{application_id, application_name, at}] }
+ * RelayOutcome: {connection_id, application_id, update (nth update of the connection), cause: 'command' | 'disconnect',
+ *   cleared, at, kind} plus, by kind: 'sent' | 'unchanged' nothing; 'coalesced' {count}; 'held' {until, count};
+ *   'shadowed' {by_application_id, by_connection_id}; 'hidden' {rule: 'hide-all' | 'app'};
+ *   'rejected' {reason ('rate_limited'), retry_after_ms: number | null}.
+ * PATCH /v1/presence/settings {policy?, pinned_application_id?: id | null, hide_all?, rules?: {[id]: {mode: 'share' | 'hide'}
+ *   | {mode: 'redact', fields?} | null}} → the four settings fields. Rules merge per app (share or null removes one);
+ *   unknown fields are a 400.
+ * Events: presence-outcome (RelayOutcome), presence-announcement ({application_id, application_name, at}: an app's
+ *   first activity ever, once per app across restarts), presence-settings (the four settings fields).
+ */
 
 /** An error the API answers with its own status and message (e.g. 404 unknown invite, 409 expired). */
 export class ControlError extends Error {

@@ -2,6 +2,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ControlBackend, ControlEvent } from './control-backend.js';
+import type { InjectionBackend } from '../inject/injection-backend.js';
+import { injectRoutes } from './inject-routes.js';
+import { originRoutes, type OriginControl } from './origin-routes.js';
+import { presenceRoutes, type PresenceControl } from './presence-routes.js';
 import {
   InvalidRequest,
   parseEmpty,
@@ -31,6 +35,12 @@ export interface ControlServerOptions {
   readonly heartbeatMs?: number;
   /** Request body limit in bytes (default 64 KiB). */
   readonly maxBodyBytes?: number;
+  /** QA event and fault injection (`/v1/inject/...`); absent: those routes do not exist. */
+  readonly inject?: InjectionBackend;
+  /** Web origins of the RPC WebSocket (`/v1/origin-requests`, `/v1/origins`); absent: those routes do not exist. */
+  readonly origins?: OriginControl;
+  /** Presence arbitration, privacy and relay outcomes (`/v1/presence`); absent: those routes do not exist. */
+  readonly presence?: PresenceControl;
 }
 
 export interface ControlServer {
@@ -90,7 +100,7 @@ class HttpError extends Error {
   }
 }
 
-interface RequestContext {
+export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** Parsed JSON body; `{}` when the request had none. */
   readonly body: unknown;
@@ -98,10 +108,13 @@ interface RequestContext {
   readonly secrets: string[];
 }
 
-type Handler = (context: RequestContext) => Promise<unknown>;
+export type Handler = (context: RequestContext) => Promise<unknown>;
+
+/** A route as the table lists it: method, pattern, handler. */
+export type ControlRouteEntry = [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pattern: string, handle: Handler];
 
 interface Route {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: ControlRouteEntry[0];
   /** Path segments; `:name` captures one segment. */
   readonly segments: readonly string[];
   /** The route's pattern, which is what logs show instead of the requested path. */
@@ -111,7 +124,7 @@ interface Route {
 
 const OK = { ok: true } as const;
 
-function routes(backend: ControlBackend): Route[] {
+function routes(backend: ControlBackend, extra: readonly ControlRouteEntry[] = []): Route[] {
   const table: [Route['method'], string, Route['handle']][] = [
     ['GET', '/v1/status', async () => backend.status()],
     ['GET', '/v1/games', async () => ({ games: backend.games() })],
@@ -133,6 +146,11 @@ function routes(backend: ControlBackend): Route[] {
     ['POST', '/v1/invites/:id/accept', async ({ params, body }) => {
       parseEmpty(body);
       return backend.acceptInvite(parseId(params.id ?? '', 'id'));
+    }],
+    ['POST', '/v1/invites/:id/decline', async ({ params, body }) => {
+      parseEmpty(body);
+      await backend.declineInvite(parseId(params.id ?? '', 'id'));
+      return { declined: true };
     }],
     ['GET', '/v1/account', async () => ({ account: backend.status().account })],
     ['POST', '/v1/account/login', async ({ body, secrets }) => {
@@ -168,7 +186,7 @@ function routes(backend: ControlBackend): Route[] {
     }],
     ['GET', '/v1/events', 'events'],
   ];
-  return table.map(([method, pattern, handle]) => ({ method, pattern, segments: pattern.split('/').slice(1), handle }));
+  return [...table, ...extra].map(([method, pattern, handle]) => ({ method, pattern, segments: pattern.split('/').slice(1), handle }));
 }
 
 function matchSegments(route: Route, segments: readonly string[]): Record<string, string> | undefined {
@@ -238,7 +256,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   // Compared as digests: equal lengths for timingSafeEqual, and no early exit on a prefix.
   const tokenDigest = createHash('sha256').update(token).digest();
-  const table = routes(backend);
+  const table = routes(backend, [
+    ...(options.inject === undefined ? [] : injectRoutes(options.inject)),
+    ...(options.origins === undefined ? [] : originRoutes(options.origins)),
+    ...(options.presence === undefined ? [] : presenceRoutes(options.presence)),
+  ]);
   const streams = new Set<() => void>();
 
   function authorized(header: string | undefined): boolean {
@@ -364,7 +386,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       openEvents(res);
       return;
     }
-    const body = req.method === 'POST' ? await readBody(req) : {};
+    const body = req.method === 'POST' || req.method === 'PATCH' ? await readBody(req) : {};
     const output = await match.route.handle({ params: match.params, body, secrets: trace.secrets });
     sendJson(res, 200, output);
   }

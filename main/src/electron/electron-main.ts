@@ -5,7 +5,9 @@ import type { ControlLogger } from '../control/control-server.js';
 import { startHost, type Host } from '../host.js';
 import { createLogger } from '../logger.js';
 import { readVersion } from '../version.js';
-import { consentBrokerSettings, createBridgeBackend } from '../web-ui/bridge-backend.js';
+import { createBridgeBackend } from '../web-ui/bridge-backend.js';
+import { hostSettings, logLevelOf, type LoginItemPort } from '../web-ui/host-settings.js';
+import { autostartFile, electronLoginItem, xdgAutostartLoginItem } from './login-item.js';
 import type { BridgeBackend } from './bridge-port.js';
 import { DEEP_LINK_SCHEME, findDeepLinkArg, parseCallbackUrl } from './deep-link.js';
 import type { ElectronModule, MenuItemOptionsLike } from './electron-types.js';
@@ -38,7 +40,7 @@ const RENDERER_DIR = join(OUT_DIR, 'renderer');
 
 export interface ShellOptions {
   /** Maps the contract onto the host (the same service the headless web bridge uses). */
-  readonly createBridge: (host: Host, logger: ControlLogger) => BridgeBackend;
+  readonly createBridge: (host: Host, logger: ControlLogger, loginItem: LoginItemPort) => BridgeBackend;
   readonly externalHosts?: readonly string[];
 }
 
@@ -95,9 +97,19 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     dataDir,
     // The windows are the UI: no loopback web UI beside them.
     webUi: false,
+    // Every sign-in from the UI is saved here, and cleared on sign-out: the next launch signs in with it.
+    tokenStore: secrets,
     ...(token === null ? {} : { credentials: { token } }),
   });
-  const bridge = options.createBridge(host, logger);
+  // Start at login: Electron's login item on macOS and Windows, an XDG autostart entry on Linux.
+  const loginItem =
+    process.platform === 'linux'
+      ? xdgAutostartLoginItem({
+          file: autostartFile(process.env),
+          command: app.isPackaged ? [process.execPath] : [process.execPath, ELECTRON_MAIN_ENTRY],
+        })
+      : electronLoginItem(app);
+  const bridge = options.createBridge(host, logger, loginItem);
 
   installGuardedHandlers(
     electron.ipcMain as unknown as { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void },
@@ -105,7 +117,6 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   );
 
   // Tray: status, quick actions, start at login.
-  const loginItemSupported = process.platform === 'darwin' || process.platform === 'win32';
   let status: StatusView | null = null;
   let lastSnapshot: Snapshot | null = null;
   const tray = new electron.Tray(electron.nativeImage.createFromBuffer(companionIconPng(32), { scaleFactor: 1 }));
@@ -113,8 +124,10 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     if (action === 'open') windows.show('main');
     else if (action === 'open-consent') windows.show('consent');
     else if (action === 'toggle-login-item') {
-      app.setLoginItemSettings({ openAtLogin: !app.getLoginItemSettings().openAtLogin });
-      refreshTray();
+      void loginItem
+        .set(!loginItem.get())
+        .catch((error: unknown) => logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'start at login could not be changed'))
+        .finally(refreshTray);
     } else app.quit();
   };
   const refreshTray = (): void => {
@@ -122,8 +135,8 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
       status,
       pendingConsents: lastSnapshot?.consent_requests.filter((request) => request.state !== 'settled').length ?? 0,
       games: lastSnapshot?.games.length ?? 0,
-      openAtLogin: loginItemSupported && app.getLoginItemSettings().openAtLogin,
-      loginItemSupported,
+      openAtLogin: loginItem.get(),
+      loginItemSupported: true,
     };
     tray.setToolTip(trayTooltip(state));
     const items: MenuItemOptionsLike[] = trayMenuTemplate(state).map(({ action, ...item }) =>
@@ -169,11 +182,18 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
 }
 
 /** The contract over the host: the same bridge backend the headless web UI serves. */
-export function hostBridge(host: Host, logger?: ControlLogger): BridgeBackend {
+export function hostBridge(host: Host, logger?: ControlLogger, loginItem?: LoginItemPort): BridgeBackend {
+  const logLevel = logLevelOf(logger);
   return createBridgeBackend({
     backend: host.control.backend,
     server: host.server,
-    settings: consentBrokerSettings(host.consent, logger),
+    lint: host.frameLinter,
+    settings: hostSettings({
+      broker: host.consent,
+      ...(logger === undefined ? {} : { logger }),
+      ...(logLevel === undefined ? {} : { logLevel }),
+      ...(loginItem === undefined ? {} : { loginItem }),
+    }),
     ...(logger === undefined ? {} : { logger }),
   });
 }

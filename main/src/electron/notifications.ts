@@ -6,7 +6,7 @@ import type { InviteView, JoinRequestView, Snapshot, UserView } from '../../../p
  * request. Decided by diffing snapshots, so nothing is announced twice.
  */
 export interface NotificationSpec {
-  readonly kind: 'join-request' | 'invite';
+  readonly kind: 'join-request' | 'invite' | 'sharing';
   readonly id: string;
   readonly title: string;
   readonly body: string;
@@ -42,6 +42,16 @@ export function inviteNotification(invite: InviteView): NotificationSpec {
   };
 }
 
+/** An app's first activity ever: the player learns that friends can now see it. */
+export function sharingNotification(app: { readonly application_id: string; readonly application_name: string }): NotificationSpec {
+  return {
+    kind: 'sharing',
+    id: app.application_id,
+    title: 'Sharing your activity',
+    body: `${plain(app.application_name) || 'A game'} now shows your activity to friends. Change it on the Games screen.`,
+  };
+}
+
 export interface SnapshotChanges {
   readonly notifications: readonly NotificationSpec[];
   /** Ids of consent requests that were not there before: bring the consent window up. */
@@ -63,6 +73,10 @@ export function snapshotChanges(previous: Snapshot | null, next: Snapshot): Snap
     }
     for (const invite of next.invites) {
       if (!oldInvites.has(invite.id) && invite.valid) notifications.push(inviteNotification(invite));
+    }
+    const oldApps = new Set((previous.presence?.announced ?? []).map((app) => app.application_id));
+    if (previous.presence !== null) {
+      for (const app of next.presence?.announced ?? []) if (!oldApps.has(app.application_id)) notifications.push(sharingNotification(app));
     }
   }
   const newConsentRequests = next.consent_requests

@@ -113,6 +113,13 @@ export class PlatformApi {
     }
   }
 
+  /** The names of the application's uploaded art assets (what `large_image` keys may name). */
+  async assetNames(applicationId: string): Promise<string[]> {
+    const assets = await this.request<unknown>('GET', `/oauth2/applications/${seg(applicationId)}/assets`, { auth: false });
+    if (!Array.isArray(assets)) throw new PlatformApiError(0, 0, 'the assets answer is not a list');
+    return assets.flatMap((asset) => (typeof asset === 'object' && asset !== null && typeof (asset as { name?: unknown }).name === 'string' ? [(asset as { name: string }).name] : []));
+  }
+
   /** The DM channel with a user (created on first use). */
   openDm(recipientId: string): Promise<PlatformChannel> {
     return this.request('POST', '/users/@me/channels', { body: { recipient_id: recipientId } });

@@ -53,7 +53,7 @@ export interface SocialServiceOptions {
 }
 
 export interface SocialChange {
-  readonly type: 'join-request' | 'invite' | 'join-delivered' | 'join-pending' | 'request-declined';
+  readonly type: 'join-request' | 'invite' | 'invite-declined' | 'join-delivered' | 'join-pending' | 'request-declined';
   readonly data: unknown;
 }
 
@@ -363,6 +363,16 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     const result = await this.join(invite.user.id, invite.applicationId, invite.messageId);
     this.book.removeInvite(id);
     return { secret_delivered: result.delivered };
+  }
+
+  /**
+   * The player said no to an invite. The protocol has no answer for that (the sender is not
+   * told, as on the real service): the invite is forgotten here, so no UI shows it again.
+   */
+  declineInvite(id: string): void {
+    if (this.book.invite(id) === undefined) throw new SocialError(RpcErrorCode.InvalidInvite, `Invalid invite: no invite ${id}`, 404);
+    this.book.removeInvite(id);
+    this.emit('change', { type: 'invite-declined', data: { id } });
   }
 
   async sendInvite(input: { user_id: string; application_id?: string; content?: string }): Promise<{ message_id: string }> {

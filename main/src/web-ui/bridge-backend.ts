@@ -1,11 +1,13 @@
-import type { FrameView, InvokeChannel, InvokeChannels, SettingsView, Snapshot } from '../../../preload/src/contract.js';
+import type { DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, FrameView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, Snapshot } from '../../../preload/src/contract.js';
 import type { FrameTrace, RpcServer } from '../../../rpc/src/index.js';
-import type { ConsentPolicy } from '../consent/consent-broker.js';
 import type { ControlBackend } from '../control/control-backend.js';
 import type { ControlLogger } from '../control/control-server.js';
 import type { BridgeBackend, PushMessage } from '../electron/bridge-port.js';
 import { isInvokeChannel, parseChannelArgs } from './bridge-schemas.js';
-import { FrameLog } from './frame-log.js';
+import { FrameLog, type FrameLinter } from './frame-log.js';
+import type { WebUiSettings } from './host-settings.js';
+
+export type { WebUiSettings } from './host-settings.js';
 import {
   consentPromptView,
   friendView,
@@ -13,6 +15,8 @@ import {
   grantView,
   inviteView,
   joinRequestView,
+  originDecisionView,
+  originRequestView,
   settingsView,
   statusView,
 } from './views.js';
@@ -25,13 +29,6 @@ import {
  * and batched inspector frames. Nothing here knows about Electron, HTTP or sockets.
  */
 
-/** The consent settings the UI may change at runtime (the host maps them to its ConsentBroker). */
-export interface WebUiSettings {
-  get(): SettingsView;
-  /** Applies the given fields and answers the settings now in force. */
-  update(partial: Partial<SettingsView>): SettingsView;
-}
-
 /** The control backend plus what only the UI does: closing a consent prompt without a decision. */
 export interface WebUiBackend extends ControlBackend {
   /**
@@ -39,6 +36,24 @@ export interface WebUiBackend extends ControlBackend {
    * cancellation error. Throws a ControlError 404 when no pending request has that id.
    */
   dismissConsent(id: string): Promise<void>;
+  /** Web pages waiting for the player's answer before they may use the RPC WebSocket. */
+  originRequests(): readonly OriginRequestView[];
+  /** The answers given (approved ones are remembered across runs). */
+  originDecisions(): readonly OriginDecisionView[];
+  /** Answers an origin request; ControlError 404 when no pending request has that id. */
+  decideOrigin(id: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** Forgets an answer, so that origin asks again; ControlError 404 when unknown. */
+  forgetOrigin(id: string): Promise<void>;
+  /** `companion doctor` in the host's environment. */
+  doctor(): Promise<DoctorView>;
+  /** Arbitration, privacy and relay outcomes; null when the host has no presence service. */
+  presence(): PresenceView | null;
+  /** Applies a presence patch; a ControlError 400 names a field it cannot apply. */
+  updatePresence(patch: PresencePatch): Promise<PresenceSettingsView>;
+  /** The recorder's state; null when the host has none. */
+  recording(): RecordingView | null;
+  /** Starts a recording in the host's recordings directory, or stops it. */
+  setRecording(on: boolean): Promise<RecordingView>;
 }
 
 export interface BridgeBackendOptions {
@@ -46,8 +61,10 @@ export interface BridgeBackendOptions {
   /** Where frames come from (the inspector); listened to only while someone is subscribed. */
   readonly server: Pick<RpcServer, 'on' | 'off'>;
   readonly settings: WebUiSettings;
-  /** The inspector's ring (default a new FrameLog). */
+  /** The inspector's ring (default a new FrameLog, with `lint`). */
   readonly frameLog?: FrameLog;
+  /** Lints for incoming SET_ACTIVITY frames, shown in the inspector. */
+  readonly lint?: FrameLinter;
   readonly logger?: ControlLogger;
   /** Minimum time between two snapshot pushes (default 100 ms). */
   readonly snapshotIntervalMs?: number;
@@ -87,23 +104,6 @@ const MAX_PENDING_FRAMES = 10_000;
 
 const silentLogger: ControlLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** The UI's settings over the host's consent broker (its policy and always-ask flag are live fields). */
-export function consentBrokerSettings(
-  broker: { policy: ConsentPolicy; alwaysAsk: boolean },
-  logger?: Pick<ControlLogger, 'info'>,
-): WebUiSettings {
-  const settings: WebUiSettings = {
-    get: () => ({ consent_policy: broker.policy, consent_always_ask: broker.alwaysAsk }),
-    update: (partial) => {
-      if (partial.consent_policy !== undefined) broker.policy = partial.consent_policy;
-      if (partial.consent_always_ask !== undefined) broker.alwaysAsk = partial.consent_always_ask;
-      logger?.info({ policy: broker.policy, alwaysAsk: broker.alwaysAsk }, 'consent settings changed from the UI');
-      return settings.get();
-    },
-  };
-  return settings;
-}
-
 interface Subscriber {
   readonly listener: (message: PushMessage) => void;
   readonly wants: () => boolean;
@@ -112,7 +112,7 @@ interface Subscriber {
 export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {
   const { backend, settings } = options;
   const logger = options.logger ?? silentLogger;
-  const frames = options.frameLog ?? new FrameLog();
+  const frames = options.frameLog ?? new FrameLog(undefined, options.lint);
   const snapshotIntervalMs = options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS;
   const framesIntervalMs = options.framesIntervalMs ?? FRAMES_INTERVAL_MS;
   const subscribers = new Set<Subscriber>();
@@ -157,6 +157,9 @@ export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {
         const result = await backend.acceptInvite(call.args[0]);
         return { secret_delivered: result.secret_delivered };
       }
+      case 'companion:decline-invite':
+        await backend.declineInvite(call.args[0]);
+        return null;
       case 'companion:request-to-join': {
         const [userId, applicationId] = call.args;
         const result = await backend.requestToJoin({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
@@ -180,8 +183,20 @@ export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {
       case 'companion:logout':
         await backend.logout();
         return statusView(backend.status());
+      case 'companion:decide-origin':
+        await backend.decideOrigin(call.args[0], call.args[1]);
+        return null;
+      case 'companion:forget-origin':
+        await backend.forgetOrigin(call.args[0]);
+        return null;
+      case 'companion:doctor':
+        return backend.doctor();
+      case 'companion:update-presence':
+        return backend.updatePresence(call.args[0]);
+      case 'companion:set-recording':
+        return backend.setRecording(call.args[0]);
       case 'companion:update-settings':
-        return settingsView(settings.update(call.args[0]));
+        return settingsView(await settings.update(call.args[0]));
     }
   }
 
@@ -191,7 +206,7 @@ export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {
     if (!parsed.ok) throw new BridgeCallRefused(parsed.reason);
     const result = await dispatch({ channel, args: parsed.args } as Parameters<typeof dispatch>[0]);
     // Not every change is a backend event (settings, a grant cache update): push a snapshot.
-    if (channel !== 'companion:ready') changed();
+    if (channel !== 'companion:ready' && channel !== 'companion:doctor') changed();
     return result as InvokeChannels[C]['result'];
   }
 
@@ -208,6 +223,10 @@ export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {
       invites: backend.invites().map(inviteView),
       consent_requests: backend.consentRequests().map(consentPromptView),
       grants: grants.map(grantView),
+      origin_requests: backend.originRequests().map(originRequestView),
+      origins: backend.originDecisions().map(originDecisionView),
+      presence: backend.presence(),
+      recording: backend.recording(),
       settings: settingsView(settings.get()),
       frames: frames.list(),
     };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels } from '../../../preload/src/contract.js';
+import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels, type PresencePatch } from '../../../preload/src/contract.js';
+import { PresencePatchSchema } from '../control/presence-schemas.js';
 
 /**
  * The one schema module of the contract's calls: the argument schemas of every invoke
@@ -18,6 +19,12 @@ const username = v.pipe(
   v.maxLength(32, 'must be at most 32 characters'),
 );
 
+/** The control API's presence patch, with the rules' keys checked too (a record's schema does not name a bad key). */
+const presencePatch = v.pipe(
+  PresencePatchSchema,
+  v.check((patch) => Object.keys(patch.rules ?? {}).every((key) => /^[0-9]{1,20}$/.test(key)), 'rules: every key must be an application id of 1 to 20 digits'),
+) as v.GenericSchema<unknown, PresencePatch>;
+
 /** The argument schemas of every invoke channel of the contract, and of nothing else. */
 export const CHANNEL_SCHEMAS = {
   'companion:ready': v.strictTuple([], 'takes no arguments'),
@@ -25,20 +32,28 @@ export const CHANNEL_SCHEMAS = {
   'companion:accept-join-request': v.strictTuple([opaqueId], 'takes [id]'),
   'companion:decline-join-request': v.strictTuple([opaqueId], 'takes [id]'),
   'companion:accept-invite': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:decline-invite': v.strictTuple([opaqueId], 'takes [id]'),
   'companion:request-to-join': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-invite': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:revoke-grant': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:send-authorize-request': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:login': v.strictTuple([username], 'takes [username]'),
   'companion:logout': v.strictTuple([], 'takes no arguments'),
+  'companion:decide-origin': v.strictTuple([opaqueId, v.picklist(['approve', 'deny'], 'must be approve or deny')], 'takes [id, decision]'),
+  'companion:forget-origin': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:doctor': v.strictTuple([], 'takes no arguments'),
+  'companion:update-presence': v.strictTuple([presencePatch], 'takes [patch]'),
+  'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
   'companion:update-settings': v.strictTuple(
     [
       v.strictObject(
         {
           consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
           consent_always_ask: v.exactOptional(v.boolean('must be a boolean')),
+          log_level: v.exactOptional(v.picklist(['error', 'warn', 'info', 'debug', 'trace'], 'must be error, warn, info, debug or trace')),
+          start_at_login: v.exactOptional(v.boolean('must be a boolean')),
         },
-        'must be an object with only consent_policy and consent_always_ask',
+        'must be an object with only consent_policy, consent_always_ask, log_level and start_at_login',
       ),
     ],
     'takes [settings]',

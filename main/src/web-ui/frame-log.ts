@@ -1,4 +1,4 @@
-import type { FrameView } from '../../../preload/src/contract.js';
+import type { FrameView, LintView } from '../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../rpc/src/index.js';
 import { REDACTED, scrubSecrets } from '../logger.js';
 
@@ -70,13 +70,22 @@ function capped(payload: unknown): unknown {
  * The inspector's frames: numbered, redacted, and the last FRAME_RING_SIZE kept for the
  * snapshot (a ring: memory is bounded whatever the traffic).
  */
+/**
+ * Lints an incoming SET_ACTIVITY's args (what the real client accepts but shows badly); the
+ * inspector shows them beside the frame. Given the connection, for the app's asset names.
+ */
+export type FrameLinter = (connectionId: string, args: unknown) => readonly LintView[];
+
 export class FrameLog {
   private readonly ring: (FrameView | undefined)[];
   private next = 0;
   private size = 0;
   private seq = 0;
 
-  constructor(readonly capacity = FRAME_RING_SIZE) {
+  constructor(
+    readonly capacity = FRAME_RING_SIZE,
+    private readonly lint?: FrameLinter,
+  ) {
     this.ring = new Array<FrameView | undefined>(capacity);
   }
 
@@ -87,16 +96,22 @@ export class FrameLog {
 
   record(trace: FrameTrace): FrameView {
     this.seq += 1;
+    const cmd = field(trace.payload, 'cmd');
+    const lints =
+      this.lint !== undefined && trace.direction === 'in' && cmd === 'SET_ACTIVITY'
+        ? this.lint(trace.connectionId, (trace.payload as { args?: unknown }).args)
+        : undefined;
     const view: FrameView = {
       seq: this.seq,
       connection_id: trace.connectionId,
       direction: trace.direction,
       opcode: trace.opcode,
       at: trace.at,
-      cmd: field(trace.payload, 'cmd'),
+      cmd,
       evt: field(trace.payload, 'evt'),
       nonce: field(trace.payload, 'nonce'),
       payload: capped(redactPayload(trace.payload)),
+      ...(lints === undefined ? {} : { lints }),
     };
     this.ring[this.next] = view;
     this.next = (this.next + 1) % this.capacity;

@@ -6,6 +6,8 @@ import type {
   GrantView,
   InviteView,
   JoinRequestView,
+  OriginDecisionView,
+  OriginRequestView,
   SettingsView,
   StatusView,
   UserView,
@@ -35,6 +37,7 @@ export function statusView(status: control.ControlStatus): StatusView {
     account: status.account === null ? null : { user: userView(status.account.user) },
     gateway: { status: status.gateway.status, detail: status.gateway.detail },
     ipc: status.ipc === null ? null : { path: status.ipc.path },
+    websocket: status.websocket === null ? null : { port: status.websocket.port },
     platform: { url: status.platform.url, embedded: status.platform.embedded },
   };
 }
@@ -45,6 +48,8 @@ export function gameView(game: control.GameView): GameView {
     client_id: game.client_id,
     application_name: game.application_name,
     pid: game.pid,
+    transport: game.transport.slice(0, 32),
+    client_library: { library: game.client_library.library.slice(0, 64), reason: game.client_library.reason.slice(0, 256) },
     activity: activityView(game.activity),
     connected_at: game.connected_at,
   };
@@ -99,5 +104,34 @@ export function grantView(grant: control.GrantView): GrantView {
 }
 
 export function settingsView(settings: SettingsView): SettingsView {
-  return { consent_policy: settings.consent_policy, consent_always_ask: settings.consent_always_ask };
+  return {
+    consent_policy: settings.consent_policy,
+    consent_always_ask: settings.consent_always_ask,
+    log_level: settings.log_level,
+    start_at_login: settings.start_at_login,
+  };
+}
+
+/** Origins come from a page's header: kept as the host normalised them, bounded like other untrusted text. */
+export function originRequestView(request: OriginRequestView): OriginRequestView {
+  return {
+    id: request.id,
+    origin: request.origin.slice(0, 256),
+    client_id: request.client_id,
+    application_name: request.application_name === null ? null : request.application_name.slice(0, 128),
+    created_at: request.created_at,
+    last_attempt_at: request.last_attempt_at,
+    attempts: request.attempts,
+  };
+}
+
+export function originDecisionView(decision: OriginDecisionView): OriginDecisionView {
+  return {
+    id: decision.id,
+    origin: decision.origin.slice(0, 256),
+    client_id: decision.client_id,
+    application_name: decision.application_name === null ? null : decision.application_name.slice(0, 128),
+    decision: decision.decision,
+    decided_at: decision.decided_at,
+  };
 }

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { WebSocketServer, WebSocket, type RawData } from '../cjs-modules.js';
 import type { BridgeServerMessage, InvokeChannel, PushChannel, PushChannels } from '../../../preload/src/contract.js';
 import type { RpcServer } from '../../../rpc/src/index.js';
 import { listenOutsideReserved, type ControlLogger } from '../control/control-server.js';
@@ -17,7 +17,7 @@ import {
   type WebUiBackend,
   type WebUiSettings,
 } from './bridge-backend.js';
-import type { FrameLog } from './frame-log.js';
+import type { FrameLinter, FrameLog } from './frame-log.js';
 import { contentType, defaultRendererDir, findIndex, resolveStatic } from './static-files.js';
 
 export type { WebUiBackend, WebUiSettings } from './bridge-backend.js';
@@ -30,6 +30,8 @@ export interface WebUiOptions {
   readonly rendererDir?: string;
   readonly logger?: ControlLogger;
   readonly settings: WebUiSettings;
+  /** Lints for the inspector's SET_ACTIVITY frames. */
+  readonly lint?: FrameLinter;
   /** Default 32 random bytes, base64url. */
   readonly token?: string;
   /** Minimum time between two snapshot pushes (default 100 ms). */
@@ -134,6 +136,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     settings,
     logger,
     ...(options.frameLog === undefined ? {} : { frameLog: options.frameLog }),
+    ...(options.lint === undefined ? {} : { lint: options.lint }),
     snapshotIntervalMs: options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS,
     framesIntervalMs: options.framesIntervalMs ?? FRAMES_INTERVAL_MS,
   });

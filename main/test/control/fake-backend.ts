@@ -19,11 +19,12 @@ export const STATUS: ControlStatus = {
   account: { user: ALICE },
   gateway: { status: 'ready', detail: null },
   ipc: { path: '/tmp/discord-ipc-0' },
+  websocket: { port: 6463 },
   platform: { url: 'http://127.0.0.1:5000', embedded: true },
 };
 
 export const GAMES: GameView[] = [
-  { connection_id: 'ipc-1', client_id: '1234567890123456789', application_name: 'Demo', pid: 42, activity: null, connected_at: 1_700_000_000_000 },
+  { connection_id: 'ipc-1', client_id: '1234567890123456789', application_name: 'Demo', pid: 42, transport: 'ipc', client_library: { library: 'discord-rpc', reason: 'UUID nonces' }, activity: null, connected_at: 1_700_000_000_000 },
 ];
 export const FRIENDS: FriendView[] = [{ user: BOB, presence: { status: 'online', activities: [] } }];
 export const JOIN_REQUESTS: JoinRequestView[] = [
@@ -108,6 +109,9 @@ export class FakeBackend implements ControlBackend {
   async acceptInvite(id: string): Promise<{ secret_delivered: boolean }> {
     this.record('acceptInvite', id);
     return { secret_delivered: true };
+  }
+  async declineInvite(id: string): Promise<void> {
+    this.record('declineInvite', id);
   }
   async sendInvite(input: { user_id: string; application_id?: string; content?: string }): Promise<{ message_id: string }> {
     this.record('sendInvite', input);

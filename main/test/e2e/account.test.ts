@@ -3,11 +3,14 @@
  * is unreachable (cached account, or "User logged out" when none was ever known), and the
  * application registry at the handshake (strict and auto-registering emulators).
  */
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SafeStorageSecretStore } from '../../src/electron/secret-store.js';
 import { Opcode } from '../../../rpc/src/index.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import type { Host } from '../../src/host.js';
-import { DEMO_APP_ID, eventually, startTestHost, World } from './support/world.js';
+import { controlCall, DEMO_APP_ID, eventually, quietLogger, startTestHost, World } from './support/world.js';
 
 const UNKNOWN_APP = '999999999999999999';
 let world: World;
@@ -28,6 +31,60 @@ async function hostAt(platformUrl: string, dataDir: string, runtimeDir: string, 
   extraHosts.push(host);
   return host;
 }
+
+/** Stands for Electron's safeStorage: a reversible transform, so the file never holds the token as is. */
+const fakeSafeStorage = {
+  isEncryptionAvailable: () => true,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  encryptString: (plain: string) => Buffer.from(`enc:${Buffer.from(plain).toString('base64')}`),
+  decryptString: (encrypted: Buffer) => Buffer.from(encrypted.toString().slice(4), 'base64').toString(),
+};
+
+describe('the platform token across runs (the desktop shell\'s store)', () => {
+  it('a sign-in from the UI is stored encrypted, the next run signs in with it, sign-out removes it', async () => {
+    world = await World.start();
+    const dir = await world.tempDir('companion-token-');
+    const file = path.join(dir, 'platform-token.bin');
+    const store = new SafeStorageSecretStore({ safeStorage: fakeSafeStorage, file, platform: 'linux', logger: quietLogger });
+    const runtimeDir = await world.tempDir('companion-rt-');
+    const first = await startTestHost({ runtimeDir, dataDir: await world.tempDir('companion-data-'), platformUrl: world.platform.url, tokenStore: store });
+    extraHosts.push(first);
+    expect(first.signedIn).toEqual({ kind: 'none' });
+    await expect(access(file)).rejects.toThrow();
+
+    const login = await controlCall(first, 'POST', '/v1/account/login', { username: 'carol' });
+    expect(login.status).toBe(200);
+    const token = await store.load();
+    expect(token).toMatch(/\S{16,}/);
+    // On disk only in the store's encrypted form.
+    expect((await readFile(file)).toString()).not.toContain(token!);
+    await first.close();
+
+    const second = await startTestHost({ runtimeDir, dataDir: await world.tempDir('companion-data-'), platformUrl: world.platform.url, credentials: { token: token! }, tokenStore: store });
+    extraHosts.push(second);
+    expect(second.signedIn).toEqual({ kind: 'signed-in', username: 'carol' });
+    expect((await controlCall(second, 'POST', '/v1/account/logout', {})).status).toBe(200);
+    await expect(access(file)).rejects.toThrow();
+    expect(await store.load()).toBeNull();
+  });
+
+  it('a stored token the platform refuses is forgotten, and the host starts signed out', async () => {
+    world = await World.start();
+    const dir = await world.tempDir('companion-token-');
+    const store = new SafeStorageSecretStore({ safeStorage: fakeSafeStorage, file: path.join(dir, 'platform-token.bin'), platform: 'linux', logger: quietLogger });
+    await store.save('not-a-token-the-platform-issued');
+    const host = await startTestHost({
+      runtimeDir: await world.tempDir('companion-rt-'),
+      dataDir: await world.tempDir('companion-data-'),
+      platformUrl: world.platform.url,
+      credentials: { token: 'not-a-token-the-platform-issued' },
+      tokenStore: store,
+    });
+    extraHosts.push(host);
+    expect(host.signedIn.kind).toBe('failed');
+    expect(await store.load()).toBeNull();
+  });
+});
 
 describe('signing out and in', () => {
   it('sign-out closes games with 1000 "User logged out" and refuses new ones; signing in as carol admits them as carol', async () => {

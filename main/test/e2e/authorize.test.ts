@@ -62,7 +62,7 @@ async function tokenExchange(player: Player, form: Record<string, string>): Prom
 
 describe('AUTHORIZE and AUTHENTICATE with npm discord-rpc', () => {
   it('approve: the game gets a code, redeems it at the emulator, AUTHENTICATE answers with the user and scopes', async () => {
-    const player = await alice({ rpcHttpProbe: true });
+    const player = await alice({ rpcWebSocket: true });
     const prompts = answerPrompts(player, () => 'approve');
     const previous = process.env['XDG_RUNTIME_DIR'];
     process.env['XDG_RUNTIME_DIR'] = player.runtimeDir;
@@ -82,7 +82,7 @@ describe('AUTHORIZE and AUTHENTICATE with npm discord-rpc', () => {
     expect((client as any).application).toMatchObject({ id: DEMO_APP_ID, name: 'Companion Demo Game' });
     expect((client as any).user).toMatchObject({ username: 'alice' });
     // npm discord-rpc probed 127.0.0.1:6463-6472 after AUTHORIZE and found the host's 404.
-    expect(player.host.rpcHttpPort).not.toBeNull();
+    expect(player.host.rpcWebSocketPort).not.toBeNull();
     expect(errors).toEqual([]);
     const connection = [...player.host.server.connections()].find((c) => c.authenticated);
     expect([...(connection?.scopes ?? [])].sort()).toEqual(['identify', 'rpc']);

@@ -45,6 +45,8 @@ describe('presence and game invites between two hosts', () => {
     const games = await alice.control('GET', '/v1/games');
     expect(games.text).toContain('party-alpha');
     expect(games.text).not.toContain(SECRET);
+    // The Games screen's facts: transport and the library guessed from the game's own frames.
+    expect(games.body.games[0]).toMatchObject({ transport: 'ipc', client_library: { library: '@xhayper/discord-rpc' } });
   });
 
   it('ask to join, yes: alice\'s game gets ACTIVITY_JOIN_REQUEST, answers, and bob\'s game gets ACTIVITY_JOIN with the secret', async () => {
@@ -166,6 +168,20 @@ describe('presence and game invites between two hosts', () => {
     await guestGame.subscribe('ACTIVITY_JOIN');
     const [, join] = await guestGame.events.until(([evt]) => evt === 'ACTIVITY_JOIN', 5000, 'ACTIVITY_JOIN');
     expect(join).toEqual({ secret: SECRET });
+  });
+
+  it('declining an invite forgets it on the host (no UI shows it again); an unknown invite is a 404', async () => {
+    const hostGame = await alice.game();
+    await hostGame.client.user!.setActivity(joinableActivity());
+    await bobSeesParty('party-alpha');
+    await hostGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId() });
+    const invite = await eventually(() => bob.host.social.invites()[0], "bob's received invite");
+
+    expect(await bob.control('POST', `/v1/invites/${invite.id}/decline`, {})).toMatchObject({ status: 200, body: { declined: true } });
+    expect((await bob.control('GET', '/v1/invites')).body).toEqual({ invites: [] });
+    const again = await bob.control('POST', `/v1/invites/${invite.id}/decline`, {});
+    expect(again.status).toBe(404);
+    expect(again.text).toContain('no invite');
   });
 
   it("accepting an invite on one of bob's devices tells his other device's game with ACTIVITY_INVITE_ACCEPTED", async () => {

@@ -14,6 +14,7 @@ const STATUS: StatusView = {
   account: { user: user('1', 'nelly') },
   gateway: { status: 'ready', detail: null },
   ipc: { path: '/run/discord-ipc-0' },
+  websocket: null,
   platform: { url: 'http://127.0.0.1:1', embedded: true },
 };
 
@@ -26,7 +27,11 @@ function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     invites: [],
     consent_requests: [],
     grants: [],
-    settings: { consent_policy: 'prompt', consent_always_ask: true },
+    origin_requests: [],
+    origins: [],
+    presence: null,
+    recording: null,
+    settings: { consent_policy: 'prompt', consent_always_ask: true, log_level: 'info', start_at_login: null },
     frames: [],
     ...patch,
   };
@@ -74,7 +79,7 @@ describe('notifications', () => {
     expect(first.notifications).toEqual([]);
     const next = snapshotChanges(
       snapshot(),
-      snapshot({ join_requests: [join], invites: [invite], games: [{ connection_id: 'c', client_id: '99', application_name: 'Chess', pid: 1, activity: null, connected_at: 0 }] }),
+      snapshot({ join_requests: [join], invites: [invite], games: [{ connection_id: 'c', client_id: '99', application_name: 'Chess', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }] }),
     );
     expect(next.notifications).toEqual([
       { kind: 'join-request', id: 'j1', title: 'Ask to Join', body: 'b mallory /b wants to join your game Chess.' },
@@ -82,6 +87,25 @@ describe('notifications', () => {
     ]);
     expect(next.notifications.map((n) => n.body).join()).not.toMatch(/[<>]/);
     expect(snapshotChanges(snapshot({ join_requests: [join] }), snapshot({ join_requests: [join] })).notifications).toEqual([]);
+  });
+
+  it("announces an app's first activity once: the player learns friends can now see it", () => {
+    const presence = (announced: { application_id: string; application_name: string; at: number }[]) => ({
+      policy: 'most-recent' as const,
+      pinned_application_id: null,
+      hide_all: false,
+      rules: {},
+      games: [],
+      recent_outcomes: [],
+      announced,
+    });
+    const before = snapshot({ presence: presence([{ application_id: '1', application_name: 'Old', at: 1 }]) });
+    const after = snapshot({ presence: presence([{ application_id: '1', application_name: 'Old', at: 1 }, { application_id: '2', application_name: '<i>Chess</i>', at: 2 }]) });
+    expect(snapshotChanges(before, after).notifications).toEqual([
+      { kind: 'sharing', id: '2', title: 'Sharing your activity', body: 'i Chess /i now shows your activity to friends. Change it on the Games screen.' },
+    ]);
+    expect(snapshotChanges(after, after).notifications).toEqual([]);
+    expect(snapshotChanges(null, after).notifications).toEqual([]);
   });
 
   it('brings up the consent window for each new consent request', () => {

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RpcServer } from '../../../rpc/src/index.js';
 import type { PushMessage } from '../../src/electron/bridge-port.js';
 import { createGuardedHandler, type InvokeEventLike } from '../../src/electron/ipc-guard.js';
-import { BridgeCallRefused, consentBrokerSettings, createBridgeBackend, type HostBridge } from '../../src/web-ui/bridge-backend.js';
+import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../src/web-ui/bridge-backend.js';
 import { ALICE, GAMES, GRANTS } from '../control/fake-backend.js';
-import { FakeSettings, FakeUiBackend, sleep } from './support.js';
+import { DOCTOR, FakeSettings, FakeUiBackend, ORIGIN_REQUEST, sleep } from './support.js';
 
 /** An RpcServer as the bridge uses it: frame events. */
 class FakeServer extends EventEmitter {
@@ -43,21 +43,34 @@ describe('bridge backend: calls', () => {
     const snapshot = await b.invoke('companion:ready', []);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.grants).toEqual(GRANTS);
-    expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false });
+    expect(snapshot.origin_requests).toEqual([ORIGIN_REQUEST]);
+    expect(snapshot.status.websocket).toEqual({ port: 6463 });
+    expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(await b.invoke('companion:decide-consent', ['c-1', 'approve'])).toBeNull();
     expect(await b.invoke('companion:decide-consent', ['c-2', 'deny'])).toBeNull();
     expect(await b.invoke('companion:decide-consent', ['c-3', 'dismiss'])).toBeNull();
     expect(await b.invoke('companion:accept-join-request', ['900'])).toBeNull();
     expect(await b.invoke('companion:decline-join-request', ['900'])).toBeNull();
     expect(await b.invoke('companion:accept-invite', ['901'])).toEqual({ secret_delivered: true });
+    expect(await b.invoke('companion:decline-invite', ['902'])).toBeNull();
+    expect(await b.invoke('companion:decide-origin', ['OrIg1n-Req_000001', 'approve'])).toBeNull();
+    expect(await b.invoke('companion:forget-origin', ['OrIg1n-Req_000001'])).toBeNull();
+    expect(await b.invoke('companion:doctor', [])).toEqual(DOCTOR);
+    expect(await b.invoke('companion:update-presence', [{ hide_all: true }])).toMatchObject({ hide_all: true });
+    expect(await b.invoke('companion:set-recording', [true])).toMatchObject({ recording: true });
     expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
     expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
     expect(await b.invoke('companion:revoke-grant', ['1234'])).toBeNull();
     expect(await b.invoke('companion:send-authorize-request', ['1234'])).toEqual({ delivered: 2 });
     expect((await b.invoke('companion:login', ['alice'])).account?.user.username).toBe(ALICE.username);
     expect((await b.invoke('companion:logout', [])).version).toBeTypeOf('string');
-    expect(await b.invoke('companion:update-settings', [{ consent_policy: 'deny' }])).toEqual({ consent_policy: 'deny', consent_always_ask: false });
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants'].includes(call.method));
+    expect(await b.invoke('companion:update-settings', [{ consent_policy: 'deny', log_level: 'debug' }])).toEqual({
+      consent_policy: 'deny',
+      consent_always_ask: false,
+      log_level: 'debug',
+      start_at_login: null,
+    });
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -65,6 +78,12 @@ describe('bridge backend: calls', () => {
       { method: 'acceptJoinRequest', args: ['900'] },
       { method: 'declineJoinRequest', args: ['900'] },
       { method: 'acceptInvite', args: ['901'] },
+      { method: 'declineInvite', args: ['902'] },
+      { method: 'decideOrigin', args: ['OrIg1n-Req_000001', 'approve'] },
+      { method: 'forgetOrigin', args: ['OrIg1n-Req_000001'] },
+      { method: 'doctor', args: [] },
+      { method: 'updatePresence', args: [{ hide_all: true }] },
+      { method: 'setRecording', args: [true] },
       { method: 'requestToJoin', args: [{ user_id: '200' }] },
       { method: 'sendInvite', args: [{ user_id: '200', application_id: '1234' }] },
       { method: 'revokeGrant', args: ['1234'] },
@@ -72,7 +91,7 @@ describe('bridge backend: calls', () => {
       { method: 'login', args: [{ username: 'alice' }] },
       { method: 'logout', args: [] },
     ]);
-    expect(settings.updates).toEqual([{ consent_policy: 'deny' }]);
+    expect(settings.updates).toEqual([{ consent_policy: 'deny', log_level: 'debug' }]);
   });
 
   it.each<[string, unknown[]]>([
@@ -81,6 +100,15 @@ describe('bridge backend: calls', () => {
     ['companion:decide-consent', ['c-1', 'maybe']],
     ['companion:request-to-join', ['200']],
     ['companion:update-settings', [{ consent_policy: 'approve', token: 'x' }]],
+    ['companion:update-settings', [{ log_level: 'verbose' }]],
+    ['companion:update-settings', [{ start_at_login: 'yes' }]],
+    ['companion:decline-invite', [7]],
+    ['companion:decide-origin', ['OrIg1n-Req_000001', 'allow']],
+    ['companion:forget-origin', ['../x']],
+    ['companion:update-presence', [{ hideAll: true }]],
+    ['companion:set-recording', ['/etc/passwd']],
+    ['companion:update-presence', [{ rules: { 'not-an-id': { mode: 'hide' } } }]],
+    ['companion:update-presence', [{ rules: { '42': { mode: 'redact', fields: ['secrets'] } } }]],
     ['companion:login', ['']],
     ['companion:eval', []],
     ['__proto__', []],
@@ -195,18 +223,5 @@ describe('bridge backend: pushes', () => {
     server.frame({ cmd: 'X' });
     await sleep(40);
     expect(messages).toHaveLength(1);
-  });
-});
-
-describe('consentBrokerSettings', () => {
-  it('reads and writes the broker fields and logs the change', () => {
-    const broker: { policy: 'prompt' | 'approve' | 'deny'; alwaysAsk: boolean } = { policy: 'prompt', alwaysAsk: false };
-    const info = vi.fn();
-    const settings = consentBrokerSettings(broker, { info });
-    expect(settings.get()).toEqual({ consent_policy: 'prompt', consent_always_ask: false });
-    expect(settings.update({ consent_policy: 'approve' })).toEqual({ consent_policy: 'approve', consent_always_ask: false });
-    expect(settings.update({ consent_always_ask: true })).toEqual({ consent_policy: 'approve', consent_always_ask: true });
-    expect(broker).toEqual({ policy: 'approve', alwaysAsk: true });
-    expect(info).toHaveBeenCalledTimes(2);
   });
 });

@@ -47,6 +47,25 @@ describe('FrameLog', () => {
   });
 });
 
+describe('frame lints', () => {
+  it('an incoming SET_ACTIVITY carries the linter\'s findings; other frames carry none', () => {
+    const seen: unknown[] = [];
+    const log = new FrameLog(10, (connectionId, args) => {
+      seen.push([connectionId, args]);
+      return [{ code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' }];
+    });
+    const args = { pid: 1, activity: { timestamps: { start: 1_700_000_000 } } };
+    expect(log.record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toEqual([
+      { code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' },
+    ]);
+    expect(seen).toEqual([['ipc-1', args]]);
+    expect(log.record(trace({ cmd: 'SET_ACTIVITY', data: {}, evt: null, nonce: 'n' }, 'out')).lints).toBeUndefined();
+    expect(log.record(trace({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'm' })).lints).toBeUndefined();
+    expect(new FrameLog(10).record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe('static files', () => {
   it('finds <repo>/out/renderer from source and from the build', () => {
     const repo = path.resolve('/srv/companion');

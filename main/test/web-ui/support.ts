@@ -3,24 +3,77 @@ import http from 'node:http';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
-import type { InvokeChannel, InvokeChannels, PushChannel, SettingsView } from '../../../preload/src/contract.js';
+import type { DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../preload/src/contract.js';
 import { makeTempDir } from '../../../rpc/test/support/test-server.js';
 import { FakeBackend } from '../control/fake-backend.js';
 import type { WebUiBackend, WebUiSettings } from '../../src/web-ui/web-ui-server.js';
+
+export const ORIGIN_REQUEST: OriginRequestView = {
+  id: 'OrIg1n-Req_000001',
+  origin: 'https://game.example',
+  client_id: '1234567890123456789',
+  application_name: 'Demo',
+  created_at: 1,
+  last_attempt_at: 2,
+  attempts: 1,
+};
+
+export const DOCTOR: DoctorView = {
+  generated_at: 1,
+  directories: [{ dir: '/run/user/1000', kind: 'prefix', why: 'XDG_RUNTIME_DIR' }],
+  sockets: [{ path: '/run/user/1000/discord-ipc-0', state: 'answers', holder: 'companion' }],
+  clients: [{ name: 'pypresence', rule: 'first entry', outcome: 'connects', path: '/run/user/1000/discord-ipc-0', reason: null, reaches: 'companion' }],
+  flatpak: [],
+  findings: [],
+};
 
 export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });
   }
+  originRequests(): OriginRequestView[] {
+    this.calls.push({ method: 'originRequests', args: [] });
+    return [ORIGIN_REQUEST];
+  }
+  originDecisions(): OriginDecisionView[] {
+    this.calls.push({ method: 'originDecisions', args: [] });
+    return [];
+  }
+  async decideOrigin(id: string, decision: 'approve' | 'deny'): Promise<void> {
+    this.calls.push({ method: 'decideOrigin', args: [id, decision] });
+  }
+  async forgetOrigin(id: string): Promise<void> {
+    this.calls.push({ method: 'forgetOrigin', args: [id] });
+  }
+  presence(): PresenceView | null {
+    this.calls.push({ method: 'presence', args: [] });
+    return null;
+  }
+  async updatePresence(patch: PresencePatch): Promise<PresenceSettingsView> {
+    this.calls.push({ method: 'updatePresence', args: [patch] });
+    return { policy: patch.policy ?? 'most-recent', pinned_application_id: null, hide_all: patch.hide_all ?? false, rules: {} };
+  }
+  recording(): RecordingView | null {
+    this.calls.push({ method: 'recording', args: [] });
+    return null;
+  }
+  async setRecording(on: boolean): Promise<RecordingView> {
+    this.calls.push({ method: 'setRecording', args: [on] });
+    return { recording: on, file: on ? '/data/recordings/r.rec' : null, started_at: null, records: 0, dropped: 0, secrets: false, error: null };
+  }
+  async doctor(): Promise<DoctorView> {
+    this.calls.push({ method: 'doctor', args: [] });
+    return DOCTOR;
+  }
 }
 
 export class FakeSettings implements WebUiSettings {
-  current: SettingsView = { consent_policy: 'prompt', consent_always_ask: false };
+  current: SettingsView = { consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null };
   readonly updates: Partial<SettingsView>[] = [];
   get(): SettingsView {
     return this.current;
   }
-  update(partial: Partial<SettingsView>): SettingsView {
+  async update(partial: Partial<SettingsView>): Promise<SettingsView> {
     this.updates.push(partial);
     this.current = { ...this.current, ...partial };
     return this.current;

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../rpc/src/index.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
+import { freePorts, WsClient } from '../../../rpc/test/support/ws-client.js';
 import { isReservedPort } from '../../src/control/control-server.js';
 import { DEMO_APP_ID, World } from '../e2e/support/world.js';
 import { BridgeClient, fakeRenderer, INDEX_HTML, rawRequest, sessionCookie } from './support.js';
@@ -62,7 +63,8 @@ describe('the host serves the web UI', () => {
     cleanups.push(() => client.close());
     const first = await client.invoke('companion:ready');
     expect(first.status.account?.user.username).toBe('alice');
-    expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false });
+    // The test host's logger has no levels, so the level shows as info; a headless host cannot start at login.
+    expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
 
     const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
     cleanups.push(() => game.close());
@@ -117,7 +119,7 @@ describe('the host serves the web UI', () => {
     const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
     cleanups.push(() => client.close());
     await client.invoke('companion:ready');
-    expect(await client.invoke('companion:update-settings', { consent_policy: 'deny', consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true });
+    expect(await client.invoke('companion:update-settings', { consent_policy: 'deny', consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true, log_level: 'info', start_at_login: null });
     expect(player.host.consent.policy).toBe('deny');
     expect(player.host.consent.alwaysAsk).toBe(true);
 
@@ -125,5 +127,118 @@ describe('the host serves the web UI', () => {
     cleanups.push(() => game.close());
     const denied = await game.request('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
     expect(denied.evt).toBe('ERROR');
+  });
+});
+
+describe('web origins through the UI bridge', () => {
+  it('a refused origin shows as a request; Allow lets its next connection in; Forget makes it ask again', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer(), rpcWebSocket: true, rpcWebSocketPorts: await freePorts(2) });
+    const port = player.host.rpcWebSocketPort!;
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    const ready = await client.invoke('companion:ready');
+    expect(ready.status.websocket).toEqual({ port });
+    expect(ready.origin_requests).toEqual([]);
+
+    const origin = 'https://game.example';
+    const query = `v=1&client_id=${DEMO_APP_ID}&encoding=json`;
+    const refused = WsClient.open(port, query, { origin });
+    cleanups.push(() => refused.close());
+    expect(await refused.ended).toEqual({ close: { code: 4001, reason: 'Invalid Origin' } });
+    const asked = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.origin_requests.length === 1, 'the origin request');
+    const request = asked.payload.origin_requests[0];
+    expect(request).toMatchObject({ origin, client_id: DEMO_APP_ID, application_name: 'Companion Demo Game' });
+
+    expect(await client.invoke('companion:decide-origin', request.id, 'approve')).toBeNull();
+    const decided = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.origins.length === 1, 'the approved origin');
+    expect(decided.payload.origin_requests).toEqual([]);
+    const approved = decided.payload.origins[0];
+    expect(approved).toMatchObject({ origin, client_id: DEMO_APP_ID, decision: 'approved' });
+    const admitted = WsClient.open(port, query, { origin });
+    cleanups.push(() => admitted.close());
+    expect(await admitted.next()).toMatchObject({ evt: 'READY' });
+
+    expect(await client.invoke('companion:forget-origin', approved.id)).toBeNull();
+    const again = WsClient.open(port, query, { origin });
+    cleanups.push(() => again.close());
+    expect(await again.ended).toEqual({ close: { code: 4001, reason: 'Invalid Origin' } });
+    await expect(client.invoke('companion:decide-origin', request.id, 'approve')).rejects.toThrow(/No pending origin request/);
+  });
+});
+
+describe('the doctor through the UI bridge', () => {
+  it('reports the host\'s own socket as Companion\'s and prints no token', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    await client.invoke('companion:ready');
+    const report = await client.invoke('companion:doctor');
+    expect(report.directories.map((d: any) => d.dir)).toContain(player.runtimeDir);
+    expect(report.sockets).toContainEqual({ path: player.host.ipcPath, state: 'answers', holder: 'companion' });
+    expect(report.clients.length).toBeGreaterThanOrEqual(7);
+    const text = JSON.stringify(report);
+    expect(text).not.toContain(player.host.control.token);
+    expect(text).not.toContain(webUi.token);
+  });
+});
+
+describe('the inspector\'s lint channel', () => {
+  it('a SET_ACTIVITY the real client accepts but shows badly: the wire answer is unchanged, the frame carries the lints', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    await client.invoke('companion:ready');
+    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
+    cleanups.push(() => game.close());
+    const activity = { state: 'In a match', timestamps: { start: Math.floor(Date.now() / 1000) }, buttons: [{ label: '🎮 Play', url: 'https://game.example/' }] };
+    const reply = await game.request('SET_ACTIVITY', { pid: process.pid, activity });
+    expect(reply.evt).toBeNull();
+    await client.waitFor(
+      () => client.pushesOf('companion:frames').flat().some((frame: any) => frame.direction === 'in' && frame.cmd === 'SET_ACTIVITY'),
+      'the SET_ACTIVITY frame',
+    );
+    const frames = client.pushesOf('companion:frames').flat();
+    const incoming = frames.find((frame: any) => frame.direction === 'in' && frame.cmd === 'SET_ACTIVITY');
+    const codes = (incoming.lints as any[]).map((lint) => lint.code);
+    expect(codes).toEqual(expect.arrayContaining(['timestamp-seconds', 'button-label-emoji', 'buttons-hidden-from-author']));
+    expect(frames.find((frame: any) => frame.direction === 'out' && frame.cmd === 'SET_ACTIVITY').lints).toBeUndefined();
+  });
+});
+
+describe('presence through the UI bridge', () => {
+  it('the snapshot shows which game friends see and its outcome; hide everything hides it, un-hiding shows it again', async () => {
+    world = await World.start();
+    const player = await world.player('alice', { webUiRendererDir: await renderer() });
+    const webUi = player.host.webUi!;
+    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+    cleanups.push(() => client.close());
+    const ready = await client.invoke('companion:ready');
+    expect(ready.presence).toMatchObject({ policy: 'most-recent', hide_all: false, pinned_application_id: null });
+    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
+    cleanups.push(() => game.close());
+    expect((await game.request('SET_ACTIVITY', { pid: process.pid, activity: { state: 'In a match' } })).evt).toBeNull();
+
+    const shown = await client.waitFor(
+      (message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.shown === true,
+      'the game shown to friends',
+    );
+    expect(shown.payload.presence.games[0].outcome).toMatchObject({ application_id: DEMO_APP_ID, kind: 'sent', update: 1 });
+    expect(shown.payload.presence.announced.map((app: any) => app.application_id)).toEqual([DEMO_APP_ID]);
+
+    expect(await client.invoke('companion:update-presence', { hide_all: true })).toMatchObject({ hide_all: true });
+    const hidden = await client.waitFor(
+      (message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.outcome?.kind === 'hidden',
+      'the hidden outcome',
+    );
+    expect(hidden.payload.presence.games[0]).toMatchObject({ shown: false, outcome: { rule: 'hide-all' } });
+    await expect(client.invoke('companion:update-presence', { rules: { x: { mode: 'hide' } } })).rejects.toThrow(/application id/);
+    expect(await client.invoke('companion:update-presence', { hide_all: false })).toMatchObject({ hide_all: false });
+    await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.shown === true, 'shown again');
   });
 });

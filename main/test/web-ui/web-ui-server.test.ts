@@ -194,6 +194,12 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:accept-join-request', '900')).toBeNull();
     expect(await client.invoke('companion:decline-join-request', '900')).toBeNull();
     expect(await client.invoke('companion:accept-invite', '901')).toEqual({ secret_delivered: true });
+    expect(await client.invoke('companion:decline-invite', '902')).toBeNull();
+    expect(await client.invoke('companion:decide-origin', 'OrIg1n-Req_000001', 'deny')).toBeNull();
+    expect(await client.invoke('companion:forget-origin', 'OrIg1n-Req_000001')).toBeNull();
+    expect((await client.invoke('companion:doctor')).clients[0]).toMatchObject({ name: 'pypresence', outcome: 'connects' });
+    expect(await client.invoke('companion:update-presence', { policy: 'first-connected' })).toMatchObject({ policy: 'first-connected' });
+    expect(await client.invoke('companion:set-recording', false)).toMatchObject({ recording: false });
     expect(await client.invoke('companion:request-to-join', '200', null)).toEqual({ joined: false });
     expect(await client.invoke('companion:request-to-join', '200', '1234567890123456789')).toEqual({ joined: false });
     expect(await client.invoke('companion:send-invite', '200', null)).toEqual({ message_id: '777' });
@@ -204,11 +210,11 @@ describe('web UI: the WebSocket bridge', () => {
       account: { user: { id: ALICE.id, username: 'alice', discriminator: '0', global_name: 'Alice', avatar: null } },
     });
     expect((await client.invoke('companion:logout')).version).toBe(STATUS.version);
-    expect(await client.invoke('companion:update-settings', { consent_policy: 'deny' })).toEqual({ consent_policy: 'deny', consent_always_ask: false });
-    expect(await client.invoke('companion:update-settings', { consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true });
+    expect(await client.invoke('companion:update-settings', { consent_policy: 'deny' })).toEqual({ consent_policy: 'deny', consent_always_ask: false, log_level: 'info', start_at_login: null });
+    expect(await client.invoke('companion:update-settings', { consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true, log_level: 'info', start_at_login: null });
     expect(settings.updates).toEqual([{ consent_policy: 'deny' }, { consent_always_ask: true }]);
 
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants', 'subscribe'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['Rq_abc-123'] },
       { method: 'denyConsent', args: ['Rq_abc-123'] },
@@ -216,6 +222,12 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'acceptJoinRequest', args: ['900'] },
       { method: 'declineJoinRequest', args: ['900'] },
       { method: 'acceptInvite', args: ['901'] },
+      { method: 'declineInvite', args: ['902'] },
+      { method: 'decideOrigin', args: ['OrIg1n-Req_000001', 'deny'] },
+      { method: 'forgetOrigin', args: ['OrIg1n-Req_000001'] },
+      { method: 'doctor', args: [] },
+      { method: 'updatePresence', args: [{ policy: 'first-connected' }] },
+      { method: 'setRecording', args: [false] },
       { method: 'requestToJoin', args: [{ user_id: '200' }] },
       { method: 'requestToJoin', args: [{ user_id: '200', application_id: '1234567890123456789' }] },
       { method: 'sendInvite', args: [{ user_id: '200' }] },
@@ -271,7 +283,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'settings', 'status']);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
     expect(snapshot.join_requests[0]?.user).toEqual({ id: '200', username: 'bob', discriminator: '0', global_name: 'Bob', avatar: null });
@@ -281,7 +293,7 @@ describe('web UI: the WebSocket bridge', () => {
       { id: prompt.id, application: prompt.application, scopes: prompt.scopes, expanded_scopes: prompt.expanded_scopes, descriptions: prompt.descriptions, integration_type: null, state: 'visible', expires_at: prompt.expires_at },
     ]);
     expect(snapshot.grants).toEqual(GRANTS);
-    expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false });
+    expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(snapshot.frames).toEqual([]);
   });
 

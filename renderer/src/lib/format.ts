@@ -1,4 +1,4 @@
-import type { ActivityView, UserView } from '../../../preload/src/contract';
+import type { ActivityView, RelayOutcomeView, UserView } from '../../../preload/src/contract';
 
 /** `h:mm:ss` or `m:ss`. */
 export function formatDuration(ms: number): string {
@@ -64,4 +64,25 @@ const OPCODES: Readonly<Record<number, string>> = { 0: 'HANDSHAKE', 1: 'FRAME', 
 
 export function opcodeName(opcode: number): string {
   return OPCODES[opcode] ?? String(opcode);
+}
+
+/** What became of a game update, in a few words ("held until 12:00:05", "shadowed by 42"). */
+export function relayOutcomeText(outcome: RelayOutcomeView, appName: (applicationId: string) => string = (id) => `app ${id}`): string {
+  const what = outcome.cause === 'disconnect' ? 'closed: ' : outcome.cleared ? 'cleared: ' : '';
+  switch (outcome.kind) {
+    case 'sent':
+      return `${what}sent to the platform`;
+    case 'coalesced':
+      return `${what}sent, ${outcome.count ?? 2} updates in one`;
+    case 'held':
+      return `${what}held by the rate limit until ${outcome.until === undefined ? 'a slot frees' : formatClock(outcome.until)}${(outcome.count ?? 1) > 1 ? ` (${outcome.count} updates)` : ''}`;
+    case 'shadowed':
+      return `${what}not shown: ${outcome.by_application_id === undefined ? 'another game' : appName(outcome.by_application_id)} is shown instead`;
+    case 'hidden':
+      return `${what}hidden by ${outcome.rule === 'hide-all' ? '"hide everything"' : "this game's privacy rule"}`;
+    case 'rejected':
+      return `${what}rejected by the platform (${outcome.reason ?? 'no reason'})${outcome.retry_after_ms === null || outcome.retry_after_ms === undefined ? '' : `, retried in ${Math.ceil(outcome.retry_after_ms / 1000)} s`}`;
+    case 'unchanged':
+      return `${what}nothing new to send`;
+  }
 }

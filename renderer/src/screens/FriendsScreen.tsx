@@ -22,9 +22,8 @@ export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
   const joinRequests = useApp((s) => s.data?.join_requests);
   const invites = useApp((s) => s.data?.invites);
-  const hidden = useApp((s) => s.hiddenInviteIds);
   if (friends === undefined || joinRequests === undefined || invites === undefined) return null;
-  const visibleInvites = invites.filter((invite) => !hidden.includes(invite.id));
+  const visibleInvites = invites;
   return (
     <section aria-labelledby="friends-title">
       <h1 id="friends-title">Friends</h1>
@@ -138,7 +137,7 @@ function InviteRow({ invite }: { readonly invite: InviteView }): ReactNode {
         <button type="button" className="primary" disabled={busy || !invite.valid} onClick={() => void accept(invite.id)} data-testid="invite-accept">
           Accept
         </button>
-        <button type="button" disabled={busy} onClick={() => decline(invite.id)} data-testid="invite-decline">
+        <button type="button" disabled={busy} onClick={() => void decline(invite.id)} data-testid="invite-decline">
           Decline
         </button>
       </span>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { GameView } from '../../../preload/src/contract';
+import type { GameView, PresenceView, RedactableField } from '../../../preload/src/contract';
 import { ActivityCard } from '../components/ActivityCard';
-import { formatDate } from '../lib/format';
+import { formatDate, relayOutcomeText } from '../lib/format';
 import { useApp } from '../store/react';
 
 export function GamesScreen(): ReactNode {
@@ -25,6 +25,25 @@ export function GamesScreen(): ReactNode {
   );
 }
 
+const LIBRARY_LABELS: Readonly<Record<string, string>> = {
+  pypresence: 'pypresence (Python)',
+  'discord-rpc-c': 'official C library (discord-rpc)',
+  '@xhayper/discord-rpc': '@xhayper/discord-rpc (Node)',
+  'discord-rpc': 'discord-rpc (Node)',
+  'uuid-client': 'a Node client (UUID nonces)',
+  unknown: 'not known yet',
+};
+
+function libraryLabel(library: string): string {
+  return LIBRARY_LABELS[library] ?? library;
+}
+
+function transportLabel(transport: string): string {
+  if (transport === 'ipc') return 'IPC socket';
+  if (transport === 'websocket') return 'WebSocket';
+  return transport;
+}
+
 function GameCard({ game }: { readonly game: GameView }): ReactNode {
   const link = useApp((s) => s.sendAuthorizeRequest);
   const busy = useApp((s) => s.busy.includes(`authorize:${game.client_id}`));
@@ -39,7 +58,13 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
         <dt>Client ID</dt>
         <dd data-testid="game-client-id">{game.client_id}</dd>
         <dt>Connection</dt>
-        <dd>{game.connection_id}</dd>
+        <dd>
+          {game.connection_id} · <span data-testid="game-transport">{transportLabel(game.transport)}</span>
+        </dd>
+        <dt>Client library</dt>
+        <dd data-testid="game-client-library" title={game.client_library.reason}>
+          {libraryLabel(game.client_library.library)} <span className="muted">({game.client_library.reason})</span>
+        </dd>
         <dt>Connected</dt>
         <dd>{formatDate(game.connected_at)}</dd>
       </dl>
@@ -51,11 +76,79 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
       ) : (
         <ActivityCard activity={game.activity} />
       )}
+      <GamePresence game={game} />
       <div className="card-actions">
         <button type="button" onClick={() => void link(game.client_id)} disabled={busy} data-testid="game-link-account">
           Link account
         </button>
       </div>
     </li>
+  );
+}
+
+const REDACT_LABEL = 'Game and time only (redact)';
+const DEFAULT_REDACT: readonly RedactableField[] = ['details', 'state', 'party', 'buttons', 'assets'];
+
+type RuleChoice = 'share' | 'hide' | 'redact';
+
+function ruleOf(presence: PresenceView, applicationId: string): RuleChoice {
+  return presence.rules[applicationId]?.mode ?? 'share';
+}
+
+/**
+ * What friends see of this game: whether its activity is the one shown, what became of its
+ * last update (sent, held by the rate limit, shadowed by another game, hidden...), and the
+ * player's choices for this app (share, hide, redact; pin it so it wins).
+ */
+function GamePresence({ game }: { readonly game: GameView }): ReactNode {
+  const presence = useApp((s) => s.data?.presence ?? null);
+  const games = useApp((s) => s.data?.games);
+  const update = useApp((s) => s.updatePresence);
+  const busy = useApp((s) => s.busy.includes('presence'));
+  if (presence === null) return null;
+  const entry = presence.games.find((g) => g.connection_id === game.connection_id);
+  const appName = (id: string): string => games?.find((g) => g.client_id === id)?.application_name ?? `app ${id}`;
+  const rule = ruleOf(presence, game.client_id);
+  const pinned = presence.pinned_application_id === game.client_id;
+  const setRule = (choice: RuleChoice): void => {
+    void update({ rules: { [game.client_id]: choice === 'redact' ? { mode: 'redact', fields: [...DEFAULT_REDACT] } : { mode: choice } } });
+  };
+  return (
+    <div className="game-presence" data-testid="game-presence">
+      <p>
+        {entry?.shown === true ? (
+          <span className="badge verified" data-testid="game-shown">
+            Friends see this game
+          </span>
+        ) : (
+          <span className="badge unverified" data-testid="game-not-shown">
+            Not shown to friends
+          </span>
+        )}{' '}
+        <span className="muted" data-testid="game-relay-outcome">
+          {entry?.outcome === null || entry?.outcome === undefined ? 'No update yet.' : `Last update: ${relayOutcomeText(entry.outcome, appName)}`}
+        </span>
+      </p>
+      <div className="inline-form">
+        <label>
+          Friends see{' '}
+          <select value={rule} disabled={busy} onChange={(e) => setRule(e.target.value as RuleChoice)} data-testid="game-privacy-rule">
+            <option value="share">Everything (share)</option>
+            <option value="redact">{REDACT_LABEL}</option>
+            <option value="hide">Nothing (hide)</option>
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={pinned}
+            disabled={busy}
+            onChange={(e) => void update({ pinned_application_id: e.target.checked ? game.client_id : null })}
+            data-testid="game-pin"
+          />{' '}
+          Always show this game when it is running
+        </label>
+      </div>
+    </div>
   );
 }

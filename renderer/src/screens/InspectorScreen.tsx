@@ -1,7 +1,7 @@
-import { useCallback, useDeferredValue, useMemo, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { VirtualList } from '../components/VirtualList';
-import { formatClock, opcodeName } from '../lib/format';
-import { connectionIds, filterRows, type FrameRow } from '../store/frames';
+import { formatClock, opcodeName, relayOutcomeText } from '../lib/format';
+import { connectionIds, exportRows, filterRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
 
 export const INSPECTOR_ROW_HEIGHT = 26;
@@ -14,8 +14,20 @@ function jsonText(value: unknown): string {
   }
 }
 
+/** Saves `text` as a file through the browser (the renderer has no file system access). */
+function downloadText(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
 export function InspectorScreen(): ReactNode {
-  const frames = useApp((s) => s.frames);
+  const liveFrames = useApp((s) => s.frames);
+  const opened = useApp((s) => s.recording);
+  const frames = opened?.rows ?? liveFrames;
   const heldCount = useApp((s) => s.held.length);
   const paused = useApp((s) => s.paused);
   const dropped = useApp((s) => s.droppedFrames);
@@ -81,11 +93,17 @@ export function InspectorScreen(): ReactNode {
         <button type="button" onClick={clearFrames} data-testid="inspector-clear">
           Clear
         </button>
+        <RecordingControls />
+        <button type="button" onClick={() => downloadText(`companion-frames-${Date.now()}.jsonl`, exportRows(visible))} disabled={visible.length === 0} data-testid="inspector-export">
+          Export
+        </button>
       </div>
+      <OpenedRecordingBanner />
       <p className="muted" data-testid="inspector-count" aria-live="polite">
         {visible.length} of {frames.length} frames{paused ? `, paused (${heldCount} held)` : ''}
         {dropped > 0 ? `, ${dropped} oldest dropped (keeps ${cap.toLocaleString()})` : ''}
       </p>
+      <RelayOutcomes />
       <div className="inspector-body">
         <div className="inspector-list">
           <div className="frame-row frame-head" aria-hidden="true">
@@ -133,6 +151,24 @@ export function InspectorScreen(): ReactNode {
                   Answered by #{reply.frame.seq} after {reply.rttMs} ms
                 </p>
               )}
+              {selected.frame.lints !== undefined && (
+                <div className="lints" data-testid="inspector-lints">
+                  {selected.frame.lints.length === 0 ? (
+                    <p className="muted">Lint: this activity shows as meant.</p>
+                  ) : (
+                    <>
+                      <h3>Accepted, but shows badly</h3>
+                      <ul>
+                        {selected.frame.lints.map((lint) => (
+                          <li key={`${lint.code}:${lint.field}`} data-testid="inspector-lint">
+                            {lint.message} <span className="muted">({lint.code})</span>
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  )}
+                </div>
+              )}
               <pre className="json" data-testid="inspector-json">
                 {jsonText(selected.frame.payload)}
               </pre>
@@ -160,10 +196,97 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
       <span>{frame.direction === 'in' ? '→ in' : '← out'}</span>
       <span title={frame.connection_id}>{frame.connection_id}</span>
       <span>{opcodeName(frame.opcode)}</span>
-      <span>{frame.cmd ?? ''}</span>
+      <span>
+        {frame.cmd ?? ''}
+        {frame.lints !== undefined && frame.lints.length > 0 && (
+          <span className="lint-badge" title={`${frame.lints.length} lint${frame.lints.length === 1 ? '' : 's'}`} data-testid="inspector-lint-badge">
+            {' '}⚠ {frame.lints.length}
+          </span>
+        )}
+      </span>
       <span>{frame.evt ?? ''}</span>
       <span title={frame.nonce ?? undefined}>{frame.nonce ?? ''}</span>
       <span data-testid="inspector-rtt">{row.rttMs === null ? '' : `${row.rttMs} ms`}</span>
     </button>
+  );
+}
+
+/** The presence relay's latest outcomes (what became of each game update), newest first. */
+function RelayOutcomes(): ReactNode {
+  const outcomes = useApp((s) => s.data?.presence?.recent_outcomes);
+  if (outcomes === undefined || outcomes.length === 0) return null;
+  return (
+    <details className="relay-outcomes" data-testid="inspector-relay">
+      <summary>Presence relay: {outcomes.length} recent update outcomes</summary>
+      <ol reversed>
+        {[...outcomes].reverse().slice(0, 20).map((outcome) => (
+          <li key={`${outcome.connection_id}:${outcome.update}:${outcome.kind}:${outcome.at}`} data-testid="inspector-relay-outcome">
+            <span className="muted">{formatClock(outcome.at)}</span> {outcome.connection_id} update {outcome.update}: {relayOutcomeText(outcome)}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+/** Record (the host writes every frame to a new file in its data directory) and Open a recording. */
+function RecordingControls(): ReactNode {
+  const recording = useApp((s) => s.data?.recording ?? null);
+  const setRecording = useApp((s) => s.setRecording);
+  const busy = useApp((s) => s.busy.includes('recording'));
+  const openRecording = useApp((s) => s.openRecording);
+  const input = useRef<HTMLInputElement>(null);
+  const onFile = (event: ChangeEvent<HTMLInputElement>): void => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file === undefined) return;
+    void file.arrayBuffer().then((buffer) => openRecording(file.name, new Uint8Array(buffer)));
+  };
+  return (
+    <>
+      {recording !== null && (
+        <button
+          type="button"
+          aria-pressed={recording.recording}
+          disabled={busy}
+          onClick={() => void setRecording(!recording.recording)}
+          title={recording.recording ? `Recording to ${recording.file ?? ''}` : 'Record every frame to a file in Companion\'s data directory (secrets redacted)'}
+          data-testid="inspector-record"
+        >
+          {recording.recording ? '■ Stop recording' : '● Record'}
+        </button>
+      )}
+      <button type="button" onClick={() => input.current?.click()} data-testid="inspector-open-recording">
+        Open recording…
+      </button>
+      <input ref={input} type="file" accept=".rec,application/octet-stream" hidden onChange={onFile} data-testid="inspector-recording-file" />
+    </>
+  );
+}
+
+function OpenedRecordingBanner(): ReactNode {
+  const opened = useApp((s) => s.recording);
+  const live = useApp((s) => s.data?.recording ?? null);
+  const close = useApp((s) => s.closeRecording);
+  if (opened === null) {
+    if (live?.recording !== true) return null;
+    return (
+      <p className="banner" data-testid="inspector-recording-live">
+        Recording to <code>{live.file}</code>
+        {live.secrets ? ' (with secrets)' : ''}
+        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}
+      </p>
+    );
+  }
+  const { file } = opened;
+  return (
+    <p className="banner" data-testid="inspector-recording-opened">
+      Showing the recording <strong>{file.name}</strong> (Companion {file.companion}, started {file.startedAt}
+      {file.redacted ? ', secrets redacted' : ', with secrets'}; {file.frames.length} frames, {file.otherRecords} host events
+      {file.truncated ? '; cut off at the end' : ''}){' '}
+      <button type="button" onClick={close} data-testid="inspector-recording-close">
+        Back to live frames
+      </button>
+    </p>
   );
 }

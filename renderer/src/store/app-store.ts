@@ -2,7 +2,9 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type {
   CompanionBridge,
   ConsentPromptView,
+  DoctorView,
   FrameView,
+  PresencePatch,
   InvokeChannel,
   InvokeChannels,
   SettingsView,
@@ -10,6 +12,7 @@ import type {
 } from '../../../preload/src/contract';
 import { hasLink } from '../bridge/link';
 import { appendCapped, createFramePairer, EMPTY_FILTER, type FrameFilter, type FramePairer, type FrameRow } from './frames';
+import { parseRecording, type LoadedRecording } from '../lib/recording-file';
 
 /**
  * The renderer's store: a projection of the host's state (main is the source of truth).
@@ -40,8 +43,6 @@ export type HostData = Omit<Snapshot, 'frames'>;
 
 export interface DataSlice {
   readonly data: HostData | null;
-  /** Invites declined here: the protocol has no answer for declining an invite, so it is only hidden. */
-  readonly hiddenInviteIds: readonly string[];
   applySnapshot(snapshot: Snapshot, origin: 'ready' | 'push'): void;
 }
 
@@ -69,6 +70,11 @@ export interface InspectorSlice {
   setPaused(paused: boolean): void;
   selectFrame(seq: number | null): void;
   clearFrames(): void;
+  /** A recording file opened in the inspector instead of the live frames; null: live. */
+  readonly recording: { readonly file: LoadedRecording; readonly rows: readonly FrameRow[] } | null;
+  /** Reads a recording file's bytes; false (and a message) when it is not one. */
+  openRecording(name: string, bytes: Uint8Array): boolean;
+  closeRecording(): void;
 }
 
 export interface FilterSlice {
@@ -94,10 +100,19 @@ export interface ActionsSlice {
   acceptJoinRequest(id: string): Promise<boolean>;
   declineJoinRequest(id: string): Promise<boolean>;
   acceptInvite(id: string): Promise<boolean>;
-  declineInvite(id: string): void;
+  declineInvite(id: string): Promise<boolean>;
   requestToJoin(userId: string, applicationId: string | null): Promise<boolean>;
   sendAuthorizeRequest(applicationId: string): Promise<boolean>;
   revokeGrant(applicationId: string): Promise<boolean>;
+  /** Lets a web page's origin use the RPC WebSocket for that app, or refuses it. */
+  decideOrigin(id: string, decision: 'approve' | 'deny'): Promise<boolean>;
+  forgetOrigin(id: string): Promise<boolean>;
+  /** The last doctor report (Settings' troubleshooting panel), null until run. */
+  readonly doctor: DoctorView | null;
+  runDoctor(): Promise<boolean>;
+  updatePresence(patch: PresencePatch): Promise<boolean>;
+  /** Starts (a new file in the host's data directory) or stops the host's recorder. */
+  setRecording(on: boolean): Promise<boolean>;
   login(username: string): Promise<boolean>;
   logout(): Promise<boolean>;
   updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
@@ -168,16 +183,23 @@ const createDataSlice =
   (ctx: Context): Slice<DataSlice> =>
   (set, get) => ({
     data: null,
-    hiddenInviteIds: [],
     applySnapshot(snapshot, origin) {
       const { frames, ...data } = snapshot;
       const present = new Set(data.consent_requests.filter((r) => r.state !== 'settled').map((r) => r.id));
-      const inviteIds = new Set(data.invites.map((i) => i.id));
+      // An app's first activity ever is announced once: apps added since the last snapshot.
+      const before = get().data?.presence?.announced;
+      if (origin === 'push' && before !== undefined && data.presence !== null) {
+        const known = new Set(before.map((app) => app.application_id));
+        for (const app of data.presence.announced) {
+          if (!known.has(app.application_id)) {
+            get().notify('info', `${app.application_name} now shares your activity with friends. You can hide or redact it on the Games screen.`);
+          }
+        }
+      }
       set((s) => ({
         data,
-        // Forget local decisions once the host no longer lists the request, hidden invites once gone.
+        // Forget local decisions once the host no longer lists the request.
         decidedConsentIds: s.decidedConsentIds.filter((id) => present.has(id)),
-        hiddenInviteIds: s.hiddenInviteIds.filter((id) => inviteIds.has(id)),
       }));
       const state = get();
       const newest = frames[frames.length - 1];
@@ -218,6 +240,23 @@ const createInspectorSlice =
     lastSeq: 0,
     selectedSeq: null,
     frameCap: ctx.options.frameCap,
+    recording: null,
+    openRecording(name, bytes) {
+      let file: LoadedRecording;
+      try {
+        file = parseRecording(name, bytes);
+      } catch (error) {
+        get().notify('error', `Could not open the recording: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      }
+      const pairer = createFramePairer();
+      set({ recording: { file, rows: file.frames.map((frame) => pairer.pair(frame)) }, selectedSeq: null });
+      if (file.truncated) get().notify('info', `${name} ends inside a record (cut off by a kill?): showing what was written before it`);
+      return true;
+    },
+    closeRecording() {
+      set({ recording: null, selectedSeq: null });
+    },
     ingestFrames(incoming) {
       if (incoming.length === 0) return;
       let lastSeq = get().lastSeq;
@@ -312,9 +351,7 @@ const createActionsSlice =
         run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
           if (!result.secret_delivered) get().notify('info', 'Invite accepted, but no running game took the join secret');
         }),
-      declineInvite(id) {
-        set((s) => (s.hiddenInviteIds.includes(id) ? {} : { hiddenInviteIds: [...s.hiddenInviteIds, id] }));
-      },
+      declineInvite: (id) => run(`invite:${id}`, 'Could not decline the invite', 'companion:decline-invite', [id]),
       requestToJoin: (userId, applicationId) =>
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
           get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer');
@@ -324,6 +361,20 @@ const createActionsSlice =
           get().notify('info', result.delivered > 0 ? `Link request sent to ${result.delivered} game connection(s)` : 'No game connection subscribed to the link request');
         }),
       revokeGrant: (applicationId) => run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId]),
+      decideOrigin: (id, decision) => run(`origin:${id}`, 'Could not answer the web page', 'companion:decide-origin', [id, decision]),
+      forgetOrigin: (id) => run(`origin:${id}`, 'Could not forget the web page', 'companion:forget-origin', [id]),
+      doctor: null,
+      updatePresence: (patch) =>
+        run('presence', 'Could not change what friends see', 'companion:update-presence', [patch], (settings) => {
+          const presence = get().data?.presence;
+          if (presence !== null && presence !== undefined) patchData({ presence: { ...presence, ...settings } });
+        }),
+      setRecording: (on) =>
+        run('recording', on ? 'Could not start recording' : 'Could not stop recording', 'companion:set-recording', [on], (recording) => {
+          patchData({ recording });
+          get().notify('info', on ? `Recording every frame to ${recording.file ?? 'a file'}` : `Recording saved: ${recording.file ?? ''} (${recording.records} records)`);
+        }),
+      runDoctor: () => run('doctor', 'Could not run the doctor', 'companion:doctor', [], (doctor) => set({ doctor })),
       login: (username) => run('account', 'Could not sign in', 'companion:login', [username], (status) => patchData({ status })),
       logout: () => run('account', 'Could not sign out', 'companion:logout', [], (status) => patchData({ status })),
       updateSettings: (patch) => run('settings', 'Could not save the settings', 'companion:update-settings', [patch], (settings) => patchData({ settings })),

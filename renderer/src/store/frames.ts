@@ -103,3 +103,11 @@ export function connectionIds(rows: readonly FrameRow[]): readonly string[] {
   for (const row of rows) seen.add(row.frame.connection_id);
   return [...seen];
 }
+
+/**
+ * The inspector's export: the rows shown, as JSON lines (one frame each, with its round trip).
+ * Frames arrive redacted from the host, so the export holds no token, code or join secret.
+ */
+export function exportRows(rows: readonly FrameRow[]): string {
+  return rows.map((row) => JSON.stringify({ ...row.frame, rtt_ms: row.rttMs, reply_to: row.pairSeq })).join('\n') + (rows.length > 0 ? '\n' : '');
+}

@@ -15,12 +15,14 @@ import {
   type DisconnectInfo,
   type FrameTracer,
   type Subscription,
-  type Transport,
 } from './rpc-connection.js';
+import type { ConnectionTransport } from './connection-transport.js';
+import { IpcTransport } from '../transport/ipc-transport.js';
 import { subscriptionKey } from './subscription-key.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
 import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
 import { DetachedReply } from './detached-reply.js';
+import { ClientGuesser, type ClientGuess } from './client-guess.js';
 
 /** The user and config a READY dispatch carries. */
 export interface ReadyIdentity {
@@ -144,6 +146,7 @@ const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export class RpcServer extends EventEmitter<RpcServerEvents> implements ConnectionHost {
   private readonly connectionsById = new Map<string, RpcConnection>();
+  private readonly clientGuesser = new ClientGuesser();
   /** Every known command: what it needs (local, scopes), and its handler if built. */
   private readonly commands = new Map<string, { readonly spec: CommandSpec; handler: CommandHandler | undefined }>();
   private nextId = 1;
@@ -167,19 +170,31 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     entry.handler = handler;
   }
 
-  /** Serves one accepted socket; during shutdown it is told so and closed. */
-  attach(socket: Socket, transport: Transport = 'ipc'): RpcConnection | undefined {
+  /** The inbound frame (IPC) or message (WebSocket) size cap. */
+  get maxPayload(): number {
+    return this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD;
+  }
+
+  /** Serves one accepted `discord-ipc-N` socket; during shutdown it is told so and closed. */
+  attach(socket: Socket): RpcConnection | undefined {
+    return this.attachTransport(new IpcTransport(socket, this.maxPayload));
+  }
+
+  /** Serves one connection of any transport; during shutdown it is told so and closed. */
+  attachTransport(io: ConnectionTransport): RpcConnection | undefined {
     if (this.shuttingDown) {
-      socket.on('error', () => undefined);
-      socket.end(encodeFrame(Opcode.Close, { code: CloseCode.Normal, message: SHUTDOWN_MESSAGE }));
+      io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.Normal, message: SHUTDOWN_MESSAGE }));
+      io.end();
       return undefined;
     }
-    const connection = new RpcConnection(`c${this.nextId++}`, transport, socket, this, {
-      maxPayload: this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD,
+    const connection = new RpcConnection(`c${this.nextId++}`, io, this, {
+      maxPayload: this.maxPayload,
       // Reading pauses above 256 KiB of unsent replies (128 pipelined replies stay below it)
       // and a client still not reading at 4 MiB is dropped: memory per client stays bounded.
       maxBufferedBytes: this.options.maxBufferedBytes ?? 4 * 1024 * 1024,
-      eventGapMs: this.options.eventGapMs ?? DEFAULT_EVENT_GAP_MS,
+      // The gap keeps an event out of the read of its neighbours, which only IPC readers need:
+      // a WebSocket message is always read whole.
+      eventGapMs: io.kind === 'websocket' ? 0 : (this.options.eventGapMs ?? DEFAULT_EVENT_GAP_MS),
       outputHighWater: 256 * 1024,
       maxBacklog: 64,
       handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 30_000,
@@ -188,6 +203,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     this.connectionsById.set(connection.id, connection);
     this.emit('connection', connection);
     return connection;
+  }
+
+  /** The open connection with that id, if any. */
+  connection(id: string): RpcConnection | undefined {
+    return this.connectionsById.get(id);
   }
 
   connections(): IterableIterator<RpcConnection> {
@@ -280,6 +300,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return refusal;
   }
 
+  /** Which client library `connection` probably uses (for the UI; never changes an answer). */
+  clientGuess(connection: RpcConnection): ClientGuess {
+    return this.clientGuesser.guess(connection);
+  }
+
   ready(connection: RpcConnection): void {
     this.logger.debug({ connection: connection.id, clientId: connection.clientId }, 'client ready');
     this.emit('ready', connection);
@@ -290,6 +315,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       throw new ProtocolViolation('invalid payload: a command must be a JSON object');
     }
     const { cmd, nonce, args, evt } = payload as Record<string, unknown>;
+    this.clientGuesser.observe(connection, { cmd, nonce, args });
     // The real client refuses an empty-string nonce too.
     if (nonce === undefined || nonce === null || nonce === '') {
       return errorReply(cmd, null, RpcErrorCode.InvalidPayload, 'Payload requires a nonce');

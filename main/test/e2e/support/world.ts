@@ -57,6 +57,17 @@ export async function connectGame(runtimeDir: string, applicationId: string): Pr
   };
 }
 
+/** Calls a host's control API with its bearer token. */
+export async function controlCall(host: Host, method: string, route: string, body?: unknown): Promise<{ status: number; body: any; text: string }> {
+  const response = await fetch(`${host.control.url}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${host.control.token}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text), text };
+}
+
 /** A host for tests: quiet, fast gateway retries, on the given dirs and platform. */
 export function startTestHost(options: Pick<HostOptions, 'runtimeDir' | 'dataDir' | 'platformUrl'> & Partial<HostOptions>): Promise<Host> {
   return startHost({
@@ -65,8 +76,8 @@ export function startTestHost(options: Pick<HostOptions, 'runtimeDir' | 'dataDir
     version: '0.0.0-test',
     logger: quietLogger,
     gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
-    // Tests run many hosts at once: the 6463-6472 probe has its own tests.
-    rpcHttpProbe: false,
+    // Tests run many hosts at once: the 6463-6472 WebSocket transport has its own tests.
+    rpcWebSocket: false,
     ...options,
   });
 }
@@ -142,15 +153,7 @@ export class World {
         games.push(game);
         return game;
       },
-      async control(method, route, body) {
-        const response = await fetch(`${host.control.url}${route}`, {
-          method,
-          headers: { Authorization: `Bearer ${host.control.token}`, 'Content-Type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        const text = await response.text();
-        return { status: response.status, body: text === '' ? undefined : JSON.parse(text), text };
-      },
+      control: (method, route, body) => controlCall(host, method, route, body),
     };
     this.players.set(device, player);
     return player;

@@ -1,0 +1,85 @@
+import { decodeMulti } from '@msgpack/msgpack';
+import type { FrameView } from '../../../preload/src/contract';
+
+/**
+ * Reads a recording (`companion serve --record`, or the inspector's Record button) in the
+ * browser, for the inspector: a header, then MessagePack records one after the other. A file
+ * cut off by a kill is read up to its last whole record. Only frame records become rows; the
+ * host-side events (open, close, consent, gateway) stay in `companion record show`.
+ */
+export interface LoadedRecording {
+  readonly name: string;
+  readonly companion: string;
+  readonly startedAt: string;
+  readonly redacted: boolean;
+  readonly frames: readonly FrameView[];
+  /** Records of other kinds (connections, consent, gateway) in the file. */
+  readonly otherRecords: number;
+  /** The file ended inside a record (a recording cut off by a kill). */
+  readonly truncated: boolean;
+}
+
+export class NotARecording extends Error {
+  override readonly name = 'NotARecording';
+}
+
+type Fields = Record<string, unknown>;
+
+function text(value: unknown, max = 256): string | null {
+  if (typeof value === 'string') return value.slice(0, max);
+  return typeof value === 'number' ? String(value) : null;
+}
+
+export function parseRecording(name: string, bytes: Uint8Array): LoadedRecording {
+  const frames: FrameView[] = [];
+  let header: Fields | undefined;
+  let otherRecords = 0;
+  let truncated = false;
+  let start = 0;
+  try {
+    for (const value of decodeMulti(bytes)) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new NotARecording(`${name}: a record is not a map`);
+      const record = value as Fields;
+      if (header === undefined) {
+        if (record['kind'] !== 'header' || record['format'] !== 'companion-recording') throw new NotARecording(`${name} is not a Companion recording`);
+        header = record;
+        start = Date.parse(String(record['started_at']));
+        if (!Number.isFinite(start)) start = 0;
+        continue;
+      }
+      if (record['kind'] !== 'frame') {
+        otherRecords += 1;
+        continue;
+      }
+      const payload = record['payload'];
+      const fields = typeof payload === 'object' && payload !== null ? (payload as Fields) : {};
+      const t = typeof record['t'] === 'number' ? record['t'] : 0;
+      frames.push({
+        seq: frames.length + 1,
+        connection_id: text(record['connection'], 64) ?? '?',
+        direction: record['direction'] === 'out' ? 'out' : 'in',
+        opcode: typeof record['opcode'] === 'number' ? record['opcode'] : -1,
+        at: Math.round(start + t),
+        cmd: text(fields['cmd']),
+        evt: text(fields['evt']),
+        nonce: text(fields['nonce']),
+        payload,
+      });
+    }
+  } catch (error) {
+    if (error instanceof NotARecording) throw error;
+    // A decode error after the header is a cut-off tail: keep what was read.
+    if (header === undefined) throw new NotARecording(`${name} is not a Companion recording`);
+    truncated = true;
+  }
+  if (header === undefined) throw new NotARecording(`${name} is empty`);
+  return {
+    name,
+    companion: String(header['companion'] ?? '?'),
+    startedAt: String(header['started_at'] ?? ''),
+    redacted: header['redacted'] !== false,
+    frames,
+    otherRecords,
+    truncated,
+  };
+}
