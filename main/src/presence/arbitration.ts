@@ -11,6 +11,8 @@ export interface LiveActivity {
   readonly pid: number | null;
   /** When the game's RPC connection was established (epoch ms); absent when not known. */
   readonly connectedAt?: number;
+  /** Counts the relay's updates: orders updates made in the same millisecond. */
+  readonly updateSeq?: number;
 }
 
 /**
@@ -20,12 +22,20 @@ export interface LiveActivity {
  */
 export type ArbitrationPolicy = (candidates: readonly LiveActivity[]) => LiveActivity | undefined;
 
-/** Default policy: the activity updated last; on equal times the later connection wins. */
+/**
+ * Default policy: the activity updated last. On equal times (the same millisecond) the later
+ * update wins (`updateSeq`), else the later candidate.
+ */
 export const mostRecentlyUpdated: ArbitrationPolicy = (candidates) => {
   let winner: LiveActivity | undefined;
   for (const candidate of candidates) {
-    // `>=` so that a later candidate with the same time replaces an earlier one.
-    if (winner === undefined || candidate.updatedAt >= winner.updatedAt) winner = candidate;
+    if (
+      winner === undefined ||
+      candidate.updatedAt > winner.updatedAt ||
+      (candidate.updatedAt === winner.updatedAt && (candidate.updateSeq ?? 0) >= (winner.updateSeq ?? 0))
+    ) {
+      winner = candidate;
+    }
   }
   return winner;
 };
@@ -63,6 +73,15 @@ export function chooseShown(candidates: readonly LiveActivity[], settings: Prese
     if (pinned.length > 0) return policy(pinned);
   }
   return policy(visible);
+}
+
+/**
+ * Whether the shown activity is simply the one updated last: the default policy with no pin,
+ * no per-app rule and nothing hidden. The relay then knows the winner of an update without
+ * looking at the other games (the hot path of SET_ACTIVITY).
+ */
+export function isPlainMostRecent(settings: PresenceSettings, policy: ArbitrationPolicy = POLICIES[settings.policy]): boolean {
+  return policy === mostRecentlyUpdated && !settings.hide_all && settings.pinned_application_id === null && !hasRules(settings);
 }
 
 function hasRules(settings: PresenceSettings): boolean {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ActivityChange, GatewayActivity } from '../../../rpc/src/index.js';
 import type { PresenceStatus, PresenceUpdateCommand, WireActivity } from '../../../platform/src/wire/index.js';
-import { chooseShown, type ArbitrationPolicy, type LiveActivity } from './arbitration.js';
+import { chooseShown, isPlainMostRecent, type ArbitrationPolicy, type LiveActivity } from './arbitration.js';
 import { toWireActivity } from './to-wire-activity.js';
 import { fitPresence } from './fit-presence.js';
 import { DEFAULT_PRESENCE_SETTINGS, hiddenBy, redactActivity, ruleFor, type PresenceSettings } from './presence-privacy.js';
@@ -129,6 +129,9 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   private readonly clock: RelayClock;
   private readonly status: () => PresenceStatus;
   /** Live activities in connection order (Map keeps insertion order). */
+  /** Numbers updates, for ties within a millisecond; and the latest update time seen. */
+  private updateSeq = 0;
+  private latestUpdateAt = Number.NEGATIVE_INFINITY;
   private readonly activities = new Map<string, LiveActivity>();
   /** When each connection's current activity began: the activity's created_at. */
   private readonly startedAt = new Map<string, number>();
@@ -182,7 +185,12 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
     }
     const now = this.clock.now();
     if (!this.startedAt.has(connectionId)) this.startedAt.set(connectionId, now);
+    const updateSeq = ++this.updateSeq;
+    // The relay's clock may step back (wall time); the shortcut below needs it not to have.
+    const inOrder = now >= this.latestUpdateAt;
+    this.latestUpdateAt = Math.max(this.latestUpdateAt, now);
     this.activities.set(connectionId, {
+      updateSeq,
       connectionId,
       applicationId: change.applicationId,
       activity: change.activity,
@@ -194,7 +202,9 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
       this.report(trigger, { kind: 'hidden', rule: hidden });
       return;
     }
-    const winner = this.winner(settings);
+    // The common case needs no look at the other games: the update just made is the latest,
+    // so it is the winner (what mostRecentlyUpdated over every game would answer).
+    const winner = inOrder && isPlainMostRecent(settings, this.policy) ? this.activities.get(connectionId) : this.winner(settings);
     if (winner?.connectionId !== connectionId) {
       this.reportNotShown(trigger, winner);
       return;

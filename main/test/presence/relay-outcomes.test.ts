@@ -4,6 +4,7 @@ import { normalizeActivity, type ActivityInput, type GatewayActivity } from '../
 import type { PresenceUpdateCommand } from '../../../platform/src/wire/index.js';
 import { PresenceRelay, type PresenceRelayOptions, type RelayActivityChange } from '../../src/presence/presence-relay.js';
 import { DEFAULT_PRESENCE_SETTINGS, type PresenceSettings } from '../../src/presence/presence-privacy.js';
+import { chooseShown } from '../../src/presence/arbitration.js';
 import { RelayOutcomeLog, type RelayOutcome } from '../../src/presence/relay-outcomes.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -220,6 +221,35 @@ describe('relay outcomes', () => {
     expect(sent.every((s) => s.payload.activities.length === 1)).toBe(true);
     // Every held update was followed by its send.
     expect(outcomes.at(-1)).toMatchObject({ update: 10, kind: 'coalesced', count: 5 });
+  });
+
+  it('the shortcut for the default policy agrees with arbitration over every game (same-millisecond updates, a clock that steps back)', () => {
+    const { relay, set, outcomes, settings } = setup();
+    const clockNow = { at: 1_700_000_000_000 };
+    // A clock the test moves freely, back as well (wall time can).
+    const stepping = setup({ clock: { now: () => clockNow.at, setTimer: () => 0, clearTimer: () => undefined } });
+    for (const [relayUnderTest, setter, log] of [
+      [relay, set, outcomes],
+      [stepping.relay, stepping.set, stepping.outcomes],
+    ] as const) {
+      fc.assert(
+        fc.property(
+          fc.array(fc.record({ connection: fc.constantFrom('a', 'b', 'c'), step: fc.integer({ min: -5, max: 5 }) }), { minLength: 1, maxLength: 40 }),
+          (updates) => {
+            for (const { connection, step } of updates) {
+              clockNow.at += step;
+              const before = log.length;
+              setter(connection, `s${clockNow.at}`);
+              const outcome = log[before];
+              const expected = chooseShown(relayUnderTest.live(), settings.current);
+              if (outcome?.kind === 'shadowed') expect(expected?.connectionId).not.toBe(connection);
+              else expect(expected?.connectionId).toBe(connection);
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
+    }
   });
 
   it('no update is left held: after the flushes, each connection ends on a final outcome', () => {

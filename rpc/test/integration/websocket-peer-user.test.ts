@@ -1,10 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWebSocket, sameUserPeerCheck, type WebSocketListener } from '../../src/transport/websocket-listener.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { freePorts, WsClient } from '../support/ws-client.js';
-
-const OTHER_USER = 'companion-test-other';
+import { OTHER_USER, otherUserUnavailable, run } from '../support/other-user.js';
 
 /** A raw WebSocket upgrade with no dependencies (the other user may not read node_modules): prints the HTTP status. */
 const UPGRADE_SCRIPT = `
@@ -18,43 +16,6 @@ request.on('response', (response) => { console.log(response.statusCode); respons
 request.on('error', (error) => console.log('error ' + error.code));
 request.end();
 `;
-
-function run(command: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
-    });
-  });
-}
-
-/** Why the other-user test cannot run here, or null when it can (creating the user if needed). */
-function otherUserUnavailable(): string | null {
-  if (process.platform !== 'linux') return `the kernel socket table is Linux only (this is ${process.platform})`;
-  if (process.geteuid?.() !== 0) return 'creating and switching to a second OS user needs root';
-  try {
-    execFileSync('id', ['-u', OTHER_USER], { stdio: 'ignore' });
-  } catch {
-    try {
-      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], { stdio: 'ignore' });
-    } catch (error) {
-      return `useradd ${OTHER_USER} failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  }
-  try {
-    execFileSync('runuser', ['-u', OTHER_USER, '--', process.execPath, '-e', '0'], { stdio: 'ignore', cwd: '/' });
-  } catch (error) {
-    return `node cannot run as ${OTHER_USER}: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  return null;
-}
 
 let ts: TestServer;
 let listener: WebSocketListener;
