@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -37,5 +37,29 @@ async function syncDirectory(dir: string): Promise<void> {
     }
   } catch {
     // Not supported everywhere (e.g. Windows); the rename is still atomic.
+  }
+}
+
+/**
+ * Removes what `writeFileAtomic(file)` leaves when its writer dies between writing and
+ * renaming: the temp files `<name>.<pid>.<random>.tmp` beside `file` whose pid `removable`
+ * accepts. `removed` is told each name once its removal was tried. A directory that cannot
+ * be listed is left alone.
+ */
+export async function removeStrayTemps(file: string, removable: (pid: number) => boolean, removed?: (name: string) => void): Promise<void> {
+  const dir = path.dirname(file);
+  const name = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^${name}\\.(\\d+)\\.[A-Za-z0-9_-]+\\.tmp$`);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    const match = pattern.exec(entry);
+    if (match === null || !removable(Number(match[1]))) continue;
+    await unlink(path.join(dir, entry)).catch(() => undefined);
+    removed?.(entry);
   }
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from './atomic-file.js';
+import { moveAside, readJsonStateFile } from './json-state-file.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */
 export const PLATFORM_WEB_ORIGINS: readonly string[] = ['https://discord.com', 'https://ptb.discord.com', 'https://canary.discord.com'];
@@ -165,27 +166,15 @@ export class OriginApprovals extends EventEmitter<OriginApprovalsEvents> {
    * (`rpc-origins.json.corrupt-<ms>`) and `warning` says so. Other read errors reject.
    */
   async load(): Promise<{ approved: number; warning: string | null }> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { approved: 0, warning: null };
-      throw error;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const result = v.safeParse(FileSchema, parsed);
-    if (!result.success) {
-      const aside = await this.moveAside();
+    const read = await readJsonStateFile(this.file, FileSchema, 'web origin approvals');
+    if (read.kind === 'missing') return { approved: 0, warning: null };
+    if (read.kind === 'invalid') {
+      const aside = await moveAside(this.file, String(this.now()));
       const warning = `${ORIGINS_FILE} could not be read; kept as ${path.basename(aside)}; no web origin is approved`;
       this.logger?.warn({ file: this.file }, warning);
       return { approved: 0, warning };
     }
-    for (const entry of result.output.approved) {
+    for (const entry of read.value.approved) {
       const origin = normalizeOrigin(entry.origin);
       if (origin === null) continue;
       const { id, client_id: clientId, application_name: applicationName, approved_at: decidedAt } = entry;
@@ -335,15 +324,6 @@ export class OriginApprovals extends EventEmitter<OriginApprovalsEvents> {
     });
     this.last = write;
     return write;
-  }
-
-  private async moveAside(): Promise<string> {
-    const base = `${this.file}.corrupt-${this.now()}`;
-    const existing = new Set(await readdir(this.options.dataDir));
-    let target = base;
-    for (let n = 1; existing.has(path.basename(target)); n++) target = `${base}-${n}`;
-    await rename(this.file, target);
-    return target;
   }
 
   /** A throwing listener must not break the listener's answer. */

@@ -1,6 +1,7 @@
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { probeSlot } from '../../rpc/src/index.js';
+import { pidExists } from './pid-exists.js';
 
 /**
  * One runtime file per host, `<runtime dir>/companion/host.json`, mode 0600 in a 0700
@@ -142,13 +143,4 @@ async function removeIfStill(file: string, seen: RuntimeInfo | undefined): Promi
     }
   }
   await rm(aside, { force: true });
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

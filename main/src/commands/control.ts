@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { hostOptions, parseCommandArgs, readSecretFile, reportExpected, UsageError, type CommandIo, type OptionValues } from '../cli-args.js';
 import { HostNotFoundError, locateHost, type HostEndpoint } from '../host-locator.js';
 import { PRESENCE_HELP, PRESENCE_OPTIONS, presenceAction } from './control-presence.js';
 
@@ -74,6 +73,17 @@ export async function call(host: HostEndpoint, method: string, route: string, bo
   return parsed;
 }
 
+/**
+ * Finds the host (`--host`, `--runtime-dir`) and runs `work` against its control API. No host
+ * is printed as `companion <command>: <message>`, a request the API refused as
+ * `companion <label>: <message>`; both end with exit code 1.
+ */
+export async function withControlHost(command: string, label: string, values: OptionValues, io: CommandIo, work: (host: HostEndpoint) => Promise<number>): Promise<number> {
+  const host = await reportExpected(command, io, [HostNotFoundError], () => locateHost(hostOptions(values, io)));
+  if (host === undefined) return 1;
+  return (await reportExpected(label, io, [ControlRequestError], () => work(host))) ?? 1;
+}
+
 interface UserLike {
   readonly id: string;
   readonly username: string;
@@ -135,18 +145,7 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
   };
   const print = (value: unknown, text: () => string): void => io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text());
 
-  let host: HostEndpoint;
-  try {
-    host = await locateHost({ host: values.host as string | undefined, runtimeDir: values['runtime-dir'] as string | undefined, env: io.env });
-  } catch (error) {
-    if (error instanceof HostNotFoundError) {
-      io.stderr(`companion control: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-
-  try {
+  return withControlHost('control', `control ${action}`, values, io, async (host) => {
     switch (action) {
       case 'status': {
         need(0, 'no arguments');
@@ -258,7 +257,7 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
         let body: { username: string } | { token: string };
         if (tokenFile !== undefined) {
           need(0, 'either NAME or --token-file FILE');
-          body = { token: await readTokenFile(tokenFile) };
+          body = { token: await readSecretFile('--token-file', tokenFile) };
         } else {
           const [name] = need(1, 'NAME (or --token-file FILE)');
           body = { username: name as string };
@@ -281,25 +280,7 @@ export async function controlCommand(argv: readonly string[], io: CommandIo): Pr
       default:
         throw new UsageError(`unknown control action '${action}' (see 'companion control --help')`);
     }
-  } catch (error) {
-    if (error instanceof ControlRequestError) {
-      io.stderr(`companion control ${action}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-}
-
-async function readTokenFile(file: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  const token = text.trim();
-  if (token === '') throw new UsageError(`--token-file: ${file} is empty`);
-  return token;
+  });
 }
 
 /** Prints each Server-Sent Event as one line `type data` until the stream ends or a signal. */

@@ -1,11 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { resolveIpcPrefix } from '../../../rpc/src/index.js';
 import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
 import { darwinUserTempDir } from '../darwin-temp-dir.js';
 import { ActivityFileError, checkActivityFile, formatActivityCheck } from '../doctor/activity-check.js';
 import { buildDoctorReport } from '../doctor/doctor-report.js';
 import { formatDoctorReport } from '../doctor/format-report.js';
-import { runtimeFilePath } from '../runtime-file.js';
+import { readHostRuntimeFile } from '../host-locator.js';
 
 export const DOCTOR_HELP = `Usage: companion doctor [options]
        companion doctor --activity FILE [--client-id ID] [options]
@@ -81,7 +79,7 @@ export async function doctorCommand(argv: readonly string[], io: CommandIo): Pro
 /** The platform URL of the host serving this directory, from its runtime file (only that field is read). */
 async function runningPlatformUrl(env: CommandIo['env'], runtimeDir: string | undefined): Promise<string | undefined> {
   try {
-    const info = JSON.parse(await readFile(runtimeFilePath(resolveIpcPrefix(env, runtimeDir).dir), 'utf8')) as { platform?: { url?: unknown } };
+    const { info } = await readHostRuntimeFile({ runtimeDir, env });
     return typeof info.platform?.url === 'string' ? info.platform.url : undefined;
   } catch {
     return undefined;

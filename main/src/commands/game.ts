@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Activity } from '../../../rpc/client/index.js';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { parseCommandArgs, readOptionJson, reportExpected, UsageError, type CommandIo } from '../cli-args.js';
 import { FakeGame, FakeGameError, checkEventNames, formatLine, type FakeGameLine } from '../fake-game/fake-game.js';
 import { HostNotFoundError, readHostRuntimeFile } from '../host-locator.js';
+import { StopSignal } from './stop-signal.js';
 
 export const GAME_HELP = `Usage: companion game --client-id ID [options]
 
@@ -38,18 +38,7 @@ export interface GameCommandOptions {
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 async function readActivity(file: string): Promise<Activity> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--activity: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--activity: ${file} is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
-  }
+  const parsed = await readOptionJson('--activity', file);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--activity: ${file} must hold a JSON object (the activity)`);
   return parsed as Activity;
 }
@@ -96,52 +85,35 @@ export async function gameCommand(argv: readonly string[], io: CommandIo, option
   const once = values.once === true;
 
   let socketPaths: string[] | undefined;
-  try {
-    if (hostFile !== undefined) socketPaths = [await hostSocket(hostFile, io.env)];
-  } catch (error) {
-    if (error instanceof HostNotFoundError) {
-      io.stderr(`companion game: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+  if (hostFile !== undefined) {
+    const socket = await reportExpected('game', io, [HostNotFoundError], () => hostSocket(hostFile, io.env));
+    if (socket === undefined) return 1;
+    socketPaths = [socket];
   }
   // The SDK finds sockets where games do; --runtime-dir is that directory.
   const env = runtimeDir === undefined ? io.env : { ...io.env, XDG_RUNTIME_DIR: runtimeDir };
 
   // Signal handlers first: a Ctrl+C while connecting ends the game as soon as it is up.
-  let wake: (() => void) | undefined;
-  let stopped = false;
-  const onSignal = (): void => {
-    stopped = true;
-    wake?.();
-  };
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-  void options.stop?.then(onSignal);
+  const stop = new StopSignal(SIGNALS, options.stop);
   const print = (line: FakeGameLine): void => io.stdout(`${formatLine(line, json)}\n`);
 
-  let game: FakeGame;
   try {
-    try {
-      game = await FakeGame.start({
+    const game = await reportExpected('game', io, [FakeGameError], () =>
+      FakeGame.start({
         clientId,
         subscribe,
         env,
         onLine: print,
         ...(activity === undefined ? {} : { activity }),
         ...(socketPaths === undefined ? {} : { socketPaths }),
-      });
-    } catch (error) {
-      if (error instanceof FakeGameError) {
-        io.stderr(`companion game: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
+      }),
+    );
+    if (game === undefined) return 1;
     const refused = game.lines.some((line) => (line.type === 'activity' || line.type === 'subscribed') && !line.ok);
-    if (!once && !stopped) await new Promise<void>((resolve) => (wake = resolve));
+    if (!once) await stop.wait();
     await game.close();
     return once && refused ? 1 : 0;
   } finally {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
+    stop.dispose();
   }
 }

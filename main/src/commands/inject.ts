@@ -1,17 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
-import { HostNotFoundError, locateHost, type HostEndpoint } from '../host-locator.js';
+import { parseCommandArgs, readOptionFile, rejectOtherOptions, stringOption, UsageError, type CommandIo, type OptionValues } from '../cli-args.js';
+import type { HostEndpoint } from '../host-locator.js';
 import {
   activityInvite,
   activityJoin,
   activityJoinRequest,
-  fakeSnowflake,
   guildStatus,
-  inviteActivity,
+  invitingActivity,
   rpcFullUser,
   type UserLike,
 } from '../inject/event-templates.js';
-import { call, ControlRequestError } from './control.js';
+import { call, ControlRequestError, withControlHost } from './control.js';
 
 export const INJECT_HELP = `Usage: companion inject <kind> [arguments] [options]
 
@@ -95,14 +93,7 @@ interface EventRequest {
   readonly force: boolean;
 }
 
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-function stringOption(values: Values, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function requiredOption(values: Values, name: string, kind: string): string {
+function requiredOption(values: OptionValues, name: string, kind: string): string {
   const value = stringOption(values, name);
   if (value === undefined || value === '') throw new UsageError(`inject ${kind} needs --${name} (see 'companion inject --help')`);
   return value;
@@ -175,9 +166,7 @@ export async function injectCommand(argv: readonly string[], io: CommandIo): Pro
   if (!(KINDS as readonly string[]).includes(kindArg)) throw new UsageError(`unknown inject kind '${kindArg}' (see 'companion inject --help')`);
   const kind = kindArg as Kind;
   const values = parsed.values;
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !COMMON_OPTIONS.has(name) && !KIND_OPTIONS[kind].includes(name)) throw new UsageError(`--${name} is not an option of 'inject ${kind}'`);
-  }
+  rejectOtherOptions(values, COMMON_OPTIONS, KIND_OPTIONS[kind], `inject ${kind}`);
   const json = values.json === true;
   const need = (count: number, what: string): string[] => {
     if (args.length !== count) throw new UsageError(`inject ${kind} takes ${what} (see 'companion inject --help')`);
@@ -186,31 +175,12 @@ export async function injectCommand(argv: readonly string[], io: CommandIo): Pro
 
   // Everything that can be checked without the host is checked before looking for it.
   const plan = await planFor(kind, args, need, values);
-
-  let host: HostEndpoint;
-  try {
-    host = await locateHost({ host: stringOption(values, 'host'), runtimeDir: stringOption(values, 'runtime-dir'), env: io.env });
-  } catch (error) {
-    if (error instanceof HostNotFoundError) {
-      io.stderr(`companion inject: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  try {
-    return await plan(host, io, json);
-  } catch (error) {
-    if (error instanceof ControlRequestError) {
-      io.stderr(`companion inject ${kind}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  return withControlHost('inject', `inject ${kind}`, values, io, (host) => plan(host, io, json));
 }
 
 type Plan = (host: HostEndpoint, io: CommandIo, json: boolean) => Promise<number>;
 
-async function planFor(kind: Kind, args: readonly string[], need: (count: number, what: string) => string[], values: Values): Promise<Plan> {
+async function planFor(kind: Kind, args: readonly string[], need: (count: number, what: string) => string[], values: OptionValues): Promise<Plan> {
   const force = values.force === true;
   switch (kind) {
     case 'event': {
@@ -240,8 +210,7 @@ async function planFor(kind: Kind, args: readonly string[], need: (count: number
       return async (host, io, json) => {
         const game = await gameRow(host, connection);
         const friend = await friendUser(host, userArg);
-        const playing = friend.presence?.activities.find((activity) => activity.application_id === game.client_id);
-        const activity = playing !== undefined && party === undefined ? playing : inviteActivity(game.client_id, game.application_name, party ?? `injected-${fakeSnowflake()}`);
+        const activity = invitingActivity(friend.presence?.activities, game, party);
         return sendEvent(host, io, json, { connection_id: connection, evt: 'ACTIVITY_INVITE', data: activityInvite(friend.user, activity), force });
       };
     }
@@ -292,7 +261,7 @@ async function planFor(kind: Kind, args: readonly string[], need: (count: number
   }
 }
 
-function tokenErrorPlan(need: (count: number, what: string) => string[], values: Values): Plan {
+function tokenErrorPlan(need: (count: number, what: string) => string[], values: OptionValues): Plan {
   if (values.clear === true) {
     need(0, 'no ERROR with --clear');
     for (const name of ['description', 'status', 'app', 'grant-type', 'count']) {
@@ -334,7 +303,7 @@ function tokenErrorPlan(need: (count: number, what: string) => string[], values:
   };
 }
 
-function outputPlan(need: (count: number, what: string) => string[], values: Values): Plan {
+function outputPlan(need: (count: number, what: string) => string[], values: OptionValues): Plan {
   const [connection] = need(1, 'CONN') as [string];
   const body: Record<string, unknown> = { connection_id: connection };
   const delay = stringOption(values, 'delay');
@@ -373,7 +342,7 @@ function describeShaping(shaping: Record<string, unknown>): string {
   return parts.join('; ');
 }
 
-async function eventData(values: Values): Promise<unknown> {
+async function eventData(values: OptionValues): Promise<unknown> {
   const inline = stringOption(values, 'data');
   const file = stringOption(values, 'data-file');
   if (inline !== undefined && file !== undefined) throw new UsageError('give either --data or --data-file, not both');
@@ -383,11 +352,7 @@ async function eventData(values: Values): Promise<unknown> {
     text = inline;
     source = '--data';
   } else if (file !== undefined) {
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--data-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    text = await readOptionFile('--data-file', file);
     source = `--data-file ${file}`;
   } else {
     return null;

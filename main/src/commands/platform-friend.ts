@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { runSetActivity, RpcError } from '../../../rpc/src/index.js';
 import type { PlatformMessage, PresenceUpdateEvent, WireActivity } from '../../../platform/src/wire/index.js';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { hostOptions, parseCommandArgs, readOptionJson, rejectOtherOptions, reportExpected, stringOption, UsageError, type CommandIo, type OptionValues } from '../cli-args.js';
 import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../host-locator.js';
 import { toWireActivity } from '../presence/to-wire-activity.js';
 import { call as controlCall, ControlRequestError } from './control.js';
@@ -65,15 +64,8 @@ const ACTION_OPTIONS: Readonly<Record<Action, readonly string[]>> = {
 const COMMON_OPTIONS = new Set(['as', 'to', 'host', 'runtime-dir', 'data', 'platform', 'json']);
 const STATUSES = ['online', 'idle', 'dnd', 'invisible'] as const;
 
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-function text(values: Values, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function appId(values: Values, required: boolean, action: string): string | undefined {
-  const app = text(values, 'app');
+function appId(values: OptionValues, required: boolean, action: string): string | undefined {
+  const app = stringOption(values, 'app');
   if (app === undefined) {
     if (required) throw new UsageError(`platform friend ${action} needs --app ID`);
     return undefined;
@@ -115,13 +107,11 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   const action = actionArg as Action;
   if (extra.length > 0) throw new UsageError(`platform friend ${action} takes no further arguments, got '${extra.join(' ')}'`);
   const values = parsed.values;
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !COMMON_OPTIONS.has(name) && !ACTION_OPTIONS[action].includes(name)) throw new UsageError(`--${name} is not an option of 'platform friend ${action}'`);
-  }
-  const as = text(values, 'as');
+  rejectOtherOptions(values, COMMON_OPTIONS, ACTION_OPTIONS[action], `platform friend ${action}`);
+  const as = stringOption(values, 'as');
   if (as === undefined || as === '') throw new UsageError("platform friend needs --as NAME (the simulated friend)");
   const json = values.json === true;
-  const messageId = text(values, 'message-id');
+  const messageId = stringOption(values, 'message-id');
   if (messageId !== undefined && !/^[0-9]{1,20}$/.test(messageId)) throw new UsageError(`--message-id must be a message id (digits), got '${messageId}'`);
 
   // Validate what needs no network first.
@@ -129,10 +119,10 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   let route: string;
   switch (action) {
     case 'presence': {
-      const status = text(values, 'status');
+      const status = stringOption(values, 'status');
       if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got '${status}'`);
-      const app = appId(values, text(values, 'activity') !== undefined, action);
-      const activity = app === undefined ? null : await presenceActivity(app, text(values, 'activity'));
+      const app = appId(values, stringOption(values, 'activity') !== undefined, action);
+      const activity = app === undefined ? null : await presenceActivity(app, stringOption(values, 'activity'));
       body = { as, activity, ...(status === undefined ? {} : { status }) };
       route = '/_emulator/simulated-friend/presence';
       break;
@@ -148,7 +138,7 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
       break;
     }
     case 'invite': {
-      const message = text(values, 'message');
+      const message = stringOption(values, 'message');
       body = { as, application_id: appId(values, true, action), ...(message === undefined ? {} : { content: message }) };
       route = '/_emulator/simulated-friend/invite';
       break;
@@ -162,31 +152,26 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
     }
   }
 
-  try {
+  const sent = await reportExpected(`platform friend ${action}`, io, [PlatformAdminError, HostNotFoundError, ControlRequestError], async () => {
     const target = await emulatorTarget(values, io);
     if (action !== 'presence' && action !== 'offline') body['to'] = await resolveTo(values, io);
     const result = await call<unknown>(target, 'POST', route, body);
     io.stdout(json ? `${JSON.stringify(result, null, 2)}\n` : `${describe(action, as, body, result)}\n`);
     return 0;
-  } catch (error) {
-    if (error instanceof PlatformAdminError || error instanceof HostNotFoundError || error instanceof ControlRequestError) {
-      io.stderr(`companion platform friend ${action}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
+  return sent ?? 1;
 }
 
 /**
  * The emulator to drive: the one named by --data/--platform; else the running host's
  * embedded emulator (its runtime file holds the admin token); else the default data dir's.
  */
-async function emulatorTarget(values: Values, io: CommandIo): Promise<AdminTarget> {
-  const data = text(values, 'data');
-  const platform = text(values, 'platform');
+async function emulatorTarget(values: OptionValues, io: CommandIo): Promise<AdminTarget> {
+  const data = stringOption(values, 'data');
+  const platform = stringOption(values, 'platform');
   if (data !== undefined || platform !== undefined) return findTarget(data, platform, io);
   try {
-    const { info } = await readHostRuntimeFile({ host: text(values, 'host'), runtimeDir: text(values, 'runtime-dir'), env: io.env });
+    const { info } = await readHostRuntimeFile(hostOptions(values, io));
     if (info.platform?.adminToken !== undefined) return { url: info.platform.url, adminToken: info.platform.adminToken };
   } catch (error) {
     if (!(error instanceof HostNotFoundError)) throw error;
@@ -195,12 +180,12 @@ async function emulatorTarget(values: Values, io: CommandIo): Promise<AdminTarge
 }
 
 /** `--to`, else the user the running host is signed in as. */
-async function resolveTo(values: Values, io: CommandIo): Promise<string> {
-  const to = text(values, 'to');
+async function resolveTo(values: OptionValues, io: CommandIo): Promise<string> {
+  const to = stringOption(values, 'to');
   if (to !== undefined && to !== '') return to;
   let host;
   try {
-    host = await locateHost({ host: text(values, 'host'), runtimeDir: text(values, 'runtime-dir'), env: io.env });
+    host = await locateHost(hostOptions(values, io));
   } catch (error) {
     if (error instanceof HostNotFoundError) throw new PlatformAdminError(`name yourself with --to NAME: ${error.message}`);
     throw error;
@@ -217,17 +202,7 @@ async function presenceActivity(app: string, file: string | undefined): Promise<
     const id = randomBytes(4).toString('hex');
     input = { state: 'Looking for players', party: { id: `party-${id}`, size: [1, 4] }, secrets: { join: `join-${randomBytes(12).toString('hex')}` } };
   } else {
-    let raw: string;
-    try {
-      raw = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--activity: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    try {
-      input = JSON.parse(raw);
-    } catch (error) {
-      throw new UsageError(`--activity: ${file} is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
-    }
+    input = await readOptionJson('--activity', file);
   }
   try {
     const result = runSetActivity({ pid: 1, activity: input }, { applicationId: app, applicationName: '', transport: 'ipc', now: Date.now });

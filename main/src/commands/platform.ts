@@ -10,8 +10,9 @@ import {
   type PlatformServer,
 } from '../../../platform/src/index.js';
 import type { PlatformUser } from '../../../platform/src/wire/index.js';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from '../cli-args.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { StopSignal } from './stop-signal.js';
 
 export const PLATFORM_HELP = `Usage: companion platform <subcommand> [options]
 
@@ -81,15 +82,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
   if (sub === 'serve') return serve(rest, io, options);
   if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);
-  try {
-    return await admin(sub, rest, io);
-  } catch (error) {
-    if (error instanceof PlatformAdminError) {
-      io.stderr(`companion platform ${sub}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  return (await reportExpected(`platform ${sub}`, io, [PlatformAdminError], () => admin(sub, rest, io))) ?? 1;
 }
 
 // ---- serve
@@ -130,23 +123,13 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
   const logger = createLogger({ level: levelFrom((values.verbose as boolean[] | undefined)?.length ?? 0, values['log-level'] as string | undefined) });
 
   // Signal handlers first: a signal during start-up stops the emulator as soon as it is up.
-  let wake: (() => void) | undefined;
-  let stopped = false;
-  const onSignal = (): void => {
-    stopped = true;
-    wake?.();
-  };
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-  const dispose = (): void => {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
-  };
-  void options.stop?.then(onSignal);
+  const stop = new StopSignal(SIGNALS, options.stop);
 
   let platform: PlatformServer;
   try {
     platform = await startPlatform({ port, dataDir, strictApps: values['strict-apps'] === true, logger });
   } catch (error) {
-    dispose();
+    stop.dispose();
     if (error instanceof PlatformAlreadyRunningError || error instanceof CorruptStateError) {
       io.stderr(`companion platform serve: ${error.message}\n`);
       return 1;
@@ -158,8 +141,8 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
     throw error;
   }
   io.stdout(`Platform emulator listening on ${platform.url}\n`);
-  if (!stopped) await new Promise<void>((resolve) => (wake = resolve));
-  dispose();
+  await stop.wait();
+  stop.dispose();
   logger.info({}, 'platform emulator shutting down');
   try {
     await platform.close();

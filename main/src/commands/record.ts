@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from '../cli-args.js';
 import { readRecording, RecordingError } from '../record/record-reader.js';
 import { describeHeader, jsonReplacer, matchesFilter, timelineLine, type TimelineFilter } from '../record/timeline.js';
 
@@ -67,16 +67,8 @@ export async function recordCommand(argv: readonly string[], io: CommandIo): Pro
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from (${from}) is after --to (${to})`);
   const range = { ...filter, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 
-  let recording;
-  try {
-    recording = await readRecording(file);
-  } catch (error) {
-    if (error instanceof RecordingError) {
-      io.stderr(`companion record: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const recording = await reportExpected('record', io, [RecordingError], () => readRecording(file));
+  if (recording === undefined) return 1;
   const json = values.json === true;
   const out: string[] = [];
   out.push(json ? JSON.stringify(recording.header) : describeHeader(recording.header));

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { hostOptions, parseCommandArgs, readSecretFile, reportExpected, UsageError, type CommandIo } from '../cli-args.js';
 import { HostNotFoundError } from '../host-locator.js';
 import { readRecording, RecordingError } from '../record/record-reader.js';
 import { planReplay } from '../replay/replay-plan.js';
@@ -69,28 +68,12 @@ export async function replayCommand(argv: readonly string[], io: CommandIo): Pro
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds, got '${timeoutText}'`);
   const clientSecret = await readClientSecret(values['client-secret-file'] as string | undefined, io.env);
 
-  let recording;
-  try {
-    recording = await readRecording(file);
-  } catch (error) {
-    if (error instanceof RecordingError) {
-      io.stderr(`companion replay: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const recording = await reportExpected('replay', io, [RecordingError], () => readRecording(file));
+  if (recording === undefined) return 1;
   if (recording.tail !== null) io.stderr(`companion replay: note: ${recording.tail.message}\n`);
 
-  let target;
-  try {
-    target = await locateReplayTarget({ host: values.host as string | undefined, runtimeDir: values['runtime-dir'] as string | undefined, env: io.env });
-  } catch (error) {
-    if (error instanceof HostNotFoundError) {
-      io.stderr(`companion replay: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const target = await reportExpected('replay', io, [HostNotFoundError], () => locateReplayTarget(hostOptions(values, io)));
+  if (target === undefined) return 1;
 
   const plan = planReplay(recording);
   const json = values.json === true;
@@ -105,17 +88,7 @@ export async function replayCommand(argv: readonly string[], io: CommandIo): Pro
 
 /** From a file or COMPANION_CLIENT_SECRET, never from the command line. */
 async function readClientSecret(file: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--client-secret-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    const secret = text.trim();
-    if (secret === '') throw new UsageError(`--client-secret-file: ${file} is empty`);
-    return secret;
-  }
+  if (file !== undefined) return readSecretFile('--client-secret-file', file);
   const fromEnv = env['COMPANION_CLIENT_SECRET']?.trim();
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }

@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { hostOptions, parseCommandArgs, stringOption, UsageError, type CommandIo } from '../cli-args.js';
 
 export const SCENARIO_HELP = `Usage: companion scenario run FILE... [options]
 
@@ -50,10 +50,9 @@ export async function scenarioCommand(argv: readonly string[], io: CommandIo): P
   if (action !== 'run') throw new UsageError(`unknown scenario action '${action}' (see 'companion scenario --help')`);
   if (files.length === 0) throw new UsageError("scenario run needs at least one FILE (see 'companion scenario --help')");
   const { values } = parsed;
-  const host = typeof values.host === 'string' ? values.host : undefined;
-  const runtimeDir = typeof values['runtime-dir'] === 'string' ? values['runtime-dir'] : undefined;
-  if (host !== undefined && runtimeDir !== undefined) throw new UsageError('give either --host or --runtime-dir, not both');
-  const junit = typeof values.junit === 'string' ? values.junit : undefined;
+  const existing = hostOptions(values, io);
+  if (existing.host !== undefined && existing.runtimeDir !== undefined) throw new UsageError('give either --host or --runtime-dir, not both');
+  const junit = stringOption(values, 'junit');
   if (junit === '') throw new UsageError('--junit needs a file name');
 
   const { runScenarioFiles } = await import('../scenario/run-scenarios.js');
@@ -66,7 +65,7 @@ export async function scenarioCommand(argv: readonly string[], io: CommandIo): P
     const outcome = await runScenarioFiles({
       files,
       version: io.version,
-      existing: { host, runtimeDir, env: io.env },
+      existing,
       junit,
       json: values.json === true,
       out: (line) => io.stdout(`${line}\n`),

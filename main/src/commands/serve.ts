@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { NoFreeSlotError, SocketPathTooLongError, UnsafeSocketDirectoryError } from '../../../rpc/src/index.js';
@@ -11,7 +10,8 @@ import { CONSENT_POLICIES, parseConsentPolicy } from '../consent/consent-broker.
 import { isInteractiveTerminal, startTtyPrompt } from '../consent/tty-prompt.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { AlreadyRunningError } from '../runtime-file.js';
-import { parseCommandArgs, UsageError, type CommandIo } from '../cli-args.js';
+import { parseCommandArgs, readSecretFile, UsageError, type CommandIo } from '../cli-args.js';
+import { StopSignal } from './stop-signal.js';
 
 export const SERVE_HELP = `Usage: companion serve [options]
 
@@ -253,17 +253,7 @@ async function readCredentials(
     if (username.length === 0) throw new UsageError('--user must not be empty');
     return { username };
   }
-  if (tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(tokenFile, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    const token = text.trim();
-    if (token === '') throw new UsageError(`--token-file: ${tokenFile} is empty`);
-    return { token };
-  }
+  if (tokenFile !== undefined) return { token: await readSecretFile('--token-file', tokenFile) };
   return envToken === undefined ? undefined : { token: envToken.trim() };
 }
 
@@ -276,29 +266,20 @@ const SHUTDOWN_TIMEOUT_MS = 8000;
  * while the host starts is not lost (the default action would leave the socket behind).
  */
 class ShutdownOnSignal {
-  private received: NodeJS.Signals | undefined;
-  private wake: (() => void) | undefined;
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    this.received ??= signal;
-    this.wake?.();
-  };
-
-  constructor() {
-    for (const signal of SHUTDOWN_SIGNALS) process.on(signal, this.onSignal);
-  }
+  private readonly signals = new StopSignal(SHUTDOWN_SIGNALS);
 
   dispose(): void {
-    for (const signal of SHUTDOWN_SIGNALS) process.off(signal, this.onSignal);
+    this.signals.dispose();
   }
 
   /** Resolves with the exit code once a signal has shut the host down. */
   async closeOnSignal(host: Host, logger: Logger): Promise<number> {
     // Last resort if the process exits some other way: remove our socket files synchronously.
     process.on('exit', () => host.removeSocketFilesSync());
-    if (this.received === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
+    await this.signals.wait();
     // A second Ctrl+C from now on ends the process at once, as usual.
     this.dispose();
-    logger.info({ signal: this.received }, 'shutting down');
+    logger.info({ signal: this.signals.received }, 'shutting down');
     const timer = setTimeout(() => {
       logger.warn({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
       process.exit(1);

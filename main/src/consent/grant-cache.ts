@@ -1,8 +1,10 @@
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { OAuthGrant } from '../../../platform/src/wire/oauth.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { removeStrayTemps, writeFileAtomic } from '../atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile } from '../json-state-file.js';
+import { pidExists } from '../pid-exists.js';
 
 /** Same shape as the host's pino logger (only what the cache uses). */
 export interface GrantCacheLogger {
@@ -39,29 +41,11 @@ const GrantSchema = v.object({
 });
 const FileSchema = v.object({ version: v.literal(FORMAT_VERSION), grants: v.array(GrantSchema) });
 
-/** `grants.json.<pid>.<random>.tmp`: the pid tells a dead writer's leftover from a live one's. */
-const TEMP_PATTERN = /^grants\.json\.(\d+)\.[A-Za-z0-9_-]+\.tmp$/;
-
-function defaultIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Scopes of `a`, then those of `b` it lacks, in order. */
 function unionScopes(a: readonly string[], b: readonly string[]): string[] {
   const out = [...a];
   for (const scope of b) if (!out.includes(scope)) out.push(scope);
   return out;
-}
-
-/** A filesystem-friendly UTC timestamp: `2025-01-02T03-04-05-678Z`. */
-function fileTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
 
 /**
@@ -90,7 +74,7 @@ export class GrantCache {
   ) {
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
-    this.isAlive = options.isAlive ?? defaultIsAlive;
+    this.isAlive = options.isAlive ?? pidExists;
   }
 
   get file(): string {
@@ -217,66 +201,27 @@ export class GrantCache {
   }
 
   private async loadNow(): Promise<GrantCacheLoadResult> {
-    await this.removeStrayTemps();
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { grants: 0, warning: null };
-      throw error;
-    }
-    let parsed: unknown;
-    let problem: string | undefined;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      problem = 'was not valid JSON';
-    }
-    if (problem === undefined) {
-      const result = v.safeParse(FileSchema, parsed);
-      if (result.success) {
-        this.grants = [];
-        for (const grant of result.output.grants) {
-          if (this.findIndex(grant) === -1) this.grants.push(grant);
-        }
-        this.onDisk = JSON.stringify(this.grants);
-        return { grants: this.grants.length, warning: null };
+    // Temp files left by a writer that died between writing and renaming (never read). Ours
+    // are never in flight here: load runs in the write queue.
+    await removeStrayTemps(
+      this.file,
+      (pid) => pid === process.pid || !this.isAlive(pid),
+      (name) => this.logger?.info({ file: name }, 'grant cache: removed a temp file left by an interrupted write'),
+    );
+    const read = await readJsonStateFile(this.file, FileSchema, 'a grant list');
+    if (read.kind === 'missing') return { grants: 0, warning: null };
+    if (read.kind === 'valid') {
+      this.grants = [];
+      for (const grant of read.value.grants) {
+        if (this.findIndex(grant) === -1) this.grants.push(grant);
       }
-      problem = `did not hold a grant list (${v.getDotPath(result.issues[0]) ?? 'top level'}: ${result.issues[0].message})`;
+      this.onDisk = JSON.stringify(this.grants);
+      return { grants: this.grants.length, warning: null };
     }
-    const aside = await this.moveAside();
-    const warning = `${GRANTS_FILE} ${problem}; kept as ${path.basename(aside)}; starting with no remembered grants`;
+    const aside = await moveAside(this.file, fileTimestamp(this.now()));
+    const warning = `${GRANTS_FILE} ${read.problem}; kept as ${path.basename(aside)}; starting with no remembered grants`;
     this.logger?.warn({ file: this.file, aside }, warning);
     return { grants: 0, warning };
-  }
-
-  /** Renames the file to `grants.json.corrupt-<timestamp>` (with a counter if that exists). */
-  private async moveAside(): Promise<string> {
-    const base = `${this.file}.corrupt-${fileTimestamp(this.now())}`;
-    const existing = new Set(await readdir(this.dataDir));
-    let target = base;
-    for (let n = 1; existing.has(path.basename(target)); n++) target = `${base}-${n}`;
-    await rename(this.file, target);
-    return target;
-  }
-
-  /** Temp files left by a writer that died between writing and renaming (never read). */
-  private async removeStrayTemps(): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.dataDir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const match = TEMP_PATTERN.exec(name);
-      if (match === null) continue;
-      const pid = Number(match[1]);
-      // Ours are never in flight here: load runs in the write queue.
-      if (pid !== process.pid && this.isAlive(pid)) continue;
-      await unlink(path.join(this.dataDir, name)).catch(() => undefined);
-      this.logger?.info({ file: name }, 'grant cache: removed a temp file left by an interrupted write');
-    }
   }
 
   private async writeNow(): Promise<void> {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   describeListenDirectory,
@@ -10,6 +9,8 @@ import {
   type Env,
   type ListenDirectoryKind,
 } from '../../../rpc/src/index.js';
+import { HostNotFoundError, readHostRuntimeFile } from '../host-locator.js';
+import { pidExists } from '../pid-exists.js';
 import { runtimeFilePath } from '../runtime-file.js';
 import { clientChoices, type ClientChoice, type FsView, type PathState } from './client-rules.js';
 import { flatpakApps, flatpakListFromPath, type FlatpakReport } from './flatpak.js';
@@ -96,7 +97,7 @@ export async function buildDoctorReport(options: DoctorOptions): Promise<DoctorR
   const uid = options.uid ?? process.getuid?.() ?? 0;
   const prefix = resolveIpcPrefix(env, options.runtimeDir);
   const runtimeFile = runtimeFilePath(prefix.dir);
-  const recorded = await readRuntimeFile(runtimeFile);
+  const recorded = await readRuntimeFile(runtimeFile, env);
   const planned = ipcListenDirectories(env, platform, { runtimeDir: options.runtimeDir, guiTempDir: options.guiTempDir });
   const directories = mergeDirectories(planned, recorded?.listeners ?? []);
   const clientEnvironment = { env, platform, uid, runUserDir: options.runUserDir ?? `/run/user/${uid}` };
@@ -163,12 +164,13 @@ interface RecordedHost {
 }
 
 /** The runtime file's non-secret fields: pid, version, start time, sockets. */
-async function readRuntimeFile(file: string): Promise<RecordedHost | undefined> {
+async function readRuntimeFile(file: string, env: Env): Promise<RecordedHost | undefined> {
   let parsed: Record<string, unknown>;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
+    parsed = (await readHostRuntimeFile({ host: file, env })).info as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof HostNotFoundError) return undefined;
+    throw error;
   }
   const listeners: ListenerEntry[] = [];
   const entries = Array.isArray(parsed['listeners']) ? (parsed['listeners'] as unknown[]) : [parsed['ipc']];
@@ -193,15 +195,6 @@ function mergeDirectories(planned: readonly { dir: string; kind: ListenDirectory
     if (!dirs.some((d) => d.dir === dir)) dirs.push({ dir, kind: listener.kind as ListenDirectoryKind });
   }
   return dirs;
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 type ReportBody = Omit<DoctorReport, 'findings'>;

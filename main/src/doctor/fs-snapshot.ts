@@ -1,8 +1,7 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
-import net from 'node:net';
+import { tryConnect } from '../../../rpc/src/index.js';
 import type { FsView, PathState } from './client-rules.js';
 
-const PROBE_TIMEOUT_MS = 1000;
 /** Enough rounds for the rules' chains of lookups (a listing, then its entries). */
 const MAX_ROUNDS = 6;
 
@@ -67,21 +66,10 @@ async function pathState(p: string): Promise<PathState> {
   return probeSocket(p);
 }
 
-function probeSocket(p: string): Promise<PathState> {
-  return new Promise((resolve) => {
-    const socket = net.createConnection(p);
-    const finish = (state: PathState): void => {
-      clearTimeout(timer);
-      socket.removeAllListeners();
-      socket.on('error', () => undefined);
-      socket.destroy();
-      resolve(state);
-    };
-    // A listener with a full accept queue is alive.
-    const timer = setTimeout(() => finish('answers'), PROBE_TIMEOUT_MS);
-    socket.once('connect', () => finish('answers'));
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code === 'EACCES' || error.code === 'EPERM' ? 'no-access' : error.code === 'ENOENT' ? 'absent' : 'refuses'));
-  });
+async function probeSocket(p: string): Promise<PathState> {
+  const outcome = await tryConnect(p);
+  if (outcome === 'connected') return 'answers';
+  return outcome === 'EACCES' || outcome === 'EPERM' ? 'no-access' : outcome === 'ENOENT' ? 'absent' : 'refuses';
 }
 
 /** Entries in directory order (opendir, unsorted: readdir's order, which pypresence sees; fs.readdir sorts). */

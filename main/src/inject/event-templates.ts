@@ -61,6 +61,20 @@ export function inviteActivity(applicationId: string, name: string, partyId: str
   return { name, type: 0, application_id: applicationId, party: { id: partyId, size: [1, 4] } };
 }
 
+/**
+ * The activity of an injected ACTIVITY_INVITE from a friend to `game`: what the friend is
+ * playing of that application when no party is asked for, else a party of the game (`partyId`,
+ * or a made-up one).
+ */
+export function invitingActivity(
+  friendActivities: readonly { readonly application_id?: unknown }[] | undefined,
+  game: { readonly client_id: string; readonly application_name: string },
+  partyId: string | undefined,
+): unknown {
+  const playing = friendActivities?.find((activity) => activity.application_id === game.client_id);
+  return playing !== undefined && partyId === undefined ? playing : inviteActivity(game.client_id, game.application_name, partyId ?? `injected-${fakeSnowflake()}`);
+}
+
 export function guildStatus(guild: { id: string; name: string; icon_url?: string | null }, online = 0): Record<string, unknown> {
   return { guild: { id: guild.id, name: guild.name, icon_url: guild.icon_url ?? null }, online };
 }

@@ -1,7 +1,9 @@
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../atomic-file.js';
+import { removeStrayTemps, writeFileAtomic } from '../atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile } from '../json-state-file.js';
+import { pidExists } from '../pid-exists.js';
 import {
   ARBITRATION_POLICIES,
   DEFAULT_PRESENCE_SETTINGS,
@@ -41,24 +43,6 @@ const FileSchema = v.object({
   rules: v.record(AppIdSchema, RuleSchema),
   announced: v.array(v.object({ application_id: AppIdSchema, application_name: v.string(), at: v.number() })),
 });
-
-/** `presence.json.<pid>.<random>.tmp`: left by a writer that died between writing and renaming. */
-const TEMP_PATTERN = /^presence\.json\.(\d+)\.[A-Za-z0-9_-]+\.tmp$/;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A filesystem-friendly UTC timestamp: `2025-01-02T03-04-05-678Z`. */
-function fileTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/[:.]/g, '-');
-}
 
 /**
  * The player's presence settings and the applications already announced, in
@@ -147,51 +131,17 @@ export class PresenceSettingsStore {
   }
 
   private async read(): Promise<string | null> {
-    await this.removeStrayTemps();
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+    // Temp files of a writer that died between writing and renaming.
+    await removeStrayTemps(this.file, (pid) => pid !== process.pid && !pidExists(pid));
+    const read = await readJsonStateFile(this.file, FileSchema, 'presence settings');
+    if (read.kind === 'missing') return null;
+    if (read.kind === 'valid') {
+      const { policy, pinned_application_id, hide_all, rules, announced } = read.value;
+      this.current = { policy, pinned_application_id, hide_all, rules: rules as Record<string, AppRule> };
+      for (const entry of announced) this.announcedApps.set(entry.application_id, entry);
+      return null;
     }
-    let parsed: unknown;
-    let problem: string | undefined;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      problem = 'was not valid JSON';
-    }
-    if (problem === undefined) {
-      const result = v.safeParse(FileSchema, parsed);
-      if (result.success) {
-        const { policy, pinned_application_id, hide_all, rules, announced } = result.output;
-        this.current = { policy, pinned_application_id, hide_all, rules: rules as Record<string, AppRule> };
-        for (const entry of announced) this.announcedApps.set(entry.application_id, entry);
-        return null;
-      }
-      problem = `did not hold presence settings (${v.getDotPath(result.issues[0]) ?? 'top level'}: ${result.issues[0].message})`;
-    }
-    const aside = await this.moveAside();
-    return `${PRESENCE_FILE} ${problem}; kept as ${path.basename(aside)}; using the default presence settings`;
-  }
-
-  private async removeStrayTemps(): Promise<void> {
-    const names = await readdir(this.dataDir).catch(() => [] as string[]);
-    for (const name of names) {
-      const pid = Number(TEMP_PATTERN.exec(name)?.[1] ?? Number.NaN);
-      if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
-      await unlink(path.join(this.dataDir, name)).catch(() => undefined);
-    }
-  }
-
-  /** Renames the file to `presence.json.corrupt-<timestamp>` (with a counter if that exists). */
-  private async moveAside(): Promise<string> {
-    const base = `${this.file}.corrupt-${fileTimestamp(this.now())}`;
-    const existing = new Set(await readdir(this.dataDir));
-    let target = base;
-    for (let n = 1; existing.has(path.basename(target)); n++) target = `${base}-${n}`;
-    await rename(this.file, target);
-    return target;
+    const aside = await moveAside(this.file, fileTimestamp(this.now()));
+    return `${PRESENCE_FILE} ${read.problem}; kept as ${path.basename(aside)}; using the default presence settings`;
   }
 }

@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { resolveIpcPrefix, type Env } from '../../../rpc/src/index.js';
-import { HostNotFoundError, locateHost } from '../host-locator.js';
-import { runtimeFilePath, type RuntimeInfo } from '../runtime-file.js';
+import type { Env } from '../../../rpc/src/index.js';
+import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../host-locator.js';
 import type { ReplayTarget } from './replay-runner.js';
 
 /**
@@ -12,15 +10,7 @@ import type { ReplayTarget } from './replay-runner.js';
  */
 export async function locateReplayTarget(options: { host?: string | undefined; runtimeDir?: string | undefined; env: Env }): Promise<ReplayTarget & { source: string }> {
   if (options.host !== undefined && /^https?:\/\//.test(options.host)) return fromControlApi(options);
-  const file = options.host ?? runtimeFilePath(resolveIpcPrefix(options.env, options.runtimeDir).dir);
-  let info: Partial<RuntimeInfo>;
-  try {
-    info = JSON.parse(await readFile(file, 'utf8')) as Partial<RuntimeInfo>;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new HostNotFoundError(`no Companion is running here (${file} does not exist); start one with 'companion serve', or pass --host`);
-    throw new HostNotFoundError(`cannot read ${file} (${code ?? 'not JSON'})`);
-  }
+  const { file, info } = await readHostRuntimeFile(options);
   const ipcPath = info.ipc?.path;
   if (typeof ipcPath !== 'string') throw new HostNotFoundError(`${file} names no IPC socket (a host still starting?)`);
   return { ipcPath, platformUrl: info.platform?.url ?? null, source: file };

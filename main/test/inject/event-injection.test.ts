@@ -4,33 +4,22 @@
  * one application, one of another); the subscription rule (delivered only when subscribed,
  * unless forced) and the errors that name the problem.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeGame } from '../../src/fake-game/fake-game.js';
 import { activityInvite, activityJoin, activityJoinRequest, guildStatus, rpcFullUser } from '../../src/inject/event-templates.js';
-import { controlCall, DEMO_APP_ID, World, type Player } from '../e2e/support/world.js';
-import { connectionIdOf, inject, namedGame, settle } from './support.js';
+import { controlCall, DEMO_APP_ID } from '../e2e/support/world.js';
+import { aliceWorldPerTest, connectionIdOf, inject, namedGame, settle } from './support.js';
 
 const OTHER_APP_ID = '987654321098765432';
 const LOCAL_EVENTS = ['ACTIVITY_JOIN', 'ACTIVITY_SPECTATE', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE', 'AUTHORIZE_REQUEST'];
 
-let world: World;
-let alice: Player;
-const games: FakeGame[] = [];
-
-beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice');
-});
-afterEach(async () => {
-  for (const game of games.splice(0)) await game.close();
-  await world.close();
-});
+const t = aliceWorldPerTest();
 
 async function game(clientId: string, name: string): Promise<{ game: FakeGame; id: string }> {
-  const started = await namedGame(alice.runtimeDir, clientId, name, LOCAL_EVENTS);
-  games.push(started);
+  const started = await namedGame(t.alice.runtimeDir, clientId, name, LOCAL_EVENTS);
+  t.games.push(started);
   expect(started.lines.filter((line) => line.type === 'subscribed' && !line.ok)).toEqual([]);
-  return { game: started, id: await connectionIdOf(alice, name) };
+  return { game: started, id: await connectionIdOf(t.alice, name) };
 }
 
 describe('POST /v1/inject/event', () => {
@@ -41,7 +30,7 @@ describe('POST /v1/inject/event', () => {
     expect(new Set([first.id, target.id, other.id]).size).toBe(3);
 
     const bob = { id: '111111111111111111', username: 'bob', discriminator: '0', avatar: null };
-    const me = alice.host.session.user!;
+    const me = t.alice.host.session.user!;
     const cases: [string, unknown, boolean][] = [
       ['ACTIVITY_JOIN', activityJoin('injected-secret-1'), false],
       ['ACTIVITY_SPECTATE', activityJoin('injected-spectate-1'), false],
@@ -53,7 +42,7 @@ describe('POST /v1/inject/event', () => {
       ['CURRENT_USER_UPDATE', rpcFullUser({ ...me, username: 'alice_renamed' }), true],
     ];
     for (const [evt, data, force] of cases) {
-      const result = await inject(alice.host, { connection_id: target.id, evt, data, force });
+      const result = await inject(t.alice.host, { connection_id: target.id, evt, data, force });
       expect(result).toEqual({ connection_id: target.id, evt, subscribed: !force, delivered: true });
       expect(await target.game.waitForEvent(evt, 3000)).toEqual(data);
     }
@@ -64,13 +53,13 @@ describe('POST /v1/inject/event', () => {
   });
 
   it('an event the game did not subscribe to is not sent unless forced, and the reply says so', async () => {
-    const started = await namedGame(alice.runtimeDir, DEMO_APP_ID, 'picky', ['ACTIVITY_JOIN']);
-    games.push(started);
-    const id = await connectionIdOf(alice, 'picky');
+    const started = await namedGame(t.alice.runtimeDir, DEMO_APP_ID, 'picky', ['ACTIVITY_JOIN']);
+    t.games.push(started);
+    const id = await connectionIdOf(t.alice, 'picky');
 
-    const skipped = await inject(alice.host, { connection_id: id, evt: 'ACTIVITY_INVITE', data: { type: 1 } });
+    const skipped = await inject(t.alice.host, { connection_id: id, evt: 'ACTIVITY_INVITE', data: { type: 1 } });
     expect(skipped).toEqual({ connection_id: id, evt: 'ACTIVITY_INVITE', subscribed: false, delivered: false });
-    const forced = await inject(alice.host, { connection_id: id, evt: 'ACTIVITY_INVITE', data: { type: 1 }, force: true });
+    const forced = await inject(t.alice.host, { connection_id: id, evt: 'ACTIVITY_INVITE', data: { type: 1 }, force: true });
     expect(forced).toMatchObject({ subscribed: false, delivered: true });
     expect(await started.waitForEvent('ACTIVITY_INVITE', 3000)).toEqual({ type: 1 });
     await settle();
@@ -79,25 +68,25 @@ describe('POST /v1/inject/event', () => {
 
   it('refuses an unknown connection, a bad or unknown event name, and unknown fields, naming the problem', async () => {
     await game(DEMO_APP_ID, 'lonely');
-    const unknown = await controlCall(alice.host, 'POST', '/v1/inject/event', { connection_id: 'c999', evt: 'ACTIVITY_JOIN', data: {} });
+    const unknown = await controlCall(t.alice.host, 'POST', '/v1/inject/event', { connection_id: 'c999', evt: 'ACTIVITY_JOIN', data: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'unknown_connection', message: expect.stringContaining('No game connection c999') });
 
-    const lower = await controlCall(alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'activity_join' });
+    const lower = await controlCall(t.alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'activity_join' });
     expect(lower.status).toBe(400);
     expect(lower.body.message).toBe('evt: must be an event name in capitals, like ACTIVITY_JOIN');
 
-    const made_up = await controlCall(alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'ACTIVITY_TELEPORT' });
+    const made_up = await controlCall(t.alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'ACTIVITY_TELEPORT' });
     expect(made_up.status).toBe(400);
     expect(made_up.body.message).toMatch(/^evt: unknown event 'ACTIVITY_TELEPORT' \(known: .*ACTIVITY_JOIN.*\)$/);
 
-    const typo = await controlCall(alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'ACTIVITY_JOIN', forse: true });
+    const typo = await controlCall(t.alice.host, 'POST', '/v1/inject/event', { connection_id: 'c1', evt: 'ACTIVITY_JOIN', forse: true });
     expect(typo.status).toBe(400);
     expect(typo.body.message).toBe('forse: is not a known field');
   });
 
   it('revoking a grant through the control API still works for QA (DELETE /v1/grants/{id}): unknown grant is 404', async () => {
-    const reply = await controlCall(alice.host, 'DELETE', `/v1/grants/${OTHER_APP_ID}`);
+    const reply = await controlCall(t.alice.host, 'DELETE', `/v1/grants/${OTHER_APP_ID}`);
     expect(reply.status).toBe(404);
   });
 });

@@ -3,32 +3,21 @@
  * the one game named), and errors that name the problem: an unknown connection id, a bad
  * event name, an event the game did not subscribe to, no host, usage mistakes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli-args.js';
 import { injectCommand } from '../../src/commands/inject.js';
 import type { FakeGame } from '../../src/fake-game/fake-game.js';
 import { CliProcess, cliCleanup } from '../support/cli-process.js';
-import { DEMO_APP_ID, eventually, World, type Player } from '../e2e/support/world.js';
-import { connectionIdOf, namedGame, settle } from './support.js';
+import { DEMO_APP_ID, eventually } from '../e2e/support/world.js';
+import { aliceWorldPerTest, connectionIdOf, namedGame, settle } from './support.js';
 
 const cleanup = cliCleanup('companion-inject-');
-let world: World;
-let alice: Player;
-const games: FakeGame[] = [];
-
-beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice');
-});
-afterEach(async () => {
-  for (const game of games.splice(0)) await game.close();
-  await world.close();
-});
+const t = aliceWorldPerTest();
 
 async function inject(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await injectCommand([...argv, '--runtime-dir', alice.runtimeDir], {
+  const code = await injectCommand([...argv, '--runtime-dir', t.alice.runtimeDir], {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     env: {},
@@ -39,17 +28,17 @@ async function inject(...argv: string[]): Promise<{ code: number; stdout: string
 
 async function twoGames(): Promise<{ target: FakeGame; other: FakeGame; id: string }> {
   const subscribe = ['ACTIVITY_JOIN', 'ACTIVITY_SPECTATE', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE', 'AUTHORIZE_REQUEST'];
-  const target = await namedGame(alice.runtimeDir, DEMO_APP_ID, 'target', subscribe);
-  const other = await namedGame(alice.runtimeDir, DEMO_APP_ID, 'other', subscribe);
-  games.push(target, other);
-  return { target, other, id: await connectionIdOf(alice, 'target') };
+  const target = await namedGame(t.alice.runtimeDir, DEMO_APP_ID, 'target', subscribe);
+  const other = await namedGame(t.alice.runtimeDir, DEMO_APP_ID, 'other', subscribe);
+  t.games.push(target, other);
+  return { target, other, id: await connectionIdOf(t.alice, 'target') };
 }
 
 describe('companion inject', () => {
   it('event kinds reach the game named, with what the options say', async () => {
     const { target, other, id } = await twoGames();
-    const bobId = world.platform.user('bob')!.id;
-    await eventually(() => alice.host.friends.get(bobId), "bob in alice's friends");
+    const bobId = t.world.platform.user('bob')!.id;
+    await eventually(() => t.alice.host.friends.get(bobId), "bob in alice's friends");
 
     expect(await inject('join', id, '--secret', 'cli-secret')).toEqual({ code: 0, stdout: `ACTIVITY_JOIN delivered to ${id}\n`, stderr: '' });
     expect(await target.waitForEvent('ACTIVITY_JOIN')).toEqual({ secret: 'cli-secret' });
@@ -65,7 +54,7 @@ describe('companion inject', () => {
 
     const forced = await inject('current-user', id, '--username', 'renamed', '--force');
     expect(forced).toEqual({ code: 0, stdout: `CURRENT_USER_UPDATE delivered to ${id} (forced: it did not subscribe to it)\n`, stderr: '' });
-    expect(await target.waitForEvent('CURRENT_USER_UPDATE')).toMatchObject({ id: alice.host.session.user!.id, username: 'renamed', avatar_decoration_data: null });
+    expect(await target.waitForEvent('CURRENT_USER_UPDATE')).toMatchObject({ id: t.alice.host.session.user!.id, username: 'renamed', avatar_decoration_data: null });
 
     expect((await inject('guild-status', id, '--guild', '222222222222222222', '--name', 'Lounge', '--online', '2', '--force', '--json')).code).toBe(0);
     expect(await target.waitForEvent('GUILD_STATUS')).toEqual({ guild: { id: '222222222222222222', name: 'Lounge', icon_url: null }, online: 2 });
@@ -81,7 +70,7 @@ describe('companion inject', () => {
     const { id } = await twoGames();
     expect(await inject('output', id, '--delay', '20', '--split', '3:2')).toEqual({ code: 0, stdout: `${id}: every frame 20 ms late; each write in 3 pieces 2 ms apart\n`, stderr: '' });
     expect(await inject('output', id, '--reset')).toEqual({ code: 0, stdout: `${id}: frames are sent normally\n`, stderr: '' });
-    const resumed = new Promise<void>((resolve) => alice.host.session.once('resumed', resolve));
+    const resumed = new Promise<void>((resolve) => t.alice.host.session.once('resumed', resolve));
     expect(await inject('gateway', 'drop')).toEqual({ code: 0, stdout: 'Dropped the platform connection; Companion resumes it\n', stderr: '' });
     await resumed;
   });

@@ -12,25 +12,19 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { friendCommand } from '../../src/commands/platform-friend.js';
 import type { FakeGame } from '../../src/fake-game/fake-game.js';
-import { controlCall, DEMO_APP_ID, eventually, World, type Player } from '../e2e/support/world.js';
-import { namedGame, settle } from './support.js';
+import { controlCall, DEMO_APP_ID, eventually } from '../e2e/support/world.js';
+import { aliceWorldPerTest, namedGame, settle } from './support.js';
 
 const OTHER_APP_ID = '987654321098765432';
 const JOINABLE = { state: 'In a squad', party: { id: 'party-alice', size: [1, 4] as [number, number] }, secrets: { join: 'alice-join-secret' } };
 
-let world: World;
-let alice: Player;
+const t = aliceWorldPerTest();
 let tmp: string;
-const games: FakeGame[] = [];
 
 beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice');
   tmp = await mkdtemp(path.join(os.tmpdir(), 'companion-friend-'));
 });
 afterEach(async () => {
-  for (const game of games.splice(0)) await game.close();
-  await world.close();
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -38,7 +32,7 @@ afterEach(async () => {
 async function friend(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await friendCommand([...argv, '--data', world.platform.dataDir, '--runtime-dir', alice.runtimeDir], {
+  const code = await friendCommand([...argv, '--data', t.world.platform.dataDir, '--runtime-dir', t.alice.runtimeDir], {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     env: {},
@@ -48,20 +42,20 @@ async function friend(...argv: string[]): Promise<{ code: number; stdout: string
 }
 
 async function game(clientId: string, name: string, subscribe: string[], activity?: Record<string, unknown>): Promise<FakeGame> {
-  const started = await namedGame(alice.runtimeDir, clientId, name, subscribe);
-  games.push(started);
+  const started = await namedGame(t.alice.runtimeDir, clientId, name, subscribe);
+  t.games.push(started);
   if (activity !== undefined) expect((await started.setActivity({ ...activity, details: name })).successful).toBe(true);
   return started;
 }
 
-const bobId = (): string => world.platform.user('bob')!.id;
+const bobId = (): string => t.world.platform.user('bob')!.id;
 
 describe('companion platform friend', () => {
   it("ask-to-join reaches alice's game subscribed to ACTIVITY_JOIN_REQUEST (and no other game); her yes reaches bob, who joins her party", async () => {
     // The platform shows the activity set last: the other game's first.
     const other = await game(OTHER_APP_ID, 'other game', ['ACTIVITY_JOIN_REQUEST'], { state: 'Elsewhere' });
     const host = await game(DEMO_APP_ID, 'host game', ['ACTIVITY_JOIN_REQUEST'], JOINABLE);
-    await eventually(() => world.platform.presence(alice.host.session.user!.id)?.activities.some((a) => a.party?.id === 'party-alice'), "alice's party on the platform");
+    await eventually(() => t.world.platform.presence(t.alice.host.session.user!.id)?.activities.some((a) => a.party?.id === 'party-alice'), "alice's party on the platform");
 
     const asked = await friend('ask-to-join', '--as', 'bob');
     expect(asked.code, asked.stderr).toBe(0);
@@ -74,7 +68,7 @@ describe('companion platform friend', () => {
     const accepted = await friend('accept', '--as', 'bob');
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(accepted.stdout).toMatch(/^bob accepted alice's invite \d+ and joined the party\n$/);
-    await eventually(() => alice.host.friends.get(bobId())?.presence.activities.some((a) => a.party?.id === 'party-alice'), "bob in alice's party, seen by alice");
+    await eventually(() => t.alice.host.friends.get(bobId())?.presence.activities.some((a) => a.party?.id === 'party-alice'), "bob in alice's party, seen by alice");
     await settle();
     expect(other.events()).toEqual([]);
   });
@@ -87,7 +81,7 @@ describe('companion platform friend', () => {
     expect(invite).toMatchObject({ type: 1, user: { username: 'bob' }, activity: { party: { size: [1, 4] } } });
     expect(invite.activity.secrets).toBeUndefined();
 
-    const accept = await controlCall(alice.host, 'POST', `/v1/invites/${invite.message_id}/accept`, {});
+    const accept = await controlCall(t.alice.host, 'POST', `/v1/invites/${invite.message_id}/accept`, {});
     expect(accept).toMatchObject({ status: 200, body: { secret_delivered: true } });
     const joined: any = await guest.waitForEvent('ACTIVITY_JOIN', 5000);
     expect(joined.secret).toMatch(/^sim-join-[0-9a-f]{24}$/);
@@ -99,10 +93,10 @@ describe('companion platform friend', () => {
     const set = await friend('presence', '--as', 'bob', '--app', DEMO_APP_ID, '--activity', file);
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toBe('bob is online, Companion Demo Game · Boss 3 · Raid night · party 2/5\n');
-    await eventually(() => alice.host.friends.get(bobId())?.presence.activities.find((a) => a.party?.id === 'bob-raid'), "bob's raid seen by alice");
+    await eventually(() => t.alice.host.friends.get(bobId())?.presence.activities.find((a) => a.party?.id === 'bob-raid'), "bob's raid seen by alice");
 
     const guest = await game(DEMO_APP_ID, 'joiner', ['ACTIVITY_JOIN']);
-    const join = await controlCall(alice.host, 'POST', `/v1/friends/${bobId()}/join`, {});
+    const join = await controlCall(t.alice.host, 'POST', `/v1/friends/${bobId()}/join`, {});
     expect(join).toMatchObject({ status: 200, body: { joined: false } });
     const accepted = await friend('accept', '--as', 'bob');
     expect(accepted.code, accepted.stderr).toBe(0);
@@ -112,9 +106,9 @@ describe('companion platform friend', () => {
 
   it("decline: alice's host hears that her request was declined", async () => {
     expect((await friend('presence', '--as', 'bob', '--app', DEMO_APP_ID)).code).toBe(0);
-    await eventually(() => alice.host.friends.get(bobId())?.presence.activities.find((a) => a.application_id === DEMO_APP_ID), "bob's party seen by alice");
-    const declined = new Promise<unknown>((resolve) => alice.host.social.on('change', (change) => change.type === 'request-declined' && resolve(change.data)));
-    expect((await controlCall(alice.host, 'POST', `/v1/friends/${bobId()}/join`, {})).status).toBe(200);
+    await eventually(() => t.alice.host.friends.get(bobId())?.presence.activities.find((a) => a.application_id === DEMO_APP_ID), "bob's party seen by alice");
+    const declined = new Promise<unknown>((resolve) => t.alice.host.social.on('change', (change) => change.type === 'request-declined' && resolve(change.data)));
+    expect((await controlCall(t.alice.host, 'POST', `/v1/friends/${bobId()}/join`, {})).status).toBe(200);
     const result = await friend('decline', '--as', 'bob', '--json');
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ declined: 'join-request', told: true });
@@ -123,16 +117,16 @@ describe('companion platform friend', () => {
 
   it('offline ends the simulated presence', async () => {
     expect((await friend('presence', '--as', 'carol', '--app', DEMO_APP_ID)).code).toBe(0);
-    const carolId = world.platform.user('carol')!.id;
-    await eventually(() => alice.host.friends.get(carolId)?.presence.status === 'online', 'carol online at alice');
+    const carolId = t.world.platform.user('carol')!.id;
+    await eventually(() => t.alice.host.friends.get(carolId)?.presence.status === 'online', 'carol online at alice');
     const off = await friend('offline', '--as', 'carol');
     expect(off).toEqual({ code: 0, stdout: 'carol is offline (the simulated presence ended)\n', stderr: '' });
-    await eventually(() => alice.host.friends.get(carolId)?.presence.status === 'offline', 'carol offline at alice');
+    await eventually(() => t.alice.host.friends.get(carolId)?.presence.status === 'offline', 'carol offline at alice');
   });
 
   it('names the problem: no --as, not friends, an unknown user, nothing to accept, a bad activity file', async () => {
     await expect(friend('invite', '--app', DEMO_APP_ID)).rejects.toThrow('platform friend needs --as NAME');
-    world.platform.admin.createUser('mallory');
+    t.world.platform.admin.createUser('mallory');
     const strangers = await friend('invite', '--as', 'mallory', '--app', DEMO_APP_ID);
     expect(strangers.code).toBe(1);
     expect(strangers.stderr).toContain('mallory and alice are not friends (companion platform friends add mallory alice)');
@@ -148,7 +142,7 @@ describe('companion platform friend', () => {
     // No host to ask who "you" are: --to is needed, and the message says where it looked.
     let stderr = '';
     const io = { stdout: () => undefined, stderr: (text: string) => (stderr += text), env: {}, version: '0.0.0-test' };
-    const code = await friendCommand(['ask-to-join', '--as', 'bob', '--data', world.platform.dataDir, '--runtime-dir', tmp], io);
+    const code = await friendCommand(['ask-to-join', '--as', 'bob', '--data', t.world.platform.dataDir, '--runtime-dir', tmp], io);
     expect(code).toBe(1);
     expect(stderr).toBe(`companion platform friend ask-to-join: name yourself with --to NAME: no Companion is running here (${tmp}/companion/host.json does not exist); start one with 'companion serve', or pass --host\n`);
   });

@@ -1,7 +1,47 @@
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { FakeGame } from '../../src/fake-game/fake-game.js';
-import { controlCall, type Player } from '../e2e/support/world.js';
+import { controlCall, World, type Player } from '../e2e/support/world.js';
 import type { Host } from '../../src/host.js';
+
+/** A test's world: alice signed in, and the fake games to close once the test is over. */
+export interface AliceWorld {
+  readonly world: World;
+  readonly alice: Player;
+  readonly games: FakeGame[];
+}
+
+/**
+ * A fresh World with alice signed in for each test of the file (call it at the top level). After
+ * each test the games pushed to `games` are closed, then the world.
+ */
+export function aliceWorldPerTest(): AliceWorld {
+  let world: World | undefined;
+  let alice: Player | undefined;
+  const games: FakeGame[] = [];
+  beforeEach(async () => {
+    world = await World.start();
+    alice = await world.player('alice');
+  });
+  afterEach(async () => {
+    for (const game of games.splice(0)) await game.close();
+    await world?.close();
+    world = undefined;
+    alice = undefined;
+  });
+  const during = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the world exists only while a test runs');
+    return value;
+  };
+  return {
+    get world() {
+      return during(world);
+    },
+    get alice() {
+      return during(alice);
+    },
+    games,
+  };
+}
 
 /** A fake game on `runtimeDir`'s host whose activity state names it, so GET /v1/games tells it apart. */
 export async function namedGame(runtimeDir: string, clientId: string, name: string, subscribe: readonly string[] = []): Promise<FakeGame> {

@@ -13,7 +13,7 @@ import type { FrameRecord } from '../../src/record/record-format.js';
 import { readRecording, RecordingError } from '../../src/record/record-reader.js';
 import { cliCleanup, CliProcess } from '../support/cli-process.js';
 import { DEMO_APP_ID, eventually, World } from '../e2e/support/world.js';
-import { JOIN_SECRET, playXhayperSession, recordingWorld } from '../replay/support.js';
+import { JOIN_SECRET, recordingWorld, recordXhayperSession } from '../replay/support.js';
 
 const { track, dir } = cliCleanup('companion-record-');
 const worlds: World[] = [];
@@ -27,10 +27,7 @@ function frames(records: readonly { kind: string }[]): FrameRecord[] {
 
 describe('a recording of a real client session', () => {
   it('holds every frame both ways with its connection, transport and opcode, plus connection and consent events; secrets redacted', async () => {
-    const { world, alice, file } = await recordingWorld();
-    worlds.push(world);
-    const issued = await playXhayperSession(world, alice);
-    await alice.host.close();
+    const { file, issued } = await recordXhayperSession(worlds);
 
     const recording = await readRecording(file);
     expect(recording.header).toMatchObject({ kind: 'header', format: 'companion-recording', version: 1, companion: '0.0.0-test', redacted: true });
@@ -117,10 +114,7 @@ describe('consent decisions', () => {
 
 describe('a recording cut off', () => {
   it('is read up to its last whole record, the cut-off tail reported (record show: a note, exit 0)', async () => {
-    const { world, alice, file } = await recordingWorld();
-    worlds.push(world);
-    await playXhayperSession(world, alice);
-    await alice.host.close();
+    const { file } = await recordXhayperSession(worlds);
     const whole = await readRecording(file);
 
     await truncate(file, (await stat(file)).size - 3);

@@ -14,7 +14,7 @@ import { planReplay } from '../../src/replay/replay-plan.js';
 import { runReplay, type ReplayReport } from '../../src/replay/replay-runner.js';
 import { formatReplayReport } from '../../src/replay/replay-report.js';
 import { DEMO_APP_ID, eventually, World, type Player } from '../e2e/support/world.js';
-import { playXhayperSession, recordingWorld } from './support.js';
+import { recordingWorld, recordXhayperSession } from './support.js';
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -57,10 +57,7 @@ async function tokenFor(world: World, code: string, verifier?: string): Promise<
 
 describe('replay substitutes what a fresh host issues anew', () => {
   it('a recording that kept its secrets: AUTHENTICATE gets the new token, not the recorded one', async () => {
-    const { world, alice, file } = await recordingWorld({}, true);
-    worlds.push(world);
-    const issued = await playXhayperSession(world, alice);
-    await alice.host.close();
+    const { file, issued } = await recordXhayperSession(worlds, true);
     const authenticate = (await readRecording(file)).records.find((r): r is FrameRecord => r.kind === 'frame' && (r.payload as { cmd?: string }).cmd === 'AUTHENTICATE');
     expect((authenticate?.payload as { args: { access_token: string } }).args.access_token).toBe(issued.accessToken);
 
@@ -92,10 +89,7 @@ describe('replay substitutes what a fresh host issues anew', () => {
 
 describe('replay reports what differs', () => {
   it('a host with another consent policy (deny): the AUTHORIZE and AUTHENTICATE replies differ, each path named', async () => {
-    const { world, alice, file } = await recordingWorld();
-    worlds.push(world);
-    await playXhayperSession(world, alice);
-    await alice.host.close();
+    const { file } = await recordXhayperSession(worlds);
 
     const report = await replay(file, await freshHost({ consentPolicy: 'deny' }));
     const text = formatReplayReport(report);

@@ -8,20 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readRecording } from '../../src/record/record-reader.js';
 import { CliProcess } from '../support/cli-process.js';
 import { World, type Player } from '../e2e/support/world.js';
-import { playXhayperSession, recordingWorld } from './support.js';
+import { recordXhayperSession } from './support.js';
 
 const worlds: World[] = [];
 afterEach(async () => {
   for (const world of worlds.splice(0)) await world.close();
 });
-
-async function recordSession(): Promise<string> {
-  const { world, alice, file } = await recordingWorld();
-  worlds.push(world);
-  await playXhayperSession(world, alice);
-  await alice.host.close();
-  return file;
-}
 
 /** A fresh emulator and a fresh host for alice that approves every authorization. */
 async function freshHost(): Promise<{ world: World; runtimeFile: string; player: Player }> {
@@ -34,7 +26,7 @@ async function freshHost(): Promise<{ world: World; runtimeFile: string; player:
 
 describe('record and replay a real client session', () => {
   it('replays against a fresh host with zero differences, the authorization redeemed anew', async () => {
-    const file = await recordSession();
+    const { file } = await recordXhayperSession(worlds);
     const recording = await readRecording(file);
     const commands = recording.records.flatMap((r) => (r.kind === 'frame' && r.direction === 'in' ? [(r.payload as { cmd?: string } | null)?.cmd ?? 'HANDSHAKE'] : []));
     expect(commands).toEqual(['HANDSHAKE', 'AUTHORIZE', 'AUTHENTICATE', 'SET_ACTIVITY', 'SUBSCRIBE']);
@@ -49,7 +41,7 @@ describe('record and replay a real client session', () => {
   }, 30_000);
 
   it('paced (at the recorded times) it passes too', async () => {
-    const file = await recordSession();
+    const { file } = await recordXhayperSession(worlds);
     const fresh = await freshHost();
     const replay = await CliProcess.complete(['replay', file, '--host', fresh.runtimeFile]);
     expect(replay.stdout).toContain('No differences');
@@ -57,7 +49,7 @@ describe('record and replay a real client session', () => {
   }, 30_000);
 
   it('a host that answers SET_ACTIVITY differently fails the replay with a readable diff', async () => {
-    const file = await recordSession();
+    const { file } = await recordXhayperSession(worlds);
     const fresh = await freshHost();
     // The changed behaviour: SET_ACTIVITY answers with another state and without the party.
     fresh.player.host.server.setCommandHandler('SET_ACTIVITY', ({ request }) => {
@@ -75,7 +67,7 @@ describe('record and replay a real client session', () => {
   }, 30_000);
 
   it('finds the host by its control URL (token in COMPANION_CONTROL_TOKEN); --json reports for tools', async () => {
-    const file = await recordSession();
+    const { file } = await recordXhayperSession(worlds);
     const fresh = await freshHost();
     const host = fresh.player.host;
     const replay = await CliProcess.complete(['replay', file, '--host', host.control.url, '--fast', '--json'], { COMPANION_CONTROL_TOKEN: host.control.token });
@@ -96,7 +88,7 @@ describe('record and replay a real client session', () => {
     const bad = await CliProcess.complete(['replay', 'package.json', '--host', '/nonexistent/host.json']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('package.json is not a recording');
-    const file = await recordSession();
+    const { file } = await recordXhayperSession(worlds);
     const noHost = await CliProcess.complete(['replay', file, '--host', '/nonexistent/host.json']);
     expect(noHost.code).toBe(1);
     expect(noHost.stderr).toContain('/nonexistent/host.json does not exist');

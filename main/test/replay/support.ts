@@ -17,6 +17,19 @@ export async function recordingWorld(extra: Partial<HostOptions> = {}, secrets =
 }
 
 /**
+ * Records a session of the real client (playXhayperSession) in a new recordingWorld (`secrets`:
+ * kept, not redacted), which goes to `worlds` for the test to close. Alice's host is closed, so
+ * the recording is complete.
+ */
+export async function recordXhayperSession(worlds: World[], secrets = false): Promise<{ file: string; issued: { accessToken: string; code: string } }> {
+  const { world, alice, file } = await recordingWorld({}, secrets);
+  worlds.push(world);
+  const issued = await playXhayperSession(world, alice);
+  await alice.host.close();
+  return { file, issued };
+}
+
+/**
  * A session of the real @xhayper/discord-rpc client against alice's host: login with scopes
  * (AUTHORIZE, the emulator's token endpoint, AUTHENTICATE), SET_ACTIVITY with a join secret,
  * SUBSCRIBE ACTIVITY_JOIN, then it leaves. Resolves with the access token the game received.

@@ -5,7 +5,8 @@ import { Opcode } from '../../../rpc/src/index.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { freePorts, WsClient } from '../../../rpc/test/support/ws-client.js';
 import { isReservedPort } from '../../src/control/control-server.js';
-import { DEMO_APP_ID, World } from '../e2e/support/world.js';
+import type { HostOptions } from '../../src/host.js';
+import { DEMO_APP_ID, World, type Player } from '../e2e/support/world.js';
 import { BridgeClient, fakeRenderer, INDEX_HTML, rawRequest, sessionCookie } from './support.js';
 
 let world: World | undefined;
@@ -20,6 +21,29 @@ async function renderer(): Promise<string> {
   const fake = await fakeRenderer();
   cleanups.push(() => fake.remove());
   return fake.rendererDir;
+}
+
+/** A fresh world with alice serving the web UI, and a bridge client signed in to it. */
+async function aliceWithBridge(extra: Partial<HostOptions> = {}): Promise<{ player: Player; webUi: NonNullable<Player['host']['webUi']>; client: BridgeClient }> {
+  world = await World.start();
+  const player = await world.player('alice', { webUiRendererDir: await renderer(), ...extra });
+  const webUi = player.host.webUi!;
+  const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
+  cleanups.push(() => client.close());
+  return { player, webUi, client };
+}
+
+/** A raw game of the demo app connected to the player's host. */
+async function rawGame(player: Player): Promise<RawClient> {
+  const { client } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+/** Waits until a frames push holds the `direction` frame of `cmd`; answers every frame pushed so far. */
+async function framesWith(client: BridgeClient, direction: 'in' | 'out', cmd: string, what: string): Promise<any[]> {
+  await client.waitFor(() => client.pushesOf('companion:frames').flat().some((frame: any) => frame.direction === direction && frame.cmd === cmd), what);
+  return client.pushesOf('companion:frames').flat();
 }
 
 async function tokenExchange(form: Record<string, string>): Promise<any> {
@@ -56,18 +80,13 @@ describe('the host serves the web UI', () => {
   });
 
   it('a whole authorization through the bridge: the prompt arrives, Approve gives the game a code; no token, code or join secret in any pushed frame', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer() });
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
+    const { player, webUi, client } = await aliceWithBridge();
     const first = await client.invoke('companion:ready');
     expect(first.status.account?.user.username).toBe('alice');
     // The test host's logger has no levels, so the level shows as info; a headless host cannot start at login.
     expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
 
-    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-    cleanups.push(() => game.close());
+    const game = await rawGame(player);
     const shown = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.games.length === 1, 'the game in a snapshot');
     expect(shown.payload.games[0]).toMatchObject({ client_id: DEMO_APP_ID, activity: null });
 
@@ -92,11 +111,7 @@ describe('the host serves the web UI', () => {
     });
     expect(activity.evt).toBeNull();
 
-    await client.waitFor(
-      () => client.pushesOf('companion:frames').flat().some((frame: any) => frame.direction === 'out' && frame.cmd === 'SET_ACTIVITY'),
-      'the SET_ACTIVITY reply in a frames push',
-    );
-    const frames = client.pushesOf('companion:frames').flat();
+    const frames = await framesWith(client, 'out', 'SET_ACTIVITY', 'the SET_ACTIVITY reply in a frames push');
     const reply = frames.find((frame: any) => frame.direction === 'out' && frame.cmd === 'AUTHORIZE');
     expect(reply).toMatchObject({ nonce: 'n-authorize', payload: { data: { code: '[redacted]' } } });
     const auth = frames.find((frame: any) => frame.direction === 'in' && frame.cmd === 'AUTHENTICATE');
@@ -113,18 +128,13 @@ describe('the host serves the web UI', () => {
   });
 
   it('update-settings changes the consent policy at runtime', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer() });
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
+    const { player, client } = await aliceWithBridge();
     await client.invoke('companion:ready');
     expect(await client.invoke('companion:update-settings', { consent_policy: 'deny', consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true, log_level: 'info', start_at_login: null });
     expect(player.host.consent.policy).toBe('deny');
     expect(player.host.consent.alwaysAsk).toBe(true);
 
-    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-    cleanups.push(() => game.close());
+    const game = await rawGame(player);
     const denied = await game.request('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
     expect(denied.evt).toBe('ERROR');
   });
@@ -132,12 +142,8 @@ describe('the host serves the web UI', () => {
 
 describe('web origins through the UI bridge', () => {
   it('a refused origin shows as a request; Allow lets its next connection in; Forget makes it ask again', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer(), rpcWebSocket: true, rpcWebSocketPorts: await freePorts(2) });
+    const { player, client } = await aliceWithBridge({ rpcWebSocket: true, rpcWebSocketPorts: await freePorts(2) });
     const port = player.host.rpcWebSocketPort!;
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
     const ready = await client.invoke('companion:ready');
     expect(ready.status.websocket).toEqual({ port });
     expect(ready.origin_requests).toEqual([]);
@@ -170,11 +176,7 @@ describe('web origins through the UI bridge', () => {
 
 describe('the doctor through the UI bridge', () => {
   it('reports the host\'s own socket as Companion\'s and prints no token', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer() });
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
+    const { player, webUi, client } = await aliceWithBridge();
     await client.invoke('companion:ready');
     const report = await client.invoke('companion:doctor');
     expect(report.directories.map((d: any) => d.dir)).toContain(player.runtimeDir);
@@ -188,22 +190,13 @@ describe('the doctor through the UI bridge', () => {
 
 describe('the inspector\'s lint channel', () => {
   it('a SET_ACTIVITY the real client accepts but shows badly: the wire answer is unchanged, the frame carries the lints', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer() });
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
+    const { player, client } = await aliceWithBridge();
     await client.invoke('companion:ready');
-    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-    cleanups.push(() => game.close());
+    const game = await rawGame(player);
     const activity = { state: 'In a match', timestamps: { start: Math.floor(Date.now() / 1000) }, buttons: [{ label: '🎮 Play', url: 'https://game.example/' }] };
     const reply = await game.request('SET_ACTIVITY', { pid: process.pid, activity });
     expect(reply.evt).toBeNull();
-    await client.waitFor(
-      () => client.pushesOf('companion:frames').flat().some((frame: any) => frame.direction === 'in' && frame.cmd === 'SET_ACTIVITY'),
-      'the SET_ACTIVITY frame',
-    );
-    const frames = client.pushesOf('companion:frames').flat();
+    const frames = await framesWith(client, 'in', 'SET_ACTIVITY', 'the SET_ACTIVITY frame');
     const incoming = frames.find((frame: any) => frame.direction === 'in' && frame.cmd === 'SET_ACTIVITY');
     const codes = (incoming.lints as any[]).map((lint) => lint.code);
     expect(codes).toEqual(expect.arrayContaining(['timestamp-seconds', 'button-label-emoji', 'buttons-hidden-from-author']));
@@ -213,15 +206,10 @@ describe('the inspector\'s lint channel', () => {
 
 describe('presence through the UI bridge', () => {
   it('the snapshot shows which game friends see and its outcome; hide everything hides it, un-hiding shows it again', async () => {
-    world = await World.start();
-    const player = await world.player('alice', { webUiRendererDir: await renderer() });
-    const webUi = player.host.webUi!;
-    const client = await BridgeClient.open(webUi.port, await sessionCookie(webUi.port, webUi.token));
-    cleanups.push(() => client.close());
+    const { player, client } = await aliceWithBridge();
     const ready = await client.invoke('companion:ready');
     expect(ready.presence).toMatchObject({ policy: 'most-recent', hide_all: false, pinned_application_id: null });
-    const { client: game } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-    cleanups.push(() => game.close());
+    const game = await rawGame(player);
     expect((await game.request('SET_ACTIVITY', { pid: process.pid, activity: { state: 'In a match' } })).evt).toBeNull();
 
     const shown = await client.waitFor(

@@ -43,7 +43,12 @@ export async function probeSlot(socketPath: string): Promise<SlotState> {
   return { kind: 'blocked', reason: `connect failed: ${outcome}` };
 }
 
-function tryConnect(socketPath: string): Promise<string> {
+/**
+ * Connects to a Unix socket and hangs up at once, sending nothing: `connected` (also when it
+ * does not answer within a second: a listener with a full accept queue is alive), else the
+ * connection error's code (`ECONNREFUSED`, `EACCES`, ...) or `error`.
+ */
+export function tryConnect(socketPath: string): Promise<string> {
   return new Promise((resolve) => {
     const socket = net.createConnection(socketPath);
     const finish = (result: string): void => {

@@ -2,9 +2,8 @@ import {
   activityInvite,
   activityJoin,
   activityJoinRequest,
-  fakeSnowflake,
   guildStatus,
-  inviteActivity,
+  invitingActivity,
   rpcFullUser,
   type UserLike,
 } from '../../inject/event-templates.js';
@@ -35,9 +34,7 @@ async function eventFor(ctx: ScenarioContext, body: InjectBody, game: { client_i
       return { evt: 'ACTIVITY_JOIN_REQUEST', data: activityJoinRequest((await eventUser(ctx, body.user as string)).user) };
     case 'invite': {
       const friend = await eventUser(ctx, body.user as string);
-      const playing = friend.presence?.activities.find((activity) => activity['application_id'] === game.client_id);
-      const activity = playing !== undefined && body.party === undefined ? playing : inviteActivity(game.client_id, game.application_name, body.party ?? `injected-${fakeSnowflake()}`);
-      return { evt: 'ACTIVITY_INVITE', data: activityInvite(friend.user, activity) };
+      return { evt: 'ACTIVITY_INVITE', data: activityInvite(friend.user, invitingActivity(friend.presence?.activities, game, body.party)) };
     }
     case 'authorize_request':
       return { evt: 'AUTHORIZE_REQUEST', data: null };
