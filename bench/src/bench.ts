@@ -30,6 +30,12 @@
  *                   BENCH_UI_INSPECTOR_MS (10000)  BENCH_UI_WARMUP_MS (3000)  BENCH_UI_BASELINE_MS (5000)  BENCH_UI_CLIENTS (5)
  *     ui-consent    AUTHORIZE written → consent prompt in the page's DOM, dismissed, repeated
  *                   BENCH_UI_CONSENT_SAMPLES (30)
+ *   soak          not in the default list (long): memory and fd drift of `companion serve` under steady churn
+ *                 (bench/src/soak-phase.ts, output key `soak`). `npm run bench -- soak --duration N` (seconds),
+ *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
+ *                 BENCH_SOAK_WARMUP_S  BENCH_SOAK_SAMPLE_MS  BENCH_SOAK_GAMES (8)  BENCH_SOAK_RATE (50/s)  BENCH_SOAK_SESSION_MS (3000)
+ *                 BENCH_SOAK_HEAP=1: also the host's JS heap after a forced full GC at every reading (--inspect)
+ *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
  *   BENCH_KEEP=1              keep the temp dir (server logs) after the run
@@ -60,6 +66,8 @@ import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
 import { recordPhase } from './record-phase.js';
+import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
+import { soakConfig, soakPhase } from './soak-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -102,7 +110,27 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent').split(','));
+const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent'];
+/** Run only when named: `soak` lasts as long as it is told (10 minutes by default). */
+const ON_REQUEST_PHASES = ['soak'];
+
+const ARGS = ((): BenchArgs => {
+  try {
+    return parseBenchArgs(process.argv.slice(2), [...DEFAULT_PHASES, ...ON_REQUEST_PHASES]);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    process.stderr.write(`bench: ${error.message}\nUsage: npm run bench [-- PHASE[,PHASE...]] [--duration SECONDS (the soak phase)]\n`);
+    process.exit(2);
+  }
+})();
+const PHASES = new Set(ARGS.phases ?? (process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
+if (ARGS.soakSeconds !== undefined && !PHASES.has('soak')) {
+  process.stderr.write('bench: --duration sets the soak phase\'s length; name the phase too: npm run bench -- soak --duration N\n');
+  process.exit(2);
+}
+const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
+/** The phases that measure the two servers (or start their own hosts beside them); `soak` alone needs neither. */
+const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !ON_REQUEST_PHASES.includes(phase));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
@@ -415,7 +443,67 @@ function inlineJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** On SIGINT / SIGTERM: the servers are killed and the temp dir removed. */
+function cleanUpOnSignal(tmpRoot: string): void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    progress(`${signal}: killing servers`);
+    killAllNow();
+    rmSync(tmpRoot, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
+function machineDescription(): Record<string, unknown> {
+  return {
+    date: new Date().toISOString(),
+    platform: `${process.platform} ${os.release()} (Linux-only: server CPU from /proc/<pid>/stat utime+stime, RSS from /proc/<pid>/status VmRSS)`,
+    node: process.version,
+    cpus: os.cpus().length,
+  };
+}
+
+/** The soak phase, its failure recorded in `errors`. */
+async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await soakPhase(ctx, soakConfig(SOAK_SECONDS));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`soak: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
+/** `soak` alone: its one host and nothing else (no baseline, no load worker). */
+async function soakOnly(): Promise<number> {
+  const errors: string[] = [];
+  const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
+  const loadavgStart = os.loadavg().map(round2);
+  cleanUpOnSignal(tmpRoot);
+  progress(`temp dir ${tmpRoot}`);
+  const soak = await runSoak({ root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress }, errors);
+  killAllNow();
+  const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
+  if (keep) progress(`server logs kept in ${tmpRoot}`);
+  else await rm(tmpRoot, { recursive: true, force: true });
+  const out = {
+    bench: 'companion-soak',
+    ...machineDescription(),
+    config: { phases: [...PHASES], soakSeconds: SOAK_SECONDS, pinning: PINNING ?? 'off' },
+    soak,
+    loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
+    durationS: round2((performance.now() - t0Run) / 1000),
+    errors,
+    logs: keep ? tmpRoot : undefined,
+  };
+  process.stdout.write(`${formatJson(out)}\n`);
+  return errors.length > 0 ? 1 : 0;
+}
+
 async function main(): Promise<number> {
+  if (!NEEDS_SERVER_PAIR) return soakOnly();
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const baselineDir = path.join(tmpRoot, 'baseline');
@@ -432,14 +520,7 @@ async function main(): Promise<number> {
   type ExternalPair = Awaited<ReturnType<typeof startExternalPlatformHost>>;
   let externalPair: ExternalPair | undefined;
 
-  const onSignal = (signal: NodeJS.Signals): void => {
-    progress(`${signal}: killing servers`);
-    killAllNow();
-    rmSync(tmpRoot, { recursive: true, force: true });
-    process.exit(130);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  cleanUpOnSignal(tmpRoot);
 
   const out: Record<string, unknown> = {};
   try {
@@ -659,6 +740,9 @@ async function main(): Promise<number> {
     // 11-12. The web UI in headless Chromium: inspector frame rate under load, AUTHORIZE to the consent prompt.
     const uiOut = UI_PHASES.some((phase) => PHASES.has(phase)) ? await runUiPhases(platformCtx, PHASES, errors) : undefined;
 
+    // 14. Memory and fd drift over a long run of churn (only when named).
+    const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
+
     // Assemble.
     const latencyBlock = <T>(
       values: Partial<Record<Kind, T>>,
@@ -740,12 +824,9 @@ async function main(): Promise<number> {
 
     Object.assign(out, {
       bench: 'companion-rpc-vs-baseline',
-      date: new Date().toISOString(),
-      platform: `${process.platform} ${os.release()} (Linux-only: server CPU from /proc/<pid>/stat utime+stime, RSS from /proc/<pid>/status VmRSS)`,
-      node: process.version,
-      cpus: os.cpus().length,
+      ...machineDescription(),
       clkTck: clockTicks(),
-      config: { ...CONFIG, phases: [...PHASES], pinning: PINNING ?? 'off', activityBytes: Buffer.byteLength(JSON.stringify(ACTIVITY)), requestFrameBytes: setActivityTemplate(1).frame.length },
+      config: { ...CONFIG, phases: [...PHASES], ...(PHASES.has('soak') ? { soakSeconds: SOAK_SECONDS } : {}), pinning: PINNING ?? 'off', activityBytes: Buffer.byteLength(JSON.stringify(ACTIVITY)), requestFrameBytes: setActivityTemplate(1).frame.length },
       servers: {
         baseline: {
           variant: BASELINE_ECHO_ACTIVITY ? 'echo-activity (diagnostic: replies carry the activity sent)' : 'standard',
@@ -809,6 +890,7 @@ async function main(): Promise<number> {
       platformSide: platformOut,
       record: recordOut,
       ui: uiOut,
+      soak: soakOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

@@ -109,12 +109,12 @@ export async function startEmulator(ctx: PlatformBenchContext, name: string, lim
   };
 }
 
-/** `companion serve` with its own dirs; `extra` e.g. ['--platform', url, '--user', name]. */
-export async function startHost(ctx: PlatformBenchContext, name: string, extra: readonly string[] = []): Promise<ServerProcess> {
+/** `companion serve` with its own dirs; `extra` e.g. ['--platform', url, '--user', name]; `nodeFlags` go to node itself. */
+export async function startHost(ctx: PlatformBenchContext, name: string, extra: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   const dirs = await dirsFor(ctx, name);
   return startServer(
     name,
-    [path.join(ctx.root, 'bin/companion.js'), 'serve', '--runtime-dir', dirs.run, '--data-dir', dirs.data, ...extra],
+    [...nodeFlags, path.join(ctx.root, 'bin/companion.js'), 'serve', '--runtime-dir', dirs.run, '--data-dir', dirs.data, ...extra],
     dirs.log,
     { cpus: ctx.serverCpus, env: { XDG_CONFIG_HOME: dirs.xdg } },
   );
