@@ -369,10 +369,12 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   }
 
   get trace(): FrameTracer | undefined {
-    if (this.listenerCount('frame') === 0) return undefined;
-    return (connection, direction, opcode, payload) =>
-      this.emit('frame', { connectionId: connection.id, direction, opcode, payload, at: this.now() });
+    return this.listenerCount('frame') === 0 ? undefined : this.tracer;
   }
+
+  /** One closure for every frame (the getter above is read per frame). */
+  private readonly tracer: FrameTracer = (connection, direction, opcode, payload) =>
+    this.emit('frame', { connectionId: connection.id, direction, opcode, payload, at: this.now() });
 
   /** Used by built-in commands. */
   recordSubscription(connection: RpcConnection, subscription: Subscription, subscribe: boolean): void {
