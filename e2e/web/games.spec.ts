@@ -38,4 +38,11 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await expect(card.getByTestId('game-relay-outcome')).toContainText("hidden by this game's privacy rule");
   await card.getByTestId('game-privacy-rule').selectOption('share');
   await expect(card.getByTestId('game-shown')).toBeVisible();
+
+  // Settings: where games connect, what friends see, and the doctor run in the host's environment.
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('presence-settings')).toBeVisible();
+  await page.getByTestId('doctor-run').click();
+  await expect(page.getByTestId('doctor-report')).toContainText('What each client library picks');
+  await screenshot(page, 'settings');
 });
