@@ -10,7 +10,7 @@ import { startControlServer } from './control/control-server.js';
 import { originControlEvents } from './control/origin-routes.js';
 import { presenceControlEvents } from './control/presence-routes.js';
 import { PresenceSettingsError, type PresenceService, type PresenceSettingsPatch } from './presence/presence-service.js';
-import { presenceSettingsView, presenceView } from './web-ui/presence-view.js';
+import { presenceSettingsView, presenceView, SNAPSHOT_OUTCOMES } from './web-ui/presence-view.js';
 import { RecorderBusyError, type HostRecorder } from './record/host-recorder.js';
 import { recordingView } from './web-ui/recording-view.js';
 import { mkdir } from 'node:fs/promises';
@@ -217,7 +217,6 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
       const target = options.recorder;
       if (target === undefined) throw new ControlError(409, 'this host has no recorder');
       if (!on) return recordingView(await target.recorder.stop());
-      if (target.recorder.status().recording) throw new ControlError(409, `already recording to ${target.recorder.status().file ?? 'a file'}`);
       await mkdir(target.dir, { recursive: true, mode: 0o700 });
       const file = join(target.dir, `recording-${new Date().toISOString().replace(/[:.]/g, '-')}.rec`);
       try {
@@ -227,7 +226,7 @@ export async function startHostControl(options: HostControlOptions): Promise<Hos
         throw error;
       }
     },
-    presence: () => (options.presence === undefined ? null : presenceView(options.presence.view())),
+    presence: () => (options.presence === undefined ? null : presenceView(options.presence.view(SNAPSHOT_OUTCOMES))),
     updatePresence: async (patch) => {
       if (options.presence === undefined) throw new ControlError(409, 'this host has no presence settings');
       try {

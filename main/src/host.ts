@@ -316,6 +316,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
     const { approvals: origins, warning: originsWarning } = await loadOriginApprovals({ dataDir: options.dataDir, platformUrl, apps, logger: options.logger });
     cleanup.push(() => origins.flush());
+    // macOS: the GUI session's TMPDIR (a `getconf` run), for the listeners and the doctor alike.
+    const guiTempDir = options.guiTempDir ?? (await darwinUserTempDir());
     const control = await startHostControl({
       recorder: { recorder, dir: join(options.dataDir, 'recordings') },
       origins,
@@ -337,7 +339,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       // Loaded when the player asks: the host does not carry the doctor's code otherwise.
       doctor: async () => {
         const [{ buildDoctorReport }, { doctorView }] = await Promise.all([import('./doctor/doctor-report.js'), import('./web-ui/doctor-view.js')]);
-        const report = await buildDoctorReport({ env: options.env, runtimeDir: options.runtimeDir, guiTempDir: options.guiTempDir ?? (await darwinUserTempDir()) });
+        const report = await buildDoctorReport({ env: options.env, runtimeDir: options.runtimeDir, guiTempDir });
         return doctorView(report, Date.now());
       },
       logger: options.logger,
@@ -394,7 +396,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       directories: ipcListenDirectories(options.env, process.platform, {
         runtimeDir: options.runtimeDir,
         snap: options.snapSocket === true,
-        guiTempDir: options.guiTempDir ?? (await darwinUserTempDir()),
+        guiTempDir,
       }),
       onConnection: (socket) => server.attach(socket),
       ...(options.adoptedSockets === undefined ? {} : { adopted: options.adoptedSockets }),

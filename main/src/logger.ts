@@ -5,7 +5,7 @@ export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
 
 /** Keys whose string values are secrets wherever they appear in a log record. */
-const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|^code$|verifier|^nonce$/i;
+export const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|^code$|verifier|^nonce$/i;
 export const REDACTED = '[redacted]';
 
 /**

@@ -64,7 +64,7 @@ export interface PresenceRelayOptions {
   readonly send: (payload: PresenceUpdateCommand) => boolean;
   /** Overrides the settings' arbitration policy (pinning and privacy rules still apply). */
   readonly policy?: ArbitrationPolicy;
-  /** The player's arbitration and privacy settings, read on every decision; call `refresh()` when they change. */
+  /** The player's arbitration and privacy settings, read on every decision; call `settingsChanged()` when they change. */
   readonly settings?: () => PresenceSettings;
   readonly limit?: RateLimit;
   /**
@@ -93,6 +93,8 @@ interface UpdateTrack {
   updates: number;
   /** Updates waiting for a flush (held), reported once it happens. */
   held: number;
+  /** The settings changed: its latest update gets a new outcome at the next flush (not a held update of its own). */
+  reannounce: boolean;
   /** The connection closed: forgotten once nothing is held. */
   closed: boolean;
 }
@@ -281,13 +283,15 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   settingsChanged(): void {
     if (this.disposed) return;
     for (const [connectionId, track] of this.tracks) {
-      if (!track.closed && track.held === 0 && this.activities.has(connectionId)) track.held = 1;
+      if (!track.closed && track.held === 0 && this.activities.has(connectionId)) track.reannounce = true;
     }
     this.flush();
     const timer = this.timer;
     if (timer === undefined) return;
     for (const [connectionId, track] of this.tracks) {
-      if (track.held > 0) this.emitOutcome(connectionId, track, 'command', !this.activities.has(connectionId), { kind: 'held', until: timer.at, count: track.held });
+      if (track.held > 0 || track.reannounce) {
+        this.emitOutcome(connectionId, track, 'command', !this.activities.has(connectionId), { kind: 'held', until: timer.at, count: Math.max(1, track.held) });
+      }
     }
   }
 
@@ -383,9 +387,10 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
    */
   private resolveHeld(settings: PresenceSettings, winner: LiveActivity | undefined, sent: boolean): void {
     for (const [connectionId, track] of this.tracks) {
-      if (track.held === 0) continue;
-      const count = track.held;
+      if (track.held === 0 && !track.reannounce) continue;
+      const count = Math.max(1, track.held);
       track.held = 0;
+      track.reannounce = false;
       const hidden = hiddenBy(settings, track.applicationId);
       let detail: RelayOutcomeDetail;
       if (hidden !== undefined) detail = { kind: 'hidden', rule: hidden };
@@ -441,14 +446,14 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
   private trackFor(connectionId: string, applicationId: string): UpdateTrack {
     let track = this.tracks.get(connectionId);
     if (track === undefined) {
-      track = { applicationId, updates: 0, held: 0, closed: false };
+      track = { applicationId, updates: 0, held: 0, reannounce: false, closed: false };
       this.tracks.set(connectionId, track);
     }
     return track;
   }
 
   private forgetIfDone(connectionId: string, track: UpdateTrack): void {
-    if (track.closed && track.held === 0 && this.tracks.get(connectionId) === track) this.tracks.delete(connectionId);
+    if (track.closed && track.held === 0 && !track.reannounce && this.tracks.get(connectionId) === track) this.tracks.delete(connectionId);
   }
 
   /** A throwing `send` counts as not sent: flushes also run from timers, where a throw would be uncaught. */

@@ -145,7 +145,8 @@ export class PresenceService extends EventEmitter<PresenceServiceEvents> {
     return this.store.settings;
   }
 
-  view(): PresenceView {
+  /** `recentLimit`: how many of the newest outcomes to include (default all that are kept). */
+  view(recentLimit?: number): PresenceView {
     const shown = this.relay.shownConnectionId();
     const games: PresenceGameView[] = [];
     for (const connection of this.server.connections()) {
@@ -161,7 +162,7 @@ export class PresenceService extends EventEmitter<PresenceServiceEvents> {
     return {
       ...this.store.settings,
       games,
-      recent_outcomes: this.log.recent(),
+      recent_outcomes: this.log.recent(recentLimit),
       announced_applications: this.store.announced(),
     };
   }

@@ -94,10 +94,12 @@ export class RelayOutcomeLog {
   }
 
   /** The ring, oldest first. */
-  recent(): RelayOutcome[] {
+  /** The most recent outcomes, oldest first; `limit`: only that many of the newest. */
+  recent(limit = this.capacity): RelayOutcome[] {
+    const count = Math.min(this.size, Math.max(0, limit));
     const out: RelayOutcome[] = [];
-    const start = (this.next - this.size + this.capacity) % this.capacity;
-    for (let i = 0; i < this.size; i++) out.push(this.ring[(start + i) % this.capacity] as RelayOutcome);
+    const start = (this.next - count + this.capacity) % this.capacity;
+    for (let i = 0; i < count; i++) out.push(this.ring[(start + i) % this.capacity] as RelayOutcome);
     return out;
   }
 }

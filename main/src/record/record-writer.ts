@@ -33,8 +33,8 @@ export interface RecordWriterStats {
 /**
  * Appends MessagePack records to a file, off the hot path: `append` encodes the record at once
  * (the caller's objects may change later) into the batch buffer, and the batch goes to the
- * disk in one write on the next turn of the event loop, or as soon as the write before it has
- * finished.
+ * disk in one write FLUSH_INTERVAL_MS later, or at once when it holds FLUSH_BYTES (one write
+ * at a time: what comes during a write waits for the next batch).
  * Each record is a whole MessagePack value, so a file cut off by a kill is readable up to the
  * last record that reached the disk. `close` writes everything still buffered.
  */

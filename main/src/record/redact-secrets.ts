@@ -1,4 +1,4 @@
-import { REDACTED } from '../logger.js';
+import { REDACTED, SECRET_KEY } from '../logger.js';
 
 export { REDACTED };
 
@@ -8,8 +8,8 @@ export { REDACTED };
  * AUTHORIZE reply's `code`, an activity's `secrets`, ACTIVITY_JOIN's `secret`, refresh and ID
  * tokens, client secrets, PKCE verifiers, passwords, cookies, and a nested OpenID `nonce`.
  * The RPC `nonce` at the top of a payload pairs a command with its reply and is kept.
+ * `SECRET_KEY` is the logger's own rule, so the two cannot drift apart.
  */
-const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|verifier|^code$|^nonce$/i;
 
 /** Numbers and booleans under a secret key stay (an ERROR's `code: 4000`, a CLOSE code). */
 export function isSecretValue(value: unknown): boolean {

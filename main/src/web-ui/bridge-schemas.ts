@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels, type PresencePatch } from '../../../preload/src/contract.js';
 import { PresencePatchSchema } from '../control/presence-schemas.js';
+import { LOG_LEVELS } from '../logger.js';
 
 /**
  * The one schema module of the contract's calls: the argument schemas of every invoke
@@ -50,7 +51,7 @@ export const CHANNEL_SCHEMAS = {
         {
           consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
           consent_always_ask: v.exactOptional(v.boolean('must be a boolean')),
-          log_level: v.exactOptional(v.picklist(['error', 'warn', 'info', 'debug', 'trace'], 'must be error, warn, info, debug or trace')),
+          log_level: v.exactOptional(v.picklist(LOG_LEVELS, `must be ${LOG_LEVELS.join(', ')}`)),
           start_at_login: v.exactOptional(v.boolean('must be a boolean')),
         },
         'must be an object with only consent_policy, consent_always_ask, log_level and start_at_login',

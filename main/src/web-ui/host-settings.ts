@@ -1,6 +1,7 @@
 import type { SettingsView } from '../../../preload/src/contract.js';
 import type { ConsentPolicy } from '../consent/consent-broker.js';
 import type { ControlLogger } from '../control/control-server.js';
+import { LOG_LEVELS, type LogLevel } from '../logger.js';
 
 /**
  * The settings the UI may change at runtime, over the parts of the host that own them: the
@@ -13,12 +14,11 @@ export interface WebUiSettings {
   update(partial: Partial<SettingsView>): Promise<SettingsView>;
 }
 
-export type LogLevelName = SettingsView['log_level'];
 
 /** The host logger's level (pino's `level` is a live property). */
 export interface LogLevelPort {
-  get(): LogLevelName;
-  set(level: LogLevelName): void;
+  get(): LogLevel;
+  set(level: LogLevel): void;
 }
 
 /** Start at login: Electron's login item on macOS and Windows, an XDG autostart entry on Linux. */
@@ -27,7 +27,7 @@ export interface LoginItemPort {
   set(openAtLogin: boolean): Promise<void>;
 }
 
-const LEVELS: ReadonlySet<string> = new Set(['error', 'warn', 'info', 'debug', 'trace']);
+const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
 
 /** The level port of a pino-like logger (one with a settable `level`), or undefined. */
 export function logLevelOf(logger: unknown): LogLevelPort | undefined {
@@ -35,7 +35,7 @@ export function logLevelOf(logger: unknown): LogLevelPort | undefined {
   const live = logger as { level?: unknown };
   if (typeof live.level !== 'string' || !LEVELS.has(live.level)) return undefined;
   return {
-    get: () => live.level as LogLevelName,
+    get: () => live.level as LogLevel,
     set: (level) => {
       live.level = level;
     },

@@ -252,6 +252,20 @@ describe('relay outcomes', () => {
     }
   });
 
+  it('a settings change re-announces the latest update without counting it as one more: a real update held after it is sent, not coalesced', () => {
+    const { relay, set, outcomes, clock, settings } = setup();
+    set('b', 'b0');
+    for (let i = 1; i <= 5; i++) set('a', `a${i}`);
+    set('a', 'a6'); // the window is full: held
+    settings.current = { ...DEFAULT_PRESENCE_SETTINGS };
+    relay.settingsChanged();
+    expect(outcomes.filter((o) => o.connection_id === 'b').map((o) => o.kind)).toEqual(['sent', 'held']);
+    set('b', 'b1'); // now the latest: held behind the same window
+    clock.advance(20_000);
+    const last = outcomes.filter((o) => o.connection_id === 'b').at(-1);
+    expect(last).toMatchObject({ update: 2, kind: 'sent' });
+  });
+
   it('no update is left held: after the flushes, each connection ends on a final outcome', () => {
     const step = fc.record({
       gap: fc.integer({ min: 0, max: 6_000 }),

@@ -1,5 +1,5 @@
 import { RpcError } from '../protocol/codes.js';
-import { authorizeError } from '../protocol/authorize-outcomes.js';
+import { authorizeError, REDIRECT_OVER_RPC_MESSAGE } from '../protocol/authorize-outcomes.js';
 import { normalizeClientId } from '../protocol/handshake.js';
 
 /** AUTHORIZE arguments after checking, in the names the platform's authorize route takes. */
@@ -18,7 +18,7 @@ export interface AuthorizeArgs {
 }
 
 /** The message the real client gives for a redirect_uri over IPC (rpc-protocol.md 8.1). */
-export const REDIRECT_OVER_RPC_MESSAGE = 'Redirect URI cannot be used in the RPC OAuth2 Authorization flow';
+export { REDIRECT_OVER_RPC_MESSAGE };
 
 function invalidRequest(description: string): RpcError {
   const { code, message } = authorizeError('invalid_request', description);

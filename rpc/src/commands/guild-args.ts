@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { obj } from './activity-schema.js';
 import { parseArgs } from './joi-message.js';
+import { SNOWFLAKE } from './invite-args.js';
 
 /** A guild or channel id: a string of digits. */
-const SNOWFLAKE = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be a snowflake (a string of digits)'));
 
 /** The longest GET_GUILD may wait for the guild, in seconds (UDOC: 60 s at most). */
 export const GET_GUILD_MAX_TIMEOUT_S = 60;

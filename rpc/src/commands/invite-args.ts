@@ -3,7 +3,8 @@ import { obj } from './activity-schema.js';
 import { parseArgs } from './joi-message.js';
 
 /** A user, message or channel id: a string of digits. */
-const SNOWFLAKE = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be a snowflake (a string of digits)'));
+/** An id as the protocol sends it: a string of 1 to 20 digits. */
+export const SNOWFLAKE = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be a snowflake (a string of digits)'));
 const PID = v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be larger than or equal to 0')));
 
 /** SEND_ACTIVITY_JOIN_INVITE and CLOSE_ACTIVITY_(JOIN_)REQUEST: `{user_id, pid?}`. */

@@ -25,6 +25,8 @@ export interface AuthorizeOutcomeRow {
   readonly userCancelled: boolean;
 }
 
+/** A redirect_uri over IPC: the real client's own text, without the OAuth2 prefix. */
+export const REDIRECT_OVER_RPC_MESSAGE = 'Redirect URI cannot be used in the RPC OAuth2 Authorization flow';
 export const ACCESS_DENIED_MESSAGE = 'OAuth2 Error: access_denied: The resource owner or authorization server denied the request';
 export const TIMED_OUT_MESSAGE = 'OAuth2 Error: access_denied: the authorization request timed out';
 
@@ -36,7 +38,7 @@ export const AUTHORIZE_OUTCOMES: readonly AuthorizeOutcomeRow[] = [
   { kind: 'server-error', when: 'The platform fails or cannot be reached', reply: '5000 OAuth2 Error: server_error: <description>', userCancelled: false },
   { kind: 'invalid-scope', when: 'No scopes, an unknown scope, or one the app is not approved for', reply: '5000 OAuth2 Error: invalid_scope: <description>', userCancelled: false },
   { kind: 'invalid-request', when: 'A malformed request: a code challenge method other than S256, the legacy rpc_token or username, a client_id other than the connection\'s application', reply: '5000 OAuth2 Error: invalid_request: <description>', userCancelled: false },
-  { kind: 'redirect-refused', when: 'A redirect_uri over IPC (the real client\'s own text, without the OAuth2 prefix)', reply: '5000 Redirect URI cannot be used in the RPC OAuth2 Authorization flow', userCancelled: false },
+  { kind: 'redirect-refused', when: 'A redirect_uri over IPC (the real client\'s own text, without the OAuth2 prefix)', reply: `5000 ${REDIRECT_OVER_RPC_MESSAGE}`, userCancelled: false },
 ];
 
 /** The ERROR data of a refusal: `{code: 5000, message}`. */

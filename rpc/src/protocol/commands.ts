@@ -16,8 +16,8 @@ export interface CommandSpec {
 }
 
 /** Scope lists of the reference's table (UDOC). */
-const RPC = ['rpc'] as const;
-const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
+export const RPC = ['rpc'] as const;
+export const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
 const RPC_VOICE_WRITE = ['rpc', 'rpc.voice.write'] as const;
 
 /**

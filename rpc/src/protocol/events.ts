@@ -1,3 +1,4 @@
+import { RPC, RPC_VOICE_READ } from './commands.js';
 /**
  * Events a client may SUBSCRIBE to. `local`: allowed on an unauthenticated IPC connection.
  * Otherwise SUBSCRIBE needs AUTHENTICATE and, when `scopes` is given, a token carrying at
@@ -11,8 +12,6 @@ export interface EventSpec {
 }
 
 /** Scope lists of the reference's event table (UDOC). */
-const RPC = ['rpc'] as const;
-const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
 
 export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
   GUILD_STATUS: { local: false, scopes: RPC, arg: 'guild_id' },

@@ -106,7 +106,6 @@ export class RpcConnection {
   readonly transport: Transport;
   /** The other end, as far as the transport knows it. */
   readonly remote: RemotePeer;
-  private readonly sink: ConnectionTransport['sink'];
   private readonly out: OutboundQueue;
   /** QA output shaping (delay, split, coalesce); writes straight through until set. */
   readonly output: OutputShaper;
@@ -128,8 +127,7 @@ export class RpcConnection {
   ) {
     this.transport = io.kind;
     this.remote = io.remote;
-    this.sink = io.sink;
-    this.output = new OutputShaper(this.sink);
+    this.output = new OutputShaper(io.sink);
     this.out = new OutboundQueue(this.output, {
       eventGapMs: options.eventGapMs,
       maxBufferedBytes: options.maxBufferedBytes,
@@ -193,7 +191,8 @@ export class RpcConnection {
   /** Pauses reading while output backs up or frames queue behind a pending command. */
   private updateReading(): void {
     if (this.socketClosed) return;
-    const hold = this.sink.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
+    // The shaper's count includes bytes it holds back (QA delay), so reading pauses for them too.
+    const hold = this.output.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
     if (hold && !this.paused) {
       this.paused = true;
       this.io.pause();

@@ -315,7 +315,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       throw new ProtocolViolation('invalid payload: a command must be a JSON object');
     }
     const { cmd, nonce, args, evt } = payload as Record<string, unknown>;
-    this.clientGuesser.observe(connection, { cmd, nonce, args });
+    this.clientGuesser.observe(connection, payload as { cmd?: unknown; nonce?: unknown; args?: unknown });
     // The real client refuses an empty-string nonce too.
     if (nonce === undefined || nonce === null || nonce === '') {
       return errorReply(cmd, null, RpcErrorCode.InvalidPayload, 'Payload requires a nonce');

@@ -22,8 +22,6 @@ export interface IpcListener {
   readonly path: string;
   /** What was found at each index before binding (Unix only). */
   readonly slots: readonly SlotReport[];
-  /** False for a socket handed over by the service manager (systemd owns its file). */
-  readonly ownsFile: boolean;
   close(): Promise<void>;
   /**
    * Last resort for a process that exits without close(): removes the socket file
@@ -97,7 +95,6 @@ export async function listenIpc(options: IpcListenerOptions): Promise<IpcListene
       index: slot.index,
       path: slot.path,
       slots,
-      ownsFile: true,
       close: () => closeListener(server, slot.path, ino),
       removeFileSync: () => removeIfSameSync(slot.path, ino),
     };
@@ -175,7 +172,6 @@ export async function adoptIpcListener(socket: AdoptedSocket, onConnection: (soc
     index: socket.index,
     path: socket.path,
     slots: [],
-    ownsFile: false,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     removeFileSync: () => undefined,
   };

@@ -40,6 +40,9 @@ describe('the IPC socket: same OS user only', () => {
     await chmod(own, 0o700);
     const server = await startTestServer({}, own);
     servers.push(server);
+    // Opened up on purpose: here only the directory stands between the other user and the socket.
+    await chmod(server.path, 0o666);
     expect(await run('runuser', ['-u', OTHER_USER, '--', process.execPath, '-e', CONNECT_SCRIPT, server.path])).toMatchObject({ code: 0, stdout: 'EACCES' });
+    expect(await run(process.execPath, ['-e', CONNECT_SCRIPT, server.path])).toMatchObject({ code: 0, stdout: 'connected' });
   });
 });
