@@ -10,7 +10,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Decoder } from '@msgpack/msgpack';
+import { recordingDecoder } from '../../main/src/record/record-reader.js';
 import { startHost, type PlatformBenchContext } from './platform-phases.js';
 import type { ServerProcess } from './servers.js';
 import { envInt } from './shared.js';
@@ -50,7 +50,7 @@ async function countRecording(file: string): Promise<{ bytes: number; frames: nu
   let records = 0;
   let dropped = 0;
   try {
-    for (const value of new Decoder().decodeMulti(await readFile(file))) {
+    for (const value of recordingDecoder().decodeMulti(await readFile(file))) {
       records += 1;
       const record = value as { kind?: unknown; dropped?: unknown };
       if (record.kind === 'frame') frames += 1;

@@ -181,6 +181,7 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
       trace.direction,
       trace.opcode,
       trace.payload,
+      trace.json,
     );
   };
 

@@ -12,7 +12,8 @@
  * string that might take 30 bytes): valid MessagePack, a byte or two more than the minimum.
  */
 
-import { isSecretKey, isSecretValue, REDACTED } from './redact-secrets.js';
+import { holdsSecret, isSecretKey, isSecretValue, REDACTED } from './redact-secrets.js';
+import { JSON_PAYLOAD_EXT } from './record-format.js';
 
 /** How a `__proto__` key (JSON allows it, MessagePack readers do not) is written. */
 export const PROTO_KEY = '[__proto__]';
@@ -78,9 +79,20 @@ export class MsgpackBuffer {
   /**
    * A frame record (record-format.ts' FrameRecord, keys in that order), written field by
    * field without building the record: the recorder's hot path. `redact`: the payload's
-   * secrets redacted as redactSecrets would.
+   * secrets redacted as redactSecrets would. `json`: the payload's JSON as it went over the
+   * wire; when nothing in the payload is to be redacted, those bytes are the payload
+   * (a JSON_PAYLOAD_EXT extension) instead of encoding it value by value.
    */
-  appendFrame(t: number, connection: string, transport: string, direction: 'in' | 'out', opcode: number, payload: unknown, redact: boolean): void {
+  appendFrame(
+    t: number,
+    connection: string,
+    transport: string,
+    direction: 'in' | 'out',
+    opcode: number,
+    payload: unknown,
+    redact: boolean,
+    json?: Uint8Array,
+  ): void {
     const start = this.pos;
     try {
       this.ensure(FRAME_PREFIX.length);
@@ -96,7 +108,8 @@ export class MsgpackBuffer {
       this.string('opcode');
       this.number(opcode);
       this.string('payload');
-      this.value(payload, 1, redact ? Mode.RedactRoot : Mode.Plain);
+      if (json !== undefined && json.length > 0 && !(redact && holdsSecret(payload, MAX_DEPTH))) this.ext(JSON_PAYLOAD_EXT, json);
+      else this.value(payload, 1, redact ? Mode.RedactRoot : Mode.Plain);
     } catch (error) {
       this.pos = start;
       throw error instanceof RangeError && !(error instanceof UnencodableValueError) ? new UnencodableValueError('a value nested too deeply') : error;
@@ -307,6 +320,27 @@ export class MsgpackBuffer {
       buf.writeUInt32BE(count, this.pos + 1);
       this.pos += 5;
     }
+  }
+
+  private ext(type: number, bytes: Uint8Array): void {
+    this.ensure(6 + bytes.length);
+    const buf = this.buffer;
+    const n = bytes.length;
+    if (n < 0x100) {
+      buf[this.pos++] = 0xc7;
+      buf[this.pos++] = n;
+    } else if (n < 0x10000) {
+      buf[this.pos] = 0xc8;
+      buf.writeUInt16BE(n, this.pos + 1);
+      this.pos += 3;
+    } else {
+      buf[this.pos] = 0xc9;
+      buf.writeUInt32BE(n, this.pos + 1);
+      this.pos += 5;
+    }
+    buf[this.pos++] = type;
+    buf.set(bytes, this.pos);
+    this.pos += n;
   }
 
   private bin(bytes: Uint8Array): void {

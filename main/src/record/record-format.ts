@@ -8,8 +8,20 @@
 
 /** The header's `format`: tells a recording from any other MessagePack file. */
 export const RECORDING_FORMAT = 'companion-recording';
-/** Bumped when a reader of this version could misread a newer file. */
-export const RECORDING_VERSION = 1;
+/**
+ * Bumped when a reader of this version could misread a newer file. 2: a frame's payload may
+ * be a JSON_PAYLOAD_EXT extension.
+ */
+export const RECORDING_VERSION = 2;
+
+/**
+ * MessagePack extension type of a frame payload recorded as the JSON it went over the wire in
+ * (UTF-8, byte for byte), which is how the recorder writes payloads with nothing to redact:
+ * a copy instead of an encoding. Readers decode it with JSON.parse (recordingExtensions), so a
+ * record's `payload` is the decoded value either way. Payloads with secrets to redact are
+ * plain MessagePack values, redacted.
+ */
+export const JSON_PAYLOAD_EXT = 1;
 
 export interface HeaderRecord {
   readonly kind: 'header';
@@ -26,7 +38,7 @@ export interface HeaderRecord {
 /** A transport's name: 'ipc' today; kept a plain string so new transports need no format change. */
 export type TransportName = string;
 
-/** One RPC frame, as decoded (the JSON payload), in either direction. */
+/** One RPC frame, as decoded (the JSON payload; see JSON_PAYLOAD_EXT), in either direction. */
 export interface FrameRecord {
   readonly kind: 'frame';
   readonly t: number;

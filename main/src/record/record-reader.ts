@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { Decoder } from '@msgpack/msgpack';
-import { BODY_KINDS, RECORDING_FORMAT, RECORDING_VERSION, type BodyRecord, type HeaderRecord } from './record-format.js';
+import { Decoder, ExtensionCodec } from '@msgpack/msgpack';
+import { BODY_KINDS, JSON_PAYLOAD_EXT, RECORDING_FORMAT, RECORDING_VERSION, type BodyRecord, type HeaderRecord } from './record-format.js';
 
 /** The file is missing, unreadable, or not a Companion recording. */
 export class RecordingError extends Error {
@@ -28,6 +28,27 @@ export interface Recording {
   readonly tail: RecordingTail | null;
 }
 
+const utf8 = new TextDecoder();
+
+/** The extensions a recording uses: a JSON_PAYLOAD_EXT payload decodes to its JSON value. */
+export const recordingExtensions = new ExtensionCodec();
+recordingExtensions.register({
+  type: JSON_PAYLOAD_EXT,
+  encode: () => null,
+  decode: (data) => {
+    try {
+      return JSON.parse(utf8.decode(data)) as unknown;
+    } catch {
+      return '[not JSON]';
+    }
+  },
+});
+
+/** A decoder for recording files (with their extensions). */
+export function recordingDecoder(): Decoder {
+  return new Decoder({ extensionCodec: recordingExtensions });
+}
+
 /** Reads a recording; a cut-off end is reported in `tail`, never thrown. */
 export async function readRecording(file: string): Promise<Recording> {
   let bytes: Buffer;
@@ -45,7 +66,7 @@ export async function readRecording(file: string): Promise<Recording> {
 /** The records of a recording held in memory; `source` names it in errors. */
 export function parseRecording(bytes: Uint8Array, source: string): Recording {
   if (bytes.length === 0) throw new RecordingError(`${source} is empty: not a recording`);
-  const values = new Decoder().decodeMulti(bytes);
+  const values = recordingDecoder().decodeMulti(bytes);
   let header: HeaderRecord | undefined;
   const records: BodyRecord[] = [];
   let skipped = 0;

@@ -112,11 +112,15 @@ export class RecordWriter {
     return true;
   }
 
-  /** A frame record, as append({kind: 'frame', ...}) would write it, without building the record (the hot path). */
-  appendFrame(t: number, connection: string, transport: string, direction: 'in' | 'out', opcode: number, payload: unknown): void {
+  /**
+   * A frame record, as append({kind: 'frame', ...}) would write it, without building the
+   * record (the hot path). `json`: the payload's wire JSON, copied as it is when nothing in it
+   * is to be redacted (MsgpackBuffer.appendFrame).
+   */
+  appendFrame(t: number, connection: string, transport: string, direction: 'in' | 'out', opcode: number, payload: unknown, json?: Uint8Array): void {
     if (!this.accepting(t)) return;
     try {
-      this.batch.appendFrame(t, connection, transport, direction, opcode, payload, this.options.redact === true);
+      this.batch.appendFrame(t, connection, transport, direction, opcode, payload, this.options.redact === true, json);
     } catch {
       try {
         this.encode({ kind: 'frame', t, connection, transport, direction, opcode, payload });

@@ -36,6 +36,48 @@ export function redactSecrets(value: unknown): unknown {
   return out ?? record;
 }
 
+/**
+ * True when redactSecrets(payload) would change anything, or cannot be told without it (a
+ * `toJSON` value, nesting deeper than `maxDepth`). A walk of the keys that writes nothing: a
+ * payload without secrets can then be recorded as the JSON it came in.
+ */
+export function holdsSecret(payload: unknown, maxDepth = 64): boolean {
+  if (typeof payload !== 'object' || payload === null) return false;
+  if (Array.isArray(payload)) return arrayHoldsSecret(payload, 1, maxDepth);
+  if (typeof (payload as { toJSON?: unknown }).toJSON === 'function') return true;
+  const record = payload as Record<string, unknown>;
+  for (const key in record) {
+    // The top-level RPC nonce is kept whatever it holds.
+    if (key === 'nonce' || !Object.prototype.hasOwnProperty.call(record, key)) continue;
+    if (entryHoldsSecret(key, record[key], 1, maxDepth)) return true;
+  }
+  return false;
+}
+
+function entryHoldsSecret(key: string, item: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof item === 'string') return isSecretKey(key);
+  if (typeof item !== 'object' || item === null) return false;
+  return isSecretKey(key) || nestedHoldsSecret(item, depth + 1, maxDepth);
+}
+
+function nestedHoldsSecret(value: object, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) return arrayHoldsSecret(value, depth, maxDepth);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (Object.prototype.hasOwnProperty.call(record, key) && entryHoldsSecret(key, record[key], depth, maxDepth)) return true;
+  }
+  return false;
+}
+
+function arrayHoldsSecret(items: readonly unknown[], depth: number, maxDepth: number): boolean {
+  for (const item of items) {
+    if (typeof item === 'object' && item !== null && nestedHoldsSecret(item, depth + 1, maxDepth)) return true;
+  }
+  return false;
+}
+
 /** Verdicts per key: payloads use few distinct keys, and a Map lookup is cheaper than the regex. */
 const verdicts = new Map<string, boolean>();
 const MAX_CACHED_KEYS = 4096;

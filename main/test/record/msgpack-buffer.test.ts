@@ -2,7 +2,9 @@ import { Decoder } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MsgpackBuffer, PROTO_KEY, UnencodableValueError } from '../../src/record/msgpack-buffer.js';
-import { redactSecrets } from '../../src/record/redact-secrets.js';
+import { holdsSecret, redactSecrets } from '../../src/record/redact-secrets.js';
+import { JSON_PAYLOAD_EXT } from '../../src/record/record-format.js';
+import { recordingDecoder } from '../../src/record/record-reader.js';
 
 function decodeAll(bytes: Uint8Array): unknown[] {
   return [...new Decoder().decodeMulti(bytes)];
@@ -99,6 +101,58 @@ describe('MsgpackBuffer', () => {
         expect(viaJson(decodeAll(buffer.take())[0])).toEqual(viaJson({ kind: 'gateway', t: 0, type: 'X', data: redactSecrets(payload) }));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('a payload with nothing to redact is recorded as its wire JSON, byte for byte; one with a secret is encoded, redacted', () => {
+    const plain = { cmd: 'SET_ACTIVITY', nonce: 'n1', args: { pid: 7, activity: { state: 'Ünïcode ✓', party: { size: [1, 4] } } } };
+    const json = Buffer.from(JSON.stringify(plain));
+    const buffer = new MsgpackBuffer();
+    buffer.appendFrame(1, 'c1', 'ipc', 'in', 1, plain, true, json);
+    const bytes = buffer.take();
+    // ext8: 0xc7, length, type, then the bytes themselves.
+    const at = bytes.indexOf(json);
+    expect(at).toBeGreaterThan(3);
+    expect([...bytes.subarray(at - 3, at)]).toEqual([0xc7, json.length, JSON_PAYLOAD_EXT]);
+    expect([...recordingDecoder().decodeMulti(bytes)]).toEqual([{ kind: 'frame', t: 1, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: plain }]);
+    // A plain decoder still reads the file: the payload is an extension object.
+    expect(decodeAll(bytes)[0]).toMatchObject({ kind: 'frame', payload: { type: JSON_PAYLOAD_EXT } });
+
+    const secret = { cmd: 'SET_ACTIVITY', nonce: 'n2', args: { activity: { state: 'x', secrets: { join: 'the-join-secret' } } } };
+    const withSecret = new MsgpackBuffer();
+    withSecret.appendFrame(2, 'c1', 'ipc', 'in', 1, secret, true, Buffer.from(JSON.stringify(secret)));
+    const secretBytes = withSecret.take();
+    expect(secretBytes.includes(Buffer.from('the-join-secret'))).toBe(false);
+    expect((decodeAll(secretBytes)[0] as { payload: unknown }).payload).toEqual(redactSecrets(secret));
+    // Secrets kept (--record-secrets): the wire JSON as it is.
+    const kept = new MsgpackBuffer();
+    kept.appendFrame(3, 'c1', 'ipc', 'in', 1, secret, false, Buffer.from(JSON.stringify(secret)));
+    expect(kept.take().includes(Buffer.from(JSON.stringify(secret)))).toBe(true);
+    // Sizes past ext8: ext16 and ext32 headers.
+    for (const size of [300, 70_000]) {
+      const big = { cmd: 'X', nonce: 'n', data: 'y'.repeat(size) };
+      const b = new MsgpackBuffer();
+      b.appendFrame(4, 'c1', 'ipc', 'out', 1, big, true, Buffer.from(JSON.stringify(big)));
+      expect((recordingDecoder().decode(b.take()) as { payload: unknown }).payload).toEqual(big);
+    }
+  });
+
+  it('recorded with its wire JSON, any payload reads back exactly as redactSecrets makes it', () => {
+    const key = fc.constantFrom('nonce', 'code', 'token', 'access_token', 'Secret', 'secrets', 'state', 'args', 'data', 'id', 'PASSWORD', 'list');
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 3 }),
+      object: fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.dictionary(key, value, { maxKeys: 5 }), value), (payload) => {
+        const buffer = new MsgpackBuffer();
+        buffer.appendFrame(1, 'c1', 'ipc', 'in', 1, payload, true, Buffer.from(JSON.stringify(payload)));
+        const record = recordingDecoder().decode(buffer.take()) as { payload: unknown };
+        expect(record.payload).toEqual(JSON.parse(JSON.stringify(redactSecrets(payload))));
+        if (!holdsSecret(payload)) expect(redactSecrets(payload)).toEqual(payload);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -87,7 +87,7 @@ describe('companion record show', () => {
   it('--json: one JSON object per line, the header first, each record as written', async () => {
     const { lines } = await show('--json', '--cmd', 'SET_ACTIVITY', '--connection', 'c1');
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(parsed[0]).toMatchObject({ kind: 'header', format: 'companion-recording', version: 1, redacted: true });
+    expect(parsed[0]).toMatchObject({ kind: 'header', format: 'companion-recording', version: 2, redacted: true });
     expect(parsed.slice(1)).toEqual([
       { kind: 'frame', t: expect.any(Number), connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: { cmd: 'SET_ACTIVITY', args: { pid: 11, activity: { state: 'first game' } }, nonce: 'n-first-1' } },
       expect.objectContaining({ kind: 'frame', connection: 'c1', direction: 'out', payload: expect.objectContaining({ cmd: 'SET_ACTIVITY', nonce: 'n-first-1', evt: null }) }),

@@ -30,7 +30,7 @@ describe('a recording of a real client session', () => {
     const { file, issued } = await recordXhayperSession(worlds);
 
     const recording = await readRecording(file);
-    expect(recording.header).toMatchObject({ kind: 'header', format: 'companion-recording', version: 1, companion: '0.0.0-test', redacted: true });
+    expect(recording.header).toMatchObject({ kind: 'header', format: 'companion-recording', version: 2, companion: '0.0.0-test', redacted: true });
     expect(Date.parse(recording.header.started_at)).not.toBeNaN();
     expect(recording.tail).toBeNull();
     const times = recording.records.map((r) => r.t);

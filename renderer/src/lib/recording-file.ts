@@ -1,4 +1,4 @@
-import { decodeMulti } from '@msgpack/msgpack';
+import { decodeMulti, ExtensionCodec } from '@msgpack/msgpack';
 import type { FrameView } from '../../../preload/src/contract';
 
 /**
@@ -25,6 +25,25 @@ export class NotARecording extends Error {
 
 type Fields = Record<string, unknown>;
 
+/**
+ * A frame payload recorded as the JSON it went over the wire in (the recorder's extension type
+ * 1, JSON_PAYLOAD_EXT in main/src/record/record-format.ts) decodes to its JSON value.
+ */
+const JSON_PAYLOAD_EXT = 1;
+const utf8 = new TextDecoder();
+const extensionCodec = new ExtensionCodec();
+extensionCodec.register({
+  type: JSON_PAYLOAD_EXT,
+  encode: () => null,
+  decode: (data) => {
+    try {
+      return JSON.parse(utf8.decode(data)) as unknown;
+    } catch {
+      return '[not JSON]';
+    }
+  },
+});
+
 function text(value: unknown, max = 256): string | null {
   if (typeof value === 'string') return value.slice(0, max);
   return typeof value === 'number' ? String(value) : null;
@@ -37,7 +56,7 @@ export function parseRecording(name: string, bytes: Uint8Array): LoadedRecording
   let truncated = false;
   let start = 0;
   try {
-    for (const value of decodeMulti(bytes)) {
+    for (const value of decodeMulti(bytes, { extensionCodec })) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new NotARecording(`${name}: a record is not a map`);
       const record = value as Fields;
       if (header === undefined) {

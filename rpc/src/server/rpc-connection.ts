@@ -1,4 +1,4 @@
-import { encodeFrame, encodeRawFrame, type RawFrame } from '../framing/frame-codec.js';
+import { encodeFrame, encodeRawFrame, HEADER_SIZE, type RawFrame } from '../framing/frame-codec.js';
 import { CloseCode } from '../protocol/codes.js';
 import { Opcode } from '../protocol/opcodes.js';
 import type { CommandReply } from '../protocol/envelope.js';
@@ -36,7 +36,11 @@ export interface DisconnectInfo {
   readonly logMessage?: string;
 }
 
-export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', opcode: number, payload: unknown) => void;
+/**
+ * `json`: the payload's JSON exactly as it went over the wire (the frame's body), when the
+ * payload was parsed from it or encoded into it; a view that is only valid during the call.
+ */
+export type FrameTracer = (connection: RpcConnection, direction: 'in' | 'out', opcode: number, payload: unknown, json?: Uint8Array) => void;
 
 /** What a connection needs from the server that owns it. */
 export interface ConnectionHost {
@@ -159,7 +163,7 @@ export class RpcConnection {
   /** Sends an unsolicited DISPATCH frame (already encoded) through the paced event queue. */
   sendEvent(frame: Buffer, payload: unknown): void {
     if (this.state !== 'ready') return;
-    this.host.trace?.(this, 'out', Opcode.Frame, payload);
+    this.host.trace?.(this, 'out', Opcode.Frame, payload, frame.subarray(HEADER_SIZE));
     this.out.event(frame);
   }
 
@@ -239,7 +243,7 @@ export class RpcConnection {
       this.failed(error);
       return;
     }
-    this.host.trace?.(this, 'in', Opcode.Ping, payload);
+    this.host.trace?.(this, 'in', Opcode.Ping, payload, frame.body);
     this.out.reply(encodeRawFrame(Opcode.Pong, frame.body));
   }
 
@@ -256,7 +260,7 @@ export class RpcConnection {
       case Opcode.Handshake: {
         if (this.state !== 'handshake') throw new ProtocolViolation('already did handshake');
         const payload = parseBody(body, opcode);
-        this.host.trace?.(this, 'in', opcode, payload);
+        this.host.trace?.(this, 'in', opcode, payload, body);
         const outcome = this.host.handshake(this, payload);
         if (outcome instanceof Promise) return outcome.then((result) => this.completeHandshake(result));
         this.completeHandshake(outcome);
@@ -265,7 +269,7 @@ export class RpcConnection {
       case Opcode.Frame: {
         if (this.state === 'handshake') throw new ProtocolViolation('did not handshake');
         const payload = parseBody(body, opcode);
-        this.host.trace?.(this, 'in', opcode, payload);
+        this.host.trace?.(this, 'in', opcode, payload, body);
         const reply = this.host.command(this, payload);
         if (reply instanceof Promise) return reply.then((r) => this.sendReply(r));
         if (reply instanceof DetachedReply) {
@@ -297,8 +301,9 @@ export class RpcConnection {
 
   private sendReply(payload: CommandReply): void {
     if (this.socketClosed) return;
-    this.host.trace?.(this, 'out', Opcode.Frame, plainReply(payload));
-    this.out.reply(encodeReplyFrame(payload));
+    const frame = encodeReplyFrame(payload);
+    this.host.trace?.(this, 'out', Opcode.Frame, plainReply(payload), frame.subarray(HEADER_SIZE));
+    this.out.reply(frame);
   }
 
   private violation(error: ProtocolViolation): void {
@@ -308,8 +313,9 @@ export class RpcConnection {
   private sendClose(code: number, message: string): void {
     if (this.socketClosed) return;
     const payload = { code, message };
-    this.host.trace?.(this, 'out', Opcode.Close, payload);
-    this.out.final(encodeFrame(Opcode.Close, payload));
+    const frame = encodeFrame(Opcode.Close, payload);
+    this.host.trace?.(this, 'out', Opcode.Close, payload, frame.subarray(HEADER_SIZE));
+    this.out.final(frame);
   }
 
   /** Stops reading: nothing after this frame is processed, and the socket is ended. */

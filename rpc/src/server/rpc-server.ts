@@ -83,6 +83,11 @@ export interface FrameTrace {
   readonly opcode: number;
   readonly payload: unknown;
   readonly at: number;
+  /**
+   * The payload's JSON as it went over the wire (the frame's body), when known. A view of a
+   * buffer that is reused: copy it to keep it past the event.
+   */
+  readonly json?: Uint8Array | undefined;
 }
 
 export interface RpcServerEvents {
@@ -373,8 +378,8 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   }
 
   /** One closure for every frame (the getter above is read per frame). */
-  private readonly tracer: FrameTracer = (connection, direction, opcode, payload) =>
-    this.emit('frame', { connectionId: connection.id, direction, opcode, payload, at: this.now() });
+  private readonly tracer: FrameTracer = (connection, direction, opcode, payload, json) =>
+    this.emit('frame', { connectionId: connection.id, direction, opcode, payload, at: this.now(), json });
 
   /** Used by built-in commands. */
   recordSubscription(connection: RpcConnection, subscription: Subscription, subscribe: boolean): void {
