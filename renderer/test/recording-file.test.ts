@@ -1,4 +1,4 @@
-import { encode } from '@msgpack/msgpack';
+import { encode, ExtData } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { NotARecording, parseRecording } from '../src/lib/recording-file';
 
@@ -15,15 +15,36 @@ function file(...records: unknown[]): Uint8Array {
   return out;
 }
 
+async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());
+}
+
 describe('opening a recording in the inspector', () => {
-  it('turns frame records into inspector frames, in order, with wall-clock times', () => {
+  it('a compressed recording (what Companion writes): chunks inflated in order, payloads recorded as wire JSON decoded', async () => {
+    const frame = (t: number, nonce: string, payload: unknown): unknown => ({ kind: 'frame', t, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload });
+    const wire = new TextEncoder().encode(JSON.stringify({ cmd: 'SET_ACTIVITY', args: { pid: 1, activity: { state: 'Ünïcode' } }, nonce: 'n2' }));
+    const first = await deflateRaw(file(frame(1, 'n1', { cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'n1' }), { kind: 'open', t: 1.5, connection: 'c2', transport: 'ipc' }));
+    const second = await deflateRaw(file(frame(2, 'n2', new ExtData(1, wire))));
+    const bytes = file({ ...header, version: 2, compression: 'deflate-raw' }, first, second);
+    const opened = await parseRecording('new.rec', bytes);
+    expect(opened).toMatchObject({ otherRecords: 1, truncated: false });
+    expect(opened.frames.map((f) => [f.cmd, f.nonce])).toEqual([['SUBSCRIBE', 'n1'], ['SET_ACTIVITY', 'n2']]);
+    expect(opened.frames[1]?.payload).toEqual({ cmd: 'SET_ACTIVITY', args: { pid: 1, activity: { state: 'Ünïcode' } }, nonce: 'n2' });
+
+    // The last chunk cut off: what came before it is shown, and the cut is said.
+    const cut = await parseRecording('cut.rec', bytes.subarray(0, bytes.length - 4));
+    expect(cut.truncated).toBe(true);
+    expect(cut.frames.map((f) => f.nonce)).toEqual(['n1']);
+  });
+
+  it('turns frame records into inspector frames, in order, with wall-clock times', async () => {
     const bytes = file(
       header,
       { kind: 'open', t: 1, connection: 'c1', transport: 'ipc' },
       { kind: 'frame', t: 2.5, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: { cmd: 'SET_ACTIVITY', args: { pid: 1 }, nonce: 'n1' } },
       { kind: 'frame', t: 4, connection: 'c1', transport: 'ipc', direction: 'out', opcode: 1, payload: { cmd: 'SET_ACTIVITY', data: null, evt: null, nonce: 'n1' } },
     );
-    const opened = parseRecording('bug.rec', bytes);
+    const opened = await parseRecording('bug.rec', bytes);
     expect(opened).toMatchObject({ name: 'bug.rec', companion: '0.1.0', redacted: true, otherRecords: 1, truncated: false });
     expect(opened.frames).toEqual([
       { seq: 1, connection_id: 'c1', direction: 'in', opcode: 1, at: Date.parse(header.started_at) + 3, cmd: 'SET_ACTIVITY', evt: null, nonce: 'n1', payload: { cmd: 'SET_ACTIVITY', args: { pid: 1 }, nonce: 'n1' } },
@@ -31,21 +52,21 @@ describe('opening a recording in the inspector', () => {
     ]);
   });
 
-  it('a file cut off inside a record is read up to its last whole record', () => {
+  it('a file cut off inside a record is read up to its last whole record', async () => {
     const whole = file(header, { kind: 'frame', t: 1, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 0, payload: { v: 1 } });
     const next = encode({ kind: 'frame', t: 2, connection: 'c1', transport: 'ipc', direction: 'out', opcode: 1, payload: { evt: 'READY' } });
     const cut = new Uint8Array(whole.length + 10);
     cut.set(whole);
     cut.set(next.subarray(0, 10), whole.length);
-    const opened = parseRecording('cut.rec', cut);
+    const opened = await parseRecording('cut.rec', cut);
     expect(opened.truncated).toBe(true);
     expect(opened.frames).toHaveLength(1);
   });
 
-  it('anything else is refused with a clear error', () => {
-    expect(() => parseRecording('x.bin', file({ kind: 'frame' }))).toThrow(NotARecording);
-    expect(() => parseRecording('x.bin', file({ kind: 'header', format: 'other' }))).toThrow('x.bin is not a Companion recording');
-    expect(() => parseRecording('x.txt', new TextEncoder().encode('hello, world'))).toThrow(NotARecording);
-    expect(() => parseRecording('empty.rec', new Uint8Array())).toThrow('empty.rec is empty');
+  it('anything else is refused with a clear error', async () => {
+    await expect(parseRecording('x.bin', file({ kind: 'frame' }))).rejects.toThrow(NotARecording);
+    await expect(parseRecording('x.bin', file({ kind: 'header', format: 'other' }))).rejects.toThrow('x.bin is not a Companion recording');
+    await expect(parseRecording('x.txt', new TextEncoder().encode('hello, world'))).rejects.toThrow(NotARecording);
+    await expect(parseRecording('empty.rec', new Uint8Array())).rejects.toThrow('empty.rec is empty');
   });
 });

@@ -21,6 +21,9 @@ export const PROTO_KEY = '[__proto__]';
 /** A frame record's start: a map of 7 entries, `kind: 'frame'`, and the key `t`. */
 const FRAME_PREFIX = Buffer.from([0x87, 0xa4, ...Buffer.from('kind'), 0xa5, ...Buffer.from('frame'), 0xa1, ...Buffer.from('t')]);
 
+/** Connections whose frame fields are kept encoded (frameFields) before the cache starts over. */
+const MAX_CACHED_CONNECTIONS = 1024;
+
 /** Deeper values are refused (a cycle, or nothing a frame would hold). */
 const MAX_DEPTH = 64;
 
@@ -50,6 +53,7 @@ export class MsgpackBuffer {
   /** The buffer behind the last take(), and one ready for reuse: two buffers take turns. */
   private lent: Buffer | undefined;
   private spare: Buffer | undefined;
+  private readonly fieldsByConnection = new Map<string, { readonly transport: string; readonly bySlot: (Buffer | undefined)[] }>();
 
   constructor(private readonly initialSize = 256 * 1024) {
     this.buffer = Buffer.allocUnsafe(initialSize);
@@ -99,21 +103,47 @@ export class MsgpackBuffer {
       this.buffer.set(FRAME_PREFIX, this.pos);
       this.pos += FRAME_PREFIX.length;
       this.number(t);
-      this.string('connection');
-      this.string(connection);
-      this.string('transport');
-      this.string(transport);
-      this.string('direction');
-      this.string(direction);
-      this.string('opcode');
-      this.number(opcode);
-      this.string('payload');
+      const fields = this.frameFields(connection, transport, direction, opcode);
+      this.ensure(fields.length);
+      this.buffer.set(fields, this.pos);
+      this.pos += fields.length;
       if (json !== undefined && json.length > 0 && !(redact && holdsSecret(payload, MAX_DEPTH))) this.ext(JSON_PAYLOAD_EXT, json);
       else this.value(payload, 1, redact ? Mode.RedactRoot : Mode.Plain);
     } catch (error) {
       this.pos = start;
       throw error instanceof RangeError && !(error instanceof UnencodableValueError) ? new UnencodableValueError('a value nested too deeply') : error;
     }
+  }
+
+  /**
+   * A frame record's fields from `connection` to the key `payload`, encoded once per
+   * connection, direction and opcode: they are the same for every frame of that kind.
+   */
+  private frameFields(connection: string, transport: string, direction: 'in' | 'out', opcode: number): Buffer {
+    const slot = opcode * 2 + (direction === 'out' ? 1 : 0);
+    let known = this.fieldsByConnection.get(connection);
+    if (known === undefined || known.transport !== transport) {
+      // Connections come and go: the cache starts over now and then rather than grow.
+      if (this.fieldsByConnection.size >= MAX_CACHED_CONNECTIONS) this.fieldsByConnection.clear();
+      known = { transport, bySlot: [] };
+      this.fieldsByConnection.set(connection, known);
+    }
+    let fields = slot < 16 ? known.bySlot[slot] : undefined;
+    if (fields === undefined) {
+      const scratch = new MsgpackBuffer(256);
+      scratch.string('connection');
+      scratch.string(connection);
+      scratch.string('transport');
+      scratch.string(transport);
+      scratch.string('direction');
+      scratch.string(direction);
+      scratch.string('opcode');
+      scratch.number(opcode);
+      scratch.string('payload');
+      fields = Buffer.from(scratch.take());
+      if (slot < 16) known.bySlot[slot] = fields;
+    }
+    return fields;
   }
 
   /**

@@ -9,10 +9,21 @@
 /** The header's `format`: tells a recording from any other MessagePack file. */
 export const RECORDING_FORMAT = 'companion-recording';
 /**
- * Bumped when a reader of this version could misread a newer file. 2: a frame's payload may
- * be a JSON_PAYLOAD_EXT extension.
+ * Bumped when a reader of this version could misread a newer file. 2: the records after the
+ * header may be compressed (the header's `compression`), and a frame's payload may be a
+ * JSON_PAYLOAD_EXT extension.
  */
 export const RECORDING_VERSION = 2;
+
+/**
+ * How the records after the header are stored when the header says `compression:
+ * 'deflate-raw'` (what Companion writes): in chunks, each a MessagePack `bin` value holding a
+ * raw DEFLATE stream (RFC 1951) of whole records, one chunk per batch the writer sends to the
+ * disk. The file stays a sequence of MessagePack values (the header, then the chunks), every
+ * chunk can be read on its own, and a chunk cut off by a kill is read up to its last whole
+ * record. Without `compression`, the records follow the header as they are (version 1 files).
+ */
+export const RECORDING_COMPRESSION = 'deflate-raw';
 
 /**
  * MessagePack extension type of a frame payload recorded as the JSON it went over the wire in
@@ -33,6 +44,8 @@ export interface HeaderRecord {
   readonly started_at: string;
   /** True when secrets were replaced by `[redacted]` (the default; `--record-secrets` keeps them). */
   readonly redacted: boolean;
+  /** How the records after the header are stored (RECORDING_COMPRESSION); absent: as they are. */
+  readonly compression?: typeof RECORDING_COMPRESSION;
 }
 
 /** A transport's name: 'ipc' today; kept a plain string so new transports need no format change. */
@@ -120,8 +133,9 @@ export type RecordingRecord = HeaderRecord | BodyRecord;
 export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap']);
 
 /** The header as written at the start of a recording. */
-export function headerRecord(companion: string, startedAt: Date, redacted: boolean): HeaderRecord {
-  return { kind: 'header', format: RECORDING_FORMAT, version: RECORDING_VERSION, companion, started_at: startedAt.toISOString(), redacted };
+export function headerRecord(companion: string, startedAt: Date, redacted: boolean, compressed = true): HeaderRecord {
+  const header: HeaderRecord = { kind: 'header', format: RECORDING_FORMAT, version: RECORDING_VERSION, companion, started_at: startedAt.toISOString(), redacted };
+  return compressed ? { ...header, compression: RECORDING_COMPRESSION } : header;
 }
 
 /** The opcode's protocol name (HANDSHAKE, FRAME, CLOSE, PING, PONG), else the number. */

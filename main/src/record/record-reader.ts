@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { Decoder, ExtensionCodec } from '@msgpack/msgpack';
-import { BODY_KINDS, JSON_PAYLOAD_EXT, RECORDING_FORMAT, RECORDING_VERSION, type BodyRecord, type HeaderRecord } from './record-format.js';
+import { binData, IncompleteValueError, InvalidValueError, valueEnd } from './msgpack-extent.js';
+import { BODY_KINDS, JSON_PAYLOAD_EXT, RECORDING_COMPRESSION, RECORDING_FORMAT, RECORDING_VERSION, type BodyRecord, type HeaderRecord } from './record-format.js';
 
 /** The file is missing, unreadable, or not a Companion recording. */
 export class RecordingError extends Error {
@@ -65,38 +67,132 @@ export async function readRecording(file: string): Promise<Recording> {
 
 /** The records of a recording held in memory; `source` names it in errors. */
 export function parseRecording(bytes: Uint8Array, source: string): Recording {
-  if (bytes.length === 0) throw new RecordingError(`${source} is empty: not a recording`);
-  const values = recordingDecoder().decodeMulti(bytes);
-  let header: HeaderRecord | undefined;
   const records: BodyRecord[] = [];
   let skipped = 0;
-  let tail: RecordingTail | null = null;
+  const scan = scanRecording(bytes, source, (value) => {
+    const record = asBody(value);
+    if (record === undefined) skipped += 1;
+    else records.push(record);
+  });
+  return { header: scan.header, records, skipped, tail: scan.tail };
+}
+
+export interface RecordingScan {
+  readonly header: HeaderRecord;
+  readonly tail: RecordingTail | null;
+  /** Bytes of the records themselves (after decompression; the header not counted). */
+  readonly recordBytes: number;
+}
+
+/**
+ * Walks a recording and hands every value after the header to `visit`, in file order, without
+ * keeping them (a recording of a busy host can hold far more records than fit in memory
+ * decoded). Chunks of a compressed file (record-format.ts, RECORDING_COMPRESSION) are
+ * inflated one at a time. A cut-off end is reported in `tail`: a value cut off in a plain file
+ * is dropped; a chunk cut off is inflated as far as it goes, and its whole records are kept.
+ */
+export function scanRecording(bytes: Uint8Array, source: string, visit: (value: unknown) => void): RecordingScan {
+  if (bytes.length === 0) throw new RecordingError(`${source} is empty: not a recording`);
+  const decoder = recordingDecoder();
+  let pos: number;
   try {
-    for (const value of values) {
-      if (header === undefined) {
-        header = asHeader(value, source);
-        continue;
-      }
-      const record = asBody(value);
-      if (record === undefined) skipped += 1;
-      else records.push(record);
-    }
+    pos = valueEnd(bytes, 0);
   } catch (error) {
-    if (error instanceof RecordingError) throw error;
-    // RangeError: the last value is incomplete (a kill while writing). DecodeError: garbage.
-    const truncated = error instanceof RangeError;
-    if (header === undefined) {
-      throw new RecordingError(
-        truncated ? `${source} is not a recording (it ends before its header is complete)` : `${source} is not a recording (not MessagePack)`,
-      );
-    }
-    const kept = `${records.length} whole record${records.length === 1 ? '' : 's'} after the header`;
-    tail = truncated
-      ? { kind: 'truncated', message: `${source} ends with an incomplete record (cut off while writing); read ${kept}` }
-      : { kind: 'corrupt', message: `${source} has bytes that are not a record after ${kept}; the rest is ignored` };
+    if (error instanceof IncompleteValueError) throw new RecordingError(`${source} is not a recording (it ends before its header is complete)`);
+    throw new RecordingError(`${source} is not a recording (not MessagePack)`);
   }
-  if (header === undefined) throw new RecordingError(`${source} is not a recording (no header)`);
-  return { header, records, skipped, tail };
+  let headerValue: unknown;
+  try {
+    headerValue = decoder.decode(bytes.subarray(0, pos));
+  } catch {
+    throw new RecordingError(`${source} is not a recording (not MessagePack)`);
+  }
+  const header = asHeader(headerValue, source);
+  let records = 0;
+  let recordBytes = 0;
+  const counted = (value: unknown): void => {
+    records += 1;
+    visit(value);
+  };
+  let tail: RecordingTail | null = null;
+  const cut = (kind: RecordingTail['kind']): RecordingTail => {
+    const kept = `${records} whole record${records === 1 ? '' : 's'} after the header`;
+    return kind === 'truncated'
+      ? { kind, message: `${source} ends with an incomplete record (cut off while writing); read ${kept}` }
+      : { kind, message: `${source} has bytes that are not a record after ${kept}; the rest is ignored` };
+  };
+  while (pos < bytes.length && tail === null) {
+    let end: number;
+    try {
+      end = valueEnd(bytes, pos);
+    } catch (error) {
+      if (!(error instanceof IncompleteValueError)) {
+        tail = cut('corrupt');
+        break;
+      }
+      // Cut off: a chunk's start still inflates to whole records.
+      try {
+        if (header.compression !== undefined) recordBytes += readChunk(bytes, pos, true, decoder, counted);
+        tail = cut('truncated');
+      } catch {
+        tail = cut('corrupt');
+      }
+      break;
+    }
+    if (header.compression === undefined) {
+      try {
+        counted(decoder.decode(bytes.subarray(pos, end)));
+      } catch {
+        tail = cut('corrupt');
+      }
+      recordBytes += end - pos;
+    } else {
+      try {
+        recordBytes += readChunk(bytes, pos, false, decoder, counted);
+      } catch {
+        // A whole chunk that does not inflate to whole records was not written by Companion.
+        tail = cut('corrupt');
+      }
+    }
+    pos = end;
+  }
+  return { header, tail, recordBytes };
+}
+
+/**
+ * Inflates the chunk at `offset` and visits its records; returns the inflated size. A chunk
+ * `cutOff` (the file ends inside it) is inflated as far as its bytes go, up to its last whole
+ * record; otherwise a chunk that does not inflate to whole records throws.
+ */
+function readChunk(bytes: Uint8Array, offset: number, cutOff: boolean, decoder: Decoder, visit: (value: unknown) => void): number {
+  let data: { start: number; end: number } | undefined;
+  try {
+    data = binData(bytes, offset);
+  } catch {
+    return 0; // cut off inside the chunk's own header
+  }
+  if (data === undefined) throw new InvalidValueError(offset);
+  const deflated = bytes.subarray(data.start, Math.min(data.end, bytes.length));
+  let inflated: Buffer;
+  try {
+    inflated = inflateRawSync(deflated, cutOff ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {});
+  } catch (error) {
+    if (cutOff) return 0;
+    throw error;
+  }
+  let at = 0;
+  while (at < inflated.length) {
+    let end: number;
+    try {
+      end = valueEnd(inflated, at);
+    } catch (error) {
+      if (cutOff && error instanceof IncompleteValueError) break;
+      throw error;
+    }
+    visit(decoder.decode(inflated.subarray(at, end)));
+    at = end;
+  }
+  return inflated.length;
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -111,6 +207,10 @@ function asHeader(value: unknown, source: string): HeaderRecord {
   if (typeof version !== 'number' || version > RECORDING_VERSION) {
     throw new RecordingError(`${source} is a recording of format version ${String(version)}; this Companion reads version ${RECORDING_VERSION}`);
   }
+  const compression = value['compression'];
+  if (compression !== undefined && compression !== RECORDING_COMPRESSION) {
+    throw new RecordingError(`${source} is compressed with ${String(compression)}; this Companion reads ${RECORDING_COMPRESSION}`);
+  }
   return {
     kind: 'header',
     format: RECORDING_FORMAT,
@@ -118,6 +218,7 @@ function asHeader(value: unknown, source: string): HeaderRecord {
     companion: typeof value['companion'] === 'string' ? value['companion'] : 'unknown',
     started_at: typeof value['started_at'] === 'string' ? value['started_at'] : '',
     redacted: value['redacted'] !== false,
+    ...(compression === undefined ? {} : { compression }),
   };
 }
 

@@ -68,10 +68,19 @@ describe('MsgpackBuffer', () => {
   it('appendFrame writes the same bytes as append of the frame record', () => {
     const payload = { cmd: 'AUTHENTICATE', nonce: 'n1', args: { access_token: 'tok', list: [1, 2.5, -3] } };
     for (const redact of [false, true]) {
+      // One buffer for all: its per-connection field cache must give each frame its own fields.
       const fast = new MsgpackBuffer();
-      fast.appendFrame(12.25, 'c7', 'ipc', 'in', 1, payload, redact);
       const slow = new MsgpackBuffer();
-      slow.append({ kind: 'frame', t: 12.25, connection: 'c7', transport: 'ipc', direction: 'in', opcode: 1, payload }, redact ? 'payload' : undefined);
+      for (let round = 0; round < 2; round += 1) {
+        for (const [connection, transport] of [['c7', 'ipc'], ['c8', 'websocket'], ['c7', 'websocket']] as const) {
+          for (const direction of ['in', 'out'] as const) {
+            for (const opcode of [0, 1, 3, 200]) {
+              fast.appendFrame(12.25 + round, connection, transport, direction, opcode, payload, redact);
+              slow.append({ kind: 'frame', t: 12.25 + round, connection, transport, direction, opcode, payload }, redact ? 'payload' : undefined);
+            }
+          }
+        }
+      }
       expect(fast.take().equals(slow.take())).toBe(true);
     }
   });

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headerRecord } from '../../src/record/record-format.js';
-import { readRecording } from '../../src/record/record-reader.js';
+import { readRecording, scanRecording } from '../../src/record/record-reader.js';
 import { RecordWriter } from '../../src/record/record-writer.js';
 
 const dirs: string[] = [];
@@ -23,8 +23,8 @@ describe('RecordWriter', () => {
     for (let i = 0; i < 5000; i += 1) {
       writer.append({ kind: 'frame', t: i, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: { cmd: 'SET_ACTIVITY', nonce: String(i), args: { n: i, skipped: undefined } } });
     }
-    // Nothing waits on the disk in append: the first write happens on a later turn.
-    expect(writer.stats.records).toBe(0);
+    // Nothing waits on the disk in append: only the header (written by create) is out yet.
+    expect(writer.stats.records).toBe(1);
     await writer.close();
     expect(writer.stats).toEqual({ records: 5001, bytes: (await stat(file)).size, dropped: 0 });
     const recording = await readRecording(file);
@@ -34,6 +34,24 @@ describe('RecordWriter', () => {
     // undefined is left out, as JSON would.
     expect(recording.records[7]).toMatchObject({ payload: { args: { n: 7 } } });
     expect('skipped' in ((recording.records[7] as { payload: { args: object } }).payload.args)).toBe(false);
+    // Compressed: the records take several times the file's size.
+    expect(recording.header.compression).toBe('deflate-raw');
+    const { recordBytes } = scanRecording(await readFile(file), file, () => undefined);
+    expect(recordBytes).toBeGreaterThan(5 * (await stat(file)).size);
+  });
+
+  it('a header without compression: the records follow it as they are (how version 1 files were written), and read back alike', async () => {
+    const file = await tempFile('plain.rec');
+    const writer = await RecordWriter.create(file, headerRecord('1', new Date(0), true, false));
+    writer.append({ kind: 'gateway', t: 1, type: 'X', data: { n: 1 } });
+    writer.append({ kind: 'frame', t: 2, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: { cmd: 'X', nonce: 'n' } });
+    await writer.close();
+    const bytes = await readFile(file);
+    expect(bytes.includes(Buffer.from('gateway'))).toBe(true);
+    const recording = await readRecording(file);
+    expect(recording.header.compression).toBeUndefined();
+    expect(recording.records.map((r) => r.kind)).toEqual(['gateway', 'frame']);
+    expect(recording.tail).toBeNull();
   });
 
   it('over its buffer limit drops records, counts them and marks the gap in the file', async () => {

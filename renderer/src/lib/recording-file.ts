@@ -49,15 +49,86 @@ function text(value: unknown, max = 256): string | null {
   return typeof value === 'number' ? String(value) : null;
 }
 
-export function parseRecording(name: string, bytes: Uint8Array): LoadedRecording {
+/**
+ * The bytes a chunk of a compressed recording inflates to (raw DEFLATE, the header's
+ * `compression: 'deflate-raw'`). A chunk cut off by a kill gives what inflates before the cut,
+ * with `cut` set.
+ */
+async function inflate(chunk: Uint8Array): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const reader = new Blob([chunk as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const parts: Uint8Array[] = [];
+  let cut = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+    }
+  } catch {
+    cut = true;
+  }
+  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { bytes, cut };
+}
+
+/**
+ * A recording's records: the header, then every record in file order. In a compressed
+ * recording (what Companion writes) the records after the header come in chunks, MessagePack
+ * `bin` values of raw DEFLATE, inflated here one by one; in an older one they follow the
+ * header as they are. A chunk cut off in the middle is left out (`companion record show`
+ * reads its start too).
+ */
+async function* recordValues(bytes: Uint8Array, state: { truncated: boolean }): AsyncGenerator<unknown> {
+  let compressed = false;
+  let first = true;
+  try {
+    for (const value of decodeMulti(bytes, { extensionCodec })) {
+      if (first) {
+        first = false;
+        compressed = typeof value === 'object' && value !== null && (value as Fields)['compression'] === 'deflate-raw';
+        yield value;
+        continue;
+      }
+      if (!compressed || !(value instanceof Uint8Array)) {
+        yield value;
+        continue;
+      }
+      const { bytes: inflated, cut } = await inflate(value);
+      try {
+        for (const record of decodeMulti(inflated, { extensionCodec })) yield record;
+      } catch {
+        state.truncated = true;
+        return;
+      }
+      if (cut) {
+        state.truncated = true;
+        return;
+      }
+    }
+  } catch (error) {
+    if (first) throw new NotARecording('not MessagePack');
+    if (error instanceof NotARecording) throw error;
+    // A decode error after the header is a cut-off tail: keep what was read.
+    state.truncated = true;
+  }
+}
+
+export async function parseRecording(name: string, bytes: Uint8Array): Promise<LoadedRecording> {
   const frames: FrameView[] = [];
   let header: Fields | undefined;
   let otherRecords = 0;
-  let truncated = false;
+  const state = { truncated: false };
   let start = 0;
   try {
-    for (const value of decodeMulti(bytes, { extensionCodec })) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new NotARecording(`${name}: a record is not a map`);
+    for await (const value of recordValues(bytes, state)) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+        throw new NotARecording(`${name}: a record is not a map`);
+      }
       const record = value as Fields;
       if (header === undefined) {
         if (record['kind'] !== 'header' || record['format'] !== 'companion-recording') throw new NotARecording(`${name} is not a Companion recording`);
@@ -86,10 +157,8 @@ export function parseRecording(name: string, bytes: Uint8Array): LoadedRecording
       });
     }
   } catch (error) {
-    if (error instanceof NotARecording) throw error;
-    // A decode error after the header is a cut-off tail: keep what was read.
-    if (header === undefined) throw new NotARecording(`${name} is not a Companion recording`);
-    truncated = true;
+    if (error instanceof NotARecording && header !== undefined) throw error;
+    throw new NotARecording(`${name} is not a Companion recording`);
   }
   if (header === undefined) throw new NotARecording(`${name} is empty`);
   return {
@@ -99,6 +168,6 @@ export function parseRecording(name: string, bytes: Uint8Array): LoadedRecording
     redacted: header['redacted'] !== false,
     frames,
     otherRecords,
-    truncated,
+    truncated: state.truncated,
   };
 }

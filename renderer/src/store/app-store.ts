@@ -73,7 +73,7 @@ export interface InspectorSlice {
   /** A recording file opened in the inspector instead of the live frames; null: live. */
   readonly recording: { readonly file: LoadedRecording; readonly rows: readonly FrameRow[] } | null;
   /** Reads a recording file's bytes; false (and a message) when it is not one. */
-  openRecording(name: string, bytes: Uint8Array): boolean;
+  openRecording(name: string, bytes: Uint8Array): Promise<boolean>;
   closeRecording(): void;
 }
 
@@ -241,10 +241,10 @@ const createInspectorSlice =
     selectedSeq: null,
     frameCap: ctx.options.frameCap,
     recording: null,
-    openRecording(name, bytes) {
+    async openRecording(name, bytes) {
       let file: LoadedRecording;
       try {
-        file = parseRecording(name, bytes);
+        file = await parseRecording(name, bytes);
       } catch (error) {
         get().notify('error', `Could not open the recording: ${error instanceof Error ? error.message : String(error)}`);
         return false;
