@@ -82,6 +82,8 @@ describe('companion serve', () => {
     expect(third.stdout).toContain('discord-ipc-0: held by another running server; left alone');
     // The second host is still reachable by client commands, through its own runtime file.
     const secondFile = path.join(runtime, 'companion', 'host-1.json');
+    // Printed after the listening line, possibly in a later read.
+    await third.waitForStdout(/token in \S+host-1\.json/);
     expect(third.stdout).toContain(`token in ${secondFile}`);
     expect(JSON.parse(await readFile(secondFile, 'utf8'))).toMatchObject({ pid: third.child.pid, ipc: { index: 1 }, control: { url: expect.any(String) } });
     third.kill('SIGTERM');
