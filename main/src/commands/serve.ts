@@ -1,3 +1,4 @@
+import { compileFromNowOn } from '../startup-tiering.js';
 import os from 'node:os';
 import path from 'node:path';
 import { NoFreeSlotError, SocketPathTooLongError, UnsafeSocketDirectoryError } from '../../../rpc/src/index.js';
@@ -207,6 +208,8 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   else if (outcome.kind === 'retrying') io.stdout(`Platform unreachable (${outcome.message}); signing in when it is back\n`);
   else if (host.session.user === null) io.stdout('Not signed in: games are closed with "User logged out" until you sign in\n');
   else io.stdout(`Not signed in; games see the cached account ${host.session.user.username}\n`);
+  // Started: what runs from now on is the work the host is for (startup-tiering.ts).
+  compileFromNowOn();
   return shutdown.closeOnSignal(host, logger);
 }
 

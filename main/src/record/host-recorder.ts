@@ -4,7 +4,7 @@ import type { DisconnectInfo, FrameTrace, RpcConnection, RpcLogger, RpcServer } 
 import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../consent/consent-broker.js';
 import type { PlatformSession } from '../platform-session.js';
 import { headerRecord, type BodyRecord, type ConsentRecord } from './record-format.js';
-import { RecordWriter } from './record-writer.js';
+import type { RecordWriter } from './record-writer.js';
 
 /** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
 export interface RecorderSources {
@@ -112,6 +112,8 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
     this.starting = file;
     let writer: RecordWriter;
     try {
+      // Loaded with the first recording: a host that never records does not hold the writer and its encoder.
+      const { RecordWriter } = await import('./record-writer.js');
       writer = await RecordWriter.create(file, headerRecord(this.sources.version, started, !secrets), {
         redact: !secrets,
         ...(this.sources.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: this.sources.maxBufferedBytes }),
