@@ -15,7 +15,7 @@
  *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
  *   record        recording overhead (bench/src/record-phase.ts, output key `record`): closed-loop SET_ACTIVITY
  *                 on `companion serve --record FILE` vs `companion serve`, BENCH_ROUNDS rounds; bytes per frame
- *                 BENCH_RECORD_CLIENTS (100)
+ *                 BENCH_RECORD_CLIENTS (100)  BENCH_RECORD_ROUNDS (5, or BENCH_ROUNDS when higher)
  *   Platform phases (bench/src/platform-phases.ts, output key `platform`):
  *     presence      SET_ACTIVITY on a host to a friend's gateway PRESENCE_UPDATE, real rate limits
  *                   BENCH_PRESENCE_HOSTS (8, max 9)  BENCH_PRESENCE_MS (50000)  BENCH_PRESENCE_PERIOD_MS (4200)
@@ -720,7 +720,8 @@ async function main(): Promise<number> {
       try {
         return await recordPhase({
           ctx: platformCtx,
-          rounds: CONFIG.rounds,
+          // Its rounds spread more than the others (two hosts, a file growing by 100 MB/s): five, unless set.
+          rounds: envInt('BENCH_RECORD_ROUNDS', Math.max(5, CONFIG.rounds)),
           load: async (server, clients) => {
             const run = await runLoad(g, { kind: 'companion', server, expect: 'activity' }, clients, 1);
             return { requestsPerSec: run.requestsPerSec, serverCpuUsPerRequest: run.serverCpuUsPerRequest, serverCpuUtil: run.serverCpuUtil, lost: run.lost, mismatched: run.mismatched };

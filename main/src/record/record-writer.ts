@@ -1,18 +1,15 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { deflateRaw as deflateRawCallback, type ZlibOptions } from 'node:zlib';
+import { deflateRawSync, type ZlibOptions } from 'node:zlib';
 import { MsgpackBuffer } from './msgpack-buffer.js';
 import { RECORDING_COMPRESSION, type BodyRecord, type HeaderRecord } from './record-format.js';
 
-const deflateRaw = promisify<Buffer, ZlibOptions, Buffer>(deflateRawCallback);
-
 /**
- * DEFLATE at its fastest level, on the thread pool: a batch of records (repetitive JSON and
- * MessagePack) shrinks several times over for less than writing it out uncompressed would cost
- * (in `npm run bench`'s record phase on our CI machine, appending to a file costs about 3 ns of
- * CPU per byte, level 1 about 0.5). memLevel 9: a little faster than the default 8 for the same
- * size. chunkSize: a batch's output in one piece (the default 16 KiB takes a thread-pool round
- * trip per piece).
+ * DEFLATE at its fastest level: a batch of records (repetitive JSON and MessagePack) shrinks
+ * several times over for less than writing it out uncompressed would cost (in `npm run bench`'s
+ * record phase on our CI machine, appending to a file costs about 3 ns of CPU per byte, level 1
+ * about 0.5). memLevel 9: a little faster than the default 8 for the same size. It runs on the
+ * event loop: a full batch (FLUSH_BYTES) takes about a millisecond, and on the thread pool the
+ * same work cost more CPU per request in the bench (the hop to a worker and back).
  */
 const DEFLATE_OPTIONS: ZlibOptions = { level: 1, memLevel: 9, chunkSize: 256 * 1024 };
 
@@ -20,13 +17,13 @@ const DEFLATE_OPTIONS: ZlibOptions = { level: 1, memLevel: 9, chunkSize: 256 * 1
 export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 /**
  * A batch waits at most this long before it is written, or until it holds FLUSH_BYTES. Each
- * write (and each compression) is a job on libuv's thread pool with a wake-up of the event loop
- * when it is done; batching by time (rather than once per event-loop turn) keeps that to 50 per
- * second under load, and a big batch compresses better and for less per byte. A kill loses at
- * most this much of the recording; the file stays readable.
+ * write is a job on libuv's thread pool with a wake-up of the event loop when it is done;
+ * batching by time (rather than once per event-loop turn) keeps that to 50 per second under
+ * load, and a big batch compresses better and for less per byte. A kill loses at most this
+ * much of the recording; the file stays readable.
  */
 export const FLUSH_INTERVAL_MS = 20;
-export const FLUSH_BYTES = 4 * 1024 * 1024;
+export const FLUSH_BYTES = 2 * 1024 * 1024;
 
 export interface RecordWriterOptions {
   /** Redact secrets in frame payloads and gateway data while encoding (redactSecrets' rules). */
@@ -50,8 +47,8 @@ export interface RecordWriterStats {
  * (the caller's objects may change later) into the batch buffer, and the batch goes to the
  * disk in one write FLUSH_INTERVAL_MS later, or at once when it holds FLUSH_BYTES (one write
  * at a time: what comes during a write waits for the next batch). The header is written as it
- * is; when it says `compression`, each later batch is compressed on the thread pool and
- * written as one chunk (record-format.ts, RECORDING_COMPRESSION).
+ * is; when it says `compression`, each later batch is compressed and written as one chunk
+ * (record-format.ts, RECORDING_COMPRESSION).
  * Each record is a whole MessagePack value, so a file cut off by a kill is readable up to the
  * last record that reached the disk. `close` writes everything still buffered.
  */
@@ -205,7 +202,12 @@ export class RecordWriter {
     const count = this.batchRecords;
     const batch = this.batch.take();
     this.batchRecords = 0;
-    const ready = compress ? deflateRaw(batch, DEFLATE_OPTIONS).then(chunk) : Promise.resolve(batch);
+    let ready: Promise<Buffer>;
+    try {
+      ready = Promise.resolve(compress ? chunk(deflateRawSync(batch, DEFLATE_OPTIONS)) : batch);
+    } catch (error) {
+      ready = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     const writing = ready.then(async (bytes) => {
       // The batch's buffer is free once compressed; written as it is, once written.
       if (compress) this.batch.recycle();

@@ -26,5 +26,6 @@ export function encodeReplyFrame(reply: CommandReply): Buffer {
 
 /** The reply as plain data (JsonText unwrapped), for traces. */
 export function plainReply(reply: CommandReply): CommandReply {
-  return reply.data instanceof JsonText ? { ...reply, data: reply.data.value } : reply;
+  // Built field by field (an object spread costs more on the traced hot path), in the envelope's key order.
+  return reply.data instanceof JsonText ? { cmd: reply.cmd, data: reply.data.value, evt: reply.evt, nonce: reply.nonce } : reply;
 }
