@@ -352,45 +352,41 @@ export class MsgpackBuffer {
     }
   }
 
+  /** An ext value: ext 8/16/32 (0xc7-0xc9), then its type byte and data. */
   private ext(type: number, bytes: Uint8Array): void {
     this.ensure(6 + bytes.length);
-    const buf = this.buffer;
-    const n = bytes.length;
-    if (n < 0x100) {
-      buf[this.pos++] = 0xc7;
-      buf[this.pos++] = n;
-    } else if (n < 0x10000) {
-      buf[this.pos] = 0xc8;
-      buf.writeUInt16BE(n, this.pos + 1);
-      this.pos += 3;
-    } else {
-      buf[this.pos] = 0xc9;
-      buf.writeUInt32BE(n, this.pos + 1);
-      this.pos += 5;
-    }
-    buf[this.pos++] = type;
-    buf.set(bytes, this.pos);
-    this.pos += n;
+    this.lengthPrefix(bytes.length, 0xc7);
+    this.buffer[this.pos++] = type;
+    this.raw(bytes);
   }
 
+  /** A bin value: bin 8/16/32 (0xc4-0xc6), then its data. */
   private bin(bytes: Uint8Array): void {
     this.ensure(5 + bytes.length);
+    this.lengthPrefix(bytes.length, 0xc4);
+    this.raw(bytes);
+  }
+
+  /** The marker of the 8-bit form (`first`; the 16- and 32-bit forms follow it) and the length `n`. */
+  private lengthPrefix(n: number, first: number): void {
     const buf = this.buffer;
-    const n = bytes.length;
     if (n < 0x100) {
-      buf[this.pos++] = 0xc4;
+      buf[this.pos++] = first;
       buf[this.pos++] = n;
     } else if (n < 0x10000) {
-      buf[this.pos] = 0xc5;
+      buf[this.pos] = first + 1;
       buf.writeUInt16BE(n, this.pos + 1);
       this.pos += 3;
     } else {
-      buf[this.pos] = 0xc6;
+      buf[this.pos] = first + 2;
       buf.writeUInt32BE(n, this.pos + 1);
       this.pos += 5;
     }
-    buf.set(bytes, this.pos);
-    this.pos += n;
+  }
+
+  private raw(bytes: Uint8Array): void {
+    this.buffer.set(bytes, this.pos);
+    this.pos += bytes.length;
   }
 }
 
