@@ -1,3 +1,4 @@
+import type { TokenFaultInput } from '../../../platform/src/oauth/token-faults.js';
 import type { OutputShaping, RpcServer } from '../../../rpc/src/index.js';
 import { ControlError } from '../control/control-backend.js';
 import { httpRequest } from '../gateway/http-request.js';
@@ -16,14 +17,8 @@ export interface OutputShapingInput extends OutputShapingView {
 
 export type GatewayFaultInput = { readonly action: 'drop' } | { readonly action: 'pause'; readonly duration_ms: number };
 
-export interface TokenErrorInput {
-  readonly error: string;
-  readonly error_description?: string;
-  readonly status?: number;
-  readonly application_id?: string;
-  readonly grant_type?: 'authorization_code' | 'refresh_token';
-  readonly count?: number;
-}
+/** The body of the emulator's `POST /_emulator/oauth/token-errors`, which this is sent to. */
+export type TokenErrorInput = TokenFaultInput;
 
 /**
  * The control API's fault and event injection (`/v1/inject/...`), for QA. Errors are

@@ -1,7 +1,7 @@
 /**
- * Where a MessagePack value ends, without decoding it: what a reader needs to walk a file value
- * by value and know the offset of each (so a value cut off at the end of the file can still be
- * looked into: a compressed chunk's readable start, see record-reader.ts).
+ * Where a MessagePack value ends, without decoding it: what a recording reader needs to find
+ * where the header ends and where each compressed chunk's data lies, so that a chunk cut off at
+ * the end of the file can still be inflated as far as it goes (record-reader.ts).
  */
 
 /** The value starting at `offset` is not complete: the input ends inside it. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { Decoder, ExtensionCodec } from '@msgpack/msgpack';
-import { binData, IncompleteValueError, InvalidValueError, valueEnd } from './msgpack-extent.js';
+import { binData, IncompleteValueError, valueEnd } from './msgpack-extent.js';
 import { BODY_KINDS, JSON_PAYLOAD_EXT, RECORDING_COMPRESSION, RECORDING_FORMAT, RECORDING_VERSION, type BodyRecord, type HeaderRecord } from './record-format.js';
 
 /** The file is missing, unreadable, or not a Companion recording. */
@@ -121,58 +121,51 @@ export function scanRecording(bytes: Uint8Array, source: string, visit: (value: 
       ? { kind, message: `${source} ends with an incomplete record (cut off while writing); read ${kept}` }
       : { kind, message: `${source} has bytes that are not a record after ${kept}; the rest is ignored` };
   };
-  while (pos < bytes.length && tail === null) {
-    let end: number;
+  if (header.compression === undefined) {
+    // Records one after the other (version 1 files): a cut-off last one ends the reading.
     try {
-      end = valueEnd(bytes, pos);
+      for (const value of decoder.decodeMulti(bytes.subarray(pos))) counted(value);
     } catch (error) {
-      if (!(error instanceof IncompleteValueError)) {
-        tail = cut('corrupt');
-        break;
-      }
-      // Cut off: a chunk's start still inflates to whole records.
-      try {
-        if (header.compression !== undefined) recordBytes += readChunk(bytes, pos, true, decoder, counted);
-        tail = cut('truncated');
-      } catch {
-        tail = cut('corrupt');
-      }
+      tail = cut(error instanceof RangeError ? 'truncated' : 'corrupt');
+    }
+    return { header, tail, recordBytes: bytes.length - pos };
+  }
+  while (pos < bytes.length) {
+    let chunk: { start: number; end: number } | undefined;
+    try {
+      chunk = binData(bytes, pos);
+    } catch {
+      tail = cut('truncated'); // cut off inside the chunk's own header
       break;
     }
-    if (header.compression === undefined) {
-      try {
-        counted(decoder.decode(bytes.subarray(pos, end)));
-      } catch {
-        tail = cut('corrupt');
-      }
-      recordBytes += end - pos;
-    } else {
-      try {
-        recordBytes += readChunk(bytes, pos, false, decoder, counted);
-      } catch {
-        // A whole chunk that does not inflate to whole records was not written by Companion.
-        tail = cut('corrupt');
-      }
+    if (chunk === undefined) {
+      tail = cut('corrupt');
+      break;
     }
-    pos = end;
+    // Cut off inside the chunk: its start still inflates to whole records.
+    const cutOff = chunk.end > bytes.length;
+    try {
+      recordBytes += readChunk(bytes.subarray(chunk.start, Math.min(chunk.end, bytes.length)), cutOff, decoder, counted);
+    } catch {
+      // A whole chunk that does not inflate to whole records was not written by Companion.
+      tail = cut('corrupt');
+      break;
+    }
+    if (cutOff) {
+      tail = cut('truncated');
+      break;
+    }
+    pos = chunk.end;
   }
   return { header, tail, recordBytes };
 }
 
 /**
- * Inflates the chunk at `offset` and visits its records; returns the inflated size. A chunk
+ * Inflates a chunk's DEFLATE data and visits its records; returns the inflated size. A chunk
  * `cutOff` (the file ends inside it) is inflated as far as its bytes go, up to its last whole
  * record; otherwise a chunk that does not inflate to whole records throws.
  */
-function readChunk(bytes: Uint8Array, offset: number, cutOff: boolean, decoder: Decoder, visit: (value: unknown) => void): number {
-  let data: { start: number; end: number } | undefined;
-  try {
-    data = binData(bytes, offset);
-  } catch {
-    return 0; // cut off inside the chunk's own header
-  }
-  if (data === undefined) throw new InvalidValueError(offset);
-  const deflated = bytes.subarray(data.start, Math.min(data.end, bytes.length));
+function readChunk(deflated: Uint8Array, cutOff: boolean, decoder: Decoder, visit: (value: unknown) => void): number {
   let inflated: Buffer;
   try {
     inflated = inflateRawSync(deflated, cutOff ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {});
@@ -180,17 +173,11 @@ function readChunk(bytes: Uint8Array, offset: number, cutOff: boolean, decoder: 
     if (cutOff) return 0;
     throw error;
   }
-  let at = 0;
-  while (at < inflated.length) {
-    let end: number;
-    try {
-      end = valueEnd(inflated, at);
-    } catch (error) {
-      if (cutOff && error instanceof IncompleteValueError) break;
-      throw error;
-    }
-    visit(decoder.decode(inflated.subarray(at, end)));
-    at = end;
+  try {
+    for (const value of decoder.decodeMulti(inflated)) visit(value);
+  } catch (error) {
+    // RangeError: the inflated bytes end inside a record.
+    if (!(cutOff && error instanceof RangeError)) throw error;
   }
   return inflated.length;
 }
