@@ -9,7 +9,7 @@ import { RECORDING_COMPRESSION, type BodyRecord, type HeaderRecord } from './rec
  * record phase on our CI machine, appending to a file costs about 3 ns of CPU per byte, level 1
  * about 0.5). memLevel 9: a little faster than the default 8 for the same size. It runs on the
  * event loop: a full batch (FLUSH_BYTES) takes about a millisecond, and on the thread pool the
- * same work cost more CPU per request in the bench (the hop to a worker and back).
+ * same work was no cheaper per request in the bench (plus a hop to a worker and back).
  */
 const DEFLATE_OPTIONS: ZlibOptions = { level: 1, memLevel: 9, chunkSize: 256 * 1024 };
 
