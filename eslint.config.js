@@ -60,7 +60,7 @@ export default tseslint.config(
   {
     // Electron itself only where it is loaded at runtime inside Electron: the shell's entry and
     // its adapters (main), and the preload entry. Everything else takes Electron objects by injection.
-    files: ['main/src/electron/*-adapter*.ts', 'main/src/electron/electron-main.ts'],
+    files: ['main/src/shells/electron/*-adapter*.ts', 'main/src/shells/electron/electron-main.ts'],
     rules: layerRule(['**/renderer/**'], 'main/ reaches the UI only through the preload contract.'),
   },
   {

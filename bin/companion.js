@@ -8,7 +8,7 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 // `serve` starts with V8's compilers held back and lets them go once it has started
-// (main/src/startup-tiering.ts says why).
-if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/startup-tiering.js', import.meta.url).href)).holdCompilersForStartup();
+// (main/src/host/compose/startup-tiering.ts says why).
+if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/startup-tiering.js', import.meta.url).href)).holdCompilersForStartup();
 const { main } = await import(entry.href);
 await main();

@@ -10,7 +10,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { scanRecording } from '../../main/src/record/record-reader.js';
+import { scanRecording } from '../../main/src/host/record/record-reader.js';
 import { startHost, type PlatformBenchContext } from './platform-phases.js';
 import type { ServerProcess } from './servers.js';
 import { envInt } from './shared.js';

@@ -11,7 +11,7 @@ import { _electron as electron, expect, test, type ElectronApplication, type Pag
  * download, and ELECTRON_PATH can name a binary instead.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ENTRY = path.join(ROOT, 'out/main/src/electron/electron-main.js');
+const ENTRY = path.join(ROOT, 'out/main/src/shells/electron/electron-main.js');
 const ELECTRON_PATH = process.env['ELECTRON_PATH'];
 const HAS_BINARY = (ELECTRON_PATH !== undefined && ELECTRON_PATH !== '') || existsSync(path.join(ROOT, 'node_modules/electron/path.txt'));
 const SKIP_REASON = 'no Electron binary: node_modules/electron/path.txt is absent and ELECTRON_PATH is unset';

@@ -1,5 +1,5 @@
-import { UsageError, type CommandIo } from './cli-args.js';
-import { readVersion } from './version.js';
+import { UsageError, type CommandIo } from './shells/cli/cli-args.js';
+import { readVersion } from './common/version.js';
 
 export const MAIN_HELP = `Usage: companion <command> [options]
 
@@ -39,48 +39,48 @@ interface Command {
  */
 const COMMANDS: Record<string, Command> = {
   serve: {
-    run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io),
-    help: async () => (await import('./commands/serve.js')).SERVE_HELP,
+    run: async (argv, io) => (await import('./shells/cli/serve.js')).serveCommand(argv, io),
+    help: async () => (await import('./shells/cli/serve.js')).SERVE_HELP,
   },
   control: {
-    run: async (argv, io) => (await import('./commands/control.js')).controlCommand(argv, io),
-    help: async () => (await import('./commands/control.js')).CONTROL_HELP,
+    run: async (argv, io) => (await import('./shells/cli/control.js')).controlCommand(argv, io),
+    help: async () => (await import('./shells/cli/control.js')).CONTROL_HELP,
   },
   platform: {
-    run: async (argv, io) => (await import('./commands/platform.js')).platformCommand(argv, io),
-    help: async () => (await import('./commands/platform.js')).PLATFORM_HELP,
+    run: async (argv, io) => (await import('./shells/cli/platform.js')).platformCommand(argv, io),
+    help: async () => (await import('./shells/cli/platform.js')).PLATFORM_HELP,
   },
   doctor: {
-    run: async (argv, io) => (await import('./commands/doctor.js')).doctorCommand(argv, io),
-    help: async () => (await import('./commands/doctor.js')).DOCTOR_HELP,
+    run: async (argv, io) => (await import('./shells/cli/doctor.js')).doctorCommand(argv, io),
+    help: async () => (await import('./shells/cli/doctor.js')).DOCTOR_HELP,
   },
   'install-sockets': {
-    run: async (argv, io) => (await import('./commands/sockets.js')).installSocketsCommand(argv, io),
-    help: async () => (await import('./commands/sockets.js')).INSTALL_SOCKETS_HELP,
+    run: async (argv, io) => (await import('./shells/cli/sockets.js')).installSocketsCommand(argv, io),
+    help: async () => (await import('./shells/cli/sockets.js')).INSTALL_SOCKETS_HELP,
   },
   'uninstall-sockets': {
-    run: async (argv, io) => (await import('./commands/sockets.js')).uninstallSocketsCommand(argv, io),
-    help: async () => (await import('./commands/sockets.js')).UNINSTALL_SOCKETS_HELP,
+    run: async (argv, io) => (await import('./shells/cli/sockets.js')).uninstallSocketsCommand(argv, io),
+    help: async () => (await import('./shells/cli/sockets.js')).UNINSTALL_SOCKETS_HELP,
   },
   inject: {
-    run: async (argv, io) => (await import('./commands/inject.js')).injectCommand(argv, io),
-    help: async () => (await import('./commands/inject.js')).INJECT_HELP,
+    run: async (argv, io) => (await import('./shells/cli/inject.js')).injectCommand(argv, io),
+    help: async () => (await import('./shells/cli/inject.js')).INJECT_HELP,
   },
   game: {
-    run: async (argv, io) => (await import('./commands/game.js')).gameCommand(argv, io),
-    help: async () => (await import('./commands/game.js')).GAME_HELP,
+    run: async (argv, io) => (await import('./shells/cli/game.js')).gameCommand(argv, io),
+    help: async () => (await import('./shells/cli/game.js')).GAME_HELP,
   },
   record: {
-    run: async (argv, io) => (await import('./commands/record.js')).recordCommand(argv, io),
-    help: async () => (await import('./commands/record.js')).RECORD_HELP,
+    run: async (argv, io) => (await import('./shells/cli/record.js')).recordCommand(argv, io),
+    help: async () => (await import('./shells/cli/record.js')).RECORD_HELP,
   },
   replay: {
-    run: async (argv, io) => (await import('./commands/replay.js')).replayCommand(argv, io),
-    help: async () => (await import('./commands/replay.js')).REPLAY_HELP,
+    run: async (argv, io) => (await import('./shells/cli/replay.js')).replayCommand(argv, io),
+    help: async () => (await import('./shells/cli/replay.js')).REPLAY_HELP,
   },
   scenario: {
-    run: async (argv, io) => (await import('./commands/scenario.js')).scenarioCommand(argv, io),
-    help: async () => (await import('./commands/scenario.js')).SCENARIO_HELP,
+    run: async (argv, io) => (await import('./shells/cli/scenario.js')).scenarioCommand(argv, io),
+    help: async () => (await import('./shells/cli/scenario.js')).SCENARIO_HELP,
   },
 };
 

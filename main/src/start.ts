@@ -14,9 +14,9 @@ import { main } from './cli.js';
  * instead (as for the Playwright `_electron` specs); COMPANION_HEADLESS=1 skips Electron.
  */
 
-/** `<out>/main/src/electron/electron-main.js`, the shell's entry (this module is `<out>/main/src/start.js`). */
-export const ELECTRON_ENTRY = fileURLToPath(new URL('./electron/electron-main.js', import.meta.url));
-/** The sandboxed preload bundle (see main/src/electron/windows-adapter.ts) and the renderer the shell loads. */
+/** `<out>/main/src/shells/electron/electron-main.js`, the shell's entry (this module is `<out>/main/src/start.js`). */
+export const ELECTRON_ENTRY = fileURLToPath(new URL('./shells/electron/electron-main.js', import.meta.url));
+/** The sandboxed preload bundle (see main/src/shells/electron/windows-adapter.ts) and the renderer the shell loads. */
 export const PRELOAD_BUNDLE = fileURLToPath(new URL('../../preload-bundle/index.cjs', import.meta.url));
 export const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/index.html', import.meta.url));
 

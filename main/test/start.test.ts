@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type * as WindowsModule from '../src/electron/windows-adapter.js';
+import type * as WindowsModule from '../src/shells/electron/windows-adapter.js';
 import type * as StartModule from '../src/start.js';
 import { chooseElectron, headlessLine, type ElectronChoice, type ElectronProbe } from '../src/start.js';
 import { REPO_ROOT } from './support/cli-process.js';
 
 const PKG = '/app/node_modules/electron';
-const ENTRY = '/app/out/main/src/electron/electron-main.js';
+const ENTRY = '/app/out/main/src/shells/electron/electron-main.js';
 const PRELOAD = '/app/out/preload-bundle/index.cjs';
 const RENDERER = '/app/out/renderer/index.html';
 const BUILT = [ENTRY, PRELOAD, RENDERER];
@@ -79,10 +79,10 @@ describe('npm start: which Electron binary', () => {
 
   it('the built start and windows modules point at the built shell entry and preload bundle', async () => {
     const built = (await import(path.join(REPO_ROOT, 'out/main/src/start.js'))) as typeof StartModule;
-    expect(built.ELECTRON_ENTRY).toBe(path.join(REPO_ROOT, 'out/main/src/electron/electron-main.js'));
+    expect(built.ELECTRON_ENTRY).toBe(path.join(REPO_ROOT, 'out/main/src/shells/electron/electron-main.js'));
     expect(built.PRELOAD_BUNDLE).toBe(path.join(REPO_ROOT, 'out/preload-bundle/index.cjs'));
     expect(built.RENDERER_INDEX).toBe(path.join(REPO_ROOT, 'out/renderer/index.html'));
-    const windows = (await import(path.join(REPO_ROOT, 'out/main/src/electron/windows-adapter.js'))) as typeof WindowsModule;
+    const windows = (await import(path.join(REPO_ROOT, 'out/main/src/shells/electron/windows-adapter.js'))) as typeof WindowsModule;
     expect(windows.PRELOAD_BUNDLE_PATH).toBe(built.PRELOAD_BUNDLE);
   });
 });

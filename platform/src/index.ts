@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PlatformAdmin } from './admin.js';
+import { PlatformAdmin } from './admin/admin.js';
 import type { GatewayContext } from './gateway/context.js';
 import { PresenceHub } from './gateway/presence.js';
 import { GatewayServer, GATEWAY_PATH, type SessionInfo } from './gateway/server.js';
@@ -12,29 +12,29 @@ import { apiRoutes } from './http/api-routes.js';
 import { createRequestHandler } from './http/handler.js';
 import { InviteService } from './invites/invites.js';
 import { OidcKeys } from './oauth/jwt.js';
-import { oauthApiRoutes, oauthRootRoutes } from './oauth/routes.js';
+import { oauthApiRoutes, oauthRootRoutes } from './http/oauth-routes.js';
 import { OAuthService } from './oauth/service.js';
 import { TokenFaults } from './oauth/token-faults.js';
 import { FriendSimulator } from './simulation/friend-simulator.js';
 import { WebhookDeliverer, type WebhookSleep } from './webhooks/deliverer.js';
-import { resolveLimits, type PlatformLimits, type PlatformLimitsInput } from './limits.js';
-import { SILENT_LOGGER, type PlatformLogger } from './logger.js';
-import { claimDataDir, releaseDataDir, removeRuntimeFile, writeRuntimeFile } from './runtime-file.js';
+import { resolveLimits, type PlatformLimits, type PlatformLimitsInput } from './support/limits.js';
+import { SILENT_LOGGER, type PlatformLogger } from './support/logger.js';
+import { claimDataDir, releaseDataDir, removeRuntimeFile, writeRuntimeFile } from './support/runtime-file.js';
 import { isSnowflake, randomToken } from './state/ids.js';
 import type { AppRecord } from './state/model.js';
 import { Store } from './state/store.js';
 import { RPC_SCOPES, type PlatformUser, type PresenceUpdateEvent } from './wire/index.js';
 
-export { DEFAULT_LIMITS, type PlatformLimits, type PlatformLimitsInput, type WindowLimit } from './limits.js';
-export type { PlatformLogger } from './logger.js';
-export { PlatformAdmin, type AdminApp } from './admin.js';
+export { DEFAULT_LIMITS, type PlatformLimits, type PlatformLimitsInput, type WindowLimit } from './support/limits.js';
+export type { PlatformLogger } from './support/logger.js';
+export { PlatformAdmin, type AdminApp } from './admin/admin.js';
 export type { SessionInfo } from './gateway/server.js';
-export { PlatformAlreadyRunningError, readRuntimeFile, runtimeFilePath, type PlatformRuntimeInfo } from './runtime-file.js';
+export { PlatformAlreadyRunningError, readRuntimeFile, runtimeFilePath, type PlatformRuntimeInfo } from './support/runtime-file.js';
 export { CorruptStateError, STATE_FILE_NAME } from './state/store.js';
 export { SEED } from './state/seed.js';
 export { signWebhook, verifyWebhook, type WebhookSignatureHeaders } from './webhooks/signer.js';
 export type { WebhookSleep } from './webhooks/deliverer.js';
-export type { AppPatch } from './admin.js';
+export type { AppPatch } from './admin/admin.js';
 export { isJoinable, isPublicParty } from './invites/invites.js';
 
 /** Ports the local RPC WebSocket transport probes; the emulator never takes one. */

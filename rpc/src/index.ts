@@ -18,7 +18,7 @@ export * from './commands/activity-schema.js';
 export * from './commands/invite-args.js';
 export * from './commands/guild-args.js';
 export * from './commands/authorize-args.js';
-export * from './server/connection-transport.js';
+export * from './transport/connection-transport.js';
 export * from './transport/ipc-transport.js';
 // The WebSocket transport (transport/websocket-listener.ts) is imported by its path: it loads `ws`.
 export * from './server/rpc-connection.js';

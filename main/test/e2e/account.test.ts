@@ -6,10 +6,10 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SafeStorageSecretStore } from '../../src/electron/secret-store.js';
+import { SafeStorageSecretStore } from '../../src/shells/electron/secret-store.js';
 import { Opcode } from '../../../rpc/src/index.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
-import type { Host } from '../../src/host.js';
+import type { Host } from '../../src/host/compose/host.js';
 import { controlCall, DEMO_APP_ID, eventually, quietLogger, startTestHost, World } from './support/world.js';
 
 const UNKNOWN_APP = '999999999999999999';

@@ -16,8 +16,8 @@ import { ACCESS_DENIED_MESSAGE, Opcode, TIMED_OUT_MESSAGE } from '../../../rpc/s
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { within } from '../../../rpc/test/compat/helpers.js';
 import { verifyWebhook } from '../../../platform/src/index.js';
-import type { ConsentRequestView } from '../../src/consent/consent-broker.js';
-import type { HostOptions } from '../../src/host.js';
+import type { ConsentRequestView } from '../../src/host/auth/consent-broker.js';
+import type { HostOptions } from '../../src/host/compose/host.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
 
 let world: World;

@@ -3,8 +3,8 @@
  * game says yes, bob's game joins) driven through the command, against two real hosts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { controlCommand } from '../../src/commands/control.js';
-import { UsageError } from '../../src/cli-args.js';
+import { controlCommand } from '../../src/shells/cli/control.js';
+import { UsageError } from '../../src/shells/cli/cli-args.js';
 import { joinableActivity, World, type Player } from './support/world.js';
 
 let world: World;

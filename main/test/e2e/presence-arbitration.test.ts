@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../../rpc/client/index.js';
-import { controlCommand } from '../../src/commands/control.js';
-import type { Host } from '../../src/host.js';
-import type { AnnouncedApplication } from '../../src/presence/presence-settings-store.js';
-import type { RelayOutcome } from '../../src/presence/relay-outcomes.js';
+import { controlCommand } from '../../src/shells/cli/control.js';
+import type { Host } from '../../src/host/compose/host.js';
+import type { AnnouncedApplication } from '../../src/host/presence/presence-settings-store.js';
+import type { RelayOutcome } from '../../src/host/presence/relay-outcomes.js';
 import type { WireActivity } from '../../../platform/src/wire/index.js';
 import { DEMO_APP_ID, eventually, startTestHost, World, type Player } from './support/world.js';
 

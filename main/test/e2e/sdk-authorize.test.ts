@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACCESS_DENIED_MESSAGE, TIMED_OUT_MESSAGE } from '../../../rpc/src/index.js';
 import { AuthorizationArgs, Client, DEBUG_BUILD_WARNING, type ClientOptions } from '../../../rpc/client/index.js';
 import { Recorder } from '../../../rpc/test/compat/helpers.js';
-import type { ConsentRequestView } from '../../src/consent/consent-broker.js';
-import type { HostOptions } from '../../src/host.js';
+import type { ConsentRequestView } from '../../src/host/auth/consent-broker.js';
+import type { HostOptions } from '../../src/host/compose/host.js';
 import { DEMO_APP_ID, World, type Player } from './support/world.js';
 
 let world: World;

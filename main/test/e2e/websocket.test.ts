@@ -9,7 +9,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { freePorts, WsClient } from '../../../rpc/test/support/ws-client.js';
-import type { HostOptions } from '../../src/host.js';
+import type { HostOptions } from '../../src/host/compose/host.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
 
 let world: World;

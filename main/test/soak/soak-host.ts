@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliProcess } from '../support/cli-process.js';
-import { sessionCookie } from '../web-ui/support.js';
+import { sessionCookie } from '../host/ui-bridge/support.js';
 import { controlGet, type ControlApi } from './control-get.js';
 
 /** Where the soak's traffic goes: every way a game, a UI page or a tool reaches the host. */

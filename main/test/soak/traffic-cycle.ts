@@ -13,7 +13,7 @@ import { within } from '../../../rpc/test/compat/helpers.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { WsClient } from '../../../rpc/test/support/ws-client.js';
 import { connectGame, DEMO_APP_ID, type Game } from '../e2e/support/world.js';
-import { BridgeClient } from '../web-ui/support.js';
+import { BridgeClient } from '../host/ui-bridge/support.js';
 import { controlGet } from './control-get.js';
 import type { SoakTarget } from './soak-host.js';
 

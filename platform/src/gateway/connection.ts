@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { WebSocket, type RawData } from '../ws-module.js';
-import { FixedWindow } from '../limits.js';
+import { WebSocket, type RawData } from '../support/ws-module.js';
+import { FixedWindow } from '../support/limits.js';
 import { toPlatformUser } from '../state/store.js';
 import {
   GATEWAY_CLOSE_MESSAGES,

@@ -1,5 +1,5 @@
-import type { PlatformLimits } from '../limits.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
 import type { PresenceHub } from './presence.js';
 import type { Session } from './session.js';

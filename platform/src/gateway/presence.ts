@@ -1,4 +1,4 @@
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { GatewayEvent, type PresenceStatus, type PresenceUpdateEvent, type WireActivity } from '../wire/index.js';

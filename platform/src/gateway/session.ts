@@ -1,4 +1,4 @@
-import { FixedWindow, type PlatformLimits } from '../limits.js';
+import { FixedWindow, type PlatformLimits } from '../support/limits.js';
 import type { PresenceUpdateCommand } from '../wire/index.js';
 
 /** What a session needs from the connection it is attached to. */

@@ -1,5 +1,5 @@
 import { randomSessionId } from '../state/ids.js';
-import type { PlatformLimits } from '../limits.js';
+import type { PlatformLimits } from '../support/limits.js';
 import { Session } from './session.js';
 
 /** Sends dispatches to users' gateway sessions; what the HTTP side uses to reach clients. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { PlatformAdmin } from '../admin.js';
+import type { PlatformAdmin } from '../admin/admin.js';
 import { parseBody } from './api-routes.js';
 import type { Route } from './router.js';
 

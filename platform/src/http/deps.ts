@@ -2,8 +2,8 @@ import type { GatewayServer } from '../gateway/server.js';
 import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import type { InviteService } from '../invites/invites.js';
-import type { PlatformLimits } from '../limits.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 

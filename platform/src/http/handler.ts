@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlatformLimits } from '../limits.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FixedWindow, type WindowLimit } from '../limits.js';
+import { FixedWindow, type WindowLimit } from '../support/limits.js';
 import type { RateLimitBody } from '../wire/index.js';
 
 export interface RateLimitOutcome {

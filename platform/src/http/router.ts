@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { WindowLimit } from '../limits.js';
+import type { WindowLimit } from '../support/limits.js';
 import type { UserRecord } from '../state/model.js';
+import type { BearerAuth } from '../oauth/bearer-auth.js';
+
+export type { BearerAuth };
 
 export interface RequestContext {
   readonly method: string;
@@ -20,16 +23,6 @@ export interface RequestContext {
   /** Set when the request carried an OAuth2 Bearer token. */
   readonly oauth: BearerAuth | undefined;
   readonly ip: string;
-}
-
-/** What a valid OAuth2 access token stands for. */
-export interface BearerAuth {
-  readonly user: UserRecord;
-  readonly applicationId: string;
-  readonly scopes: readonly string[];
-  readonly tokenId: string;
-  /** Epoch ms. */
-  readonly expiresAt: number;
 }
 
 export interface RouteResult {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from '../gateway/sessions.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
 import { GatewayEvent, type PlatformMessage } from '../wire/index.js';

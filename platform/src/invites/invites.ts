@@ -1,5 +1,5 @@
-import type { PlatformLimits } from '../limits.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import { publicActivity } from '../gateway/presence.js';
 import type { AppRecord, ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Dispatcher } from '../gateway/sessions.js';
-import type { PlatformLimits } from '../limits.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
 import { randomToken } from '../state/ids.js';
 import type { AppRecord, GrantRecord, TokenRecord, UserRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -19,7 +19,7 @@ import {
   type TokenResponse,
   type WebhookEnvelope,
 } from '../wire/index.js';
-import type { BearerAuth } from '../http/router.js';
+import type { BearerAuth } from './bearer-auth.js';
 import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidClient, invalidGrant, invalidParam, invalidRequest, invalidScope, missingParam } from './errors.js';
 import type { OidcKeys } from './jwt.js';
 

@@ -4,7 +4,7 @@ import type { Session } from '../gateway/session.js';
 import type { SessionRegistry } from '../gateway/sessions.js';
 import { declineDmRequest, postDmMessage, type DmMessageDeps } from '../invites/dm-messages.js';
 import { isJoinable, type InviteService } from '../invites/invites.js';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord, ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { ActivityFlag, MessageActivityType, type PlatformMessage, type PresenceStatus, type PresenceUpdateEvent, type WireActivity } from '../wire/index.js';

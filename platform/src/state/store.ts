@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
 import type { AppRecord, ChannelRecord, CodeRecord, GrantRecord, GuildRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';

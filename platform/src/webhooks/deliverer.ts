@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { PlatformLogger } from '../logger.js';
+import type { PlatformLogger } from '../support/logger.js';
 import type { WebhookEnvelope } from '../wire/index.js';
 import { signWebhook, type SigningApp } from './signer.js';
 

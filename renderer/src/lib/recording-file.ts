@@ -27,7 +27,7 @@ type Fields = Record<string, unknown>;
 
 /**
  * A frame payload recorded as the JSON it went over the wire in (the recorder's extension type
- * 1, JSON_PAYLOAD_EXT in main/src/record/record-format.ts) decodes to its JSON value.
+ * 1, JSON_PAYLOAD_EXT in main/src/host/record/record-format.ts) decodes to its JSON value.
  */
 const JSON_PAYLOAD_EXT = 1;
 const utf8 = new TextDecoder();

@@ -1,10 +1,6 @@
-/** The part of a socket the queue writes to. */
-export interface FrameSink {
-  readonly destroyed: boolean;
-  readonly writable: boolean;
-  readonly writableLength: number;
-  write(frame: Buffer): boolean;
-}
+import type { FrameSink } from '../transport/connection-transport.js';
+
+export type { FrameSink };
 
 /**
  * Default quiet time around an unsolicited event. npm discord-rpc keeps one frame per read

@@ -8,7 +8,7 @@ import { OutboundQueue } from './outbound-queue.js';
 import { encodeReplyFrame, plainReply } from './reply-frame.js';
 import { DetachedReply } from './detached-reply.js';
 import { OutputShaper } from './output-shaper.js';
-import type { ConnectionTransport, RemotePeer, Transport, TransportReceiver } from './connection-transport.js';
+import type { ConnectionTransport, RemotePeer, Transport, TransportReceiver } from '../transport/connection-transport.js';
 
 export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
 

@@ -7,7 +7,7 @@ import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
 import { validateHandshake, type HandshakeOutcome, type HandshakeRefusal } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
-import { builtInCommands } from '../commands/built-in.js';
+import { builtInCommands } from './built-in-commands.js';
 import {
   ProtocolViolation,
   RpcConnection,
@@ -16,7 +16,10 @@ import {
   type FrameTracer,
   type Subscription,
 } from './rpc-connection.js';
-import type { ConnectionTransport } from './connection-transport.js';
+import type { ConnectionTransport } from '../transport/connection-transport.js';
+import type { RpcLogger } from '../protocol/rpc-logger.js';
+
+export type { RpcLogger };
 import { IpcTransport } from '../transport/ipc-transport.js';
 import { subscriptionKey } from './subscription-key.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
@@ -44,12 +47,6 @@ export interface RpcUser {
 }
 
 /** Structured logger (a subset of pino's API). Only log safe fields: never payloads. */
-export interface RpcLogger {
-  debug(fields: object, message: string): void;
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
 
 export interface CommandRequest {
   readonly cmd: string;

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { FrameDecoder, FrameTooLargeError, type RawFrame } from '../framing/frame-codec.js';
-import { UNKNOWN_PEER, type ConnectionTransport, type RemotePeer, type TransportReceiver } from '../server/connection-transport.js';
+import { UNKNOWN_PEER, type ConnectionTransport, type RemotePeer, type TransportReceiver } from './connection-transport.js';
 
 /**
  * A `discord-ipc-N` connection: binary framing over a Unix socket or named pipe. Frames go to

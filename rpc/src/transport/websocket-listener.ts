@@ -3,8 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from './ws-module.js';
 import { CloseCode } from '../protocol/codes.js';
 import { validateHandshake } from '../protocol/handshake.js';
-import type { RemotePeer } from '../server/connection-transport.js';
-import type { RpcLogger, RpcServer } from '../server/rpc-server.js';
+import type { ConnectionTransport, RemotePeer } from './connection-transport.js';
+import type { RpcLogger } from '../protocol/rpc-logger.js';
 import { lookupPeerUid, type PeerUidLookupOptions, type TcpEndpoint } from './tcp-peer-user.js';
 import { closeWebSocket, WebSocketTransport } from './websocket-transport.js';
 
@@ -21,7 +21,7 @@ export type PeerVerdict = { readonly allowed: true; readonly uid: number | null 
 export type PeerCheck = (peer: TcpEndpoint, ours: TcpEndpoint) => Promise<PeerVerdict>;
 
 export interface WebSocketListenerOptions {
-  readonly server: Pick<RpcServer, 'attachTransport' | 'maxPayload'>;
+  readonly server: { attachTransport(io: ConnectionTransport): unknown; readonly maxPayload: number };
   /** Default 127.0.0.1: the transport is for this machine only. */
   readonly host?: string;
   /** Tried in order; the first free one is taken (default 6463-6472). */

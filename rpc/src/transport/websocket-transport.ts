@@ -2,8 +2,8 @@ import { WebSocket, type RawData } from './ws-module.js';
 import { FrameDecoder, type RawFrame } from '../framing/frame-codec.js';
 import { CloseCode } from '../protocol/codes.js';
 import { Opcode } from '../protocol/opcodes.js';
-import type { ConnectionTransport, RemotePeer, TransportReceiver } from '../server/connection-transport.js';
-import type { FrameSink } from '../server/outbound-queue.js';
+import type { ConnectionTransport, RemotePeer, TransportReceiver } from './connection-transport.js';
+import type { FrameSink } from './connection-transport.js';
 
 /** A WebSocket close reason may hold at most 123 bytes of UTF-8. */
 export const MAX_CLOSE_REASON_BYTES = 123;

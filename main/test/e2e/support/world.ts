@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import { Client } from '@xhayper/discord-rpc';
 import { startPlatform } from '../../../../platform/src/index.js';
-import { startHost, type Host, type HostOptions } from '../../../src/host.js';
+import { startHost, type Host, type HostOptions } from '../../../src/host/compose/host.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { Recorder, within } from '../../../../rpc/test/compat/helpers.js';
 import type { RpcLogger } from '../../../../rpc/src/index.js';

@@ -1,0 +1,147 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import * as v from 'valibot';
+import { removeStrayTemps, writeFileAtomic } from '../../common/atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile } from '../../common/json-state-file.js';
+import { pidExists } from '../../common/pid-exists.js';
+import {
+  ARBITRATION_POLICIES,
+  DEFAULT_PRESENCE_SETTINGS,
+  REDACTABLE_FIELDS,
+  type AppRule,
+  type PresenceSettings,
+} from './presence-privacy.js';
+
+export const PRESENCE_FILE = 'presence.json';
+const FORMAT_VERSION = 1;
+/** Announced apps remembered at most; the oldest are forgotten first (and would be announced again). */
+export const MAX_ANNOUNCED = 5000;
+
+/** An application whose first activity was announced to the player. */
+export interface AnnouncedApplication {
+  readonly application_id: string;
+  readonly application_name: string;
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+export interface PresenceSettingsStoreLogger {
+  warn(fields: object, message: string): void;
+}
+
+const AppIdSchema = v.pipe(v.string(), v.regex(/^[0-9]{1,20}$/));
+const RuleSchema = v.variant('mode', [
+  v.object({ mode: v.literal('share') }),
+  v.object({ mode: v.literal('hide') }),
+  v.object({ mode: v.literal('redact'), fields: v.array(v.picklist(REDACTABLE_FIELDS)) }),
+]);
+const FileSchema = v.object({
+  version: v.literal(FORMAT_VERSION),
+  policy: v.picklist(ARBITRATION_POLICIES),
+  pinned_application_id: v.nullable(AppIdSchema),
+  hide_all: v.boolean(),
+  rules: v.record(AppIdSchema, RuleSchema),
+  announced: v.array(v.object({ application_id: AppIdSchema, application_name: v.string(), at: v.number() })),
+});
+
+/**
+ * The player's presence settings and the applications already announced, in
+ * `<data dir>/presence.json` (mode 0600, written atomically: a crash leaves the old file or the
+ * new one). A file that is not valid JSON or not in this shape is renamed aside to
+ * `presence.json.corrupt-<timestamp>` with a warning, and the defaults are used; other read
+ * errors (e.g. EACCES) reject, leaving the file alone.
+ */
+export class PresenceSettingsStore {
+  private current: PresenceSettings = DEFAULT_PRESENCE_SETTINGS;
+  private readonly announcedApps = new Map<string, AnnouncedApplication>();
+  private writing: Promise<void> = Promise.resolve();
+  /** A write is queued and has not started: later changes ride along with it. */
+  private queued: Promise<void> | undefined;
+
+  private constructor(
+    private readonly dataDir: string,
+    private readonly now: () => number,
+  ) {}
+
+  /** Reads the file (a missing one is the defaults); `warning` when it had to be set aside. */
+  static async load(
+    dataDir: string,
+    options: { readonly logger?: PresenceSettingsStoreLogger; readonly now?: () => number } = {},
+  ): Promise<{ store: PresenceSettingsStore; warning: string | null }> {
+    const store = new PresenceSettingsStore(dataDir, options.now ?? Date.now);
+    const warning = await store.read();
+    if (warning !== null) options.logger?.warn({ file: store.file }, warning);
+    return { store, warning };
+  }
+
+  get file(): string {
+    return path.join(this.dataDir, PRESENCE_FILE);
+  }
+
+  get settings(): PresenceSettings {
+    return this.current;
+  }
+
+  isAnnounced(applicationId: string): boolean {
+    return this.announcedApps.has(applicationId);
+  }
+
+  /** Announced applications, oldest first. */
+  announced(): AnnouncedApplication[] {
+    return [...this.announcedApps.values()];
+  }
+
+  /** Replaces the settings; resolves once they are on disk. */
+  replace(settings: PresenceSettings): Promise<void> {
+    this.current = settings;
+    return this.save();
+  }
+
+  /** Remembers that the app was announced; false when it was already. Resolves the write separately. */
+  markAnnounced(app: Omit<AnnouncedApplication, 'at'>): { added: boolean; entry: AnnouncedApplication; saved: Promise<void> } {
+    const existing = this.announcedApps.get(app.application_id);
+    if (existing !== undefined) return { added: false, entry: existing, saved: Promise.resolve() };
+    const entry: AnnouncedApplication = { application_id: app.application_id, application_name: app.application_name, at: this.now() };
+    this.announcedApps.set(entry.application_id, entry);
+    while (this.announcedApps.size > MAX_ANNOUNCED) this.announcedApps.delete(this.announcedApps.keys().next().value as string);
+    return { added: true, entry, saved: this.save() };
+  }
+
+  /** Resolves when every change so far is on disk (or its write failed). */
+  async flush(): Promise<void> {
+    await this.writing.catch(() => undefined);
+  }
+
+  /** One write at a time; changes made while one runs are written by the next, together. */
+  private save(): Promise<void> {
+    this.queued ??= this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        this.queued = undefined;
+        await this.writeNow();
+      });
+    this.writing = this.queued;
+    return this.queued;
+  }
+
+  private async writeNow(): Promise<void> {
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    const body = { version: FORMAT_VERSION, ...this.current, announced: this.announced() };
+    await writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`);
+  }
+
+  private async read(): Promise<string | null> {
+    // Temp files of a writer that died between writing and renaming.
+    await removeStrayTemps(this.file, (pid) => pid !== process.pid && !pidExists(pid));
+    const read = await readJsonStateFile(this.file, FileSchema, 'presence settings');
+    if (read.kind === 'missing') return null;
+    if (read.kind === 'valid') {
+      const { policy, pinned_application_id, hide_all, rules, announced } = read.value;
+      this.current = { policy, pinned_application_id, hide_all, rules: rules as Record<string, AppRule> };
+      for (const entry of announced) this.announcedApps.set(entry.application_id, entry);
+      return null;
+    }
+    const aside = await moveAside(this.file, fileTimestamp(this.now()));
+    return `${PRESENCE_FILE} ${read.problem}; kept as ${path.basename(aside)}; using the default presence settings`;
+  }
+}

@@ -1,0 +1,252 @@
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import type { DisconnectInfo, FrameTrace, RpcConnection, RpcLogger, RpcServer } from '../../../../rpc/src/index.js';
+import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../auth/consent-broker.js';
+import type { PlatformSession } from '../session/platform-session.js';
+import { headerRecord, type BodyRecord, type ConsentRecord } from './record-format.js';
+import type { RecordWriter } from './record-writer.js';
+
+/** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
+export interface RecorderSources {
+  readonly server: RpcServer;
+  /** The consent broker: its `settled` and `decided` events. */
+  readonly consent?: Pick<ConsentBroker, 'on' | 'off'>;
+  /** The platform session: its `dispatch` events (gateway dispatches). */
+  readonly gateway?: Pick<PlatformSession, 'on' | 'off'>;
+  /** Written into the header. */
+  readonly version: string;
+  readonly logger?: RpcLogger;
+  /** Test tuning: the writer's buffer limit. */
+  readonly maxBufferedBytes?: number;
+}
+
+export interface RecordingOptions {
+  /** Keep secrets (tokens, codes, activity secrets) instead of redacting them. Default false. */
+  readonly secrets?: boolean;
+}
+
+/** What a UI shows about the recorder. */
+export interface RecorderStatus {
+  readonly recording: boolean;
+  /** The file being written, or the last one written (null before any). */
+  readonly file: string | null;
+  /** True when this (or the last) recording keeps secrets. */
+  readonly secrets: boolean;
+  /** ISO time the recording started, or null. */
+  readonly startedAt: string | null;
+  /** Records and bytes written so far (header included). */
+  readonly records: number;
+  readonly bytes: number;
+  /** Records lost because the disk did not keep up or writing failed. */
+  readonly dropped: number;
+  /** Why the last recording stopped by itself (a write error), else null. */
+  readonly error: string | null;
+}
+
+export interface HostRecorderEvents {
+  /** The recorder started or stopped (by request or a write error). */
+  status: [RecorderStatus];
+}
+
+export class RecorderBusyError extends Error {
+  constructor(readonly file: string) {
+    super(`already recording to ${file}; stop that recording first`);
+    this.name = 'RecorderBusyError';
+  }
+}
+
+interface Session {
+  readonly writer: RecordWriter;
+  readonly secrets: boolean;
+  readonly startedAt: string;
+  readonly origin: number;
+  /** Transport of each open connection (frame traces carry only the id). */
+  readonly transports: Map<string, string>;
+}
+
+/**
+ * Records a host's RPC traffic and host-side events to a recording file (record-format.ts),
+ * started and stopped at any time: `companion serve --record FILE` starts it with the host, a
+ * UI toggle calls `start` / `stop`. While it is off it listens to nothing, so the server does
+ * not even build frame traces. Secrets are redacted (by the writer, as it encodes) unless
+ * `secrets: true`.
+ */
+export class HostRecorder extends EventEmitter<HostRecorderEvents> {
+  private session: Session | undefined;
+  /** The file a start() is opening, so a second start() meanwhile is refused. */
+  private starting: string | undefined;
+  private last: { file: string; secrets: boolean; startedAt: string; writer: RecordWriter; error: string | null } | undefined;
+
+  constructor(private readonly sources: RecorderSources) {
+    super();
+  }
+
+  get recording(): boolean {
+    return this.session !== undefined;
+  }
+
+  status(): RecorderStatus {
+    const current = this.session;
+    const shown = current === undefined ? this.last : { file: current.writer.file, secrets: current.secrets, startedAt: current.startedAt, writer: current.writer, error: null };
+    if (shown === undefined) return { recording: false, file: null, secrets: false, startedAt: null, records: 0, bytes: 0, dropped: 0, error: null };
+    const stats = shown.writer.stats;
+    return {
+      recording: current !== undefined,
+      file: shown.file,
+      secrets: shown.secrets,
+      startedAt: shown.startedAt,
+      records: stats.records,
+      bytes: stats.bytes,
+      dropped: stats.dropped,
+      error: shown.error,
+    };
+  }
+
+  /** Starts writing `file` (created or truncated, mode 0600). Throws RecorderBusyError while recording. */
+  async start(file: string, options: RecordingOptions = {}): Promise<RecorderStatus> {
+    if (this.session !== undefined) throw new RecorderBusyError(this.session.writer.file);
+    if (this.starting !== undefined) throw new RecorderBusyError(this.starting);
+    const secrets = options.secrets === true;
+    const started = new Date();
+    const origin = performance.now();
+    this.starting = file;
+    let writer: RecordWriter;
+    try {
+      // Loaded with the first recording: a host that never records does not hold the writer and its encoder.
+      const { RecordWriter } = await import('./record-writer.js');
+      writer = await RecordWriter.create(file, headerRecord(this.sources.version, started, !secrets), {
+        redact: !secrets,
+        ...(this.sources.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: this.sources.maxBufferedBytes }),
+        onError: (error) => this.failed(writer, error),
+      });
+    } finally {
+      this.starting = undefined;
+    }
+    const session: Session = { writer, secrets, startedAt: started.toISOString(), origin, transports: new Map() };
+    this.session = session;
+    for (const connection of this.sources.server.connections()) {
+      if (connection.state === 'closed') continue;
+      session.transports.set(connection.id, connection.transport);
+      this.write({ kind: 'open', t: this.now(), connection: connection.id, transport: connection.transport, existing: true, client_id: connection.clientId });
+    }
+    this.attach();
+    this.sources.logger?.info({ secrets }, 'recording started');
+    const status = this.status();
+    this.emit('status', status);
+    return status;
+  }
+
+  /** Stops recording and writes out everything buffered; a no-op when not recording. */
+  async stop(): Promise<RecorderStatus> {
+    const session = this.session;
+    if (session === undefined) return this.status();
+    this.detach();
+    this.session = undefined;
+    this.last = { file: session.writer.file, secrets: session.secrets, startedAt: session.startedAt, writer: session.writer, error: null };
+    await session.writer.close();
+    const status = this.status();
+    this.sources.logger?.info({ records: status.records, bytes: status.bytes, dropped: status.dropped }, 'recording stopped');
+    this.emit('status', status);
+    return status;
+  }
+
+  private now(): number {
+    return performance.now() - (this.session?.origin ?? 0);
+  }
+
+  private write(record: BodyRecord): void {
+    this.session?.writer.append(record);
+  }
+
+  private failed(writer: RecordWriter, error: Error): void {
+    const session = this.session;
+    if (session === undefined || session.writer !== writer) return;
+    this.detach();
+    this.session = undefined;
+    const reason = (error as NodeJS.ErrnoException).code ?? error.message;
+    this.last = { file: session.writer.file, secrets: session.secrets, startedAt: session.startedAt, writer, error: `cannot write the recording (${reason})` };
+    this.sources.logger?.warn({ error: reason }, 'recording stopped: cannot write the file');
+    void writer.close();
+    this.emit('status', this.status());
+  }
+
+  // Listeners: arrow properties, so detach removes exactly these.
+
+  private readonly onFrame = (trace: FrameTrace): void => {
+    const session = this.session;
+    if (session === undefined) return;
+    // Written field by field, redacted (unless secrets are kept) while encoding: one walk of the payload.
+    session.writer.appendFrame(
+      performance.now() - session.origin,
+      trace.connectionId,
+      session.transports.get(trace.connectionId) ?? 'ipc',
+      trace.direction,
+      trace.opcode,
+      trace.payload,
+      trace.json,
+    );
+  };
+
+  private readonly onConnection = (connection: RpcConnection): void => {
+    this.session?.transports.set(connection.id, connection.transport);
+    this.write({ kind: 'open', t: this.now(), connection: connection.id, transport: connection.transport });
+  };
+
+  private readonly onReady = (connection: RpcConnection): void => {
+    this.write({ kind: 'ready', t: this.now(), connection: connection.id, client_id: connection.clientId });
+  };
+
+  private readonly onDisconnect = (connection: RpcConnection, info: DisconnectInfo): void => {
+    // Probes (connected and left without a byte) are noise, as in the logs.
+    if (!connection.wasProbe) {
+      this.write({
+        kind: 'close',
+        t: this.now(),
+        connection: connection.id,
+        client_id: connection.clientId,
+        pid: connection.pid,
+        reason: info.reason,
+        code: info.code ?? null,
+      });
+    }
+    this.session?.transports.delete(connection.id);
+  };
+
+  private readonly onSettled = (request: ConsentRequestView, outcome: ConsentOutcome): void => {
+    this.write(consentRecord(this.now(), request, outcome, outcome.kind === 'approved' && outcome.remembered ? 'remembered' : 'player'));
+  };
+
+  private readonly onDecided = (request: ConsentRequestView, outcome: ConsentOutcome): void => {
+    this.write(consentRecord(this.now(), request, outcome, outcome.kind === 'approved' && outcome.remembered ? 'remembered' : 'policy'));
+  };
+
+  private readonly onDispatch = (type: string, data: unknown): void => {
+    this.write({ kind: 'gateway', t: this.now(), type, data });
+  };
+
+  private attach(): void {
+    const { server, consent, gateway } = this.sources;
+    server.on('connection', this.onConnection);
+    server.on('ready', this.onReady);
+    server.on('disconnect', this.onDisconnect);
+    server.on('frame', this.onFrame);
+    consent?.on('settled', this.onSettled);
+    consent?.on('decided', this.onDecided);
+    gateway?.on('dispatch', this.onDispatch);
+  }
+
+  private detach(): void {
+    const { server, consent, gateway } = this.sources;
+    server.off('connection', this.onConnection);
+    server.off('ready', this.onReady);
+    server.off('disconnect', this.onDisconnect);
+    server.off('frame', this.onFrame);
+    consent?.off('settled', this.onSettled);
+    consent?.off('decided', this.onDecided);
+    gateway?.off('dispatch', this.onDispatch);
+  }
+}
+
+function consentRecord(t: number, request: ConsentRequestView, outcome: ConsentOutcome, by: ConsentRecord['by']): ConsentRecord {
+  return { kind: 'consent', t, connection: request.connectionId, application_id: request.applicationId, scopes: request.expandedScopes, outcome: outcome.kind, by };
+}

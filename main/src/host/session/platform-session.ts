@@ -1,0 +1,260 @@
+import { EventEmitter } from 'node:events';
+import type { PlatformUser, PresenceUpdateCommand, ReadyEvent } from '../../../../platform/src/wire/index.js';
+import { GatewayClient, PlatformApi, PlatformApiError, type GatewayStatus } from '../gateway/index.js';
+import type { AccountCache } from './account-cache.js';
+import type { RpcLogger } from '../../../../rpc/src/index.js';
+
+/** A sign-in or sign-out that a newer one replaced before it finished (HTTP 409 in the control API). */
+export class SupersededError extends Error {
+  readonly status = 409;
+  constructor() {
+    super('a newer sign-in or sign-out replaced this one');
+    this.name = 'SupersededError';
+  }
+}
+
+/** How the host signs in: a platform username through the dev login, or a token. */
+export type Credentials = { readonly username: string } | { readonly token: string };
+
+export interface SessionStatus {
+  /** 'signed-out' when no account is signed in; else the gateway's status. */
+  readonly status: GatewayStatus | 'signed-out' | 'signing-in';
+  readonly detail: string;
+}
+
+/**
+ * Where the player's token is kept between runs (the desktop shell's safeStorage store).
+ * The session saves the token of every successful sign-in and clears it on sign-out or when
+ * the platform rejects it; nothing else ever sees it.
+ */
+export interface TokenStore {
+  save(token: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface PlatformSessionOptions {
+  readonly baseUrl: string;
+  /** Keeps the token for the next run; absent: the token lives in memory only. */
+  readonly tokenStore?: TokenStore;
+  readonly cache: AccountCache;
+  readonly logger: RpcLogger;
+  /** The presence a new gateway session starts with (the relay's current state). */
+  readonly presence: () => PresenceUpdateCommand;
+  /** Gateway client tuning for tests (backoff, heartbeat jitter). */
+  readonly gatewayOptions?: Partial<ConstructorParameters<typeof GatewayClient>[0]>;
+  /** Retry delay for a sign-in that failed because the platform was unreachable. */
+  readonly signInRetryMs?: { readonly initialMs: number; readonly maxMs: number };
+}
+
+export interface PlatformSessionEvents {
+  status: [SessionStatus];
+  /** The signed-in account changed (null: signed out). */
+  account: [PlatformUser | null];
+  ready: [ReadyEvent];
+  resumed: [];
+  dispatch: [t: string, d: unknown];
+  drain: [];
+}
+
+/**
+ * The host's account on the platform: signing in and out, the HTTP client with the user's
+ * token, and the gateway connection. The token lives in memory here and, when a token store is
+ * given, in that store (never on disk in plain text); the account cache keeps the user object
+ * so games get READY while the platform is away.
+ */
+export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
+  /** Unauthenticated calls (application lookups). */
+  readonly publicApi: PlatformApi;
+  private api: PlatformApi | null = null;
+  private gateway: GatewayClient | null = null;
+  private liveUser: PlatformUser | null = null;
+  private cachedUser: PlatformUser | null = null;
+  private state: SessionStatus = { status: 'signed-out', detail: 'not signed in' };
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryWake: (() => void) | undefined;
+  /** Bumped by every sign-in and sign-out, so a stale attempt never wins. */
+  private generation = 0;
+
+  constructor(private readonly options: PlatformSessionOptions) {
+    super();
+    this.publicApi = new PlatformApi({ baseUrl: options.baseUrl });
+  }
+
+  /** Loads the cached account (for READY before the platform answers). */
+  async loadCache(): Promise<void> {
+    this.cachedUser = await this.options.cache.read();
+  }
+
+  /** The account READY announces: the live one, else the last one known. */
+  get user(): PlatformUser | null {
+    return this.liveUser ?? this.cachedUser;
+  }
+
+  /** The current gateway session id, once READY has arrived. */
+  get sessionId(): string | undefined {
+    return this.gateway?.sessionId;
+  }
+
+  get status(): SessionStatus {
+    return this.state;
+  }
+
+  /** The authenticated HTTP client, or null while signed out. */
+  authedApi(): PlatformApi | null {
+    return this.api;
+  }
+
+  /** The gateway connection's fault injection for QA (drop, stall); null while signed out. */
+  gatewayFaults(): Pick<GatewayClient, 'simulateNetworkLoss' | 'simulateStall'> | null {
+    return this.gateway;
+  }
+
+  updatePresence(presence: PresenceUpdateCommand): boolean {
+    return this.gateway?.updatePresence(presence) ?? false;
+  }
+
+  /**
+   * Signs in and connects the gateway. Resolves with the user once the platform answered.
+   * If the platform cannot be reached, the attempt is retried in the background and the
+   * promise rejects with the network error; bad credentials reject without retry.
+   */
+  async signIn(credentials: Credentials, options: { retry?: boolean } = {}): Promise<PlatformUser> {
+    // A newer call (sign-in or sign-out) wins: every older one sees its generation change.
+    const generation = ++this.generation;
+    await this.stopCurrent();
+    if (generation !== this.generation) throw new SupersededError();
+    this.setStatus({ status: 'signing-in', detail: 'signing in' });
+    let delay = this.options.signInRetryMs?.initialMs ?? 1000;
+    for (;;) {
+      try {
+        return await this.attempt(credentials, generation);
+      } catch (error) {
+        if (generation !== this.generation) throw error instanceof SupersededError ? error : new SupersededError();
+        const unreachable = error instanceof PlatformApiError && error.status === 0;
+        if (!unreachable || options.retry === false) {
+          // A token the platform refuses is useless next time too.
+          if ('token' in credentials && error instanceof PlatformApiError && error.status === 401) await this.forgetToken();
+          this.setStatus({ status: 'signed-out', detail: `sign-in failed: ${error instanceof Error ? error.message : String(error)}` });
+          throw error;
+        }
+        this.setStatus({ status: 'signing-in', detail: `platform unreachable; retrying in ${Math.round(delay / 1000)} s` });
+        this.options.logger.warn({ retryInMs: delay }, 'platform unreachable at sign-in; retrying');
+        await new Promise<void>((resolve) => {
+          this.retryWake = resolve;
+          this.retryTimer = setTimeout(resolve, delay);
+        });
+        if (generation !== this.generation) throw new SupersededError();
+        delay = Math.min(delay * 2, this.options.signInRetryMs?.maxMs ?? 30_000);
+      }
+    }
+  }
+
+  /** Everything that waits happens first; the account changes in one step, only if still current. */
+  private async attempt(credentials: Credentials, generation: number): Promise<PlatformUser> {
+    let token: string;
+    if ('token' in credentials) token = credentials.token;
+    else {
+      try {
+        token = (await this.publicApi.login(credentials.username)).token;
+      } catch (error) {
+        // The dev login answers 400 Invalid Form Body for a name it does not know: say so plainly.
+        if (error instanceof PlatformApiError && error.status === 400) {
+          throw new PlatformApiError(400, error.code, `no user named '${credentials.username}' on the platform (add one with 'companion platform users add NAME')`);
+        }
+        throw error;
+      }
+    }
+    const api = new PlatformApi({ baseUrl: this.options.baseUrl, token });
+    const user = await api.me();
+    const gatewayUrl = await this.publicApi.gatewayUrl();
+    if (generation !== this.generation) throw new SupersededError();
+    this.api = api;
+    this.liveUser = user;
+    this.cachedUser = user;
+    this.connectGateway(token, gatewayUrl);
+    this.emit('account', user);
+    await this.options.cache.write(user);
+    await this.saveToken(token);
+    return user;
+  }
+
+  private connectGateway(token: string, url: string): void {
+    const gateway = new GatewayClient({
+      url,
+      token,
+      initialPresence: this.options.presence,
+      logger: this.options.logger,
+      ...this.options.gatewayOptions,
+    });
+    this.gateway = gateway;
+    gateway.on('status', (status, detail) => this.setStatus({ status, detail }));
+    gateway.on('ready', (ready) => {
+      // The platform is the source of truth for the account: every READY refreshes the cache.
+      this.liveUser = ready.user;
+      this.cachedUser = ready.user;
+      void this.options.cache.write(ready.user).catch(() => undefined);
+      this.emit('ready', ready);
+    });
+    gateway.on('resumed', () => this.emit('resumed'));
+    gateway.on('dispatch', (t, d) => this.emit('dispatch', t, d));
+    gateway.on('drain', () => this.emit('drain'));
+    gateway.start();
+  }
+
+  /** Sends a gateway command other than presence (op 8, op 43); false when not possible now. */
+  send(op: number, d: unknown): boolean {
+    return this.gateway?.send(op, d) ?? false;
+  }
+
+  async signOut(): Promise<void> {
+    const generation = ++this.generation;
+    await this.stopCurrent();
+    // A sign-in that started meanwhile is newer: it decides the account.
+    if (generation !== this.generation) return;
+    this.liveUser = null;
+    this.cachedUser = null;
+    this.setStatus({ status: 'signed-out', detail: 'signed out' });
+    this.emit('account', null);
+    await this.options.cache.write(null);
+    await this.forgetToken();
+  }
+
+  /** A store that fails costs the player a sign-in next time, never this session. */
+  private async saveToken(token: string): Promise<void> {
+    try {
+      await this.options.tokenStore?.save(token);
+    } catch (error) {
+      this.options.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the platform token could not be stored');
+    }
+  }
+
+  private async forgetToken(): Promise<void> {
+    try {
+      await this.options.tokenStore?.clear();
+    } catch (error) {
+      this.options.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the stored platform token could not be removed');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.generation += 1;
+    await this.stopCurrent();
+    await this.options.cache.flush();
+  }
+
+  private async stopCurrent(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.retryWake?.(); // a waiting retry sees the new generation and gives up
+    this.retryWake = undefined;
+    const gateway = this.gateway;
+    this.gateway = null;
+    this.api = null;
+    if (gateway !== null) await gateway.stop();
+  }
+
+  private setStatus(status: SessionStatus): void {
+    if (status.status === this.state.status && status.detail === this.state.detail) return;
+    this.state = status;
+    this.emit('status', status);
+  }
+}

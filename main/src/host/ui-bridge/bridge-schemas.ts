@@ -1,0 +1,125 @@
+import * as v from 'valibot';
+import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels, type PresencePatch } from '../../../../preload/src/contract.js';
+import { PresencePatchSchema } from '../control/presence-schemas.js';
+import { LOG_LEVELS } from '../../common/logger.js';
+
+/**
+ * The one schema module of the contract's calls: the argument schemas of every invoke
+ * channel (used by the Electron IPC guard, the bridge backend and the web bridge) and the
+ * web bridge's client message envelope (`BridgeClientMessage` in the contract). Nothing
+ * reaches the host before it passed here. Tuples are strict: an extra argument is an error.
+ */
+
+/** Ids the host hands out (consent requests, join requests, invites): opaque, url-safe. */
+export const opaqueId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _.:-'));
+/** An application or user id. */
+export const snowflake = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be an id of 1 to 20 digits'));
+const username = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(32, 'must be at most 32 characters'),
+);
+
+/** The control API's presence patch, with the rules' keys checked too (a record's schema does not name a bad key). */
+const presencePatch = v.pipe(
+  PresencePatchSchema,
+  v.check((patch) => Object.keys(patch.rules ?? {}).every((key) => /^[0-9]{1,20}$/.test(key)), 'rules: every key must be an application id of 1 to 20 digits'),
+) as v.GenericSchema<unknown, PresencePatch>;
+
+/** The argument schemas of every invoke channel of the contract, and of nothing else. */
+export const CHANNEL_SCHEMAS = {
+  'companion:ready': v.strictTuple([], 'takes no arguments'),
+  'companion:decide-consent': v.strictTuple([opaqueId, v.picklist(['approve', 'deny', 'dismiss'], 'must be approve, deny or dismiss')], 'takes [id, decision]'),
+  'companion:accept-join-request': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:decline-join-request': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:accept-invite': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:decline-invite': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:request-to-join': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
+  'companion:send-invite': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
+  'companion:revoke-grant': v.strictTuple([snowflake], 'takes [applicationId]'),
+  'companion:send-authorize-request': v.strictTuple([snowflake], 'takes [applicationId]'),
+  'companion:login': v.strictTuple([username], 'takes [username]'),
+  'companion:logout': v.strictTuple([], 'takes no arguments'),
+  'companion:decide-origin': v.strictTuple([opaqueId, v.picklist(['approve', 'deny'], 'must be approve or deny')], 'takes [id, decision]'),
+  'companion:forget-origin': v.strictTuple([opaqueId], 'takes [id]'),
+  'companion:doctor': v.strictTuple([], 'takes no arguments'),
+  'companion:update-presence': v.strictTuple([presencePatch], 'takes [patch]'),
+  'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
+  'companion:update-settings': v.strictTuple(
+    [
+      v.strictObject(
+        {
+          consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
+          consent_always_ask: v.exactOptional(v.boolean('must be a boolean')),
+          log_level: v.exactOptional(v.picklist(LOG_LEVELS, `must be ${LOG_LEVELS.join(', ')}`)),
+          start_at_login: v.exactOptional(v.boolean('must be a boolean')),
+        },
+        'must be an object with only consent_policy, consent_always_ask, log_level and start_at_login',
+      ),
+    ],
+    'takes [settings]',
+  ),
+} as const satisfies { readonly [C in InvokeChannel]: v.GenericSchema<unknown, InvokeChannels[C]['args']> };
+
+const EnvelopeSchema = v.strictObject(
+  {
+    id: v.pipe(v.number('must be a number'), v.safeInteger('must be a safe integer'), v.minValue(0, 'must not be negative')),
+    channel: v.string('must be a string'),
+    args: v.pipe(v.array(v.unknown(), 'must be an array'), v.maxLength(8, 'has too many items')),
+  },
+  'must be an object with only id, channel and args',
+);
+
+/** A validated invoke: the channel narrows the arguments. */
+export type BridgeInvoke = { [C in InvokeChannel]: { readonly id: number; readonly channel: C; readonly args: InvokeChannels[C]['args'] } }[InvokeChannel];
+
+export type ParsedMessage =
+  | { readonly ok: true; readonly message: BridgeInvoke }
+  /** `id`: the message's own when it had a usable one, else 0. */
+  | { readonly ok: false; readonly id: number; readonly error: string };
+
+const CHANNELS: ReadonlySet<string> = new Set(INVOKE_CHANNELS);
+
+/** Is this one of the contract's invoke channels? */
+export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && CHANNELS.has(channel);
+}
+
+function describe(issues: readonly v.BaseIssue<unknown>[], prefix: string): string {
+  const issue = issues[0];
+  if (issue === undefined) return `${prefix}: invalid`;
+  const path = v.getDotPath(issue);
+  return `${path === null || path === '' ? prefix : `${prefix}.${path}`}: ${issue.message}`;
+}
+
+/** The id a malformed message carried, so the UI can still pair the error with its call. */
+function salvageId(raw: unknown): number {
+  if (typeof raw !== 'object' || raw === null) return 0;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : 0;
+}
+
+/** Validates one decoded client message. */
+export function parseClientMessage(raw: unknown): ParsedMessage {
+  const envelope = v.safeParse(EnvelopeSchema, raw);
+  if (!envelope.success) return { ok: false, id: salvageId(raw), error: describe(envelope.issues, 'message') };
+  const { id, channel, args } = envelope.output;
+  if (!isInvokeChannel(channel)) return { ok: false, id, error: 'message.channel: unknown channel' };
+  const parsed = v.safeParse(CHANNEL_SCHEMAS[channel], args);
+  if (!parsed.success) return { ok: false, id, error: describe(parsed.issues, 'args') };
+  return { ok: true, message: { id, channel, args: parsed.output } as BridgeInvoke };
+}
+
+export type ArgsCheck<C extends InvokeChannel> =
+  | { readonly ok: true; readonly args: InvokeChannels[C]['args'] }
+  | { readonly ok: false; readonly reason: string };
+
+/** Parses one call's arguments; the reason names the first wrong argument. */
+export function parseChannelArgs<C extends InvokeChannel>(channel: C, args: readonly unknown[]): ArgsCheck<C> {
+  const schema = CHANNEL_SCHEMAS[channel] as v.GenericSchema<unknown, InvokeChannels[C]['args']>;
+  const result = v.safeParse(schema, args, { abortEarly: true });
+  if (result.success) return { ok: true, args: result.output };
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  return { ok: false, reason: `bad arguments${path === null || path === '' ? '' : ` at ${path}`}: ${issue.message}` };
+}

@@ -1,0 +1,86 @@
+import type { InviteView, JoinRequestView, Snapshot, UserView } from '../../../../preload/src/contract.js';
+
+/**
+ * What the shell tells the player outside its window: a system notification for each new join
+ * request and invite, and the consent window brought to the front for each new consent
+ * request. Decided by diffing snapshots, so nothing is announced twice.
+ */
+export interface NotificationSpec {
+  readonly kind: 'join-request' | 'invite' | 'sharing';
+  readonly id: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+/** Plain text, one line, bounded: names come from other users (notifications are not HTML). */
+function plain(text: string, max = 64): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f<>&]/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function nameOf(user: UserView): string {
+  return plain(user.global_name ?? user.username) || 'Someone';
+}
+
+export function joinRequestNotification(request: JoinRequestView, gameName: string | null): NotificationSpec {
+  return {
+    kind: 'join-request',
+    id: request.id,
+    title: 'Ask to Join',
+    body: `${nameOf(request.user)} wants to join your game${gameName === null ? '' : ` ${plain(gameName)}`}.`,
+  };
+}
+
+export function inviteNotification(invite: InviteView): NotificationSpec {
+  const game = invite.activity?.name;
+  return {
+    kind: 'invite',
+    id: invite.id,
+    title: 'Game invite',
+    body: `${nameOf(invite.user)} invited you to join${game === undefined ? ' their game' : ` ${plain(game)}`}.`,
+  };
+}
+
+/** An app's first activity ever: the player learns that friends can now see it. */
+export function sharingNotification(app: { readonly application_id: string; readonly application_name: string }): NotificationSpec {
+  return {
+    kind: 'sharing',
+    id: app.application_id,
+    title: 'Sharing your activity',
+    body: `${plain(app.application_name) || 'A game'} now shows your activity to friends. Change it on the Games screen.`,
+  };
+}
+
+export interface SnapshotChanges {
+  readonly notifications: readonly NotificationSpec[];
+  /** Ids of consent requests that were not there before: bring the consent window up. */
+  readonly newConsentRequests: readonly string[];
+}
+
+/** What is new in `next` compared with `previous` (null: the first snapshot announces nothing old). */
+export function snapshotChanges(previous: Snapshot | null, next: Snapshot): SnapshotChanges {
+  const seen = (ids: readonly { id: string }[] | undefined): Set<string> => new Set((ids ?? []).map((item) => item.id));
+  const oldJoin = seen(previous?.join_requests);
+  const oldInvites = seen(previous?.invites);
+  const oldConsent = seen(previous?.consent_requests);
+  const gameName = (applicationId: string): string | null =>
+    next.games.find((game) => game.client_id === applicationId)?.application_name ?? null;
+  const notifications: NotificationSpec[] = [];
+  if (previous !== null) {
+    for (const request of next.join_requests) {
+      if (!oldJoin.has(request.id)) notifications.push(joinRequestNotification(request, gameName(request.application_id)));
+    }
+    for (const invite of next.invites) {
+      if (!oldInvites.has(invite.id) && invite.valid) notifications.push(inviteNotification(invite));
+    }
+    const oldApps = new Set((previous.presence?.announced ?? []).map((app) => app.application_id));
+    if (previous.presence !== null) {
+      for (const app of next.presence?.announced ?? []) if (!oldApps.has(app.application_id)) notifications.push(sharingNotification(app));
+    }
+  }
+  const newConsentRequests = next.consent_requests
+    .filter((request) => request.state !== 'settled' && !oldConsent.has(request.id))
+    .map((request) => request.id);
+  return { notifications, newConsentRequests };
+}

@@ -1,0 +1,121 @@
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../common/atomic-file.js';
+
+/**
+ * Where the player's platform token lives (checklist item 10). Main only: the token is
+ * never part of a push or an invoke result. The safeStorage-backed store writes the
+ * encrypted token to a 0600 file; when the OS cannot encrypt (no keyring, or Linux's
+ * `basic_text` fallback that only obfuscates), it refuses to write and keeps the token in
+ * memory for this run, with a warning.
+ */
+export interface SecretStore {
+  save(token: string): Promise<void>;
+  /** The token, or null when none is stored (or it cannot be decrypted). */
+  load(): Promise<string | null>;
+  clear(): Promise<void>;
+  /** False while tokens only live in memory (they are lost when the app quits). */
+  readonly persistent: boolean;
+}
+
+/** The parts of Electron's `safeStorage` used. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /** Linux only: 'basic_text', 'gnome_libsecret', 'kwallet', ... */
+  getSelectedStorageBackend?(): string;
+}
+
+export interface SecretStoreLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export class MemorySecretStore implements SecretStore {
+  readonly persistent = false;
+  private token: string | null = null;
+
+  async save(token: string): Promise<void> {
+    this.token = token;
+  }
+
+  async load(): Promise<string | null> {
+    return this.token;
+  }
+
+  async clear(): Promise<void> {
+    this.token = null;
+  }
+}
+
+export interface SafeStorageSecretStoreOptions {
+  readonly safeStorage: SafeStorageLike;
+  /** The encrypted token's file (in the app's data directory). */
+  readonly file: string;
+  /** `process.platform`; the backend check applies on Linux only. */
+  readonly platform: NodeJS.Platform;
+  readonly logger: SecretStoreLogger;
+}
+
+/** Why the OS store cannot be used, or null when it can. */
+export function encryptionRefusal(safeStorage: SafeStorageLike, platform: NodeJS.Platform): string | null {
+  if (!safeStorage.isEncryptionAvailable()) return 'encryption is not available on this system';
+  if (platform === 'linux') {
+    const backend = safeStorage.getSelectedStorageBackend?.() ?? 'unknown';
+    if (backend === 'basic_text' || backend === 'unknown') return `the Linux secret backend is ${backend} (no keyring)`;
+  }
+  return null;
+}
+
+export class SafeStorageSecretStore implements SecretStore {
+  private readonly memory = new MemorySecretStore();
+  private warned = false;
+
+  constructor(private readonly options: SafeStorageSecretStoreOptions) {}
+
+  get persistent(): boolean {
+    return encryptionRefusal(this.options.safeStorage, this.options.platform) === null;
+  }
+
+  private refusal(): string | null {
+    const reason = encryptionRefusal(this.options.safeStorage, this.options.platform);
+    if (reason !== null && !this.warned) {
+      this.warned = true;
+      this.options.logger.warn({ reason }, 'the platform token is kept in memory only (you will sign in again next time)');
+    }
+    return reason;
+  }
+
+  async save(token: string): Promise<void> {
+    if (this.refusal() !== null) {
+      await this.memory.save(token);
+      return;
+    }
+    const encrypted = this.options.safeStorage.encryptString(token);
+    const { file } = this.options;
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(file, encrypted);
+    await this.memory.clear();
+  }
+
+  async load(): Promise<string | null> {
+    if (this.refusal() !== null) return this.memory.load();
+    let encrypted: Buffer;
+    try {
+      encrypted = await readFile(this.options.file);
+    } catch {
+      return this.memory.load();
+    }
+    try {
+      return this.options.safeStorage.decryptString(encrypted);
+    } catch {
+      this.options.logger.warn({ file: this.options.file }, 'the stored platform token cannot be decrypted; sign in again');
+      return null;
+    }
+  }
+
+  async clear(): Promise<void> {
+    await this.memory.clear();
+    await rm(this.options.file, { force: true });
+  }
+}

@@ -1,0 +1,227 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RpcServer } from '../../../../rpc/src/index.js';
+import type { PushMessage } from '../../../src/host/ui-bridge/bridge-port.js';
+import { createGuardedHandler, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
+import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../../src/host/ui-bridge/bridge-backend.js';
+import { ALICE, GAMES, GRANTS } from '../control/fake-backend.js';
+import { DOCTOR, FakeSettings, FakeUiBackend, ORIGIN_REQUEST, sleep } from './support.js';
+
+/** An RpcServer as the bridge uses it: frame events. */
+class FakeServer extends EventEmitter {
+  frame(payload: unknown, direction: 'in' | 'out' = 'in'): void {
+    this.emit('frame', { connectionId: 'c1', direction, opcode: 1, payload, at: 1000 });
+  }
+}
+
+let backend: FakeUiBackend;
+let settings: FakeSettings;
+let server: FakeServer;
+const bridges: HostBridge[] = [];
+
+function bridge(options: { snapshotIntervalMs?: number; framesIntervalMs?: number } = {}): HostBridge {
+  backend = new FakeUiBackend();
+  settings = new FakeSettings();
+  server = new FakeServer();
+  const created = createBridgeBackend({ backend, settings, server: server as unknown as Pick<RpcServer, 'on' | 'off'>, ...options });
+  bridges.push(created);
+  return created;
+}
+
+/** The bridge's invoke with unchecked arguments (what a compromised renderer could send). */
+function rawInvoke(target: HostBridge, channel: string, args: unknown[]): Promise<unknown> {
+  return (target.invoke as (channel: string, args: unknown[]) => Promise<unknown>)(channel, args);
+}
+
+afterEach(() => {
+  for (const created of bridges.splice(0)) created.close();
+});
+
+describe('bridge backend: calls', () => {
+  it('maps every channel onto the host backend and answers the contract results', async () => {
+    const b = bridge();
+    const snapshot = await b.invoke('companion:ready', []);
+    expect(snapshot.games).toEqual(GAMES);
+    expect(snapshot.grants).toEqual(GRANTS);
+    expect(snapshot.origin_requests).toEqual([ORIGIN_REQUEST]);
+    expect(snapshot.status.websocket).toEqual({ port: 6463 });
+    expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
+    expect(await b.invoke('companion:decide-consent', ['c-1', 'approve'])).toBeNull();
+    expect(await b.invoke('companion:decide-consent', ['c-2', 'deny'])).toBeNull();
+    expect(await b.invoke('companion:decide-consent', ['c-3', 'dismiss'])).toBeNull();
+    expect(await b.invoke('companion:accept-join-request', ['900'])).toBeNull();
+    expect(await b.invoke('companion:decline-join-request', ['900'])).toBeNull();
+    expect(await b.invoke('companion:accept-invite', ['901'])).toEqual({ secret_delivered: true });
+    expect(await b.invoke('companion:decline-invite', ['902'])).toBeNull();
+    expect(await b.invoke('companion:decide-origin', ['OrIg1n-Req_000001', 'approve'])).toBeNull();
+    expect(await b.invoke('companion:forget-origin', ['OrIg1n-Req_000001'])).toBeNull();
+    expect(await b.invoke('companion:doctor', [])).toEqual(DOCTOR);
+    expect(await b.invoke('companion:update-presence', [{ hide_all: true }])).toMatchObject({ hide_all: true });
+    expect(await b.invoke('companion:set-recording', [true])).toMatchObject({ recording: true });
+    expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
+    expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
+    expect(await b.invoke('companion:revoke-grant', ['1234'])).toBeNull();
+    expect(await b.invoke('companion:send-authorize-request', ['1234'])).toEqual({ delivered: 2 });
+    expect((await b.invoke('companion:login', ['alice'])).account?.user.username).toBe(ALICE.username);
+    expect((await b.invoke('companion:logout', [])).version).toBeTypeOf('string');
+    expect(await b.invoke('companion:update-settings', [{ consent_policy: 'deny', log_level: 'debug' }])).toEqual({
+      consent_policy: 'deny',
+      consent_always_ask: false,
+      log_level: 'debug',
+      start_at_login: null,
+    });
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    expect(actions).toEqual([
+      { method: 'approveConsent', args: ['c-1'] },
+      { method: 'denyConsent', args: ['c-2'] },
+      { method: 'dismissConsent', args: ['c-3'] },
+      { method: 'acceptJoinRequest', args: ['900'] },
+      { method: 'declineJoinRequest', args: ['900'] },
+      { method: 'acceptInvite', args: ['901'] },
+      { method: 'declineInvite', args: ['902'] },
+      { method: 'decideOrigin', args: ['OrIg1n-Req_000001', 'approve'] },
+      { method: 'forgetOrigin', args: ['OrIg1n-Req_000001'] },
+      { method: 'doctor', args: [] },
+      { method: 'updatePresence', args: [{ hide_all: true }] },
+      { method: 'setRecording', args: [true] },
+      { method: 'requestToJoin', args: [{ user_id: '200' }] },
+      { method: 'sendInvite', args: [{ user_id: '200', application_id: '1234' }] },
+      { method: 'revokeGrant', args: ['1234'] },
+      { method: 'sendAuthorizeRequest', args: ['1234'] },
+      { method: 'login', args: [{ username: 'alice' }] },
+      { method: 'logout', args: [] },
+    ]);
+    expect(settings.updates).toEqual([{ consent_policy: 'deny', log_level: 'debug' }]);
+  });
+
+  it.each<[string, unknown[]]>([
+    ['companion:ready', ['extra']],
+    ['companion:accept-invite', ['<script>']],
+    ['companion:decide-consent', ['c-1', 'maybe']],
+    ['companion:request-to-join', ['200']],
+    ['companion:update-settings', [{ consent_policy: 'approve', token: 'x' }]],
+    ['companion:update-settings', [{ log_level: 'verbose' }]],
+    ['companion:update-settings', [{ start_at_login: 'yes' }]],
+    ['companion:decline-invite', [7]],
+    ['companion:decide-origin', ['OrIg1n-Req_000001', 'allow']],
+    ['companion:forget-origin', ['../x']],
+    ['companion:update-presence', [{ hideAll: true }]],
+    ['companion:set-recording', ['/etc/passwd']],
+    ['companion:update-presence', [{ rules: { 'not-an-id': { mode: 'hide' } } }]],
+    ['companion:update-presence', [{ rules: { '42': { mode: 'redact', fields: ['secrets'] } } }]],
+    ['companion:login', ['']],
+    ['companion:eval', []],
+    ['__proto__', []],
+  ])('refuses %s with %j before anything reaches the host', async (channel, args) => {
+    const b = bridge();
+    const call = rawInvoke(b, channel, args);
+    await expect(call).rejects.toBeInstanceOf(BridgeCallRefused);
+    await expect(call).rejects.toMatchObject({ status: 400 });
+    expect(backend.calls).toEqual([]);
+    expect(settings.updates).toEqual([]);
+  });
+
+  it('lets host errors through unchanged', async () => {
+    const b = bridge();
+    const failure = Object.assign(new Error('This invite has expired'), { status: 410 });
+    backend.failures.set('acceptInvite', failure);
+    await expect(b.invoke('companion:accept-invite', ['901'])).rejects.toBe(failure);
+  });
+
+  it('serves the Electron IPC guard as its backend', async () => {
+    const b = bridge();
+    const handler = createGuardedHandler('companion:send-authorize-request', { backend: b, isKnownSender: () => true, logger: { warn: vi.fn() } });
+    const event: InvokeEventLike = { sender: { id: 1 }, senderFrame: { url: 'app://companion/index.html', parent: null } };
+    await expect(handler(event, '1234')).resolves.toEqual({ delivered: 2 });
+    expect(backend.calls.at(-1)).toEqual({ method: 'sendAuthorizeRequest', args: ['1234'] });
+  });
+});
+
+describe('bridge backend: pushes', () => {
+  function collect(b: HostBridge, wants?: () => boolean): { messages: PushMessage[]; unsubscribe: () => void } {
+    const messages: PushMessage[] = [];
+    const unsubscribe = b.subscribe((message) => messages.push(message), wants === undefined ? {} : { wants });
+    return { messages, unsubscribe };
+  }
+
+  it('listens to the host only while subscribed', () => {
+    const b = bridge();
+    expect(server.listenerCount('frame')).toBe(0);
+    expect(backend.listeners.size).toBe(0);
+    const one = collect(b);
+    const two = collect(b);
+    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
+    one.unsubscribe();
+    one.unsubscribe();
+    expect(server.listenerCount('frame')).toBe(1);
+    two.unsubscribe();
+    expect(server.listenerCount('frame')).toBe(0);
+    expect(backend.listeners.size).toBe(0);
+  });
+
+  it('pushes one snapshot per burst of changes, and one after a call that changes state', async () => {
+    const b = bridge({ snapshotIntervalMs: 30 });
+    const { messages } = collect(b);
+    for (let i = 0; i < 10; i++) backend.emit({ type: 'friends', data: null });
+    await sleep(80);
+    expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(1);
+    await b.invoke('companion:update-settings', [{ consent_always_ask: true }]);
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(2));
+    const last = messages.at(-1);
+    expect(last?.channel === 'companion:snapshot' && last.payload.settings.consent_always_ask).toBe(true);
+    // companion:ready only reads.
+    await b.invoke('companion:ready', []);
+    await sleep(80);
+    expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(2);
+  });
+
+  it('batches frames in order, redacted; the ring keeps them for the next snapshot', async () => {
+    const b = bridge({ framesIntervalMs: 20 });
+    const { messages } = collect(b);
+    server.frame({ cmd: 'AUTHENTICATE', args: { access_token: 'tok-SECRET' }, nonce: 'n1' });
+    server.frame({ cmd: 'AUTHENTICATE', data: {}, nonce: 'n1' }, 'out');
+    await vi.waitFor(() => expect(messages.some((m) => m.channel === 'companion:frames')).toBe(true));
+    const frames = messages.flatMap((m) => (m.channel === 'companion:frames' ? [...m.payload] : []));
+    expect(frames.map((frame) => [frame.seq, frame.direction, frame.cmd, frame.nonce])).toEqual([
+      [1, 'in', 'AUTHENTICATE', 'n1'],
+      [2, 'out', 'AUTHENTICATE', 'n1'],
+    ]);
+    expect(JSON.stringify(messages)).not.toContain('tok-SECRET');
+    expect((await b.snapshot()).frames.map((frame) => frame.seq)).toEqual([1, 2]);
+    expect(b.frames.lastSeq).toBe(2);
+  });
+
+  it('builds nothing while no subscriber wants pushes, but still records frames', async () => {
+    const b = bridge({ snapshotIntervalMs: 10, framesIntervalMs: 10 });
+    let ready = false;
+    const { messages } = collect(b, () => ready);
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'x' });
+    backend.emit({ type: 'friends', data: null });
+    await sleep(40);
+    expect(messages).toEqual([]);
+    expect(backend.calls.some((call) => call.method === 'grants')).toBe(false);
+    expect((await b.invoke('companion:ready', [])).frames).toHaveLength(1);
+    ready = true;
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'y' });
+    backend.emit({ type: 'friends', data: null });
+    await vi.waitFor(() => expect(messages.map((m) => m.channel).sort()).toEqual(['companion:frames', 'companion:snapshot']));
+  });
+
+  it('a throwing listener does not stop the others; close() stops every push', async () => {
+    const b = bridge({ snapshotIntervalMs: 10 });
+    b.subscribe(() => {
+      throw new Error('boom');
+    });
+    const { messages } = collect(b);
+    backend.emit({ type: 'friends', data: null });
+    await vi.waitFor(() => expect(messages).toHaveLength(1));
+    b.close();
+    expect(server.listenerCount('frame')).toBe(0);
+    expect(backend.listeners.size).toBe(0);
+    backend.emit({ type: 'friends', data: null });
+    server.frame({ cmd: 'X' });
+    await sleep(40);
+    expect(messages).toHaveLength(1);
+  });
+});

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FrameLog, MAX_FRAME_PAYLOAD_CHARS, redactPayload } from '../../../src/host/ui-bridge/frame-log.js';
+import { defaultRendererDir, resolveStatic } from '../../../src/shells/web/static-files.js';
+import { fakeRenderer } from './support.js';
+
+const trace = (payload: unknown, direction: 'in' | 'out' = 'in') => ({ connectionId: 'ipc-1', direction, opcode: 1, payload, at: 1_700_000_000_000 });
+
+describe('frame redaction', () => {
+  it('redacts tokens, AUTHORIZE codes, join secrets at any depth, keeps the RPC nonce and error codes', () => {
+    expect(redactPayload({ cmd: 'AUTHENTICATE', args: { access_token: 'tok' }, nonce: 'n1' })).toEqual({ cmd: 'AUTHENTICATE', args: { access_token: '[redacted]' }, nonce: 'n1' });
+    expect(redactPayload({ cmd: 'AUTHORIZE', data: { code: 'abc' }, evt: null, nonce: 'n2' })).toEqual({ cmd: 'AUTHORIZE', data: { code: '[redacted]' }, evt: null, nonce: 'n2' });
+    expect(redactPayload({ cmd: 'AUTHORIZE', data: { code: 4006, message: 'Not authenticated' }, evt: 'ERROR', nonce: 'n3' })).toMatchObject({ data: { code: 4006 } });
+    expect(redactPayload({ args: { activity: { secrets: { join: 'j', match: 'm' }, state: 's' } } })).toEqual({ args: { activity: { secrets: '[redacted]', state: 's' } } });
+    expect(redactPayload({ evt: 'ACTIVITY_JOIN', data: { secret: 'j' } })).toEqual({ evt: 'ACTIVITY_JOIN', data: { secret: '[redacted]' } });
+    expect(redactPayload({ data: { refresh_token: 'r', user: { id: '1' } } })).toEqual({ data: { refresh_token: '[redacted]', user: { id: '1' } } });
+    expect(redactPayload([{ access_token: 't' }])).toEqual([{ access_token: '[redacted]' }]);
+  });
+
+  it('bounds the depth, so nothing hides below where the scrubbing stops', () => {
+    let deep: unknown = { access_token: 'deep-secret' };
+    for (let i = 0; i < 20; i++) deep = { a: deep };
+    expect(JSON.stringify(redactPayload(deep))).not.toContain('deep-secret');
+  });
+});
+
+describe('FrameLog', () => {
+  it('numbers frames, extracts cmd/evt/nonce and keeps only the last 1,000', () => {
+    const log = new FrameLog();
+    const first = log.record(trace({ cmd: 'DISPATCH', evt: 'READY', nonce: null, data: {} }, 'out'));
+    expect(first).toEqual({ seq: 1, connection_id: 'ipc-1', direction: 'out', opcode: 1, at: 1_700_000_000_000, cmd: 'DISPATCH', evt: 'READY', nonce: null, payload: { cmd: 'DISPATCH', evt: 'READY', nonce: null, data: {} } });
+    for (let i = 0; i < 1500; i++) log.record(trace({ cmd: 'PING', nonce: String(i) }));
+    const list = log.list();
+    expect(list).toHaveLength(1000);
+    expect(list[0]?.seq).toBe(502);
+    expect(list.at(-1)?.seq).toBe(1501);
+    expect(log.lastSeq).toBe(1501);
+  });
+
+  it('replaces an oversized payload with a bounded preview', () => {
+    const log = new FrameLog(10);
+    const view = log.record(trace({ cmd: 'SET_ACTIVITY', args: { blob: 'x'.repeat(MAX_FRAME_PAYLOAD_CHARS * 2) } }));
+    expect(view.payload).toMatchObject({ truncated: true, length: expect.any(Number) });
+    expect(JSON.stringify(view.payload).length).toBeLessThan(4096);
+    expect(view.cmd).toBe('SET_ACTIVITY');
+  });
+});
+
+describe('frame lints', () => {
+  it('an incoming SET_ACTIVITY carries the linter\'s findings; other frames carry none', () => {
+    const seen: unknown[] = [];
+    const log = new FrameLog(10, (connectionId, args) => {
+      seen.push([connectionId, args]);
+      return [{ code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' }];
+    });
+    const args = { pid: 1, activity: { timestamps: { start: 1_700_000_000 } } };
+    expect(log.record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toEqual([
+      { code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' },
+    ]);
+    expect(seen).toEqual([['ipc-1', args]]);
+    expect(log.record(trace({ cmd: 'SET_ACTIVITY', data: {}, evt: null, nonce: 'n' }, 'out')).lints).toBeUndefined();
+    expect(log.record(trace({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'm' })).lints).toBeUndefined();
+    expect(new FrameLog(10).record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('static files', () => {
+  it('finds <repo>/out/renderer from source and from the build', () => {
+    const repo = path.resolve('/srv/companion');
+    expect(defaultRendererDir(pathToFileURL(path.join(repo, 'main/src/shells/web/web-ui-server.ts')).href)).toBe(path.join(repo, 'out/renderer'));
+    expect(defaultRendererDir(pathToFileURL(path.join(repo, 'out/main/src/shells/web/web-ui-server.js')).href)).toBe(path.join(repo, 'out/renderer'));
+  });
+
+  it('resolves files under the root and refuses everything that leaves it', async () => {
+    const fake = await fakeRenderer();
+    try {
+      expect(await resolveStatic(fake.rendererDir, '/assets/app.js')).toMatchObject({ kind: 'file' });
+      expect(await resolveStatic(fake.rendererDir, '/settings')).toEqual({ kind: 'missing', spa: true });
+      expect(await resolveStatic(fake.rendererDir, '/nope.png')).toEqual({ kind: 'missing', spa: false });
+      expect(await resolveStatic(fake.rendererDir, '/assets')).toEqual({ kind: 'missing', spa: true });
+      for (const bad of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '//etc/passwd', '/a\\..\\b', 'relative']) {
+        expect(await resolveStatic(fake.rendererDir, bad), bad).toEqual({ kind: 'bad' });
+      }
+    } finally {
+      await fake.remove();
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import type { GatewayServer, SessionInfo } from '../gateway/server.js';
+import type { PresenceHub } from '../gateway/presence.js';
+import type { Dispatcher } from '../gateway/sessions.js';
+import type { AppRecord, UserRecord } from '../state/model.js';
+import { StateError, toPlatformUser, type Store } from '../state/store.js';
+import { GatewayEvent, KNOWN_SCOPES, RelationshipType, type ApplicationAsset, type PlatformGuild, type PlatformUser } from '../wire/index.js';
+
+/** What `PATCH /_emulator/apps/{id}` may change. */
+export interface AppPatch {
+  readonly name?: string;
+  readonly public_client?: boolean;
+  readonly redirect_uris?: readonly string[];
+  readonly approved_scopes?: readonly string[];
+  readonly webhook_events_url?: string | null;
+}
+
+/** An application as the admin API shows it: everything but the private key. */
+export interface AdminApp {
+  readonly id: string;
+  readonly name: string;
+  readonly icon: string | null;
+  readonly description: string;
+  readonly cover_image: string | null;
+  readonly redirect_uris: readonly string[];
+  readonly public_client: boolean;
+  readonly verified: boolean;
+  readonly auto_registered: boolean;
+  readonly strict: boolean;
+  readonly approved_scopes: readonly string[];
+  readonly assets: readonly ApplicationAsset[];
+  readonly webhook_events_url: string | null;
+  /** The OAuth2 client secret: shown here (admin only), never logged. */
+  readonly client_secret: string;
+  readonly public_key: string;
+}
+
+export function toAdminApp(app: AppRecord): AdminApp {
+  const { private_key: _privateKey, rpc_origins: _origins, ...rest } = app;
+  return rest;
+}
+
+/**
+ * The emulator's administration: what `/_emulator` serves and what in-process users (tests,
+ * the embedded host) call directly. Changes that concern clients are dispatched to them.
+ */
+export class PlatformAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly dispatcher: Dispatcher,
+    private readonly presence: PresenceHub,
+    private readonly gateway: GatewayServer,
+    /** Sends a PING to an app's webhook URL. */
+    private readonly pingWebhook: (app: AppRecord) => void = () => undefined,
+  ) {}
+
+  users(): PlatformUser[] {
+    return this.store.users();
+  }
+
+  createUser(username: string): PlatformUser {
+    return toPlatformUser(this.store.createUser(username));
+  }
+
+  /** A user by id or username. */
+  findUser(idOrName: string): UserRecord | undefined {
+    return this.store.user(idOrName) ?? this.store.userByName(idOrName);
+  }
+
+  /** Makes two users (ids or usernames) friends: RELATIONSHIP_ADD and presences to both. */
+  addFriends(a: string, b: string): { added: boolean } {
+    const [userA, userB] = [this.requireUser(a, 'a'), this.requireUser(b, 'b')];
+    const added = this.store.addFriendship(userA.id, userB.id);
+    if (added) {
+      for (const [user, other] of [
+        [userA, userB],
+        [userB, userA],
+      ] as const) {
+        this.dispatcher.dispatchToUser(user.id, GatewayEvent.RelationshipAdd, { id: other.id, type: RelationshipType.Friend, user: toPlatformUser(other) });
+        this.presence.sendTo(other.id, user.id);
+      }
+    }
+    return { added };
+  }
+
+  /** Ends a friendship: RELATIONSHIP_REMOVE to both. */
+  removeFriends(a: string, b: string): { removed: boolean } {
+    const [userA, userB] = [this.requireUser(a, 'a'), this.requireUser(b, 'b')];
+    const removed = this.store.removeFriendship(userA.id, userB.id);
+    if (removed) {
+      this.dispatcher.dispatchToUser(userA.id, GatewayEvent.RelationshipRemove, { id: userB.id, type: RelationshipType.Friend });
+      this.dispatcher.dispatchToUser(userB.id, GatewayEvent.RelationshipRemove, { id: userA.id, type: RelationshipType.Friend });
+    }
+    return { removed };
+  }
+
+  apps(): AdminApp[] {
+    return this.store.apps().map(toAdminApp);
+  }
+
+  createApp(input: { id?: string; name: string; strict?: boolean }): AdminApp {
+    return toAdminApp(this.store.createApp({ ...input, verified: true }));
+  }
+
+  /** Changes an app; setting a webhook URL sends it a PING. */
+  patchApp(id: string, patch: AppPatch): AdminApp {
+    for (const uri of patch.redirect_uris ?? []) {
+      if (!isUrl(uri) || uri.includes('#')) throw new StateError('invalid', `Invalid redirect URI '${uri}'`, 'redirect_uris');
+    }
+    for (const scope of patch.approved_scopes ?? []) {
+      if (!(KNOWN_SCOPES as readonly string[]).includes(scope)) throw new StateError('invalid', `Unknown scope '${scope}'`, 'approved_scopes');
+    }
+    const url = patch.webhook_events_url;
+    if (url !== undefined && url !== null && !(isUrl(url) && /^https?:$/.test(new URL(url).protocol))) {
+      throw new StateError('invalid', 'The webhook URL must be an http(s) URL', 'webhook_events_url');
+    }
+    const app = this.store.updateApp(id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.public_client !== undefined ? { public_client: patch.public_client } : {}),
+      ...(patch.redirect_uris !== undefined ? { redirect_uris: [...patch.redirect_uris] } : {}),
+      ...(patch.approved_scopes !== undefined ? { approved_scopes: [...new Set(patch.approved_scopes)] } : {}),
+      ...(url !== undefined ? { webhook_events_url: url } : {}),
+    });
+    if (url !== undefined && url !== null) this.pingWebhook(app);
+    return toAdminApp(app);
+  }
+
+  /** Renames a guild or changes its icon: GUILD_UPDATE to every member's sessions. */
+  patchGuild(id: string, patch: { name?: string; icon?: string | null }): PlatformGuild {
+    const guild = this.store.updateGuild(id, patch);
+    const view = this.store.toPlatformGuild(guild);
+    for (const member of guild.members) this.dispatcher.dispatchToUser(member.user_id, GatewayEvent.GuildUpdate, view);
+    return view;
+  }
+
+  addAsset(appId: string, name: string, type = 2): ApplicationAsset {
+    return this.store.addAsset(appId, name, type);
+  }
+
+  removeAsset(appId: string, name: string): void {
+    this.store.removeAsset(appId, name);
+  }
+
+  /** Op 7 to every connected session, or the user's; the count of sessions told. */
+  reconnect(userId?: string): number {
+    return this.gateway.reconnect(userId);
+  }
+
+  /** Drops every gateway connection without a close frame; sessions stay resumable. */
+  kill(): number {
+    return this.gateway.kill();
+  }
+
+  sessions(): SessionInfo[] {
+    return this.gateway.sessions();
+  }
+
+  private requireUser(idOrName: string, field: string): UserRecord {
+    const user = this.findUser(idOrName);
+    if (user === undefined) throw new StateError('not_found', `Unknown user '${idOrName}'`, field);
+    return user;
+  }
+}
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
