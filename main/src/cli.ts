@@ -1,5 +1,5 @@
 import { UsageError, type CommandIo } from './shells/cli/cli-args.js';
-import { readVersion } from './common/version.js';
+import { readVersion } from './base/version.js';
 
 export const MAIN_HELP = `Usage: companion <command> [options]
 

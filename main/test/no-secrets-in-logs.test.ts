@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeRawFrame, Opcode } from '../../rpc/src/index.js';
 import { RawClient } from '../../rpc/test/support/raw-client.js';
 import { makeTempDir } from '../../rpc/test/support/test-server.js';
-import { createLogger, REDACTED, scrubSecrets } from '../src/common/logger.js';
+import { createLogger, REDACTED, scrubSecrets } from '../src/base/logger.js';
 import { CliProcess } from './support/cli-process.js';
 
 const SECRETS = {

@@ -9,9 +9,9 @@ import {
   type Env,
   type ListenDirectoryKind,
 } from '../../../../rpc/src/index.js';
-import { HostNotFoundError, readHostRuntimeFile } from '../../common/host-locator.js';
-import { pidExists } from '../../common/pid-exists.js';
-import { runtimeFilePath } from '../../common/runtime-file.js';
+import { HostNotFoundError, readHostRuntimeFile } from '../../base/host-locator.js';
+import { pidExists } from '../../base/pid-exists.js';
+import { runtimeFilePath } from '../../base/runtime-file.js';
 import { clientChoices, type ClientChoice, type FsView, type PathState } from './client-rules.js';
 import { flatpakApps, flatpakListFromPath, type FlatpakReport } from './flatpak.js';
 import { FsSnapshot } from './fs-snapshot.js';

@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../../common/atomic-file.js';
-import { moveAside, readJsonStateFile } from '../../common/json-state-file.js';
+import { writeFileAtomic } from '../../base/atomic-file.js';
+import { moveAside, readJsonStateFile } from '../../base/json-state-file.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */
 export const PLATFORM_WEB_ORIGINS: readonly string[] = ['https://discord.com', 'https://ptb.discord.com', 'https://canary.discord.com'];

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { RpcLogger } from '../../../../rpc/src/index.js';
-import { httpRequest } from '../../common/http-request.js';
+import { httpRequest } from '../../base/http-request.js';
 
 export interface EmbeddedPlatform {
   readonly url: string;

@@ -11,7 +11,7 @@ import type {
   OAuthMe,
   TokenIntrospection,
 } from '../../../../platform/src/wire/index.js';
-import { httpRequest, HttpRequestError, type HttpResult } from '../../common/http-request.js';
+import { httpRequest, HttpRequestError, type HttpResult } from '../../base/http-request.js';
 
 export interface PlatformApiOptions {
   /** e.g. `http://127.0.0.1:PORT` (routes go under `/api/v10`). */

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic } from '../../common/atomic-file.js';
-import { fileTimestamp, moveAside, readJsonStateFile } from '../../common/json-state-file.js';
-import { pidExists } from '../../common/pid-exists.js';
+import { removeStrayTemps, writeFileAtomic } from '../../base/atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { pidExists } from '../../base/pid-exists.js';
 import {
   ARBITRATION_POLICIES,
   DEFAULT_PRESENCE_SETTINGS,

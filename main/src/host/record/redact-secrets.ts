@@ -1,4 +1,4 @@
-import { REDACTED, SECRET_KEY } from '../../common/logger.js';
+import { REDACTED, SECRET_KEY } from '../../base/logger.js';
 
 export { REDACTED };
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels, type PresencePatch } from '../../../../preload/src/contract.js';
 import { PresencePatchSchema } from '../control/presence-schemas.js';
-import { LOG_LEVELS } from '../../common/logger.js';
+import { LOG_LEVELS } from '../../base/logger.js';
 
 /**
  * The one schema module of the contract's calls: the argument schemas of every invoke

@@ -1,6 +1,6 @@
 import type { FrameView, LintView } from '../../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../../rpc/src/index.js';
-import { REDACTED, scrubSecrets } from '../../common/logger.js';
+import { REDACTED, scrubSecrets } from '../../base/logger.js';
 
 /** How many frames the snapshot carries (the contract's limit). */
 export const FRAME_RING_SIZE = 1000;

@@ -1,7 +1,7 @@
 import type { SettingsView } from '../../../../preload/src/contract.js';
 import type { ConsentPolicy } from '../auth/consent-broker.js';
 import type { ControlLogger } from '../control/control-server.js';
-import { LOG_LEVELS, type LogLevel } from '../../common/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../../base/logger.js';
 
 /**
  * The settings the UI may change at runtime, over the parts of the host that own them: the

@@ -1,6 +1,6 @@
 import { hostOptions, parseCommandArgs, readSecretFile, reportExpected, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
-import { HostNotFoundError, locateHost, type HostEndpoint } from '../../common/host-locator.js';
-import { call, ControlRequestError } from '../../common/control-client.js';
+import { HostNotFoundError, locateHost, type HostEndpoint } from '../../base/host-locator.js';
+import { call, ControlRequestError } from '../../base/control-client.js';
 
 export { call, ControlRequestError };
 import { PRESENCE_HELP, PRESENCE_OPTIONS, presenceAction } from './control-presence.js';

@@ -1,9 +1,9 @@
 import { parseCommandArgs, UsageError, type CommandIo } from './cli-args.js';
-import { darwinUserTempDir } from '../../common/darwin-temp-dir.js';
+import { darwinUserTempDir } from '../../base/darwin-temp-dir.js';
 import { ActivityFileError, checkActivityFile, formatActivityCheck } from '../../diagnostics/doctor/activity-check.js';
 import { buildDoctorReport } from '../../diagnostics/doctor/doctor-report.js';
 import { formatDoctorReport } from '../../diagnostics/doctor/format-report.js';
-import { readHostRuntimeFile } from '../../common/host-locator.js';
+import { readHostRuntimeFile } from '../../base/host-locator.js';
 
 export const DOCTOR_HELP = `Usage: companion doctor [options]
        companion doctor --activity FILE [--client-id ID] [options]

@@ -1,7 +1,7 @@
 import type { Activity } from '../../../../rpc/client/index.js';
 import { parseCommandArgs, readOptionJson, reportExpected, UsageError, type CommandIo } from './cli-args.js';
 import { FakeGame, FakeGameError, checkEventNames, formatLine, type FakeGameLine } from '../../tools/fake-game/fake-game.js';
-import { HostNotFoundError, readHostRuntimeFile } from '../../common/host-locator.js';
+import { HostNotFoundError, readHostRuntimeFile } from '../../base/host-locator.js';
 import { StopSignal } from './stop-signal.js';
 
 export const GAME_HELP = `Usage: companion game --client-id ID [options]

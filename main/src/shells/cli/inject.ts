@@ -1,5 +1,5 @@
 import { parseCommandArgs, readOptionFile, rejectOtherOptions, stringOption, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
-import type { HostEndpoint } from '../../common/host-locator.js';
+import type { HostEndpoint } from '../../base/host-locator.js';
 import {
   activityInvite,
   activityJoin,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { runSetActivity, RpcError } from '../../../../rpc/src/index.js';
 import type { PlatformMessage, PresenceUpdateEvent, WireActivity } from '../../../../platform/src/wire/index.js';
 import { hostOptions, parseCommandArgs, readOptionJson, rejectOtherOptions, reportExpected, stringOption, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
-import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../common/host-locator.js';
+import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../base/host-locator.js';
 import { toWireActivity } from '../../host/presence/to-wire-activity.js';
 import { call as controlCall, ControlRequestError } from './control.js';
 import { call, findTarget, PlatformAdminError, type AdminTarget } from './platform.js';

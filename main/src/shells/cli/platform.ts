@@ -11,7 +11,7 @@ import {
 } from '../../../../platform/src/index.js';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
 import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from './cli-args.js';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../../common/logger.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../../base/logger.js';
 import { StopSignal } from './stop-signal.js';
 
 export const PLATFORM_HELP = `Usage: companion platform <subcommand> [options]

@@ -1,5 +1,5 @@
 import { hostOptions, parseCommandArgs, readSecretFile, reportExpected, UsageError, type CommandIo } from './cli-args.js';
-import { HostNotFoundError } from '../../common/host-locator.js';
+import { HostNotFoundError } from '../../base/host-locator.js';
 import { readRecording, RecordingError } from '../../host/record/record-reader.js';
 import { planReplay } from '../../tools/replay/replay-plan.js';
 import { formatReplayReport, replayReportJson } from '../../tools/replay/replay-report.js';

@@ -9,8 +9,8 @@ import { startHost, type Host } from '../../host/compose/host.js';
 import type { Credentials } from '../../host/session/platform-session.js';
 import { CONSENT_POLICIES, parseConsentPolicy } from '../../host/auth/consent-broker.js';
 import { isInteractiveTerminal, startTtyPrompt } from './tty-prompt.js';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../../common/logger.js';
-import { AlreadyRunningError } from '../../common/runtime-file.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../../base/logger.js';
+import { AlreadyRunningError } from '../../base/runtime-file.js';
 import { parseCommandArgs, readSecretFile, UsageError, type CommandIo } from './cli-args.js';
 import { StopSignal } from './stop-signal.js';
 

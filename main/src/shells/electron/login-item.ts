@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../common/atomic-file.js';
+import { writeFileAtomic } from '../../base/atomic-file.js';
 import type { LoginItemPort } from '../../host/ui-bridge/host-settings.js';
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../common/atomic-file.js';
+import { writeFileAtomic } from '../../base/atomic-file.js';
 
 /**
  * Where the player's platform token lives (checklist item 10). Main only: the token is

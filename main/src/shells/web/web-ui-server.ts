@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WebSocketServer, WebSocket, type RawData } from '../../common/cjs-modules.js';
+import { WebSocketServer, WebSocket, type RawData } from '../../base/cjs-modules.js';
 import type { BridgeServerMessage, InvokeChannel, PushChannel, PushChannels } from '../../../../preload/src/contract.js';
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import { listenOutsideReserved, type ControlLogger } from '../../host/control/control-server.js';

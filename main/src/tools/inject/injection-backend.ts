@@ -1,7 +1,7 @@
 import type { TokenFaultInput } from '../../../../platform/src/oauth/token-faults.js';
 import type { OutputShaping, RpcServer } from '../../../../rpc/src/index.js';
 import { ControlError } from '../../host/control/control-backend.js';
-import { httpRequest } from '../../common/http-request.js';
+import { httpRequest } from '../../base/http-request.js';
 import { injectEvent, readyConnection, type InjectEventInput, type InjectEventResult } from './event-injection.js';
 
 /** Output shaping as the control API takes and shows it (snake_case). */

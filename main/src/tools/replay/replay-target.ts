@@ -1,5 +1,5 @@
 import type { Env } from '../../../../rpc/src/index.js';
-import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../common/host-locator.js';
+import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../base/host-locator.js';
 import type { ReplayTarget } from './replay-runner.js';
 
 /**

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Env, RpcLogger } from '../../../../rpc/src/index.js';
 import type { ConsentPolicy } from '../../host/auth/consent-broker.js';
-import { call as controlCall } from '../../common/control-client.js';
-import { locateHost, readHostRuntimeFile, type HostEndpoint } from '../../common/host-locator.js';
-import type { RuntimeInfo } from '../../common/runtime-file.js';
+import { call as controlCall } from '../../base/control-client.js';
+import { locateHost, readHostRuntimeFile, type HostEndpoint } from '../../base/host-locator.js';
+import type { RuntimeInfo } from '../../base/runtime-file.js';
 import type { HostSettings } from './scenario-schema.js';
 import { UiBridgeClient } from './ui-bridge-client.js';
 

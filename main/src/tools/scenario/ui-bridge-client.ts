@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { httpRequest } from '../../common/http-request.js';
+import { httpRequest } from '../../base/http-request.js';
 
 /**
  * A minimal client of a running host's web UI bridge, for the two things a scenario needs that

@@ -11,7 +11,7 @@ import {
   type ControlServer,
   type ControlServerOptions,
 } from '../../../src/host/control/control-server.js';
-import { createLogger } from '../../../src/common/logger.js';
+import { createLogger } from '../../../src/base/logger.js';
 import { CONSENT_REQUESTS, FakeBackend, FRIENDS, GAMES, GRANTS, INVITES, JOIN_REQUESTS, STATUS } from './fake-backend.js';
 
 const TOKEN = 'control-Tk-0123456789abcdef';

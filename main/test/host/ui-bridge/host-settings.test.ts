@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../../src/common/logger.js';
+import { createLogger } from '../../../src/base/logger.js';
 import { hostSettings, logLevelOf, SettingUnavailable, type LoginItemPort } from '../../../src/host/ui-bridge/host-settings.js';
 
 function broker(): { policy: 'prompt' | 'approve' | 'deny'; alwaysAsk: boolean } {
