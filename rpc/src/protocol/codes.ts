@@ -47,3 +47,13 @@ export class RpcError extends Error {
     this.name = 'RpcError';
   }
 }
+
+/**
+ * An error text that names what the client sent (`Invalid command: X`, as the real client
+ * words it) when that is a primitive, and only the prefix when it is an object or array: the
+ * real client's string conversion would throw on `{"toString":1}`, and an object's text says
+ * nothing useful anyway.
+ */
+export function namingMessage(prefix: string, value: unknown): string {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') ? prefix : `${prefix}: ${String(value)}`;
+}

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RpcError, RpcErrorCode } from '../protocol/codes.js';
+import { namingMessage, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from './rpc-server.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
@@ -45,7 +45,7 @@ function subscription(subscribe: boolean): CommandHandler {
     const { evt, args } = request;
     const spec = eventSpec(evt);
     if (spec === undefined) {
-      throw new RpcError(RpcErrorCode.InvalidEvent, `Invalid event: ${String(evt)}`);
+      throw new RpcError(RpcErrorCode.InvalidEvent, namingMessage('Invalid event', evt));
     }
     const name = evt as string;
     // SUBSCRIBE and UNSUBSCRIBE need what the event itself needs (its scopes).

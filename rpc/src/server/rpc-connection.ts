@@ -1,7 +1,8 @@
 import { encodeFrame, encodeRawFrame, HEADER_SIZE, type RawFrame } from '../framing/frame-codec.js';
-import { CloseCode } from '../protocol/codes.js';
+import { CloseCode, RpcErrorCode } from '../protocol/codes.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { Opcode } from '../protocol/opcodes.js';
-import type { CommandReply } from '../protocol/envelope.js';
+import { errorReply, type CommandReply } from '../protocol/envelope.js';
 import type { HandshakeOutcome } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
 import { OutboundQueue } from './outbound-queue.js';
@@ -9,6 +10,8 @@ import { encodeReplyFrame, plainReply } from './reply-frame.js';
 import { DetachedReply } from './detached-reply.js';
 import { OutputShaper } from './output-shaper.js';
 import type { ConnectionTransport, RemotePeer, Transport, TransportReceiver } from '../transport/connection-transport.js';
+
+const TOO_DEEP = `Payload nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 export type ConnectionState = 'handshake' | 'ready' | 'closing' | 'closed';
 
@@ -268,6 +271,12 @@ export class RpcConnection {
       }
       case Opcode.Frame: {
         if (this.state === 'handshake') throw new ProtocolViolation('did not handshake');
+        if (exceedsJsonDepth(body)) {
+          // Refused unread, as an ERROR the client can match; the socket stays open.
+          this.host.trace?.(this, 'in', opcode, null);
+          this.sendReply(errorReply(null, null, RpcErrorCode.InvalidPayload, TOO_DEEP));
+          return;
+        }
         const payload = parseBody(body, opcode);
         this.host.trace?.(this, 'in', opcode, payload, body);
         const reply = this.host.command(this, payload);
@@ -378,6 +387,10 @@ export class RpcConnection {
  */
 function parseBody(body: Buffer, opcode: number, lenient = false): unknown {
   if (body.length === 0) return null;
+  if (exceedsJsonDepth(body)) {
+    if (lenient) return null;
+    throw new ProtocolViolation(`${opcodeName(opcode)} frame: ${TOO_DEEP}`);
+  }
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (error) {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { DEFAULT_MAX_INBOUND_PAYLOAD, encodeFrame } from '../framing/frame-codec.js';
 import { Opcode } from '../protocol/opcodes.js';
 import { RPC_COMMANDS, type CommandSpec } from '../protocol/commands.js';
-import { CloseCode, RpcError, RpcErrorCode } from '../protocol/codes.js';
+import { CloseCode, namingMessage, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { errorReply, eventDispatch, successReply, type CommandReply } from '../protocol/envelope.js';
 import { validateHandshake, type HandshakeOutcome, type HandshakeRefusal } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
@@ -324,7 +324,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     }
     const entry = typeof cmd === 'string' ? this.commands.get(cmd) : undefined;
     if (entry === undefined) {
-      return errorReply(cmd, nonce, RpcErrorCode.InvalidCommand, `Invalid command: ${String(cmd)}`);
+      return errorReply(cmd, nonce, RpcErrorCode.InvalidCommand, namingMessage('Invalid command', cmd));
     }
     const name = cmd as string;
     if (!isPermitted(connection, entry.spec)) {
