@@ -12,15 +12,36 @@ export const DEFAULT_EVENT_GAP_MS = 16;
 
 export interface OutboundQueueOptions {
   readonly eventGapMs: number;
-  /** Above this many unsent bytes the peer is not reading: it is disconnected. */
+  /**
+   * Above this many bytes waiting (held here, plus unsent in the socket, plus droppable
+   * replies not counted) the peer is not reading: it is disconnected.
+   */
   readonly maxBufferedBytes: number;
   readonly onOverflow: () => void;
+  /**
+   * While the socket holds this many unsent bytes, frames wait here instead of going to the
+   * socket, where a superseded reply could no longer be taken back. Default: no holding.
+   */
+  readonly holdAbove?: number;
+  /** At most this many droppable replies wait; the oldest goes when one more comes. Default 8. */
+  readonly maxHeldDroppable?: number;
+  /** A droppable reply was dropped unsent (`total` so far on this connection). */
+  readonly onDropped?: (total: number) => void;
   readonly now?: () => number;
 }
+
+/**
+ * What a reply is to the queue. `needed`: carries something the client asked for, always
+ * delivered, in order. `droppable`: carries nothing the client does not already have (the
+ * echo of its own SET_ACTIVITY), so it may be dropped unsent when the client does not read:
+ * a game that never reads its replies keeps being read and its latest activity applied.
+ */
+export type ReplyKind = 'needed' | 'droppable';
 
 interface Pending {
   readonly frame: Buffer;
   readonly isEvent: boolean;
+  readonly droppable: boolean;
 }
 
 /**
@@ -29,6 +50,11 @@ interface Pending {
  * has passed since the previous write, and the frame after an event waits as long, so an
  * event never shares a read with a neighbour. Order is kept: a reply queued behind an
  * event waits its turn.
+ *
+ * A peer that stops reading: once the socket holds `holdAbove` unsent bytes, frames wait
+ * here and go out when the socket drains. Of the waiting replies, only the newest
+ * `maxHeldDroppable` droppable ones are kept (the others are dropped and counted); needed
+ * frames all wait, and `neededBytes` tells the connection when to stop reading.
  */
 export class OutboundQueue {
   private readonly pending: Pending[] = [];
@@ -36,21 +62,39 @@ export class OutboundQueue {
   private lastWasEvent = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly now: () => number;
+  private readonly holdAbove: number;
+  private readonly maxHeldDroppable: number;
+  private heldDroppable = 0;
+  private heldNeededBytes = 0;
+  /** Droppable replies dropped unsent on this connection. */
+  dropped = 0;
 
   constructor(
     private readonly sink: FrameSink,
     private readonly options: OutboundQueueOptions,
   ) {
     this.now = options.now ?? (() => performance.now());
+    this.holdAbove = options.holdAbove ?? Number.POSITIVE_INFINITY;
+    this.maxHeldDroppable = options.maxHeldDroppable ?? 8;
   }
 
-  reply(frame: Buffer): void {
-    if (this.pending.length === 0 && this.waitFor(false) === 0) this.write(frame, false);
-    else this.enqueue({ frame, isEvent: false });
+  /** Bytes of needed frames waiting here (not yet handed to the socket). */
+  get heldBytes(): number {
+    return this.heldNeededBytes;
+  }
+
+  /** Bytes of needed frames waiting here, plus what the socket has not sent. */
+  private get neededBytes(): number {
+    return this.heldNeededBytes + this.sink.writableLength;
+  }
+
+  reply(frame: Buffer, kind: ReplyKind = 'needed'): void {
+    if (this.pending.length === 0 && this.waitFor(false) === 0 && !this.sinkFull()) this.write(frame, false);
+    else this.enqueue({ frame, isEvent: false, droppable: kind === 'droppable' });
   }
 
   event(frame: Buffer): void {
-    this.enqueue({ frame, isEvent: true });
+    this.enqueue({ frame, isEvent: true, droppable: false });
   }
 
   /**
@@ -62,16 +106,43 @@ export class OutboundQueue {
     this.write(frame, false);
   }
 
+  /** The socket sent what it held: waiting frames may go. */
+  drained(): void {
+    if (this.timer === undefined && this.pending.length > 0) this.flush();
+  }
+
   /** Drops whatever has not been written (the connection is going away). */
   clear(): void {
     this.pending.length = 0;
+    this.heldDroppable = 0;
+    this.heldNeededBytes = 0;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
+  private sinkFull(): boolean {
+    return this.sink.writableLength >= this.holdAbove;
+  }
+
   private enqueue(item: Pending): void {
     this.pending.push(item);
+    if (item.droppable) {
+      this.heldDroppable += 1;
+      if (this.heldDroppable > this.maxHeldDroppable) this.dropOldestDroppable();
+    } else {
+      this.heldNeededBytes += item.frame.length;
+      if (this.neededBytes > this.options.maxBufferedBytes) this.options.onOverflow();
+    }
     this.schedule();
+  }
+
+  private dropOldestDroppable(): void {
+    const index = this.pending.findIndex((item) => item.droppable);
+    if (index === -1) return;
+    this.pending.splice(index, 1);
+    this.heldDroppable -= 1;
+    this.dropped += 1;
+    this.options.onDropped?.(this.dropped);
   }
 
   /** Milliseconds until a frame of this kind may be written. */
@@ -83,17 +154,20 @@ export class OutboundQueue {
   private schedule(): void {
     if (this.timer !== undefined) return;
     const head = this.pending[0];
-    if (head === undefined) return;
+    // A full socket is waited out by drained(), not by a timer.
+    if (head === undefined || this.sinkFull()) return;
     // Even with no wait left, an event goes out on a later turn than whatever queued it.
     this.timer = setTimeout(() => this.flush(), Math.max(1, this.waitFor(head.isEvent)));
   }
 
   private flush(): void {
     this.timer = undefined;
-    while (this.pending.length > 0) {
+    while (this.pending.length > 0 && !this.sinkFull()) {
       const head = this.pending[0] as Pending;
       if (this.waitFor(head.isEvent) > 0) break;
       this.pending.shift();
+      if (head.droppable) this.heldDroppable -= 1;
+      else this.heldNeededBytes -= head.frame.length;
       this.write(head.frame, head.isEvent);
       if (head.isEvent) break; // the next frame needs the gap after this event
     }
@@ -106,6 +180,6 @@ export class OutboundQueue {
     sink.write(frame);
     this.lastWriteAt = this.now();
     this.lastWasEvent = isEvent;
-    if (sink.writableLength > this.options.maxBufferedBytes) this.options.onOverflow();
+    if (this.neededBytes > this.options.maxBufferedBytes) this.options.onOverflow();
   }
 }

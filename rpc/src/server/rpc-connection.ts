@@ -53,6 +53,8 @@ export interface ConnectionHost {
   ready(connection: RpcConnection): void;
   command(connection: RpcConnection, payload: unknown): CommandReply | Promise<CommandReply> | DetachedReply;
   closed(connection: RpcConnection, info: DisconnectInfo): void;
+  /** The first reply this connection's client did not read was dropped (said once per connection). */
+  repliesDropped?(connection: RpcConnection): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
   readonly trace: FrameTracer | undefined;
 }
@@ -62,7 +64,10 @@ export interface ConnectionOptions {
   /** Above this many unsent bytes the peer is disconnected as not reading. */
   readonly maxBufferedBytes: number;
   readonly eventGapMs: number;
-  /** Reading pauses while more output than this waits to be sent, until it drains. */
+  /**
+   * Frames wait in the connection's queue while the socket holds this many unsent bytes, and
+   * reading pauses while more than this many bytes of needed frames wait there.
+   */
   readonly outputHighWater: number;
   /** Reading pauses while this many frames wait behind a command that has not answered. */
   readonly maxBacklog: number;
@@ -139,10 +144,17 @@ export class RpcConnection {
       eventGapMs: options.eventGapMs,
       maxBufferedBytes: options.maxBufferedBytes,
       onOverflow: () => this.abort({ reason: 'slow-consumer' }),
+      holdAbove: options.outputHighWater,
+      onDropped: (total) => {
+        if (total === 1) this.host.repliesDropped?.(this);
+      },
     });
     const receiver: TransportReceiver = {
       received: (frames, refused) => this.onFrames(frames, refused),
-      drained: () => this.updateReading(),
+      drained: () => {
+        this.out.drained();
+        this.updateReading();
+      },
       closed: () => this.onSocketClose(),
     };
     io.bind(receiver);
@@ -199,7 +211,9 @@ export class RpcConnection {
   private updateReading(): void {
     if (this.socketClosed) return;
     // The shaper's count includes bytes it holds back (QA delay), so reading pauses for them too.
-    const hold = this.output.writableLength > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
+    // Replies the queue may drop do not count: a game that never reads its SET_ACTIVITY
+    // replies keeps being read (the shaper's count, QA-held bytes included, sits in the socket's).
+    const hold = this.out.heldBytes > this.options.outputHighWater || this.backlog.length >= this.options.maxBacklog;
     if (hold && !this.paused) {
       this.paused = true;
       this.io.pause();
@@ -312,7 +326,12 @@ export class RpcConnection {
     if (this.socketClosed) return;
     const frame = encodeReplyFrame(payload);
     this.host.trace?.(this, 'out', Opcode.Frame, plainReply(payload), frame.subarray(HEADER_SIZE));
-    this.out.reply(frame);
+    this.out.reply(frame, payload.evt === null && payload.cmd === 'SET_ACTIVITY' ? 'droppable' : 'needed');
+  }
+
+  /** SET_ACTIVITY replies dropped unsent because the client did not read them. */
+  get droppedReplies(): number {
+    return this.out.dropped;
   }
 
   private violation(error: ProtocolViolation): void {

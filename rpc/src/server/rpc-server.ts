@@ -94,6 +94,8 @@ export interface RpcServerEvents {
   activity: [ActivityChange];
   /** A host-level effect of a command, e.g. SEND_ACTIVITY_JOIN_INVITE. */
   request: [{ readonly connection: RpcConnection; readonly cmd: string; readonly args: Record<string, unknown> }];
+  /** The connection's client does not read its replies: the first SET_ACTIVITY reply was dropped unsent. */
+  'replies-dropped': [RpcConnection];
   /** A connection subscribed to an event (after validation, before the reply is sent). */
   subscribe: [RpcConnection, Subscription];
   /** Every frame in and out; only computed while someone listens (the inspector). */
@@ -352,6 +354,14 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     } catch (error) {
       return this.failure(connection, request, error);
     }
+  }
+
+  repliesDropped(connection: RpcConnection): void {
+    this.logger.info(
+      { connection: connection.id, clientId: connection.clientId },
+      'the client does not read its replies: SET_ACTIVITY replies it has not read are dropped (its activity is still applied)',
+    );
+    this.emit('replies-dropped', connection);
   }
 
   closed(connection: RpcConnection, info: DisconnectInfo): void {
