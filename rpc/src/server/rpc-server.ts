@@ -120,6 +120,11 @@ export interface RpcServerOptions {
   readonly logger?: RpcLogger;
   readonly maxPayload?: number;
   readonly maxBufferedBytes?: number;
+  /**
+   * Open connections at most (default 1,024: each holds a file descriptor, and real use is a
+   * handful of games). One more is answered CLOSE 4002 and ended.
+   */
+  readonly maxConnections?: number;
   /** Quiet time around unsolicited events (see OutboundQueue). */
   readonly eventGapMs?: number;
   /** A connection that has not completed the handshake by then is closed (default 30 s). */
@@ -141,6 +146,9 @@ export interface DispatchOptions {
 }
 
 const SHUTDOWN_MESSAGE = 'Companion is shutting down';
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+/** Refusals past the connection cap are logged at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 const NOOP_LOGGER: RpcLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -191,6 +199,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       io.end();
       return undefined;
     }
+    const maxConnections = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    if (this.connectionsById.size >= maxConnections) {
+      this.refuseOverCap(io, maxConnections);
+      return undefined;
+    }
     const connection = new RpcConnection(`c${this.nextId++}`, io, this, {
       maxPayload: this.maxPayload,
       // Reading pauses above 256 KiB of unsent replies (128 pipelined replies stay below it)
@@ -207,6 +220,22 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     this.connectionsById.set(connection.id, connection);
     this.emit('connection', connection);
     return connection;
+  }
+
+  private refusedOverCap = 0;
+  private lastRefusalLogAt = Number.NEGATIVE_INFINITY;
+
+  private refuseOverCap(io: ConnectionTransport, max: number): void {
+    io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.RateLimited, message: `Too many connections (at most ${max})` }));
+    io.end();
+    // A peer that never reads must not keep the socket half-open.
+    setTimeout(() => io.destroy(), 1000).unref();
+    this.refusedOverCap += 1;
+    const now = Date.now();
+    if (now - this.lastRefusalLogAt >= REFUSAL_LOG_INTERVAL_MS) {
+      this.lastRefusalLogAt = now;
+      this.logger.warn({ max, refused: this.refusedOverCap }, 'connection refused: too many open connections');
+    }
   }
 
   /** The open connection with that id, if any. */
