@@ -7,7 +7,7 @@
 export const IntegrationType = { GuildInstall: 0, UserInstall: 1 } as const;
 export type IntegrationType = (typeof IntegrationType)[keyof typeof IntegrationType];
 
-/** PKCE methods: only S256 exists (gateway-oauth.md 4.5). */
+/** PKCE methods: only S256 exists (the platform accepts no other). */
 export type AuthenticationCodeChallengeMethod = 'S256';
 
 export const INVALID_RECORD_MESSAGE = 'AuthorizationArgs is not valid (moved from or nullobj)';

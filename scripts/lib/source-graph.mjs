@@ -1,6 +1,6 @@
 // The source tree as TypeScript sees it: every relative import (type-only ones included) between
 // files, folded into a folder graph, its cycles, and every function longer than a limit. Used by
-// `node scripts/check-architecture.mjs` and by its test in `npm test`.
+// the architecture test that `npm test` runs.
 import ts from 'typescript';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';

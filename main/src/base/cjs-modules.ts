@@ -6,7 +6,7 @@ import type * as Ws from 'ws';
  * The CommonJS packages the host uses (`ws`, `pino`), loaded with `require`. Importing a
  * CommonJS package from an ES module makes Node scan it for named exports (cjs-module-lexer),
  * which costs about 3 MiB of resident memory that the host keeps for its whole life; `require`
- * skips that (see the README's idle RSS figures). Types come from the packages as usual.
+ * skips that (figures in docs/performance.md, Idle memory). Types come from the packages as usual.
  */
 const require = createRequire(import.meta.url);
 const ws = require('ws') as typeof Ws;

@@ -1,5 +1,5 @@
 /**
- * `companion control`: the walkthrough of the README (bob asks to join alice's game, alice's
+ * `companion control`: the docs' two-host walkthrough (bob asks to join alice's game, alice's
  * game says yes, bob's game joins) driven through the command, against two real hosts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,10 +1,10 @@
 /**
  * OAuth2 facts shared by the emulator, the host and (later) the game-side SDK: the known
  * scopes, the umbrella scopes and what they expand to, the default scope sets, and the shapes
- * of the routes the host calls. Sources: gateway-oauth.md section 4 (scope table 4.8).
+ * of the routes the host calls. The scope list is the real service's.
  */
 
-/** Every scope the platform knows (gateway-oauth.md 4.8); anything else is invalid_scope. */
+/** Every scope the platform knows; anything else is invalid_scope. */
 export const KNOWN_SCOPES = [
   'identify',
   'email',
@@ -175,7 +175,7 @@ export interface OAuthErrorBody {
 /** `POST /api/v10/oauth2/authorize` answers: a code (rpc) or where to send the browser. */
 export type AuthorizeResult = { readonly code: string; readonly state?: string } | { readonly location: string };
 
-/** The envelope POSTed to an app's webhook-events URL (gateway-oauth.md section 5). */
+/** The envelope POSTed to an app's webhook-events URL (the real service's shape). */
 export interface WebhookEnvelope {
   readonly version: 1;
   readonly application_id: string;

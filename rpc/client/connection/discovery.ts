@@ -6,8 +6,8 @@ import { IPC_INDEX_COUNT, PREFIX_ENV_VARS, ipcSocketPath, resolveIpcPrefix, type
  * Sub-directories of a runtime directory where sandboxed desktop clients (Snap, Flatpak,
  * Vesktop) expose their socket, in the order the client libraries probe them: Lachee's C#
  * client and @xhayper first (`snap.discord`, `app/com.discordapp.Discord`), then the further
- * ones of @xhayper 1.5.1, pypresence and the Rust crate (rpc-protocol.md 1.1,
- * client-behaviour.md 2.1).
+ * ones of @xhayper 1.5.1, pypresence and the Rust crate (as each
+ * library's source does).
  */
 export const SANDBOX_SUBDIRECTORIES = [
   'snap.discord',

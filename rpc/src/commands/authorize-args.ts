@@ -17,7 +17,7 @@ export interface AuthorizeArgs {
   readonly prompt: 'consent' | 'none' | undefined;
 }
 
-/** The message the real client gives for a redirect_uri over IPC (rpc-protocol.md 8.1). */
+/** The message the real client gives for a redirect_uri over IPC. */
 export { REDIRECT_OVER_RPC_MESSAGE };
 
 function invalidRequest(description: string): RpcError {
@@ -39,7 +39,7 @@ function optionalString(args: Record<string, unknown>, key: string, max: number)
 }
 
 /**
- * Checks AUTHORIZE args the way the issue and the references describe, every refusal an
+ * Checks AUTHORIZE args the way the real client does, every refusal an
  * ERROR 5000 `OAuth2 Error: ...` (the redirect refusal keeps the real client's own text):
  * - `scopes` as an array or a space-separated string, also under `scope` (the Embedded App
  *   SDK's name); missing or empty is invalid_scope; a scope that is not a word is invalid_scope;

@@ -5,7 +5,7 @@ import { SNOWFLAKE } from './invite-args.js';
 
 /** A guild or channel id: a string of digits. */
 
-/** The longest GET_GUILD may wait for the guild, in seconds (UDOC: 60 s at most). */
+/** The longest GET_GUILD may wait for the guild, in seconds (the real client allows 60 s at most). */
 export const GET_GUILD_MAX_TIMEOUT_S = 60;
 
 /** GET_GUILD: `{guild_id, timeout?}`; `timeout` in seconds, 0 to 60. */

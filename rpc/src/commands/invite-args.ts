@@ -11,7 +11,7 @@ const PID = v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must 
 export const UserIdArgs = obj({ user_id: SNOWFLAKE, pid: PID });
 
 /**
- * ACTIVITY_INVITE_USER (ours where the references are silent): `{user_id, type?, content?,
+ * ACTIVITY_INVITE_USER (ours: the real client documents no shape): `{user_id, type?, content?,
  * pid?}`. `type` is the message activity type; only 1 (JOIN) can be sent. `content` is the
  * invite's text, at most 1024 characters as the Social SDK's SendActivityInvite allows.
  */

@@ -2,7 +2,7 @@
  * What a command needs. `local`: allowed on an unauthenticated IPC connection (the `rpc.local`
  * pseudo-scope); nothing else is checked for it. Otherwise the connection must have sent
  * AUTHENTICATE and, when `scopes` is given, its token must carry at least one of them (an
- * any-of list, the reference's scope table). A missing `scopes` needs AUTHENTICATE only.
+ * any-of list, as in the real client's scope table). A missing `scopes` needs AUTHENTICATE only.
  */
 export interface CommandSpec {
   readonly local: boolean;
@@ -15,7 +15,7 @@ export interface CommandSpec {
   readonly concurrent?: boolean;
 }
 
-/** Scope lists of the reference's table (UDOC). */
+/** Scope lists of the real client's command table. */
 export const RPC = ['rpc'] as const;
 export const RPC_VOICE_READ = ['rpc', 'rpc.voice.read'] as const;
 const RPC_VOICE_WRITE = ['rpc', 'rpc.voice.write'] as const;

@@ -11,7 +11,7 @@ export interface EventSpec {
   readonly arg?: 'guild_id' | 'channel_id';
 }
 
-/** Scope lists of the reference's event table (UDOC). */
+/** Scope lists of the real client's event table. */
 
 export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
   GUILD_STATUS: { local: false, scopes: RPC, arg: 'guild_id' },

@@ -1,6 +1,6 @@
 /**
- * Which client library a connection probably uses, from what it sends (client-behaviour.md
- * §2.4): the nonce each library generates, and the activity fields only one of them adds.
+ * Which client library a connection probably uses, from what it sends (as
+ * each library's source shows): its nonces, and the activity fields only one of them adds.
  * A guess for the QA engineer's eyes (the Games screen), never used to change an answer.
  *
  * - pypresence: nonce `"%.20f" % time.time()`, a decimal with a 20-digit fraction;

@@ -5,7 +5,7 @@ const UNKNOWN: ClientGuess = { library: 'unknown', reason: '' };
 const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 describe('client library guess', () => {
-  it('tells the libraries apart by the nonces they generate (client-behaviour.md §2.4)', () => {
+  it('tells the libraries apart by the nonces they generate', () => {
     expect(refineGuess(UNKNOWN, { cmd: 'SUBSCRIBE', nonce: '1795307500.86525917053222656250' }).library).toBe('pypresence');
     expect(refineGuess(UNKNOWN, { cmd: 'SUBSCRIBE', nonce: '1' }).library).toBe('discord-rpc-c');
     expect(refineGuess(UNKNOWN, { cmd: 'SUBSCRIBE', nonce: UUID }).library).toBe('uuid-client');

@@ -113,7 +113,7 @@ describe('SET_ACTIVITY: clearing', () => {
 });
 
 // Joi's object() refuses arrays ("must be an object"); the real client validates with Joi
-// (client-behaviour.md [DC-SETACT]: "activity object or null"; [DC-SERVER]: Joi text).
+// (the real client: "activity object or null"; its server answers with Joi text).
 // A PHP client, for one, serialises an empty map as [].
 describe('SET_ACTIVITY: arrays are not objects', () => {
   it('refuses activity: [] instead of setting an empty activity', () => {
@@ -281,7 +281,7 @@ describe('SET_ACTIVITY: URL fields', () => {
     });
 
     it('refuses an empty string with 4000 and Joi text for that field', () => {
-      // The exact rule text for '' is not pinned down by the references; the nesting is.
+      // The exact rule text for '' is not known from the real client; the nesting is.
       const { code, message } = activityFailure(at(path, ''));
       expect(code).toBe(4000);
       const [prefix] = joi(full, '\u0000').split('\u0000');

@@ -4,8 +4,8 @@ import type { Env } from '../../../../rpc/src/index.js';
 
 /*
  * Where each client library looks for the socket, as a pure function of the environment, the
- * platform and what is on disk (an FsView). The rules are those of client-behaviour.md 2.1
- * and rpc-protocol.md 1.1, with the quirks that decide real outcomes: which variables count
+ * platform and what is on disk (an FsView). The rules are each library's own search
+ * order, with the quirks that decide real outcomes: which variables count
  * when set to the empty string, which libraries test a socket before taking it, and which
  * take the first entry that merely exists.
  */

@@ -59,7 +59,7 @@ export interface ControlBackend {
    * State changes, streamed as Server-Sent Events. Returns the unsubscribe function. Consent
    * events: `consent-request` (ConsentPromptView), `consent-settled` (ConsentSettledEvent),
    * `consent-auto-approved` (ConsentPromptView); `consentControlEvents()` in
-   * main/src/host/auth/control-views.ts maps the broker's events to them.
+   * main/src/host/control/consent-views.ts maps the broker's events to them.
    */
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }

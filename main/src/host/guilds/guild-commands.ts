@@ -16,7 +16,7 @@ import { channelSummary, DEFAULT_CDN_HOST, guildStatus, guildSummary, rpcChannel
 
 export const GUILD_STATUS = 'GUILD_STATUS';
 
-/** ERROR texts of the guild commands (codes 4003 and 4005 are the reference's). */
+/** ERROR texts of the guild commands (codes 4003 and 4005 are the real client's). */
 export const INVALID_GUILD_MESSAGE = 'Invalid guild';
 export const INVALID_CHANNEL_MESSAGE = 'Invalid channel';
 export const GET_GUILD_TIMED_OUT_MESSAGE = 'Request to get the guild timed out';

@@ -1,6 +1,6 @@
 import { CloseCode, type RpcServer } from '../../../../rpc/src/index.js';
 
-/** The CLOSE message for a revoked grant (close code 4003, the reference's "Token revoked"). */
+/** The CLOSE message for a revoked grant (close code 4003, the real client's "Token revoked"). */
 export const TOKEN_REVOKED_MESSAGE = 'Token revoked';
 
 /**

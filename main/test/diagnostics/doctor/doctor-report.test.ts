@@ -2,7 +2,7 @@
  * `companion doctor` against fake environments: temp directories standing for HOME,
  * XDG_RUNTIME_DIR, TMPDIR and /var/lib/flatpak, real sockets (Companion's listeners, another
  * server, a stale socket). The report (JSON) and its text must match the golden files in
- * main/test/doctor/golden/ (UPDATE_GOLDEN=1 rewrites them).
+ * main/test/diagnostics/doctor/golden/ (UPDATE_GOLDEN=1 rewrites them).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -70,7 +70,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe('activity lint: golden cases with the wire answer', () => {
-  it('matches main/test/presence/golden/activity-lint.json', async () => {
+  it('matches main/test/diagnostics/lint/golden/activity-lint.json', async () => {
     const actual = CASES.map(({ name, activity }) => ({
       name,
       activity,
