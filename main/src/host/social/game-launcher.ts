@@ -12,7 +12,16 @@ export interface LaunchResult {
   readonly launched: boolean;
   /** What was used, for the log and the UI: 'registered command', 'desktop entry', 'url handler', or why not. */
   readonly how: string;
+  /** Why it did not start, in words for the player (`launched` is false): a missing command, an exit code. */
+  readonly failure?: string;
 }
+
+/**
+ * Starts a process; resolves with why it failed (did not start, or ended at once with an
+ * error), or undefined once it runs. A launcher's word is taken as it is: a URL opener such as
+ * xdg-open exits non-zero when nothing handles the URL.
+ */
+export type RunCommand = (command: string, args: readonly string[], kind: 'game' | 'opener') => Promise<string | undefined> | void;
 
 export interface LauncherOptions {
   /** The host's data directory, where `launch-commands.json` lives. */
@@ -20,7 +29,7 @@ export interface LauncherOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly platform?: NodeJS.Platform;
   /** Starts a detached process; injectable for tests. */
-  readonly run?: (command: string, args: readonly string[]) => void;
+  readonly run?: RunCommand;
 }
 
 /**
@@ -33,33 +42,29 @@ export interface LauncherOptions {
  */
 export class CommandGameLauncher implements GameLauncher {
   private readonly platform: NodeJS.Platform;
-  private readonly run: (command: string, args: readonly string[]) => void;
+  private readonly run: RunCommand;
 
   constructor(private readonly options: LauncherOptions) {
     this.platform = options.platform ?? process.platform;
-    this.run = options.run ?? spawnDetached;
+    this.run = options.run ?? ((command, args, kind) => spawnDetached(command, args, kind, options.env));
   }
 
   async launch(applicationId: string): Promise<LaunchResult> {
     // The id comes from the platform and ends up in a path and a command line.
     if (!/^[0-9]{1,20}$/.test(applicationId)) return { launched: false, how: 'not an application id' };
     const registered = await this.registeredCommand(applicationId);
-    if (registered !== undefined) {
-      const [command, ...args] = registered;
-      this.run(command as string, args);
-      return { launched: true, how: 'registered command' };
-    }
+    if (registered !== undefined) return this.start('registered command', registered, 'game');
     const desktop = this.platform === 'linux' ? await this.desktopEntryCommand(applicationId) : undefined;
-    if (desktop !== undefined) {
-      const [command, ...args] = desktop;
-      this.run(command as string, args);
-      return { launched: true, how: 'desktop entry' };
-    }
+    if (desktop !== undefined) return this.start('desktop entry', desktop, 'game');
     const url = `discord-${applicationId}://`;
-    if (this.platform === 'darwin') this.run('open', [url]);
-    else if (this.platform === 'win32') this.run('cmd', ['/c', 'start', '', url]);
-    else this.run('xdg-open', [url]);
-    return { launched: true, how: 'url handler' };
+    if (this.platform === 'darwin') return this.start('url handler', ['open', url], 'opener');
+    if (this.platform === 'win32') return this.start('url handler', ['cmd', '/c', 'start', '', url], 'opener');
+    return this.start('url handler', ['xdg-open', url], 'opener');
+  }
+
+  private async start(how: string, [command, ...args]: readonly string[], kind: 'game' | 'opener'): Promise<LaunchResult> {
+    const failure = await this.run(command as string, args, kind);
+    return failure === undefined ? { launched: true, how } : { launched: false, how, failure };
   }
 
   private async registeredCommand(applicationId: string): Promise<string[] | undefined> {
@@ -115,9 +120,30 @@ export function splitCommandLine(line: string): string[] {
   return parts;
 }
 
-function spawnDetached(command: string, args: readonly string[]): void {
-  const child = spawn(command, args, { detached: true, stdio: 'ignore' });
-  // A missing xdg-open must not take the host down; the join stays pending until it expires.
-  child.on('error', () => undefined);
-  child.unref();
+/** How long an opener (xdg-open, open, start) may take to hand the URL over and exit. */
+const OPENER_EXIT_MS = 10_000;
+/** A game that exits with an error this soon after starting did not start. */
+const GAME_EARLY_EXIT_MS = 1_000;
+
+/**
+ * Starts `command` detached. An opener is waited for (it exits once the URL is handed over;
+ * non-zero means nothing handles it); a game is watched for a second for a failing exit.
+ */
+function spawnDetached(command: string, args: readonly string[], kind: 'game' | 'opener', env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...env } });
+    const settle = (failure: string | undefined): void => {
+      clearTimeout(timer);
+      child.unref();
+      resolve(failure);
+    };
+    const timer = setTimeout(() => settle(undefined), kind === 'opener' ? OPENER_EXIT_MS : GAME_EARLY_EXIT_MS);
+    timer.unref();
+    // A missing command must not take the host down: it is a failure to report.
+    child.once('error', (error: NodeJS.ErrnoException) => settle(error.code === 'ENOENT' ? `${command} was not found` : `${command} could not start (${error.code ?? error.name})`));
+    child.once('exit', (code, signal) => {
+      if (code === 0) settle(undefined);
+      else settle(signal !== null ? `${command} was ended by ${signal}` : `${command} exited with code ${code}${kind === 'opener' ? ' (nothing handles the game\'s link)' : ''}`);
+    });
+  });
 }

@@ -22,7 +22,7 @@ import {
 import { InviteBook, type IncomingJoinRequest, type ReceivedInvite } from './invite-book.js';
 import { isJoinable, NOT_JOINABLE_MESSAGE } from './joinable.js';
 import { fromPlatformFailure, SocialError } from './social-error.js';
-import type { GameLauncher } from './game-launcher.js';
+import type { GameLauncher, LaunchResult } from './game-launcher.js';
 
 /** The platform calls the invite flows make (the host's HTTP client fits it). */
 export interface SocialPlatform {
@@ -50,6 +50,35 @@ export interface SocialServiceOptions {
   readonly inviteTtlMs?: number;
   /** A join delivered to a game that is not running waits this long for it to subscribe. */
   readonly pendingJoinTtlMs?: number;
+}
+
+/** What became of a join: handed to the game, or waiting for it (launched, or failed to launch). */
+export interface JoinOutcome {
+  readonly delivered: boolean;
+  /** Not delivered: how long the join waits for the game to connect and subscribe. */
+  readonly waitMs?: number;
+  /** Not delivered and the game was not running: what the launcher did. */
+  readonly launch?: LaunchResult;
+}
+
+/** The control API's answer to a join (`POST /v1/friends/{id}/join`, `POST /v1/invites/{id}/accept`). */
+export interface JoinReport {
+  /** The game got ACTIVITY_JOIN. */
+  readonly joined: boolean;
+  /** A private party: a join request was sent and the friend's game decides. */
+  readonly requested: boolean;
+  /** Not joined yet: the join waits this long for the game (launched or started by hand). */
+  readonly pending_ms?: number;
+  readonly launch?: { readonly launched: boolean; readonly how: string; readonly failure?: string };
+}
+
+export function joinReport(outcome: JoinOutcome): JoinReport {
+  return {
+    joined: outcome.delivered,
+    requested: false,
+    ...(outcome.waitMs === undefined ? {} : { pending_ms: outcome.waitMs }),
+    ...(outcome.launch === undefined ? {} : { launch: outcome.launch }),
+  };
 }
 
 export interface SocialChange {
@@ -292,27 +321,35 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     }
   }
 
-  /** Gets the secret and hands it to the game (launching it when it is not running). */
-  private async join(hostId: string, applicationId: string, messageId?: string): Promise<{ joined: true; delivered: boolean }> {
+  /**
+   * Gets the secret and hands it to the game. A game that is not running is launched and the
+   * join waits for it (`pending`); `launch` says what the launcher did, failure included.
+   */
+  private async join(hostId: string, applicationId: string, messageId?: string): Promise<JoinOutcome> {
     const { secret } = await this.fetchSecret(hostId, applicationId, messageId);
     const delivered = this.toGames(applicationId, 'ACTIVITY_JOIN', { secret }) > 0;
     if (delivered) {
       this.emit('change', { type: 'join-delivered', data: { application_id: applicationId, user_id: hostId } });
-      return { joined: true, delivered };
+      return { delivered: true };
     }
     this.pendingJoins.set(applicationId, { secret, expiresAt: this.now() + this.pendingJoinTtlMs });
     this.emit('change', { type: 'join-pending', data: { application_id: applicationId, user_id: hostId } });
     const running = [...this.options.server.connections()].some((c) => c.clientId === applicationId && c.state === 'ready');
-    if (!running) {
-      try {
-        const result = await this.options.launcher.launch(applicationId);
-        this.options.logger.info({ applicationId, how: result.how, launched: result.launched }, 'launching the game to deliver a join');
-      } catch (error) {
-        // The join stays pending: the player can still start the game by hand.
-        this.options.logger.warn({ applicationId, error: error instanceof Error ? error.name : typeof error }, 'could not launch the game');
-      }
+    if (running) return { delivered: false, waitMs: this.pendingJoinTtlMs };
+    return { delivered: false, waitMs: this.pendingJoinTtlMs, launch: await this.launch(applicationId) };
+  }
+
+  private async launch(applicationId: string): Promise<LaunchResult> {
+    let result: LaunchResult;
+    try {
+      result = await this.options.launcher.launch(applicationId);
+    } catch (error) {
+      result = { launched: false, how: 'launcher', failure: error instanceof Error ? error.message : 'the launcher failed' };
     }
-    return { joined: true, delivered };
+    // The join stays pending either way: the player can still start the game by hand.
+    if (result.launched) this.options.logger.info({ applicationId, how: result.how }, 'launched the game to deliver a join');
+    else this.options.logger.warn({ applicationId, how: result.how, failure: result.failure }, 'could not launch the game to deliver a join');
+    return result;
   }
 
   private deliverPendingJoin(connection: RpcConnection): void {
@@ -357,12 +394,12 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     await this.declineRequest(request);
   }
 
-  async acceptInvite(id: string): Promise<{ secret_delivered: boolean }> {
+  async acceptInvite(id: string): Promise<{ secret_delivered: boolean } & JoinReport> {
     const invite = this.book.invite(id);
     if (invite === undefined) throw new SocialError(RpcErrorCode.InvalidInvite, `Invalid invite: no invite ${id}`, 404);
     const result = await this.join(invite.user.id, invite.applicationId, invite.messageId);
     this.book.removeInvite(id);
-    return { secret_delivered: result.delivered };
+    return { secret_delivered: result.delivered, ...joinReport(result) };
   }
 
   /**
@@ -381,7 +418,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   }
 
   /** Join a friend: at once for a public party, else by sending a join request. */
-  async requestToJoin(input: { user_id: string; application_id?: string }): Promise<{ joined: boolean }> {
+  async requestToJoin(input: { user_id: string; application_id?: string }): Promise<JoinReport> {
     const friend = this.options.friend(input.user_id);
     if (friend === undefined) throw new SocialError(RpcErrorCode.InvalidUser, `Invalid user: ${input.user_id} is not a friend`, 404);
     const activities = friend.presence?.activities ?? [];
@@ -392,8 +429,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     const applicationId = target.application_id;
     const isPublic = ((target.flags ?? 0) & ActivityFlag.PartyPrivacyFriends) !== 0;
     if (isPublic) {
-      await this.join(input.user_id, applicationId);
-      return { joined: true };
+      return joinReport(await this.join(input.user_id, applicationId));
     }
     const platform = this.requirePlatform();
     // Noted before sending: their game may say yes before our own send has returned.
@@ -409,7 +445,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       this.book.takeOutgoing(input.user_id, applicationId);
       throw fromPlatformFailure(error, 'request');
     }
-    return { joined: false };
+    return { joined: false, requested: true };
   }
 
   private activityOf(applicationId: string): GatewayActivity | null {

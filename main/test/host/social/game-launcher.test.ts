@@ -149,3 +149,42 @@ describe('CommandGameLauncher', () => {
     expect(calls).toEqual([['/opt/game/run', ['--join']]]);
   });
 });
+
+describe('CommandGameLauncher with real processes', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'companion-launch-real-'));
+    await mkdir(path.join(dir, 'bin'));
+    await mkdir(path.join(dir, 'data'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function fakeCommand(name: string, script: string): Promise<void> {
+    await writeFile(path.join(dir, 'bin', name), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  }
+  const launcher = (): CommandGameLauncher =>
+    new CommandGameLauncher({ dataDir: path.join(dir, 'data'), env: { PATH: path.join(dir, 'bin'), XDG_DATA_HOME: path.join(dir, 'xdg') }, platform: 'linux' });
+
+  it('reports an opener that exits non-zero (no handler for the link) as a failure', async () => {
+    await fakeCommand('xdg-open', 'exit 2');
+    await expect(launcher().launch(APP)).resolves.toEqual({ launched: false, how: 'url handler', failure: "xdg-open exited with code 2 (nothing handles the game's link)" });
+  });
+
+  it('reports a missing opener as a failure', async () => {
+    await expect(launcher().launch(APP)).resolves.toEqual({ launched: false, how: 'url handler', failure: 'xdg-open was not found' });
+  });
+
+  it('takes an opener that exits 0 as launched', async () => {
+    await fakeCommand('xdg-open', `echo "$1" > "${dir}/opened"`);
+    await expect(launcher().launch(APP)).resolves.toEqual({ launched: true, how: 'url handler' });
+  });
+
+  it('takes a game that keeps running as launched, and one that fails at once as not', async () => {
+    await writeFile(path.join(dir, 'data', 'launch-commands.json'), JSON.stringify({ [APP]: [process.execPath, '-e', 'setTimeout(() => {}, 2000)'] }));
+    await expect(launcher().launch(APP)).resolves.toEqual({ launched: true, how: 'registered command' });
+    await writeFile(path.join(dir, 'data', 'launch-commands.json'), JSON.stringify({ [APP]: ['/bin/sh', '-c', 'exit 3'] }));
+    await expect(launcher().launch(APP)).resolves.toEqual({ launched: false, how: 'registered command', failure: '/bin/sh exited with code 3' });
+  });
+});
