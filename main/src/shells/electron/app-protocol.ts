@@ -3,7 +3,7 @@ import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { APP_HOST, APP_SCHEME } from './url-policy.js';
 
 /**
- * The `app://companion/...` protocol handler's decisions (checklist item 9): which file of the
+ * The `app://companion/...` protocol handler's decisions: which file of the
  * built renderer a request names, its content type, and the headers (CSP included). The
  * Electron adapter only registers the scheme and turns `serveAppRequest`'s answer into a
  * `Response`. Anything that could leave the renderer folder is refused, not cleaned up.

@@ -1,5 +1,5 @@
 /**
- * The deep-link entry (`<scheme>:/authorize/callback?code=…&state=…`, checklist item 8): a
+ * The deep-link entry (`<scheme>:/authorize/callback?code=…&state=…`): a
  * pure parser fed from `second-instance` argv, macOS `open-url` and the first launch's argv.
  * Only the exact form is accepted and only with a `state` we are waiting for; that state is
  * consumed, so a replayed link is refused. Anything else is ignored (and logged by the caller).

@@ -4,7 +4,7 @@ import { isInvokeChannel, parseChannelArgs } from '../../host/ui-bridge/bridge-s
 import { isAppUrl } from './url-policy.js';
 
 /**
- * The one wrapper every `ipcMain.handle` goes through (checklist item 3): who is calling
+ * The one wrapper every `ipcMain.handle` goes through: who is calling
  * (our origin, the main frame, a window we created), on which channel (the contract's), with
  * what (the channel's schema). Only then does the call reach the host. A refusal is logged
  * with its reason; the renderer only learns "refused".

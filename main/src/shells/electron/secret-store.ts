@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../base/atomic-file.js';
 
 /**
- * Where the player's platform token lives (checklist item 10). Main only: the token is
+ * Where the player's platform token lives. Main only: the token is
  * never part of a push or an invoke result. The safeStorage-backed store writes the
  * encrypted token to a 0600 file; when the OS cannot encrypt (no keyring, or Linux's
  * `basic_text` fallback that only obfuscates), it refuses to write and keeps the token in

@@ -1,7 +1,7 @@
 import { findDeepLinkArg } from './deep-link.js';
 
 /**
- * One Companion per user session (checklist item 7): the first launch holds the lock; a
+ * One Companion per user session: the first launch holds the lock; a
  * second launch quits at once, and the first focuses its window and takes the deep link the
  * second one was started with (Windows and Linux pass links as arguments).
  */

@@ -1,5 +1,5 @@
 /**
- * The one `webPreferences` factory every Companion window uses (security checklist item 1).
+ * The one `webPreferences` factory every Companion window uses.
  * Nothing here is optional: the renderer is a sandboxed, context-isolated web page that
  * reaches the host only through the preload's narrow `window.companion` API.
  */
