@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; electron only in the shell's entry/adapters and the preload entry. */
+/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; Electron: see electronRules below. */
 const layerRule = (forbidden, message) => ({
   'no-restricted-imports': [
     'error',
@@ -11,6 +11,68 @@ const layerRule = (forbidden, message) => ({
     },
   ],
 });
+
+/*
+ * Electron is loaded in two places only: main/src/shells/electron/load-electron.ts (the shell's
+ * main process) and preload/src/index.ts (the preload entry). Everywhere else it is refused
+ * however it is written: import or export from it, `import type`, `typeof import()`,
+ * `import x = require()`, import(), require(), createRequire(...)(...). In source (not tests,
+ * scripts or bin/), the two places included, a module specifier must also be visible: import()
+ * and require() take literals only, and createRequire's result is bound to `require`, called at
+ * once with a literal or only used for `.resolve`, so no variable can hide Electron.
+ */
+const ELECTRON_LOADER = 'main/src/shells/electron/load-electron.ts';
+const PRELOAD_ENTRY = 'preload/src/index.ts';
+// esquery regexes end at the first slash: \x2F is '/'.
+const ELECTRON_SPECIFIER = '/^electron(\\x2F|$)/';
+const ELECTRON_MESSAGE = `Electron is loaded only by ${ELECTRON_LOADER} (and ${PRELOAD_ENTRY}); take Electron objects by injection.`;
+const electronLoads = [
+  ...['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression', 'TSImportType'].map((node) => ({
+    selector: `${node}[source.value=${ELECTRON_SPECIFIER}]`,
+    message: ELECTRON_MESSAGE,
+  })),
+  { selector: `TSExternalModuleReference[expression.value=${ELECTRON_SPECIFIER}]`, message: ELECTRON_MESSAGE },
+  // require('electron'), anyName('electron'), createRequire(url)('electron'), module.require('electron').
+  {
+    selector: `CallExpression:matches([callee.type='Identifier'], [callee.type='CallExpression'], [callee.property.name='require'])[arguments.0.value=${ELECTRON_SPECIFIER}]`,
+    message: ELECTRON_MESSAGE,
+  },
+];
+const SOURCES = ['{main,rpc,platform,preload,renderer}/src/**/*.{ts,tsx}', 'rpc/client/**/*.ts'];
+const DYNAMIC_MESSAGE = 'source loads modules by literal specifier only, so the linter sees what is loaded.';
+const hiddenLoads = [
+  { selector: "ImportExpression:not([source.type='Literal'])", message: `import() with a computed specifier: ${DYNAMIC_MESSAGE}` },
+  { selector: "CallExpression:matches([callee.name='require'], [callee.property.name='require']):not([arguments.0.type='Literal'])", message: `require() with a computed specifier: ${DYNAMIC_MESSAGE}` },
+  {
+    selector:
+      "CallExpression:matches([callee.name='createRequire'], [callee.property.name='createRequire'])" +
+      ":not(VariableDeclarator[id.name='require'] > CallExpression.init)" +
+      ":not(CallExpression[arguments.0.type='Literal'] > CallExpression.callee)" +
+      ":not(MemberExpression[property.name='resolve'] > CallExpression.object)",
+    message: `createRequire() is bound to a const named require, called at once with a literal, or used for .resolve: ${DYNAMIC_MESSAGE}`,
+  },
+  {
+    selector: "Identifier[name='require']:matches(VariableDeclarator > .init, AssignmentExpression > .right, CallExpression > .arguments, Property > .value, ReturnStatement > .argument)",
+    message: `require passed around under another name: ${DYNAMIC_MESSAGE}`,
+  },
+];
+const electronRules = [
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: [ELECTRON_LOADER, PRELOAD_ENTRY],
+    rules: { 'no-restricted-syntax': ['error', ...electronLoads] },
+  },
+  {
+    files: SOURCES,
+    ignores: [ELECTRON_LOADER, PRELOAD_ENTRY],
+    rules: { 'no-restricted-syntax': ['error', ...electronLoads, ...hiddenLoads] },
+  },
+  {
+    // The two places: each loads Electron with a literal require, and nothing else.
+    files: [ELECTRON_LOADER, PRELOAD_ENTRY],
+    rules: { 'no-restricted-syntax': ['error', ...hiddenLoads] },
+  },
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'coverage/**', '.bench/**', 'test-results/**', 'playwright-report/**'] },
@@ -55,16 +117,11 @@ export default tseslint.config(
   },
   {
     files: ['main/**/*.ts'],
-    rules: layerRule(['**/renderer/**', 'electron'], 'main/ reaches the UI only through the preload contract; Electron only in main/electron adapters.'),
-  },
-  {
-    // Electron itself only where it is loaded at runtime inside Electron: the shell's entry and
-    // its adapters (main), and the preload entry. Everything else takes Electron objects by injection.
-    files: ['main/src/shells/electron/*-adapter*.ts', 'main/src/shells/electron/electron-main.ts'],
-    rules: layerRule(['**/renderer/**'], 'main/ reaches the UI only through the preload contract.'),
+    rules: layerRule(['**/renderer/**', 'electron'], 'main/ reaches the UI only through the preload contract; Electron is loaded by main/src/shells/electron/load-electron.ts alone.'),
   },
   {
     files: ['preload/src/index.ts'],
     rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours.'),
   },
+  ...electronRules,
 );

@@ -1,24 +1,22 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Snapshot, StatusView } from '../../../../preload/src/contract.js';
 import type { ControlLogger } from '../../host/control/control-server.js';
-import { startHost, type Host } from '../../host/compose/host.js';
+import type { Host } from '../../host/compose/host.js';
 import { createLogger } from '../../base/logger.js';
-import { readVersion } from '../../base/version.js';
 import { createBridgeBackend } from '../../host/ui-bridge/bridge-backend.js';
 import { hostSettings, logLevelOf, type LoginItemPort } from '../../host/ui-bridge/host-settings.js';
-import { autostartFile, electronLoginItem, xdgAutostartLoginItem } from './login-item.js';
 import type { BridgeBackend } from '../../host/ui-bridge/bridge-port.js';
-import { DEEP_LINK_SCHEME, findDeepLinkArg, parseCallbackUrl } from './deep-link.js';
-import type { ElectronModule, MenuItemOptionsLike } from './electron-types.js';
-import { denyAllPermissions, guardWebContents } from './guards-adapter.js';
+import { deepLinkHandler, setUpApp } from './app-setup.js';
+import { DEEP_LINK_SCHEME, findDeepLinkArg } from './deep-link.js';
+import type { ElectronModule } from './electron-types.js';
+import { denyAllPermissions } from './guards-adapter.js';
+import { shellIcons } from './icons.js';
 import { installGuardedHandlers, type InvokeEventLike } from './ipc-guard.js';
-import { snapshotChanges } from './notifications.js';
-import { companionIconPng } from './icon.js';
-import { handleAppProtocol, registerAppScheme } from './protocol-adapter.js';
-import { SafeStorageSecretStore } from './secret-store.js';
-import { acquireSingleInstance } from './single-instance.js';
-import { trayMenuTemplate, trayTooltip, type TrayAction } from './tray-menu.js';
+import { loadElectron } from './load-electron.js';
+import { handleAppProtocol } from './protocol-adapter.js';
+import { startShellHost } from './shell-host.js';
+import { ShellPushes } from './shell-pushes.js';
+import { ShellTray } from './shell-tray.js';
 import { DEFAULT_EXTERNAL_HOSTS } from './url-policy.js';
 import { PRELOAD_BUNDLE_PATH, WindowManager } from './windows-adapter.js';
 
@@ -26,9 +24,8 @@ import { PRELOAD_BUNDLE_PATH, WindowManager } from './windows-adapter.js';
  * The Electron entry (`electron out/main/src/shells/electron/electron-main.js`; electron-builder's
  * `extraMetadata.main`). It composes the same host `companion serve` runs with the shell:
  * single-instance lock, `app://` protocol, guarded IPC, windows, tray, notifications,
- * consent window, deep links, login item. Every decision lives in the pure modules beside
- * it; this file only wires them to Electron, which it imports dynamically (importing
- * `electron` in plain Node throws when its binary is missing).
+ * consent window, deep links, login item. Every decision lives in the modules beside it;
+ * this file only puts them in order. Electron itself comes from load-electron.ts.
  */
 
 /** This module's built path (for `npm start` / Playwright to pass to the Electron binary). */
@@ -47,128 +44,34 @@ export interface ShellOptions {
 export async function runElectronShell(electron: ElectronModule, options: ShellOptions): Promise<void> {
   const { app } = electron;
   const logger = createLogger({ level: 'info' });
-  const externalHosts = options.externalHosts ?? DEFAULT_EXTERNAL_HOSTS;
-
-  // Before ready: the privileged scheme, the lock, the deep-link scheme.
-  registerAppScheme(electron.protocol);
-  const pendingStates = new Set<string>();
-  const onDeepLink = (raw: string): void => {
-    const result = parseCallbackUrl(raw, DEEP_LINK_SCHEME, pendingStates);
-    // No sign-in in the browser is started by this version, so every link is refused for now.
-    if (!result.ok) logger.warn({ reason: result.reason }, 'deep link ignored');
-  };
-  const icon = electron.nativeImage.createFromBuffer(companionIconPng(256), { scaleFactor: 1 });
-  const windows = new WindowManager({
-    BrowserWindow: electron.BrowserWindow,
-    preloadPath: PRELOAD_BUNDLE_PATH,
-    icon,
-    devTools: !app.isPackaged,
+  const icons = shellIcons(app.isPackaged, (process as { resourcesPath?: string }).resourcesPath);
+  const windows = new WindowManager({ BrowserWindow: electron.BrowserWindow, preloadPath: PRELOAD_BUNDLE_PATH, icon: icons.window, devTools: !app.isPackaged });
+  const onDeepLink = deepLinkHandler(logger);
+  const setUp = setUpApp(electron, onDeepLink, {
+    entry: ELECTRON_MAIN_ENTRY,
+    externalHosts: options.externalHosts ?? DEFAULT_EXTERNAL_HOSTS,
+    logger,
+    focus: () => windows.show('main'),
   });
-  if (!acquireSingleInstance(app, DEEP_LINK_SCHEME, { focus: () => windows.show('main'), deepLink: onDeepLink })) return;
-  if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
-  else app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [ELECTRON_MAIN_ENTRY]);
-  app.on('open-url', (event, url) => {
-    event.preventDefault();
-    onDeepLink(url);
-  });
-  app.on('web-contents-created', (_event, contents) =>
-    guardWebContents(contents, { openExternal: (url) => void electron.shell.openExternal(url), allowedHosts: externalHosts, logger }),
-  );
-  // The shell lives in the tray: closing every window does not quit.
-  app.on('window-all-closed', () => undefined);
+  if (!setUp) return;
 
   await app.whenReady();
   denyAllPermissions(electron.session.defaultSession, logger);
   handleAppProtocol(electron.protocol, RENDERER_DIR);
-
-  const dataDir = join(app.getPath('userData'), 'data');
-  const secrets = new SafeStorageSecretStore({
-    safeStorage: electron.safeStorage,
-    file: join(app.getPath('userData'), 'platform-token.bin'),
-    platform: process.platform,
-    logger,
-  });
-  const token = await secrets.load();
-  const host = await startHost({
-    env: process.env,
-    allowSecond: false,
-    version: readVersion(),
-    logger,
-    dataDir,
-    // The windows are the UI: no loopback web UI beside them.
-    webUi: false,
-    // Every sign-in from the UI is saved here, and cleared on sign-out: the next launch signs in with it.
-    tokenStore: secrets,
-    ...(token === null ? {} : { credentials: { token } }),
-  });
-  // Start at login: Electron's login item on macOS and Windows, an XDG autostart entry on Linux.
-  const loginItem =
-    process.platform === 'linux'
-      ? xdgAutostartLoginItem({
-          file: autostartFile(process.env),
-          command: app.isPackaged ? [process.execPath] : [process.execPath, ELECTRON_MAIN_ENTRY],
-        })
-      : electronLoginItem(app);
+  const { host, loginItem } = await startShellHost(app, electron.safeStorage, logger, ELECTRON_MAIN_ENTRY);
   const bridge = options.createBridge(host, logger, loginItem);
-
   installGuardedHandlers(
     electron.ipcMain as unknown as { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void },
     { backend: bridge, isKnownSender: windows.isKnownSender, logger, onReady: (id) => windows.queue.markReady(id) },
   );
-
-  // Tray: status, quick actions, start at login.
-  let status: StatusView | null = null;
-  let lastSnapshot: Snapshot | null = null;
-  const tray = new electron.Tray(electron.nativeImage.createFromBuffer(companionIconPng(32), { scaleFactor: 1 }));
-  const act = (action: TrayAction): void => {
-    if (action === 'open') windows.show('main');
-    else if (action === 'open-consent') windows.show('consent');
-    else if (action === 'toggle-login-item') {
-      void loginItem
-        .set(!loginItem.get())
-        .catch((error: unknown) => logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'start at login could not be changed'))
-        .finally(refreshTray);
-    } else app.quit();
-  };
-  const refreshTray = (): void => {
-    const state = {
-      status,
-      pendingConsents: lastSnapshot?.consent_requests.filter((request) => request.state !== 'settled').length ?? 0,
-      games: lastSnapshot?.games.length ?? 0,
-      openAtLogin: loginItem.get(),
-      loginItemSupported: true,
-    };
-    tray.setToolTip(trayTooltip(state));
-    const items: MenuItemOptionsLike[] = trayMenuTemplate(state).map(({ action, ...item }) =>
-      action === undefined ? item : { ...item, click: () => act(action) },
-    );
-    tray.setContextMenu(electron.Menu.buildFromTemplate(items));
-  };
-  tray.on('click', () => windows.show('main'));
-
-  // Pushes go to every window (queued until it is ready); snapshots also drive the tray,
-  // notifications and the consent window.
-  const unsubscribe = bridge.subscribe((message) => {
-    windows.broadcast(message);
-    if (message.channel !== 'companion:snapshot') return;
-    const changes = snapshotChanges(lastSnapshot, message.payload);
-    lastSnapshot = message.payload;
-    status = message.payload.status;
-    refreshTray();
-    if (changes.newConsentRequests.length > 0) windows.show('consent');
-    if (electron.Notification.isSupported()) {
-      for (const spec of changes.notifications) {
-        const notification = new electron.Notification({ title: spec.title, body: spec.body });
-        notification.on('click', () => windows.show('main'));
-        notification.show();
-      }
-    }
-  });
-  refreshTray();
+  const tray = new ShellTray(electron, { icon: icons.tray, windows, loginItem, logger, quit: () => app.quit() });
+  const unsubscribe = bridge.subscribe(new ShellPushes(electron, windows, tray).deliver);
+  tray.refresh();
   windows.show('main');
   const initialLink = findDeepLinkArg(process.argv, DEEP_LINK_SCHEME);
   if (initialLink !== null) onDeepLink(initialLink);
 
+  // The first quit closes everything, then exits once the host has closed.
   let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
@@ -199,11 +102,7 @@ export function hostBridge(host: Host, logger?: ControlLogger, loginItem?: Login
 }
 
 async function main(): Promise<void> {
-  // Dynamic: importing `electron` outside Electron throws when its binary is missing.
-  const specifier = 'electron';
-  const imported = (await import(specifier)) as { default?: ElectronModule } & ElectronModule;
-  const electron = imported.default ?? imported;
-  await runElectronShell(electron, { createBridge: hostBridge });
+  await runElectronShell(loadElectron(), { createBridge: hostBridge });
 }
 
 // Runs only inside Electron's main process (never under Node or Vitest).

@@ -1,8 +1,17 @@
 /**
- * The few Electron APIs the shell uses, as local structural types: electron's own .d.ts is
- * not installed here (its package is an optional dependency without a binary). The dynamic
- * `import('electron')` in electron-main.ts is cast to `ElectronModule`; adapters take these
- * types, so tests pass fakes.
+ * The few Electron APIs the shell uses, as local structural types. load-electron.ts casts what
+ * `require('electron')` gives to `ElectronModule`; the adapters take these types, so tests pass
+ * fakes.
+ *
+ * Why not Electron's own types: they ship in the npm package (electron@41.7.1's tarball holds
+ * electron.d.ts beside install.js, and they compile here with `import type` from 'electron'),
+ * but a plain `npm install` does not keep that package where the binary cannot be downloaded:
+ * its postinstall (install.js) fetches the binary from GitHub, fails (checked 2026-11-25 in an
+ * empty project with only `"optionalDependencies": {"electron": "41.7.1"}`: "getaddrinfo
+ * ENOTFOUND github.com", exit 1), and npm then removes a failed optional dependency, types
+ * and all. Only ELECTRON_SKIP_BINARY_DOWNLOAD=1 keeps it (install.js reads no npm config
+ * setting), so `tsc -b` would depend on an environment variable. These types stay until
+ * Electron's types can be had without the binary download.
  */
 
 export interface WebContentsLike {
@@ -103,7 +112,6 @@ export interface ElectronModule {
     decryptString(encrypted: Buffer): string;
     getSelectedStorageBackend?(): string;
   };
-  readonly nativeImage: { createFromBuffer(buffer: Buffer, options?: { scaleFactor?: number }): unknown };
   readonly Tray: new (icon: unknown) => {
     setToolTip(text: string): void;
     setContextMenu(menu: unknown): void;

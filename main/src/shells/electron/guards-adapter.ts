@@ -3,7 +3,7 @@ import type { PermissionSessionLike, WebContentsLike } from './electron-types.js
 
 /**
  * Applies the URL policy to every web contents Electron creates (`web-contents-created`),
- * and denies every permission request. Takes Electron objects by
+ * and denies every permission. Takes Electron objects by
  * injection; no electron import.
  */
 export interface GuardsLogger {

@@ -1,5 +1,5 @@
 /**
- * Pushes to a window wait until its page said `companion:ready`, so
+ * Pushes to a window wait until its page said `companion:ready`:
  * a consent request that arrives while the UI loads is delivered, not lost. Per window, in
  * order; a reload makes the window not ready again (`reset`), and a destroyed window's
  * queue is dropped (`forget`).

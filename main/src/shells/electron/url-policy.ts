@@ -1,5 +1,5 @@
 /**
- * Where a Companion window may go (navigation, new windows, links):
+ * Where a Companion window may go:
  * only our own `app://companion/...` pages load inside a window; everything else is either
  * refused or, for an https link to an allowlisted host, handed to the system browser.
  * Every decision parses with `URL`; string prefixes are never trusted.
