@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { AuthorizationArgs } from './authorization-args.js';
 import { INVALID_RECORD_MESSAGE } from './authorization-args.js';
 import { ClientResult } from './client-result.js';
+import { LoopbackRedirect } from './loopback-redirect.js';
 import { authorizeUrl, desktopRedirectUri } from './redirects.js';
 
 /**
@@ -62,39 +61,24 @@ export function openInBrowser(url: string): Promise<void> {
   });
 }
 
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function page(title: string, text: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto"><h1>${title}</h1><p>${text}</p></body></html>
-`;
-}
-
-const PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  Connection: 'close',
-} as const;
-
-/** The outcome of a `GET /callback`: the state first (null: not ours, ignored), then `error`, then `code`. */
-function readCallback(query: URLSearchParams, expectedState: string): { result: ClientResult; code?: string } | null {
-  const state = query.get('state');
-  if (state === null || !sameString(state, expectedState)) return null;
-  const error = query.get('error');
-  if (error !== null) {
-    const description = query.get('error_description') ?? undefined;
-    return { result: ClientResult.fromOAuthError(error, description) };
+/**
+ * Builds the authorize page's URL and has the browser open it; a URL that cannot be built
+ * (`Validation`) or a browser that cannot be opened (`AuthorizationFailed`) ends the flow.
+ */
+function startBrowser(redirect: LoopbackRedirect, pageUrl: () => string, openUrl: (url: string) => void | Promise<void>): void {
+  let url: string;
+  try {
+    url = pageUrl();
+  } catch (error) {
+    redirect.settle({ result: ClientResult.validation(error instanceof Error ? error.message : String(error)) });
+    return;
   }
-  const code = query.get('code');
-  if (code === null || code.length === 0) return { result: ClientResult.failure('AuthorizationFailed', 'the redirect carried neither a code nor an error') };
-  return { result: ClientResult.ok(), code };
+  // Not awaited before waiting: an openUrl that drives the browser to the end resolves late.
+  Promise.resolve()
+    .then(() => openUrl(url))
+    .catch((error: unknown) => {
+      redirect.settle({ result: ClientResult.failure('AuthorizationFailed', `the browser could not be opened: ${error instanceof Error ? error.message : String(error)}`) });
+    });
 }
 
 /**
@@ -119,100 +103,19 @@ export async function browserAuthorize(options: BrowserAuthorizeOptions): Promis
   const openUrl = options.openUrl ?? openInBrowser;
   const state = args.state() ?? generateState();
 
-  let settle: (outcome: { result: ClientResult; code?: string }) => void = () => undefined;
-  const settled = new Promise<{ result: ClientResult; code?: string }>((resolve) => {
-    let done = false;
-    settle = (outcome) => {
-      if (done) return;
-      done = true;
-      resolve(outcome);
-    };
-  });
-
-  let mismatches = 0;
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') {
-      response.writeHead(404, PAGE_HEADERS).end(page('Not found', 'Nothing here.'));
-      return;
-    }
-    if (request.method !== 'GET') {
-      response.writeHead(405, { ...PAGE_HEADERS, Allow: 'GET' }).end(page('Method not allowed', 'Use GET.'));
-      return;
-    }
-    const outcome = readCallback(url.searchParams, state);
-    if (outcome === null) {
-      // A forged or stale redirect (another tab, an earlier attempt, a local page probing the
-      // port): refused and its code dropped, but it does not end the flow: the player's real
-      // redirect may still come before the timeout.
-      mismatches += 1;
-      response.writeHead(400, PAGE_HEADERS).end(page('Authorization failed', "This redirect does not belong to the game's request. Finish the authorization in the window the game opened."));
-      return;
-    }
-    const { result } = outcome;
-    const [status, title, text] = result.successful
-      ? [200, 'Authorized', 'You can close this window and return to the game.']
-      : result.type === 'UserCancelled'
-        ? [200, 'Cancelled', 'The authorization was cancelled. You can close this window and return to the game.']
-        : [400, 'Authorization failed', 'The game could not be authorized. You can close this window and try again from the game.'];
-    // Settled once the answer is handed to the OS, so closing the listener cannot cut it off.
-    response.writeHead(status, PAGE_HEADERS).end(page(title, text), () => settle(outcome));
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const redirectUri = desktopRedirectUri(port);
-
-  const timer = setTimeout(() => {
-    const timedOut = ClientResult.timeout(timeoutMs);
-    settle({
-      result:
-        mismatches === 0
-          ? timedOut
-          : ClientResult.failure('Timeout', `${timedOut.error}; ${mismatches} redirect(s) with a state that did not match the request's were refused`, { retryable: timedOut.retryable }),
-    });
-  }, timeoutMs);
-  const onAbort = (): void => settle({ result: ClientResult.aborted() });
+  const redirect = new LoopbackRedirect(state);
+  const redirectUri = desktopRedirectUri(await redirect.listen(options.port ?? 0));
+  const timer = setTimeout(() => redirect.timeOut(timeoutMs), timeoutMs);
+  const onAbort = (): void => redirect.settle({ result: ClientResult.aborted() });
   if (options.signal?.aborted === true) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
-    let url: string;
-    try {
-      url = authorizeUrl(options.platformBase, args, options.applicationId, redirectUri, state);
-    } catch (error) {
-      settle({ result: ClientResult.validation(error instanceof Error ? error.message : String(error)) });
-      url = '';
-    }
-    if (url !== '') {
-      // Not awaited before waiting: an openUrl that drives the browser to the end resolves late.
-      Promise.resolve()
-        .then(() => openUrl(url))
-        .catch((error: unknown) => {
-          settle({ result: ClientResult.failure('AuthorizationFailed', `the browser could not be opened: ${error instanceof Error ? error.message : String(error)}`) });
-        });
-    }
-    const outcome = await settled;
-    return { ...outcome, redirectUri };
+    startBrowser(redirect, () => authorizeUrl(options.platformBase, args, options.applicationId, redirectUri, state), openUrl);
+    return { ...(await redirect.outcome), redirectUri };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    await new Promise<void>((resolve) => {
-      // Answers carry `Connection: close`, so the callback's socket ends by itself once sent;
-      // idle keep-alive sockets go now, anything still hanging after a grace second is cut.
-      const grace = setTimeout(() => server.closeAllConnections(), 1000);
-      server.close(() => {
-        clearTimeout(grace);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+    await redirect.close();
   }
 }

@@ -1,0 +1,144 @@
+import type { Server } from 'node:http';
+import type { PlatformAdmin } from '../admin/admin.js';
+import { GATEWAY_PATH, type SessionInfo } from '../gateway/server.js';
+import { randomToken } from '../state/ids.js';
+import type { Store } from '../state/store.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
+import { releaseDataDir, removeRuntimeFile, writeRuntimeFile } from '../support/runtime-file.js';
+import type { WebhookSleep } from '../webhooks/deliverer.js';
+import type { PlatformUser, PresenceUpdateEvent } from '../wire/index.js';
+import { closeServer, createPlatformHttpServer, listen } from './http-listener.js';
+import { PlatformAddresses, PlatformServices } from './platform-services.js';
+
+export interface PlatformServer {
+  /** `http://127.0.0.1:PORT`; the API is under `/api`, `/api/v9` and `/api/v10`. */
+  readonly url: string;
+  /** `ws://127.0.0.1:PORT/gateway`. */
+  readonly gatewayUrl: string;
+  readonly port: number;
+  /** For `Authorization: Admin <token>` on `/_emulator` (also in the runtime file). */
+  readonly adminToken: string;
+  /** `<dataDir>/platform.json`. */
+  readonly runtimeFile: string;
+  readonly dataDir: string;
+  readonly limits: PlatformLimits;
+  /** Users, friends, apps, gateway control: the admin API in-process. */
+  readonly admin: PlatformAdmin;
+  users(): PlatformUser[];
+  /** A user by username. */
+  user(username: string): PlatformUser | undefined;
+  /** The user token of a user (what `POST /api/auth/login` returns); throws for unknown users. */
+  loginToken(username: string): string;
+  sessions(): SessionInfo[];
+  /** The user's presence as friends see it; undefined when offline. */
+  presence(userId: string): PresenceUpdateEvent | undefined;
+  /** Writes pending state changes now. */
+  flush(): Promise<void>;
+  /** Resolves when no webhook delivery is in progress (delivered or given up). */
+  webhooksIdle(): Promise<void>;
+  /** Closes every socket and the server, writes the state and removes the runtime file. */
+  close(): Promise<void>;
+}
+
+export interface AssembleOptions {
+  readonly host: string;
+  readonly requestedPort: number;
+  readonly limits: PlatformLimits;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+  readonly dataDir: string;
+  readonly strictApps: boolean;
+  readonly webhookSleep?: WebhookSleep;
+}
+
+/** A listening emulator: where it is, and the parts its shutdown closes. */
+interface Running {
+  readonly services: PlatformServices;
+  readonly server: Server;
+  readonly port: number;
+  readonly url: string;
+  readonly gatewayUrl: string;
+  readonly adminToken: string;
+  readonly runtimeFile: string;
+}
+
+/** Listens and announces the emulator in its runtime file; on failure closes what was opened. */
+async function goLive(services: PlatformServices, server: Server, o: AssembleOptions, addresses: PlatformAddresses, adminToken: string): Promise<Running> {
+  let port: number;
+  try {
+    port = await listen(server, o.host, o.requestedPort);
+  } catch (error) {
+    await services.gateway.close();
+    throw error;
+  }
+  addresses.url = `http://${o.host}:${port}`;
+  addresses.gatewayUrl = `ws://${o.host}:${port}${GATEWAY_PATH}`;
+  const { url, gatewayUrl } = addresses;
+  let runtimeFile: string;
+  try {
+    runtimeFile = await writeRuntimeFile(o.dataDir, { pid: process.pid, url, adminToken, startedAt: new Date().toISOString() });
+  } catch (error) {
+    await services.gateway.close();
+    await closeServer(server);
+    throw error;
+  }
+  o.logger.info({ url, dataDir: o.dataDir }, 'platform emulator listening');
+  return { services, server, port, url, gatewayUrl, adminToken, runtimeFile };
+}
+
+/** Closes everything in order, once: the server and the gateway, webhooks, the store, the runtime file, the data directory. */
+function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
+  const { services, server } = running;
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= (async () => {
+      const serverClosed = closeServer(server);
+      await services.gateway.close();
+      server.closeAllConnections();
+      await serverClosed;
+      await services.webhooks.close();
+      await services.store.close();
+      await removeRuntimeFile(o.dataDir, running.adminToken);
+      releaseDataDir(o.dataDir);
+      o.logger.info({ url: running.url }, 'platform emulator closed');
+    })());
+}
+
+function platformServer(running: Running, o: AssembleOptions): PlatformServer {
+  const { services } = running;
+  const { store, admin } = services;
+  return {
+    url: running.url,
+    gatewayUrl: running.gatewayUrl,
+    port: running.port,
+    adminToken: running.adminToken,
+    runtimeFile: running.runtimeFile,
+    dataDir: o.dataDir,
+    limits: o.limits,
+    admin,
+    users: () => store.users(),
+    user: (username) => admin.users().find((user) => user.username === username.toLowerCase()),
+    loginToken: (username) => {
+      const user = store.userByName(username);
+      if (user === undefined) throw new Error(`unknown user '${username}'`);
+      return user.token;
+    },
+    sessions: () => services.gateway.sessions(),
+    presence: (userId) => services.presence.view(userId),
+    flush: () => store.flush(),
+    webhooksIdle: () => services.webhooks.idle(),
+    close: shutdown(running, o),
+  };
+}
+
+/** The emulator over an open store: its services, listening, announced in the runtime file. */
+export async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServer> {
+  const adminToken = randomToken();
+  const addresses = new PlatformAddresses();
+  const { limits, now, logger, strictApps, webhookSleep } = o;
+  const services = new PlatformServices(store, { limits, now, logger, strictApps, adminToken, ...(webhookSleep !== undefined ? { webhookSleep } : {}) }, addresses);
+  const server = createPlatformHttpServer(services.requestHandler(), services.gateway);
+  const running = await goLive(services, server, o, addresses, adminToken);
+  return platformServer(running, o);
+}

@@ -1,0 +1,44 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GatewayServer } from '../gateway/server.js';
+
+/** Ports the local RPC WebSocket transport probes; the emulator never takes one. */
+export const RESERVED_PORTS = { first: 6463, last: 6472 } as const;
+const PORT_ATTEMPTS = 20;
+
+/** The HTTP server: `handler` for requests, the gateway for WebSocket upgrades (else 404). */
+export function createPlatformHttpServer(handler: (request: IncomingMessage, response: ServerResponse) => void, gateway: GatewayServer): Server {
+  const server = createServer(handler);
+  server.on('upgrade', (request, socket, head) => {
+    if (!gateway.handleUpgrade(request, socket, head)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  return server;
+}
+
+/** Listens on the port, or on a free one outside the reserved range when it is 0. */
+export async function listen(server: Server, host: string, port: number): Promise<number> {
+  for (let attempt = 0; attempt < PORT_ATTEMPTS; attempt += 1) {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      server.once('error', onError);
+      server.listen(port, host, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    });
+    const got = (server.address() as AddressInfo).port;
+    if (got < RESERVED_PORTS.first || got > RESERVED_PORTS.last) return got;
+    await closeServer(server);
+  }
+  throw new Error(`no free port outside ${RESERVED_PORTS.first}-${RESERVED_PORTS.last} after ${PORT_ATTEMPTS} attempts`);
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+  });
+}

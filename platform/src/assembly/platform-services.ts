@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PlatformAdmin } from '../admin/admin.js';
+import { PresenceHub } from '../gateway/presence.js';
+import { GatewayServer } from '../gateway/server.js';
+import type { Session } from '../gateway/session.js';
+import { SessionRegistry } from '../gateway/sessions.js';
+import { adminRoutes } from '../http/admin-routes.js';
+import { apiRoutes } from '../http/api-routes.js';
+import { createRequestHandler } from '../http/handler.js';
+import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oauth-routes.js';
+import { simulationRoutes } from '../http/simulation-routes.js';
+import { InviteService } from '../invites/invites.js';
+import { OidcKeys } from '../oauth/jwt.js';
+import { OAuthService } from '../oauth/service.js';
+import { TokenFaults } from '../oauth/token-faults.js';
+import { FriendSimulator } from '../simulation/friend-simulator.js';
+import { isSnowflake } from '../state/ids.js';
+import type { AppRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+import type { PlatformLimits } from '../support/limits.js';
+import type { PlatformLogger } from '../support/logger.js';
+import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
+import { RPC_SCOPES } from '../wire/index.js';
+
+export interface ServicesOptions {
+  readonly limits: PlatformLimits;
+  readonly now: () => number;
+  readonly logger: PlatformLogger;
+  readonly strictApps: boolean;
+  readonly webhookSleep?: WebhookSleep;
+  readonly adminToken: string;
+}
+
+/** Where the emulator listens; known once its port is, and read late by everything that names it. */
+export class PlatformAddresses {
+  url = '';
+  gatewayUrl = '';
+}
+
+/** The emulator's services over one store, wired to each other, and the HTTP handler that serves them. */
+export class PlatformServices {
+  readonly sessions: SessionRegistry;
+  readonly presence: PresenceHub;
+  readonly gateway: GatewayServer;
+  readonly webhooks: WebhookDeliverer;
+  readonly keys: OidcKeys;
+  readonly oauth: OAuthService;
+  readonly tokenFaults = new TokenFaults();
+  readonly invites: InviteService;
+  readonly admin: PlatformAdmin;
+  readonly simulator: FriendSimulator;
+
+  constructor(
+    readonly store: Store,
+    private readonly options: ServicesOptions,
+    private readonly addresses: PlatformAddresses,
+  ) {
+    const { limits, now, logger } = options;
+    const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
+    this.sessions = new SessionRegistry(limits, now);
+    this.presence = new PresenceHub(store, this.sessions, logger);
+    this.gateway = new GatewayServer({
+      store,
+      sessions: this.sessions,
+      presence: this.presence,
+      limits,
+      now,
+      logger,
+      gatewayUrl: () => addresses.gatewayUrl,
+      allMembersRequests: new Map(),
+      endSession: (session) => this.endSession(session),
+    });
+    this.webhooks = new WebhookDeliverer({
+      now,
+      logger,
+      timeoutMs: limits.webhookTimeoutMs,
+      retryFirstMs: limits.webhookRetryFirstMs,
+      retryMaxMs: limits.webhookRetryMaxMs,
+      ...(options.webhookSleep !== undefined ? { sleep: options.webhookSleep } : {}),
+    });
+    this.keys = new OidcKeys(store);
+    this.oauth = new OAuthService({ store, dispatcher: this.sessions, webhooks: this.webhooks, keys: this.keys, limits, now, logger, resolveApp, issuer: () => addresses.url });
+    this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
+    this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
+    this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+  }
+
+  /** The app for an id; unknown ids are registered on first use unless strict. */
+  resolveApp(id: string): AppRecord | undefined {
+    const known = this.store.app(id);
+    if (known !== undefined || this.options.strictApps || !isSnowflake(id)) return known;
+    this.options.logger.info({ applicationId: id }, 'application registered on first use');
+    // Approved for the rpc* family so local tools work (ours); strict mode never gets here.
+    return this.store.createApp({ id, name: `Application ${id}`, verified: false, autoRegistered: true, approvedScopes: RPC_SCOPES });
+  }
+
+  /** The HTTP API (/api, /_emulator and the OAuth2 pages) over these services. */
+  requestHandler(): (request: IncomingMessage, response: ServerResponse) => void {
+    const { store, sessions, presence, invites, gateway, addresses } = this;
+    const { limits, now, logger, adminToken } = this.options;
+    const oauthRouteDeps: OAuthRouteDeps = {
+      oauth: this.oauth,
+      keys: this.keys,
+      store,
+      url: () => addresses.url,
+      devLoginLimit: () => limits.http.devLogin,
+      tokenFaults: this.tokenFaults,
+    };
+    const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
+    return createRequestHandler({
+      apiRoutes: [
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp }),
+        ...oauthApiRoutes(oauthRouteDeps),
+      ],
+      adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],
+      rootRoutes: oauthRootRoutes(oauthRouteDeps),
+      bearer: (token) => this.oauth.bearer(token),
+      store,
+      adminToken,
+      limits,
+      now,
+      logger,
+    });
+  }
+
+  /** Ends a gateway session for good: forgotten, and the user's presence republished. */
+  private endSession(session: Session): void {
+    if (session.ended) return;
+    this.sessions.remove(session);
+    this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
+    this.presence.publish(session.userId);
+  }
+}

@@ -1,0 +1,52 @@
+import type { GuildRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+import { me, ok } from './api-kit.js';
+import type { HttpDeps } from './deps.js';
+import { missingAccess, unknownChannel, unknownGuild } from './errors.js';
+import type { RequestContext, Route } from './router.js';
+
+/** Bearer tokens read channels with `guilds.channels.read` or `rpc`. */
+const CHANNEL_SCOPES: readonly string[] = ['guilds.channels.read', 'rpc'];
+
+/** The guild of `:id`, when the user is a member. */
+function memberGuild(store: Store, ctx: RequestContext): GuildRecord {
+  const guild = store.guild(ctx.params.id as string);
+  if (guild === undefined) throw unknownGuild();
+  if (!store.isMember(guild.id, me(ctx).id)) throw missingAccess();
+  return guild;
+}
+
+/** Guilds the user is in, their channels, and any channel the user may see. */
+export function guildRoutes(deps: HttpDeps): Route[] {
+  const { store } = deps;
+  return [
+    {
+      method: 'GET',
+      pattern: '/guilds/:id',
+      auth: 'user',
+      bearerScopes: ['guilds'],
+      handle: (ctx) => ok(store.toPlatformGuild(memberGuild(store, ctx))),
+    },
+    {
+      method: 'GET',
+      pattern: '/guilds/:id/channels',
+      auth: 'user',
+      bearerScopes: CHANNEL_SCOPES,
+      handle: (ctx) => ok(store.guildChannels(memberGuild(store, ctx).id).map((channel) => store.toPlatformChannel(channel))),
+    },
+    {
+      method: 'GET',
+      pattern: '/channels/:id',
+      auth: 'user',
+      bearerScopes: CHANNEL_SCOPES,
+      handle: (ctx) => {
+        const channel = store.channel(ctx.params.id as string);
+        if (channel === undefined) throw unknownChannel();
+        const userId = me(ctx).id;
+        const allowed = channel.guild_id !== undefined ? store.isMember(channel.guild_id, userId) : channel.recipient_ids?.includes(userId) === true;
+        if (!allowed) throw missingAccess();
+        return ok(store.toPlatformChannel(channel));
+      },
+    },
+  ];
+}

@@ -1,0 +1,73 @@
+import * as v from 'valibot';
+import { declineDmRequest, postDmMessage, toPlatformMessage } from '../invites/dm-messages.js';
+import type { ChannelRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+import { me, noContent, ok, parseBody, withInviteErrors } from './api-kit.js';
+import type { HttpDeps } from './deps.js';
+import { invalidField, missingAccess, unknownChannel } from './errors.js';
+import type { RequestContext, Route, RouteResult } from './router.js';
+
+const MessageBody = v.object({
+  content: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  activity: v.optional(v.object({ type: v.pipe(v.number(), v.integer()), party_id: v.optional(v.string()) })),
+  application_id: v.optional(v.string()),
+  nonce: v.optional(v.union([v.string(), v.number()])),
+});
+const JoinBody = v.object({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
+
+/** The DM channel `channelId`, when the user is one of its recipients. */
+function dmOf(store: Store, ctx: RequestContext, channelId: string): ChannelRecord {
+  const channel = store.channel(channelId);
+  if (channel === undefined) throw unknownChannel();
+  if (channel.type !== 1 || channel.recipient_ids?.includes(me(ctx).id) !== true) throw missingAccess();
+  return channel;
+}
+
+function listMessages(store: Store, ctx: RequestContext): RouteResult {
+  const channel = dmOf(store, ctx, ctx.params.id as string);
+  const raw = ctx.query.get('limit');
+  const limit = raw === null ? 50 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidField('limit', 'NUMBER_TYPE_MAX', 'limit must be 1-100');
+  return ok(store.messages(channel.id, limit).map((message) => toPlatformMessage(store, message)));
+}
+
+function postMessage(deps: HttpDeps, ctx: RequestContext): RouteResult {
+  const channel = dmOf(deps.store, ctx, ctx.params.id as string);
+  const body = parseBody(MessageBody, ctx.body);
+  if ((body.content ?? '').length === 0 && body.activity === undefined) throw invalidField('content', 'BASE_TYPE_REQUIRED', 'Cannot send an empty message');
+  return withInviteErrors(() => ok(postDmMessage(deps, me(ctx), channel, body)));
+}
+
+/** DM messages (with activity invites and join requests), declining a request, and joining a friend's activity. */
+export function messageRoutes(deps: HttpDeps): Route[] {
+  return [
+    { method: 'GET', pattern: '/channels/:id/messages', auth: 'user', handle: (ctx) => listMessages(deps.store, ctx) },
+    {
+      method: 'POST',
+      pattern: '/channels/:id/messages',
+      auth: 'user',
+      rateLimit: { bucket: 'channel-messages-create', limit: () => deps.limits.http.messageCreate, by: 'user' },
+      handle: (ctx) => postMessage(deps, ctx),
+    },
+    {
+      method: 'POST',
+      pattern: '/channels/:cid/messages/:mid/decline-activity-request',
+      auth: 'user',
+      handle: (ctx) => {
+        const channel = dmOf(deps.store, ctx, ctx.params.cid as string);
+        withInviteErrors(() => declineDmRequest(deps, me(ctx), channel, ctx.params.mid as string));
+        return noContent;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/users/:id/activities/:app/join',
+      auth: 'user',
+      handle: (ctx) => {
+        const body = parseBody(JoinBody, ctx.body);
+        const secret = withInviteErrors(() => deps.invites.join(me(ctx), ctx.params.id as string, ctx.params.app as string, body.message_id, body.session_id));
+        return ok({ secret });
+      },
+    },
+  ];
+}

@@ -1,0 +1,68 @@
+import * as v from 'valibot';
+import { toPlatformUser } from '../state/store.js';
+import { GatewayEvent, RelationshipType } from '../wire/index.js';
+import { me, ok, parseBody } from './api-kit.js';
+import type { HttpDeps } from './deps.js';
+import { unknownUser } from './errors.js';
+import type { RequestContext, Route, RouteResult } from './router.js';
+
+const OpenDmBody = v.object({ recipient_id: v.string() });
+
+/** `POST /users/@me/channels`: the DM channel with a user, created (and announced to both) if new. */
+function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
+  const { store } = deps;
+  const { recipient_id: recipientId } = parseBody(OpenDmBody, ctx.body);
+  const user = me(ctx);
+  if (store.user(recipientId) === undefined || recipientId === user.id) throw unknownUser();
+  const { channel, created } = store.openDm(user.id, recipientId);
+  const view = store.toPlatformChannel(channel);
+  if (created) {
+    for (const id of [user.id, recipientId]) deps.dispatcher.dispatchToUser(id, GatewayEvent.ChannelCreate, view);
+  }
+  return ok(view);
+}
+
+/** The signed-in user, their friends, guilds and DM channels, and other users. */
+export function userRoutes(deps: HttpDeps): Route[] {
+  const { store } = deps;
+  return [
+    { method: 'GET', pattern: '/users/@me', auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
+    {
+      method: 'GET',
+      pattern: '/users/@me/relationships',
+      auth: 'user',
+      handle: (ctx) =>
+        ok(
+          store.friendsOf(me(ctx).id).flatMap((id) => {
+            const friend = store.user(id);
+            return friend === undefined ? [] : [{ id, type: RelationshipType.Friend, user: toPlatformUser(friend) }];
+          }),
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: '/users/@me/guilds',
+      auth: 'user',
+      bearerScopes: ['guilds'],
+      handle: (ctx) =>
+        ok(store.guildsOf(me(ctx).id).map((guild) => ({ id: guild.id, name: guild.name, icon: guild.icon, owner: guild.owner_id === me(ctx).id, features: [] }))),
+    },
+    {
+      method: 'GET',
+      pattern: '/users/@me/channels',
+      auth: 'user',
+      handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
+    },
+    { method: 'POST', pattern: '/users/@me/channels', auth: 'user', handle: (ctx) => openDm(deps, ctx) },
+    {
+      method: 'GET',
+      pattern: '/users/:id',
+      auth: 'user',
+      handle: (ctx) => {
+        const user = store.user(ctx.params.id as string);
+        if (user === undefined) throw unknownUser();
+        return ok(toPlatformUser(user));
+      },
+    },
+  ];
+}

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { opcodeName } from '../lib/format';
+import type { FrameRow } from '../store/frames';
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What the activity linter said of a SET_ACTIVITY frame. */
+function FrameLints({ lints }: { readonly lints: NonNullable<FrameRow['frame']['lints']> }): ReactNode {
+  return (
+    <div className="lints" data-testid="inspector-lints">
+      {lints.length === 0 ? (
+        <p className="muted">Lint: this activity shows as meant.</p>
+      ) : (
+        <>
+          <h3>Accepted, but shows badly</h3>
+          <ul>
+            {lints.map((lint) => (
+              <li key={`${lint.code}:${lint.field}`} data-testid="inspector-lint">
+                {lint.message} <span className="muted">({lint.code})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The selected frame: what it is, its pairing with a reply, its lints, its payload. */
+export function InspectorFrameDetail({ selected, reply }: { readonly selected: FrameRow | undefined; readonly reply: FrameRow | undefined }): ReactNode {
+  return (
+    <div className="inspector-detail" aria-label="Selected frame">
+      {selected === undefined ? (
+        <p className="empty">Select a frame to see its payload.</p>
+      ) : (
+        <>
+          <h2>
+            #{selected.frame.seq} {selected.frame.direction === 'in' ? 'from the game' : 'to the game'} · {opcodeName(selected.frame.opcode)}
+          </h2>
+          {selected.pairSeq !== null && (
+            <p>
+              Reply to #{selected.pairSeq} after {selected.rttMs} ms
+            </p>
+          )}
+          {reply !== undefined && (
+            <p>
+              Answered by #{reply.frame.seq} after {reply.rttMs} ms
+            </p>
+          )}
+          {selected.frame.lints !== undefined && <FrameLints lints={selected.frame.lints} />}
+          <pre className="json" data-testid="inspector-json">
+            {jsonText(selected.frame.payload)}
+          </pre>
+        </>
+      )}
+    </div>
+  );
+}

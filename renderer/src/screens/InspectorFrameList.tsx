@@ -1,0 +1,109 @@
+import { useCallback, type KeyboardEvent, type ReactNode } from 'react';
+import { VirtualList } from '../components/VirtualList';
+import { formatClock, opcodeName } from '../lib/format';
+import type { FrameRow } from '../store/frames';
+
+const INSPECTOR_ROW_HEIGHT = 26;
+
+const NAVIGATION_KEYS: ReadonlySet<string> = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End']);
+
+/** The row a navigation key moves the selection to (`selectedIndex` -1: none selected). */
+function navigatedIndex(key: string, selectedIndex: number, count: number): number {
+  if (key === 'Home') return 0;
+  if (key === 'End') return count - 1;
+  return Math.min(count - 1, Math.max(0, (selectedIndex < 0 ? 0 : selectedIndex) + (key === 'ArrowDown' ? 1 : -1)));
+}
+
+function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; readonly selected: boolean; readonly onSelect: (seq: number) => void }): ReactNode {
+  const { frame } = row;
+  return (
+    <button
+      type="button"
+      className={`frame-row dir-${frame.direction}${selected ? ' selected' : ''}`}
+      aria-pressed={selected}
+      onClick={() => onSelect(frame.seq)}
+      data-testid="inspector-row"
+      data-seq={frame.seq}
+      data-direction={frame.direction}
+    >
+      <span>{formatClock(frame.at)}</span>
+      <span>{frame.direction === 'in' ? '→ in' : '← out'}</span>
+      <span title={frame.connection_id}>{frame.connection_id}</span>
+      <span>{opcodeName(frame.opcode)}</span>
+      <span>
+        {frame.cmd ?? ''}
+        {frame.lints !== undefined && frame.lints.length > 0 && (
+          <span className="lint-badge" title={`${frame.lints.length} lint${frame.lints.length === 1 ? '' : 's'}`} data-testid="inspector-lint-badge">
+            {' '}⚠ {frame.lints.length}
+          </span>
+        )}
+      </span>
+      <span>{frame.evt ?? ''}</span>
+      <span title={frame.nonce ?? undefined}>{frame.nonce ?? ''}</span>
+      <span data-testid="inspector-rtt">{row.rttMs === null ? '' : `${row.rttMs} ms`}</span>
+    </button>
+  );
+}
+
+export interface FrameListProps {
+  /** Every frame held (live or of the opened recording); none: the list is replaced by a hint. */
+  readonly total: number;
+  /** The frames the filter lets through. */
+  readonly visible: readonly FrameRow[];
+  readonly selectedSeq: number | null;
+  /** The selected frame's index in `visible`, -1 when it is not there. */
+  readonly selectedIndex: number;
+  readonly followTail: boolean;
+  readonly onSelect: (seq: number) => void;
+}
+
+/** The frames as a windowed list with a header; arrow keys, Home and End move the selection. */
+export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex, followTail, onSelect }: FrameListProps): ReactNode {
+  const renderRow = useCallback(
+    (index: number): ReactNode => {
+      const row = visible[index];
+      if (row === undefined) return null;
+      return <InspectorRow row={row} selected={row.frame.seq === selectedSeq} onSelect={onSelect} />;
+    },
+    [visible, selectedSeq, onSelect],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (!NAVIGATION_KEYS.has(event.key)) return;
+    event.preventDefault();
+    if (visible.length === 0) return;
+    const row = visible[navigatedIndex(event.key, selectedIndex, visible.length)];
+    if (row !== undefined) onSelect(row.frame.seq);
+  };
+
+  return (
+    <div className="inspector-list">
+      <div className="frame-row frame-head" aria-hidden="true">
+        <span>Time</span>
+        <span>Dir</span>
+        <span>Connection</span>
+        <span>Op</span>
+        <span>Cmd</span>
+        <span>Evt</span>
+        <span>Nonce</span>
+        <span>RTT</span>
+      </div>
+      {total === 0 ? (
+        <p className="empty" data-testid="inspector-empty">
+          No frames yet. They appear here as games talk to Companion.
+        </p>
+      ) : (
+        <VirtualList
+          count={visible.length}
+          rowHeight={INSPECTOR_ROW_HEIGHT}
+          renderRow={renderRow}
+          followTail={followTail}
+          revealIndex={selectedIndex < 0 ? null : selectedIndex}
+          onKeyDown={onKeyDown}
+          label="Frames"
+          testId="inspector-list"
+        />
+      )}
+    </div>
+  );
+}

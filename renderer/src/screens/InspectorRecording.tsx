@@ -1,0 +1,65 @@
+import { useRef, type ChangeEvent, type ReactNode } from 'react';
+import { useApp } from '../store/react';
+
+/** Record (the host writes every frame to a new file in its data directory) and Open a recording. */
+export function RecordingControls(): ReactNode {
+  const recording = useApp((s) => s.data?.recording ?? null);
+  const setRecording = useApp((s) => s.setRecording);
+  const busy = useApp((s) => s.busy.includes('recording'));
+  const openRecording = useApp((s) => s.openRecording);
+  const input = useRef<HTMLInputElement>(null);
+  const onFile = (event: ChangeEvent<HTMLInputElement>): void => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file === undefined) return;
+    void file.arrayBuffer().then((buffer) => openRecording(file.name, new Uint8Array(buffer)));
+  };
+  return (
+    <>
+      {recording !== null && (
+        <button
+          type="button"
+          aria-pressed={recording.recording}
+          disabled={busy}
+          onClick={() => void setRecording(!recording.recording)}
+          title={recording.recording ? `Recording to ${recording.file ?? ''}` : 'Record every frame to a file in Companion\'s data directory (secrets redacted)'}
+          data-testid="inspector-record"
+        >
+          {recording.recording ? '■ Stop recording' : '● Record'}
+        </button>
+      )}
+      <button type="button" onClick={() => input.current?.click()} data-testid="inspector-open-recording">
+        Open recording…
+      </button>
+      <input ref={input} type="file" accept=".rec,application/octet-stream" hidden onChange={onFile} data-testid="inspector-recording-file" />
+    </>
+  );
+}
+
+/** What the list shows besides live frames: an opened recording (with a way back), or the recording under way. */
+export function OpenedRecordingBanner(): ReactNode {
+  const opened = useApp((s) => s.recording);
+  const live = useApp((s) => s.data?.recording ?? null);
+  const close = useApp((s) => s.closeRecording);
+  if (opened === null) {
+    if (live?.recording !== true) return null;
+    return (
+      <p className="banner" data-testid="inspector-recording-live">
+        Recording to <code>{live.file}</code>
+        {live.secrets ? ' (with secrets)' : ''}
+        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}
+      </p>
+    );
+  }
+  const { file } = opened;
+  return (
+    <p className="banner" data-testid="inspector-recording-opened">
+      Showing the recording <strong>{file.name}</strong> (Companion {file.companion}, started {file.startedAt}
+      {file.redacted ? ', secrets redacted' : ', with secrets'}; {file.frames.length} frames, {file.otherRecords} host events
+      {file.truncated ? '; cut off at the end' : ''}){' '}
+      <button type="button" onClick={close} data-testid="inspector-recording-close">
+        Back to live frames
+      </button>
+    </p>
+  );
+}
