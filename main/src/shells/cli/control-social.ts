@@ -1,12 +1,15 @@
+import type { JoinReport } from '../../host/social/social-service.js';
+import { describeJoin } from './join-report-text.js';
 import type { ControlAction } from './control-action.js';
 
 const join: ControlAction = async (control) => {
   const [user] = control.need(1, 'one USER');
   const userId = await control.friendId(user as string);
   const app = control.values.app as string | undefined;
-  const result = (await control.call('POST', `/v1/friends/${userId}/join`, app === undefined ? {} : { application_id: app })) as { joined: boolean };
-  control.print(result, () => (result.joined ? 'Joined: the game got ACTIVITY_JOIN\n' : `Asked ${user} to let you join; their game decides\n`));
-  return 0;
+  const result = (await control.call('POST', `/v1/friends/${userId}/join`, app === undefined ? {} : { application_id: app })) as JoinReport;
+  const { text, exitCode } = describeJoin(result, user as string);
+  control.print(result, () => text);
+  return exitCode;
 };
 
 const invite: ControlAction = async (control) => {
@@ -31,11 +34,10 @@ function answerRequest(verb: 'accept' | 'decline', done: string): ControlAction 
 
 const acceptInvite: ControlAction = async (control) => {
   const [id] = control.need(1, 'one invite ID');
-  const result = (await control.call('POST', `/v1/invites/${encodeURIComponent(id as string)}/accept`, {})) as { secret_delivered: boolean };
-  control.print(result, () =>
-    result.secret_delivered ? 'Accepted: the game got ACTIVITY_JOIN\n' : 'Accepted: the game is being launched and gets ACTIVITY_JOIN when it connects\n',
-  );
-  return 0;
+  const result = (await control.call('POST', `/v1/invites/${encodeURIComponent(id as string)}/accept`, {})) as JoinReport;
+  const { text, exitCode } = describeJoin(result, 'the friend');
+  control.print(result, () => (result.joined ? 'Accepted: the game got ACTIVITY_JOIN\n' : `Accepted. ${text}`));
+  return exitCode;
 };
 
 const declineInvite: ControlAction = async (control) => {
