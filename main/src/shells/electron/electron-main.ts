@@ -91,15 +91,13 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   const token = await secrets.load();
   const host = await startHost({
     env: process.env,
-    allowSecond: false,
     version: readVersion(),
     logger,
     dataDir,
     // The windows are the UI: no loopback web UI beside them.
-    webUi: false,
+    ui: { webUi: false },
     // Every sign-in from the UI is saved here, and cleared on sign-out: the next launch signs in with it.
-    tokenStore: secrets,
-    ...(token === null ? {} : { credentials: { token } }),
+    platform: { tokenStore: secrets, ...(token === null ? {} : { credentials: { token } }) },
   });
   // Start at login: Electron's login item on macOS and Windows, an XDG autostart entry on Linux.
   const loginItem =
