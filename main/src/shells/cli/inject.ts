@@ -15,8 +15,9 @@ import { injectCall } from '../../tools/inject/qa-off.js';
 export const INJECT_HELP = `Usage: companion inject <kind> [arguments] [options]
 
 Injects events and faults into a running Companion host, for QA (the control
-API's /v1/inject routes). CONN is a connection id from 'companion control games'
-(c1, c2, ...); only that connection is affected.
+API's /v1/inject routes, served by a host in QA mode: 'companion serve --qa').
+CONN is a connection id from 'companion control games' (c1, c2, ...); only that
+connection is affected.
 
 Events to one game. Like the real client, Companion sends an event only to a
 game that subscribed to it; --force sends it anyway. The command says whether
