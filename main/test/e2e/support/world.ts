@@ -77,8 +77,6 @@ export interface TestHostOptions {
   readonly runtimeDir?: string | undefined;
   readonly dataDir: string;
   readonly platformUrl?: string | undefined;
-  readonly env?: HostOptions['env'];
-  readonly allowSecond?: boolean;
   readonly rpcWebSocket?: boolean;
   readonly credentials?: PlatformOptions['credentials'];
   readonly tokenStore?: PlatformOptions['tokenStore'];
@@ -103,13 +101,12 @@ function defined<T extends object>(value: { readonly [K in keyof T]?: T[K] | und
 /** A host for tests: quiet, fast gateway retries, on the given dirs and platform. */
 export function startTestHost(options: TestHostOptions): Promise<Host> {
   const hostOptions: HostOptions = {
-    env: options.env ?? {},
+    env: {},
     version: '0.0.0-test',
     logger: quietLogger,
     dataDir: options.dataDir,
     listen: defined<ListenOptions>({
       runtimeDir: options.runtimeDir,
-      allowSecond: options.allowSecond ?? false,
       // Tests run many hosts at once: the 6463-6472 WebSocket transport has its own tests.
       rpcWebSocket: options.rpcWebSocket ?? false,
     }),
