@@ -17,8 +17,7 @@ import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { within } from '../../../rpc/test/compat/helpers.js';
 import { verifyWebhook } from '../../../platform/src/index.js';
 import type { ConsentRequestView } from '../../src/host/auth/consent-broker.js';
-import type { HostOptions } from '../../src/host/compose/host.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { DEMO_APP_ID, eventually, World, type Player, type TestHostOptions } from './support/world.js';
 
 let world: World;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -38,7 +37,7 @@ function answerPrompts(player: Player, answer: (request: ConsentRequestView) => 
   return seen;
 }
 
-async function alice(extra: Partial<HostOptions> = {}): Promise<Player> {
+async function alice(extra: Partial<TestHostOptions> = {}): Promise<Player> {
   world = await World.start();
   return world.player('alice', extra);
 }

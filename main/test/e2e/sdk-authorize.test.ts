@@ -9,8 +9,7 @@ import { ACCESS_DENIED_MESSAGE, TIMED_OUT_MESSAGE } from '../../../rpc/src/index
 import { AuthorizationArgs, Client, DEBUG_BUILD_WARNING, type ClientOptions } from '../../../rpc/client/index.js';
 import { Recorder } from '../../../rpc/test/compat/helpers.js';
 import type { ConsentRequestView } from '../../src/host/auth/consent-broker.js';
-import type { HostOptions } from '../../src/host/compose/host.js';
-import { DEMO_APP_ID, World, type Player } from './support/world.js';
+import { DEMO_APP_ID, World, type Player, type TestHostOptions } from './support/world.js';
 
 let world: World;
 const clients: Client[] = [];
@@ -19,7 +18,7 @@ afterEach(async () => {
   await world.close();
 });
 
-async function alice(extra: Partial<HostOptions> = {}): Promise<Player> {
+async function alice(extra: Partial<TestHostOptions> = {}): Promise<Player> {
   world = await World.start();
   return world.player('alice', extra);
 }

@@ -9,8 +9,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { freePorts, WsClient } from '../../../rpc/test/support/ws-client.js';
-import type { HostOptions } from '../../src/host/compose/host.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { DEMO_APP_ID, eventually, World, type Player, type TestHostOptions } from './support/world.js';
 
 let world: World;
 const cleanups: (() => unknown)[] = [];
@@ -19,7 +18,7 @@ afterEach(async () => {
   await world.close();
 });
 
-async function alice(extra: Partial<HostOptions> = {}): Promise<Player & { port: number }> {
+async function alice(extra: Partial<TestHostOptions> = {}): Promise<Player & { port: number }> {
   world = await World.start();
   const player = await world.player('alice', { rpcWebSocket: true, rpcWebSocketPorts: await freePorts(2), ...extra });
   const port = player.host.rpcWebSocketPort;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RpcLogger } from '../../../../rpc/src/index.js';
+import type { PlatformLimitsInput } from '../../../../platform/src/support/limits.js';
 import { httpRequest } from '../../base/http-request.js';
 
 export interface EmbeddedPlatform {
@@ -17,7 +18,7 @@ export interface EmbeddedPlatformOptions {
   readonly dataDir: string;
   readonly strictApps: boolean;
   readonly logger: RpcLogger;
-  readonly limits?: Readonly<Record<string, unknown>>;
+  readonly limits?: PlatformLimitsInput;
 }
 
 /**

@@ -48,6 +48,32 @@ export interface GatewayClientOptions {
   readonly readyTimeoutMs?: number;
   readonly sendBudget?: SendBudgetOptions;
   readonly now?: () => number;
+  /** Fault injection on the connection (QA mode installs one; a product host has none). */
+  readonly faults?: GatewayFaultPort;
+}
+
+/** One connection as a fault port sees it: what a network fault can do to it. */
+export interface GatewayLink {
+  readonly id: number;
+  /** Whether the socket is open (a fault needs an open socket). */
+  isOpen(): boolean;
+  /** Destroys the socket without a close frame, as a network loss would. */
+  terminate(): void;
+  /** Stops reading from the socket. */
+  pause(): void;
+  /** Reads again; sends refused meanwhile get their 'drain' (current connection only). */
+  resume(): void;
+}
+
+/**
+ * A fault switch on the client's connections. The client tells it about every connection it
+ * makes and ends, and asks it before each send whether the link is stalled.
+ */
+export interface GatewayFaultPort {
+  attach(link: GatewayLink): void;
+  detach(link: GatewayLink): void;
+  /** While true the link carries nothing: sends are refused and heartbeats are lost. */
+  isStalled(link: GatewayLink): boolean;
 }
 
 export interface RetryInfo {
@@ -108,8 +134,8 @@ interface Connection {
   readyTimer: Timer | undefined;
   /** The error code (e.g. ECONNREFUSED) of a failed connect, for the status detail. */
   errorCode: string | undefined;
-  /** A simulated stall (QA): nothing is read or sent until the timer ends it. */
-  stallTimer: Timer | undefined;
+  /** What the fault port (if any) sees of this connection. */
+  readonly link: GatewayLink;
 }
 
 interface Session {
@@ -223,7 +249,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
   send(op: number, d: unknown): boolean {
     if (INTERNAL_OPS.has(op)) throw new TypeError(`op ${op} is sent by the gateway client itself`);
     const conn = this.conn;
-    if (conn === undefined || !conn.established || this.status_ !== 'ready' || conn.ws.readyState !== WebSocket.OPEN || conn.stallTimer !== undefined) {
+    if (conn === undefined || !conn.established || this.status_ !== 'ready' || conn.ws.readyState !== WebSocket.OPEN || this.stalled(conn)) {
       this.refused = true;
       return false;
     }
@@ -241,43 +267,6 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
       return false;
     }
     conn.ws.send(text);
-    return true;
-  }
-
-  // --- QA fault injection ---------------------------------------------------------------
-
-  /**
-   * Drops the connection as a network loss would: the socket is destroyed without a close
-   * frame, and the client resumes the session as after any other loss. False when there is
-   * no open connection.
-   */
-  simulateNetworkLoss(): boolean {
-    const conn = this.conn;
-    if (conn === undefined || conn.ws.readyState !== WebSocket.OPEN) return false;
-    this.logger.info({ connection: conn.id }, 'gateway: simulated network loss');
-    conn.ws.terminate();
-    return true;
-  }
-
-  /**
-   * Stalls the connection for `ms` as a network that stops carrying data would: nothing is
-   * read (the socket is paused) and nothing is sent (heartbeats are lost, other sends refused
-   * until 'drain'). A stall that outlasts a heartbeat interval ends in the zombie check: the
-   * client drops the connection and resumes. False when there is no open connection.
-   */
-  simulateStall(ms: number): boolean {
-    const conn = this.conn;
-    if (conn === undefined || conn.ws.readyState !== WebSocket.OPEN || !Number.isFinite(ms) || ms <= 0) return false;
-    if (conn.stallTimer !== undefined) clearTimeout(conn.stallTimer);
-    this.logger.info({ connection: conn.id, ms }, 'gateway: simulated stall');
-    conn.ws.pause();
-    conn.stallTimer = setTimeout(() => {
-      conn.stallTimer = undefined;
-      if (conn !== this.conn) return;
-      conn.ws.resume();
-      this.logger.info({ connection: conn.id }, 'gateway: simulated stall over');
-      if (conn.established) this.emitDrainIfRefused();
-    }, ms);
     return true;
   }
 
@@ -302,8 +291,9 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
       this.fail('the gateway URL is invalid');
       return;
     }
+    const id = this.nextConnectionId++;
     const conn: Connection = {
-      id: this.nextConnectionId++,
+      id,
       ws,
       plan,
       toResumeUrl,
@@ -315,9 +305,20 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
       helloTimer: undefined,
       readyTimer: undefined,
       errorCode: undefined,
-      stallTimer: undefined,
+      link: {
+        id,
+        isOpen: () => ws.readyState === WebSocket.OPEN,
+        terminate: () => ws.terminate(),
+        pause: () => ws.pause(),
+        resume: () => {
+          if (conn !== this.conn) return;
+          ws.resume();
+          if (conn.established) this.emitDrainIfRefused();
+        },
+      },
     };
     this.conn = conn;
+    this.options.faults?.attach(conn.link);
     this.logger.debug({ connection: conn.id, resume: plan === 'resume' }, 'gateway connecting');
     ws.on('open', () => this.guard(conn, () => this.onOpen(conn)));
     ws.on('message', (data, isBinary) => this.guard(conn, () => this.onMessage(conn, data, isBinary)));
@@ -549,7 +550,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
   private sendCritical(conn: Connection, op: number, d: unknown): boolean {
     if (conn.ws.readyState !== WebSocket.OPEN) return false;
     // A stalled network loses what is sent: the heartbeat then waits for an ACK in vain.
-    if (conn.stallTimer !== undefined) return true;
+    if (this.stalled(conn)) return true;
     if (!conn.budget.tryTake(true)) {
       this.logger.warn({ op }, 'gateway send budget spent; critical payload not sent');
       return false;
@@ -569,6 +570,10 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
     }, conn.budget.msUntilFree(false));
   }
 
+  private stalled(conn: Connection): boolean {
+    return this.options.faults?.isStalled(conn.link) === true;
+  }
+
   private emitDrainIfRefused(): void {
     if (!this.refused) return;
     this.refused = false;
@@ -579,8 +584,7 @@ export class GatewayClient extends EventEmitter<GatewayClientEvents> {
 
   private teardown(conn: Connection): void {
     conn.heartbeat?.stop();
-    if (conn.stallTimer !== undefined) clearTimeout(conn.stallTimer);
-    conn.stallTimer = undefined;
+    this.options.faults?.detach(conn.link);
     if (conn.helloTimer !== undefined) clearTimeout(conn.helloTimer);
     if (conn.readyTimer !== undefined) clearTimeout(conn.readyTimer);
     conn.helloTimer = undefined;

@@ -104,11 +104,6 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     return this.api;
   }
 
-  /** The gateway connection's fault injection for QA (drop, stall); null while signed out. */
-  gatewayFaults(): Pick<GatewayClient, 'simulateNetworkLoss' | 'simulateStall'> | null {
-    return this.gateway;
-  }
-
   updatePresence(presence: PresenceUpdateCommand): boolean {
     return this.gateway?.updatePresence(presence) ?? false;
   }

@@ -10,12 +10,14 @@ import {
   type UserLike,
 } from '../../tools/inject/event-templates.js';
 import { call, ControlRequestError, withControlHost } from './control.js';
+import { injectCall } from '../../tools/inject/qa-off.js';
 
 export const INJECT_HELP = `Usage: companion inject <kind> [arguments] [options]
 
 Injects events and faults into a running Companion host, for QA (the control
-API's /v1/inject routes). CONN is a connection id from 'companion control games'
-(c1, c2, ...); only that connection is affected.
+API's /v1/inject routes, served by a host in QA mode: 'companion serve --qa').
+CONN is a connection id from 'companion control games' (c1, c2, ...); only that
+connection is affected.
 
 Events to one game. Like the real client, Companion sends an event only to a
 game that subscribed to it; --force sends it anyway. The command says whether
@@ -268,7 +270,7 @@ function tokenErrorPlan(need: (count: number, what: string) => string[], values:
       if (values[name] !== undefined) throw new UsageError(`--${name} does not go with --clear`);
     }
     return async (host, io, json) => {
-      const result = (await call(host, 'DELETE', '/v1/inject/token-error')) as { cleared: number };
+      const result = (await injectCall(host, 'DELETE', '/v1/inject/token-error')) as { cleared: number };
       io.stdout(json ? `${JSON.stringify(result)}\n` : `Disarmed ${result.cleared} token error(s)\n`);
       return 0;
     };
@@ -293,7 +295,7 @@ function tokenErrorPlan(need: (count: number, what: string) => string[], values:
   const count = stringOption(values, 'count');
   if (count !== undefined) body['count'] = integer(count, '--count', 1, 1000);
   return async (host, io, json) => {
-    const result = (await call(host, 'POST', '/v1/inject/token-error', body)) as { armed: { status: number; remaining: number }; pending: number };
+    const result = (await injectCall(host, 'POST', '/v1/inject/token-error', body)) as { armed: { status: number; remaining: number }; pending: number };
     io.stdout(
       json
         ? `${JSON.stringify(result)}\n`
@@ -325,7 +327,7 @@ function outputPlan(need: (count: number, what: string) => string[], values: Opt
     }
   }
   return async (host, io, json) => {
-    const result = (await call(host, 'POST', '/v1/inject/output', body)) as { connection_id: string; shaping: Record<string, unknown> | null };
+    const result = (await injectCall(host, 'POST', '/v1/inject/output', body)) as { connection_id: string; shaping: Record<string, unknown> | null };
     io.stdout(json ? `${JSON.stringify(result)}\n` : result.shaping === null ? `${result.connection_id}: frames are sent normally\n` : `${result.connection_id}: ${describeShaping(result.shaping)}\n`);
     return 0;
   };
@@ -365,7 +367,7 @@ async function eventData(values: OptionValues): Promise<unknown> {
 }
 
 async function sendEvent(host: HostEndpoint, io: CommandIo, json: boolean, request: EventRequest): Promise<number> {
-  const result = (await call(host, 'POST', '/v1/inject/event', request)) as { connection_id: string; evt: string; subscribed: boolean; delivered: boolean };
+  const result = (await injectCall(host, 'POST', '/v1/inject/event', request)) as { connection_id: string; evt: string; subscribed: boolean; delivered: boolean };
   if (json) io.stdout(`${JSON.stringify(result)}\n`);
   if (result.delivered) {
     if (!json) io.stdout(`${result.evt} delivered to ${result.connection_id}${result.subscribed ? '' : ' (forced: it did not subscribe to it)'}\n`);
@@ -376,7 +378,7 @@ async function sendEvent(host: HostEndpoint, io: CommandIo, json: boolean, reque
 }
 
 async function gateway(host: HostEndpoint, io: CommandIo, json: boolean, body: { action: 'drop' } | { action: 'pause'; duration_ms: number }): Promise<number> {
-  const result = await call(host, 'POST', '/v1/inject/gateway', body);
+  const result = await injectCall(host, 'POST', '/v1/inject/gateway', body);
   if (json) io.stdout(`${JSON.stringify(result)}\n`);
   else io.stdout(body.action === 'drop' ? 'Dropped the platform connection; Companion resumes it\n' : `Stalled the platform connection for ${body.duration_ms} ms\n`);
   return 0;

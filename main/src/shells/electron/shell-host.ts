@@ -28,13 +28,13 @@ export async function startShellHost(app: AppLike, safeStorage: ElectronModule['
   const token = await secrets.load();
   const host = await startHost({
     env: process.env,
-    allowSecond: false,
     version: readVersion(),
     logger,
     dataDir: join(app.getPath('userData'), 'data'),
-    webUi: false,
-    tokenStore: secrets,
-    ...(token === null ? {} : { credentials: { token } }),
+    // The windows are the UI: no loopback web UI beside them.
+    ui: { webUi: false },
+    // Every sign-in from the UI is saved here, and cleared on sign-out: the next launch signs in with it.
+    platform: { tokenStore: secrets, ...(token === null ? {} : { credentials: { token } }) },
   });
   return { host, loginItem: shellLoginItem(app, entry) };
 }

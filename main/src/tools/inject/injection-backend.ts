@@ -36,7 +36,7 @@ export interface InjectionBackend {
   clearTokenErrors(): Promise<{ readonly cleared: number }>;
 }
 
-/** The gateway client's QA hooks (PlatformSession.gatewayFaults()). */
+/** What the injection backend does to the gateway (QA mode's GatewayFaultSwitch). */
 export interface GatewayFaults {
   simulateNetworkLoss(): boolean;
   simulateStall(ms: number): boolean;

@@ -7,6 +7,7 @@ import {
   rpcFullUser,
   type UserLike,
 } from '../inject/event-templates.js';
+import { isQaOff, qaOffMessage } from '../inject/qa-off.js';
 import { StepFailure } from './reply-check.js';
 import type { FriendRow, ScenarioContext } from './scenario-context.js';
 import type { StepBodies } from './scenario-schema.js';
@@ -49,22 +50,31 @@ async function eventFor(ctx: ScenarioContext, body: InjectBody, game: { client_i
   }
 }
 
+/** A `/v1/inject/*` request that must succeed; a host without QA mode fails the step saying how to start it. */
+async function injected(ctx: ScenarioContext, method: string, route: string, body?: unknown): Promise<unknown> {
+  const answer = await ctx.control(method, route, body);
+  const message = (answer.body as { message?: unknown } | null)?.message;
+  if (isQaOff(answer.status, message)) throw new StepFailure(qaOffMessage(ctx.host.label));
+  if (answer.status >= 400) throw new StepFailure(`${method} ${route} answered ${answer.status}${typeof message === 'string' ? `: ${message}` : ''}`);
+  return answer.body;
+}
+
 /** Injects through the host's control API (`/v1/inject/*`, and `DELETE /v1/grants/:app` for revoke). */
 export async function injectStep(ctx: ScenarioContext, body: InjectBody): Promise<string | void> {
   switch (body.kind) {
     case 'gateway':
-      await ctx.controlOk('POST', '/v1/inject/gateway', body.action === 'pause' ? { action: 'pause', duration_ms: body.duration_ms } : { action: 'drop' });
+      await injected(ctx, 'POST', '/v1/inject/gateway', body.action === 'pause' ? { action: 'pause', duration_ms: body.duration_ms } : { action: 'drop' });
       return;
     case 'revoke':
       await ctx.controlOk('DELETE', `/v1/grants/${body.app as string}`);
       return;
     case 'token_error': {
       const { kind: _kind, app, ...rest } = body;
-      const armed = (await ctx.controlOk('POST', '/v1/inject/token-error', { ...rest, ...(app === undefined ? {} : { application_id: app }) })) as { pending: number };
+      const armed = (await injected(ctx, 'POST', '/v1/inject/token-error', { ...rest, ...(app === undefined ? {} : { application_id: app }) })) as { pending: number };
       return `${armed.pending} armed`;
     }
     case 'token_error_clear': {
-      const cleared = (await ctx.controlOk('DELETE', '/v1/inject/token-error')) as { cleared: number };
+      const cleared = (await injected(ctx, 'DELETE', '/v1/inject/token-error')) as { cleared: number };
       return `${cleared.cleared} cleared`;
     }
     case 'output': {
@@ -74,13 +84,13 @@ export async function injectStep(ctx: ScenarioContext, body: InjectBody): Promis
         ...(body.split === undefined ? {} : { split: body.split }),
         ...(body.coalesce === undefined ? {} : { coalesce: body.coalesce }),
       };
-      await ctx.controlOk('POST', '/v1/inject/output', { connection_id: game.connection_id, ...shaping });
+      await injected(ctx, 'POST', '/v1/inject/output', { connection_id: game.connection_id, ...shaping });
       return Object.keys(shaping).length === 0 ? 'reset' : undefined;
     }
     default: {
       const game = await ctx.connectionOf(ctx.game(body.game as string));
       const { evt, data } = await eventFor(ctx, body, game);
-      const result = (await ctx.controlOk('POST', '/v1/inject/event', { connection_id: game.connection_id, evt, data, force: body.force === true })) as { delivered: boolean; subscribed: boolean };
+      const result = (await injected(ctx, 'POST', '/v1/inject/event', { connection_id: game.connection_id, evt, data, force: body.force === true })) as { delivered: boolean; subscribed: boolean };
       const wanted = body.delivered ?? true;
       if (result.delivered !== wanted) {
         throw new StepFailure(

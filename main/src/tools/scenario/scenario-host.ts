@@ -47,29 +47,31 @@ async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> 
 /**
  * A new in-process host (`startHost`) with its embedded emulator, in temp dirs that close()
  * removes: signed in as `settings.user` (alice), with the scenario's consent settings, no web
- * UI and no WebSocket transport (scenarios run side by side), and quick gateway reconnects.
+ * UI and no WebSocket transport (scenarios run side by side), quick gateway reconnects, and
+ * QA mode on (the inject steps).
  */
 export async function startFreshHost(settings: HostSettings, version: string): Promise<ScenarioHost> {
-  const { startHost } = await import('../../host/compose/host.js');
+  const [{ startHost }, { qaMode }] = await Promise.all([import('../../host/compose/host.js'), import('../inject/qa-mode.js')]);
   const root = await mkdtemp(path.join(os.tmpdir(), 'companion-scenario-'));
   const removeRoot = (): Promise<void> => rm(root, { recursive: true, force: true });
   let host: Awaited<ReturnType<typeof startHost>>;
   try {
-    host = await startHost({
-      env: {},
-      runtimeDir: path.join(root, 'rt'),
-      dataDir: path.join(root, 'data'),
-      allowSecond: false,
-      version,
-      logger: QUIET,
-      credentials: { username: settings.user ?? 'alice' },
-      consentPolicy: settings.consent ?? 'prompt',
-      consentAlwaysAsk: settings.consent_always_ask === true,
-      strictApps: settings.strict_apps === true,
-      gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
-      rpcWebSocket: false,
-      webUi: false,
-    });
+    host = await startHost(
+      {
+        env: {},
+        dataDir: path.join(root, 'data'),
+        version,
+        logger: QUIET,
+        listen: { runtimeDir: path.join(root, 'rt'), rpcWebSocket: false },
+        platform: { credentials: { username: settings.user ?? 'alice' }, strictApps: settings.strict_apps === true },
+        consent: { policy: settings.consent ?? 'prompt', alwaysAsk: settings.consent_always_ask === true },
+        ui: { webUi: false },
+        // Scenarios inject events and faults.
+        qa: qaMode(),
+      },
+      // Quick gateway reconnects: a scenario's fault steps wait for them.
+      { gateway: { backoff: { initialMs: 50, maxMs: 500 } } },
+    );
   } catch (error) {
     await removeRoot();
     throw new ScenarioHostError(`could not start a host: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,8 @@
 import { rm } from 'node:fs/promises';
 import { Client } from '@xhayper/discord-rpc';
 import { startPlatform } from '../../../../platform/src/index.js';
-import { startHost, type Host, type HostOptions } from '../../../src/host/compose/host.js';
+import { startHost, type ConsentOptions, type Host, type HostOptions, type HostTuning, type ListenOptions, type PlatformOptions, type UiOptions } from '../../../src/host/compose/host.js';
+import { qaMode } from '../../../src/tools/inject/qa-mode.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { Recorder, within } from '../../../../rpc/test/compat/helpers.js';
 import type { RpcLogger } from '../../../../rpc/src/index.js';
@@ -68,18 +69,61 @@ export async function controlCall(host: Host, method: string, route: string, bod
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text), text };
 }
 
+/**
+ * A test host's options in one flat list: the product's options (HostOptions, by concern) and
+ * the tests' tuning (HostTuning) side by side. `qa: true` starts it in QA mode.
+ */
+export interface TestHostOptions {
+  readonly runtimeDir?: string | undefined;
+  readonly dataDir: string;
+  readonly platformUrl?: string | undefined;
+  readonly rpcWebSocket?: boolean;
+  readonly credentials?: PlatformOptions['credentials'];
+  readonly tokenStore?: PlatformOptions['tokenStore'];
+  readonly strictApps?: boolean;
+  readonly consentPolicy?: ConsentOptions['policy'];
+  readonly consentAlwaysAsk?: boolean;
+  readonly webUi?: boolean;
+  readonly webUiRendererDir?: string;
+  readonly record?: HostOptions['record'];
+  readonly qa?: boolean;
+  readonly relayLimit?: HostTuning['relayLimit'];
+  readonly consentTimeoutMs?: number;
+  readonly rpcWebSocketPorts?: readonly number[];
+  readonly launcher?: HostTuning['launcher'];
+}
+
+/** The fields that are set (exactOptionalPropertyTypes: an option is absent, never undefined). */
+function defined<T extends object>(value: { readonly [K in keyof T]?: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
 /** A host for tests: quiet, fast gateway retries, on the given dirs and platform. */
-export function startTestHost(options: Pick<HostOptions, 'runtimeDir' | 'dataDir' | 'platformUrl'> & Partial<HostOptions>): Promise<Host> {
-  return startHost({
+export function startTestHost(options: TestHostOptions): Promise<Host> {
+  const hostOptions: HostOptions = {
     env: {},
-    allowSecond: false,
     version: '0.0.0-test',
     logger: quietLogger,
-    gatewayOptions: { backoff: { initialMs: 50, maxMs: 500 } },
-    // Tests run many hosts at once: the 6463-6472 WebSocket transport has its own tests.
-    rpcWebSocket: false,
-    ...options,
+    dataDir: options.dataDir,
+    listen: defined<ListenOptions>({
+      runtimeDir: options.runtimeDir,
+      // Tests run many hosts at once: the 6463-6472 WebSocket transport has its own tests.
+      rpcWebSocket: options.rpcWebSocket ?? false,
+    }),
+    platform: defined<PlatformOptions>({ url: options.platformUrl, credentials: options.credentials, tokenStore: options.tokenStore, strictApps: options.strictApps }),
+    consent: defined<ConsentOptions>({ policy: options.consentPolicy, alwaysAsk: options.consentAlwaysAsk }),
+    ui: defined<UiOptions>({ webUi: options.webUi, rendererDir: options.webUiRendererDir }),
+    ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.qa === true ? { qa: qaMode() } : {}),
+  };
+  const tuning = defined<HostTuning>({
+    gateway: { backoff: { initialMs: 50, maxMs: 500 } },
+    relayLimit: options.relayLimit,
+    consentTimeoutMs: options.consentTimeoutMs,
+    rpcWebSocketPorts: options.rpcWebSocketPorts,
+    launcher: options.launcher,
   });
+  return startHost(hostOptions, tuning);
 }
 
 /** Polls a condition that other processes' work makes true (a gateway round trip). */
@@ -134,7 +178,7 @@ export class World {
   }
 
   /** A host signed in as `name`; `device` tells two hosts of one user apart. */
-  async player(name: string, extra: Partial<HostOptions> = {}, device = name): Promise<Player> {
+  async player(name: string, extra: Partial<TestHostOptions> = {}, device = name): Promise<Player> {
     const runtimeDir = await makeTempDir('companion-rt-');
     const dataDir = await makeTempDir('companion-data-');
     this.dirs.push(runtimeDir, dataDir);

@@ -5,8 +5,7 @@ import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import { freePorts, WsClient } from '../../../../rpc/test/support/ws-client.js';
 import { isReservedPort } from '../../../src/host/control/control-server.js';
-import type { HostOptions } from '../../../src/host/compose/host.js';
-import { DEMO_APP_ID, World, type Player } from '../../e2e/support/world.js';
+import { DEMO_APP_ID, World, type Player, type TestHostOptions } from '../../e2e/support/world.js';
 import { BridgeClient, fakeRenderer, INDEX_HTML, rawRequest, sessionCookie } from '../../host/ui-bridge/support.js';
 
 let world: World | undefined;
@@ -24,7 +23,7 @@ async function renderer(): Promise<string> {
 }
 
 /** A fresh world with alice serving the web UI, and a bridge client signed in to it. */
-async function aliceWithBridge(extra: Partial<HostOptions> = {}): Promise<{ player: Player; webUi: NonNullable<Player['host']['webUi']>; client: BridgeClient }> {
+async function aliceWithBridge(extra: Partial<TestHostOptions> = {}): Promise<{ player: Player; webUi: NonNullable<Player['host']['webUi']>; client: BridgeClient }> {
   world = await World.start();
   const player = await world.player('alice', { webUiRendererDir: await renderer(), ...extra });
   const webUi = player.host.webUi!;

@@ -16,7 +16,7 @@ let world: World;
 let alice: Player;
 beforeEach(async () => {
   world = await World.start();
-  alice = await world.player('alice');
+  alice = await world.player('alice', { qa: true });
 });
 afterEach(async () => world.close());
 

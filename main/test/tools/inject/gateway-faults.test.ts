@@ -30,7 +30,7 @@ function stateBobSees(alice: Player, bob: Player): string | undefined {
 describe('POST /v1/inject/gateway', () => {
   it('drop: the socket goes as in a network loss, and the host resumes the same session', async () => {
     world = await World.start();
-    const alice = await world.player('alice');
+    const alice = await world.player('alice', { qa: true });
     const sessionId = alice.host.session.sessionId;
     expect(sessionId).toBeDefined();
     const seen = statuses(alice);
@@ -47,7 +47,7 @@ describe('POST /v1/inject/gateway', () => {
   it('pause longer than the heartbeat interval: the heartbeat goes unanswered, the host reconnects and resumes', async () => {
     // The emulator waits long for heartbeats, so it is the host's own check that notices.
     world = await World.start({ heartbeatIntervalMs: 100, heartbeatTimeoutFactor: 50 });
-    const alice = await world.player('alice');
+    const alice = await world.player('alice', { qa: true });
     const seen = statuses(alice);
     const resumed = new Promise<void>((resolve) => alice.host.session.once('resumed', resolve));
 
@@ -60,7 +60,7 @@ describe('POST /v1/inject/gateway', () => {
 
   it('a short pause holds presence updates until it is over, without a reconnect', async () => {
     world = await World.start();
-    const alice = await world.player('alice');
+    const alice = await world.player('alice', { qa: true });
     const bob = await world.player('bob');
     const game = await namedGame(alice.runtimeDir, DEMO_APP_ID, 'before the pause');
     games.push(game);
@@ -77,7 +77,7 @@ describe('POST /v1/inject/gateway', () => {
 
   it('refuses bad input and says when there is no gateway to disturb', async () => {
     world = await World.start();
-    const alice = await world.player('alice');
+    const alice = await world.player('alice', { qa: true });
     const noDuration = await controlCall(alice.host, 'POST', '/v1/inject/gateway', { action: 'pause' });
     expect(noDuration).toMatchObject({ status: 400, body: { message: 'duration_ms: is required for pause' } });
     const wrong = await controlCall(alice.host, 'POST', '/v1/inject/gateway', { action: 'explode' });

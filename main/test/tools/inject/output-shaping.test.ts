@@ -78,7 +78,7 @@ let targetId: string;
 
 beforeEach(async () => {
   world = await World.start();
-  alice = await world.player('alice');
+  alice = await world.player('alice', { qa: true });
   target = await ChunkClient.ready(alice.host.ipcPath, 'target');
   bystander = await ChunkClient.ready(alice.host.ipcPath, 'bystander');
   targetId = await connectionIdOf(alice, 'target');

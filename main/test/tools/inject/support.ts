@@ -20,7 +20,7 @@ export function aliceWorldPerTest(): AliceWorld {
   const games: FakeGame[] = [];
   beforeEach(async () => {
     world = await World.start();
-    alice = await world.player('alice');
+    alice = await world.player('alice', { qa: true });
   });
   afterEach(async () => {
     for (const game of games.splice(0)) await game.close();

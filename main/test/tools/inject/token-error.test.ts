@@ -28,7 +28,7 @@ async function embeddedHost(): Promise<Host> {
   const runtimeDir = await makeTempDir('companion-rt-');
   const dataDir = await makeTempDir('companion-data-');
   dirs.push(runtimeDir, dataDir);
-  const host = await startTestHost({ runtimeDir, dataDir, consentPolicy: 'approve' });
+  const host = await startTestHost({ runtimeDir, dataDir, consentPolicy: 'approve', qa: true });
   hosts.push(host);
   return host;
 }
@@ -93,7 +93,7 @@ describe('POST /v1/inject/token-error', () => {
     expect(bad).toMatchObject({ status: 400, body: { message: 'error: must be an OAuth2 error code like invalid_grant' } });
 
     world = await World.start();
-    const alice = await world.player('alice');
+    const alice = await world.player('alice', { qa: true });
     const elsewhere = await controlCall(alice.host, 'POST', '/v1/inject/token-error', { error: 'invalid_grant' });
     expect(elsewhere).toMatchObject({ status: 409, body: { error: 'not_embedded', message: expect.stringContaining('/_emulator/oauth/token-errors') } });
   });

@@ -7,13 +7,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
-import type { HostOptions } from '../../../src/host/compose/host.js';
 import { readRecording } from '../../../src/host/record/record-reader.js';
 import type { FrameRecord } from '../../../src/host/record/record-format.js';
 import { planReplay } from '../../../src/tools/replay/replay-plan.js';
 import { runReplay, type ReplayReport } from '../../../src/tools/replay/replay-runner.js';
 import { formatReplayReport } from '../../../src/tools/replay/replay-report.js';
-import { DEMO_APP_ID, eventually, World, type Player } from '../../e2e/support/world.js';
+import { DEMO_APP_ID, eventually, World, type Player, type TestHostOptions } from '../../e2e/support/world.js';
 import { recordingWorld, recordXhayperSession } from './support.js';
 
 const worlds: World[] = [];
@@ -26,7 +25,7 @@ interface Target {
   readonly player: Player;
 }
 
-async function freshHost(extra: Partial<HostOptions> = {}, strictApps = false): Promise<Target> {
+async function freshHost(extra: Partial<TestHostOptions> = {}, strictApps = false): Promise<Target> {
   const world = await World.start(undefined, strictApps);
   worlds.push(world);
   return { world, player: await world.player('alice', { consentPolicy: 'approve', ...extra }) };

@@ -2,14 +2,13 @@
 import path from 'node:path';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import { within } from '../../../../rpc/test/compat/helpers.js';
-import type { HostOptions } from '../../../src/host/compose/host.js';
-import { DEMO_APP_ID, eventually, joinableActivity, World, type Player } from '../../e2e/support/world.js';
+import { DEMO_APP_ID, eventually, joinableActivity, World, type Player, type TestHostOptions } from '../../e2e/support/world.js';
 
 /** The join secret the recorded game sets; it must not appear in a redacted recording. */
 export const JOIN_SECRET = joinableActivity()['joinSecret'] as string;
 
 /** A world with alice's host recording to a file, consent approving every request. */
-export async function recordingWorld(extra: Partial<HostOptions> = {}, secrets = false, strictApps = false): Promise<{ world: World; alice: Player; file: string }> {
+export async function recordingWorld(extra: Partial<TestHostOptions> = {}, secrets = false, strictApps = false): Promise<{ world: World; alice: Player; file: string }> {
   const world = await World.start(undefined, strictApps);
   const file = path.join(await world.tempDir('companion-rec-'), 'session.rec');
   const alice = await world.player('alice', { consentPolicy: 'approve', record: { file, secrets }, ...extra });

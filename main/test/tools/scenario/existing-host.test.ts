@@ -59,6 +59,14 @@ describe('scenarios against an existing host', () => {
     expect(run.code, run.out.join('\n')).toBe(0);
   });
 
+  it('fails an inject step on a host without QA mode, saying to start it with serve --qa', async () => {
+    const file = path.join(dataDir, 'no-qa.yaml');
+    await writeFile(file, 'name: no qa\nhost: {use: existing}\nsteps:\n  - inject: {kind: gateway, action: drop}\n');
+    const run = await runInProcess([file], { existing: { runtimeDir, env: {} } });
+    expect(run.code).toBe(1);
+    expect(run.out.join('\n')).toContain("does not take injections: it runs without QA mode (start it with 'companion serve --qa')");
+  });
+
   it('fails the scenario, not the run, when there is no host there', async () => {
     const file = path.join(dataDir, 'nohost.yaml');
     await writeFile(file, 'name: no host\nhost: {use: existing}\nsteps:\n  - wait: 1\n');

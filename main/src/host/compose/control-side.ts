@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import type { RpcServer } from '../../../../rpc/src/index.js';
+import type { DoctorView } from '../../../../preload/src/contract.js';
+import type { OriginApprovals } from '../auth/origin-approvals.js';
+import type { PresenceService } from '../presence/presence-service.js';
+import { frameLinter } from '../ui-bridge/frame-lints.js';
+import type { FrameLinter } from '../ui-bridge/frame-log.js';
+import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
+import { startWebUi, type WebUi } from '../../shells/web/web-ui-server.js';
+import type { AuthorizationSide } from './authorization-side.js';
+import { startHostControl, type HostControl } from './host-control.js';
+import type { HostOptions } from './host-options.js';
+import type { PlatformSide } from './platform-side.js';
+import type { SocialSide } from './social-side.js';
+import type { Teardown } from './teardown.js';
+
+/** The control API and the headless UI over it. */
+export interface ControlSide {
+  readonly control: HostControl;
+  /** The headless UI, or null when turned off. */
+  readonly webUi: WebUi | null;
+  readonly frameLinter: FrameLinter;
+}
+
+export interface ControlSideParts {
+  readonly platform: PlatformSide;
+  readonly server: RpcServer;
+  readonly social: SocialSide;
+  readonly auth: AuthorizationSide;
+  readonly presence: PresenceService;
+  readonly origins: OriginApprovals;
+  /** Asked only by API requests, which come once the host listens. */
+  readonly ipcPath: () => string | null;
+  readonly webSocketPort: () => number | null;
+  readonly doctor: () => Promise<DoctorView>;
+}
+
+/**
+ * The control API (with QA mode's routes when the host has it) and the UI for headless hosts:
+ * the same contract as the Electron preload, over a WebSocket.
+ */
+export async function startControlSide(options: HostOptions, parts: ControlSideParts, teardown: Teardown): Promise<ControlSide> {
+  const { platform, server, auth } = parts;
+  const { session, embedded } = platform;
+  const extraRoutes = options.qa?.controlRoutes({
+    server,
+    session,
+    platformAdmin: embedded === null ? null : { url: platform.url, adminToken: embedded.adminToken },
+  });
+  const control = await startHostControl({
+    recorder: { recorder: auth.recorder, dir: join(options.dataDir, 'recordings') },
+    origins: parts.origins,
+    presence: parts.presence,
+    version: options.version,
+    broker: auth.broker,
+    grants: auth.grants,
+    grantList: () => auth.grantSync.list(),
+    revokeGrant: (applicationId) => auth.grantSync.revoke(applicationId),
+    session,
+    server,
+    friends: parts.social.friends,
+    social: parts.social.social,
+    platform: { url: platform.url, embedded: embedded !== null },
+    ipcPath: parts.ipcPath,
+    webSocketPort: parts.webSocketPort,
+    doctor: parts.doctor,
+    logger: options.logger,
+    ...(extraRoutes === undefined ? {} : { extraRoutes }),
+  });
+  teardown.add(() => control.close());
+
+  const lint = frameLinter(server, session.publicApi);
+  const logLevel = logLevelOf(options.logger);
+  const webUi =
+    options.ui?.webUi === false
+      ? null
+      : await startWebUi({
+          backend: control.backend,
+          server,
+          settings: hostSettings({ broker: auth.broker, logger: options.logger, ...(logLevel === undefined ? {} : { logLevel }) }),
+          lint,
+          logger: options.logger,
+          ...(options.ui?.rendererDir === undefined ? {} : { rendererDir: options.ui.rendererDir }),
+        });
+  if (webUi !== null) teardown.add(() => webUi.close());
+  return { control, webUi, frameLinter: lint };
+}

@@ -1,0 +1,31 @@
+import { mkdir } from 'node:fs/promises';
+import { assertSocketPathsFit, checkSocketDirectory, resolveIpcPrefix, type ResolvedPrefix } from '../../../../rpc/src/index.js';
+import { RuntimeFile } from '../../base/runtime-file.js';
+import type { HostOptions } from './host-options.js';
+
+/** The directories a starting host claims: the socket directory (with its runtime file) and the data directory. */
+export interface ClaimedDirectories {
+  readonly prefix: ResolvedPrefix;
+  readonly startedAt: string;
+  /** host.json, held from here on; null for a second host (--allow-second), which writes host-<index>.json later. */
+  readonly runtime: RuntimeFile | null;
+}
+
+/**
+ * Creates the socket directory (same user only, checked before anything is written there: the
+ * runtime file holds tokens) and the data directory, and takes the runtime file, which fails
+ * with AlreadyRunningError when another host serves the directory.
+ */
+export async function claimDirectories(options: HostOptions): Promise<ClaimedDirectories> {
+  const prefix = resolveIpcPrefix(options.env, options.listen?.runtimeDir);
+  assertSocketPathsFit(prefix.dir);
+  await mkdir(prefix.dir, { recursive: true, mode: 0o700 });
+  await checkSocketDirectory(prefix.dir);
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const startedAt = new Date().toISOString();
+  const runtime =
+    options.listen?.allowSecond === true
+      ? null
+      : await RuntimeFile.acquire(prefix.dir, { pid: process.pid, version: options.version, startedAt, ipc: null });
+  return { prefix, startedAt, runtime };
+}

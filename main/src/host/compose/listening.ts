@@ -1,0 +1,48 @@
+import { ipcListenDirectories, listenIpcDirectories, type IpcListenerSet, type RpcServer } from '../../../../rpc/src/index.js';
+import type { WebSocketListener } from '../../../../rpc/src/transport/websocket-listener.js';
+import type { OriginApprovals } from '../auth/origin-approvals.js';
+import type { HostOptions, HostTuning } from './host-options.js';
+import { startRpcWebSocket } from './rpc-websocket.js';
+import { once, type Teardown } from './teardown.js';
+
+/** Where games reach the host: the RPC WebSocket (when on and a port was free) and the discord-ipc sockets. */
+export interface Listening {
+  readonly webSocket: WebSocketListener | null;
+  readonly ipc: IpcListenerSet;
+  /** Stops accepting on the sockets; once, however often it is called. */
+  readonly closeIpc: () => Promise<void>;
+}
+
+/** Starts accepting games: last of all, once everything a game can ask for is there. */
+export async function startListening(
+  options: HostOptions,
+  tuning: HostTuning,
+  parts: { server: RpcServer; origins: OriginApprovals; guiTempDir: string | undefined },
+  teardown: Teardown,
+): Promise<Listening> {
+  const { server } = parts;
+  const webSocket =
+    options.listen?.rpcWebSocket === false
+      ? null
+      : await startRpcWebSocket({
+          server,
+          approvals: parts.origins,
+          logger: options.logger,
+          ...(tuning.rpcWebSocketPorts === undefined ? {} : { ports: tuning.rpcWebSocketPorts }),
+          ...(tuning.rpcWebSocketPeerCheck === undefined ? {} : { peerCheck: tuning.rpcWebSocketPeerCheck }),
+        });
+  if (webSocket !== null) teardown.add(() => webSocket.close());
+  const listen = options.listen ?? {};
+  const ipc = await listenIpcDirectories({
+    directories: ipcListenDirectories(options.env, process.platform, {
+      runtimeDir: listen.runtimeDir,
+      snap: listen.snapSocket === true,
+      guiTempDir: parts.guiTempDir,
+    }),
+    onConnection: (socket) => server.attach(socket),
+    ...(listen.adoptedSockets === undefined ? {} : { adopted: listen.adoptedSockets }),
+  });
+  const closeIpc = once(() => ipc.close());
+  teardown.add(closeIpc);
+  return { webSocket, ipc, closeIpc };
+}

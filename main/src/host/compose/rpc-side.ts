@@ -1,0 +1,28 @@
+import { RpcServer, type ReadyIdentity, type RpcLogger } from '../../../../rpc/src/index.js';
+import type { PlatformSession } from '../session/platform-session.js';
+import { ApplicationDirectory } from './application-directory.js';
+import { readyConfigFor, rpcUserFrom } from './ready-identity.js';
+import type { Teardown } from './teardown.js';
+
+/** The RPC server games talk to, and the applications it knows through the platform. */
+export interface RpcSide {
+  readonly server: RpcServer;
+  readonly apps: ApplicationDirectory;
+}
+
+/** The RPC server: READY names the session's user; application ids resolve through the platform. */
+export function createRpcSide(session: PlatformSession, platformUrl: string, logger: RpcLogger, teardown: Teardown): RpcSide {
+  const apps = new ApplicationDirectory(session.publicApi);
+  const config = readyConfigFor(platformUrl);
+  const server = new RpcServer({
+    identity: (): ReadyIdentity | null => {
+      const user = session.user;
+      return user === null ? null : { user: rpcUserFrom(user), config };
+    },
+    resolveApplication: (clientId) => apps.resolve(clientId),
+    applicationName: (clientId) => `Application ${clientId}`,
+    logger,
+  });
+  teardown.add(() => server.closeAll());
+  return { server, apps };
+}
