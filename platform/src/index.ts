@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../../common/src/node/close-server.js';
 import { PlatformAdmin } from './admin/admin.js';
 import type { GatewayContext } from './gateway/context.js';
 import { PresenceHub } from './gateway/presence.js';
@@ -227,10 +228,7 @@ async function assemble(store: Store, o: AssembleOptions): Promise<PlatformServe
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const serverClosed = closeServer(server);
-      await gateway.close();
-      server.closeAllConnections();
-      await serverClosed;
+      await closeServer(server, { drain: () => gateway.close() });
       await webhooks.close();
       await store.close();
       await removeRuntimeFile(o.dataDir, adminToken);
@@ -278,11 +276,4 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
     await closeServer(server);
   }
   throw new Error(`no free port outside ${RESERVED_PORTS.first}-${RESERVED_PORTS.last} after ${PORT_ATTEMPTS} attempts`);
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
 }
