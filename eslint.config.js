@@ -50,7 +50,10 @@ export default tseslint.config(
     // Outside src/node/, common/ is compiled by the renderer too: no Node modules.
     files: ['common/src/**/*.ts'],
     ignores: ['common/src/node/**'],
-    rules: layerRule(['**/rpc/**', '**/platform/**', '**/main/**', '**/preload/**', '**/renderer/**', 'electron', 'node:*'], 'common/ outside src/node/ runs in the renderer too: it imports nothing of ours, no Electron and no Node modules.'),
+    rules: {
+      ...layerRule(['**/rpc/**', '**/platform/**', '**/main/**', '**/preload/**', '**/renderer/**', 'electron', 'node:*'], 'common/ outside src/node/ runs in the renderer too: it imports nothing of ours, no Electron and no Node modules.'),
+      'no-restricted-globals': ['error', ...['Buffer', 'process', 'setImmediate'].map((name) => ({ name, message: 'common/ outside src/node/ runs in the renderer too: no Node globals.' }))],
+    },
   },
   {
     files: ['rpc/**/*.ts'],
