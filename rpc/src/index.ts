@@ -1,4 +1,5 @@
 export * from './framing/frame-codec.js';
+export * from './framing/raw-ipc-client.js';
 export * from './protocol/opcodes.js';
 export * from './protocol/codes.js';
 export * from './protocol/envelope.js';

@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Opcode } from '../../../../rpc/src/index.js';
+import { Opcode, RawIpcClient, type RawIpcClientOptions, type RawIpcFrame } from '../../../../rpc/src/index.js';
 import { redactSecrets } from '../../host/record/redact-secrets.js';
 import { AuthorizationSubstitutes } from './authorization-substitutes.js';
 import { ABSENT, comparePayloads, type Difference } from './compare-payloads.js';
 import type { PlannedConnection, ReplayPlan, Step, TimedFrame } from './replay-plan.js';
-import { ReplaySocket, type ReceivedFrame } from './replay-socket.js';
 
 export interface ReplayTarget {
   /** The host's IPC socket. */
@@ -50,9 +49,16 @@ export interface ReplayReport {
 
 export const DEFAULT_REPLAY_TIMEOUT_MS = 5000;
 
+/**
+ * The game's end of a replayed connection: frames written exactly as recorded, every frame the
+ * host sends collected; PING answered with PONG as every client does (the host does not trace
+ * PING and PONG, so the recording has neither). 16 MiB: far above any frame a host sends.
+ */
+const REPLAY_SOCKET: RawIpcClientOptions = { maxPayload: 16 * 1024 * 1024, answerPings: true };
+
 interface Live {
   readonly plan: PlannedConnection;
-  socket: ReplaySocket | null;
+  socket: RawIpcClient | null;
   sent: number;
   /** Nonces of the commands sent, so replies can be told from events. */
   readonly nonces: Set<string>;
@@ -138,7 +144,7 @@ export async function runReplay(plan: ReplayPlan, target: ReplayTarget, options:
     switch (step.kind) {
       case 'open':
         try {
-          state.socket = await ReplaySocket.connect(target.ipcPath, origin);
+          state.socket = await RawIpcClient.connect(target.ipcPath, REPLAY_SOCKET);
         } catch (error) {
           state.extra.push({ what: 'connect', differences: [{ path: '$', expected: 'a connection', actual: `cannot connect to ${target.ipcPath} (${(error as NodeJS.ErrnoException).code ?? 'error'})` }] });
         }
@@ -156,7 +162,7 @@ export async function runReplay(plan: ReplayPlan, target: ReplayTarget, options:
 
   async function send(state: Live, frame: TimedFrame): Promise<void> {
     const socket = state.socket;
-    if (socket === null || socket.closed) return;
+    if (socket === null || socket.isClosed) return;
     const payload = await substitute(state, frame);
     socket.send(frame.opcode, payload);
     state.sent += 1;
@@ -164,10 +170,10 @@ export async function runReplay(plan: ReplayPlan, target: ReplayTarget, options:
     // Fast: the next frame goes once this one's answer (if the recording has one) is here.
     const key = frame.opcode === Opcode.Handshake ? 'handshake' : nonceOf(frame.payload);
     if (key === 'handshake') {
-      if (state.plan.outbound.length > 0) await socket.until(() => socket.received.length > 0, timeoutMs);
+      if (state.plan.outbound.length > 0) await socket.until(() => socket.frames.length > 0, timeoutMs);
     } else if (key !== null && frame.opcode === Opcode.Frame) {
       const expected = state.plan.outbound.filter((out) => nonceOf(out.payload) === key).length;
-      if (expected > 0) await socket.until(() => socket.received.filter((got) => nonceOf(got.payload) === key).length >= expected, timeoutMs);
+      if (expected > 0) await socket.until(() => socket.frames.filter((got) => nonceOf(got.payload) === key).length >= expected, timeoutMs);
     }
   }
 
@@ -220,9 +226,9 @@ export async function runReplay(plan: ReplayPlan, target: ReplayTarget, options:
   /** Waits for what the connection still expects (bounded), then closes it. */
   async function finish(state: Live): Promise<void> {
     const socket = state.socket;
-    if (socket === null || socket.closed) return;
+    if (socket === null || socket.isClosed) return;
     const expected = counts(state.plan.outbound, state.nonces);
-    await socket.until(() => covers(counts(socket.received, state.nonces), expected), timeoutMs);
+    await socket.until(() => covers(counts(socket.frames, state.nonces), expected), timeoutMs);
     socket.close();
   }
 
@@ -266,11 +272,11 @@ async function sleepUntil(at: number): Promise<void> {
 
 function report(state: Live): ConnectionReport {
   const { plan } = state;
-  const received: readonly ReceivedFrame[] = state.socket?.received ?? [];
+  const received: readonly RawIpcFrame[] = state.socket?.frames ?? [];
   const frames: FrameDifferences[] = [...state.extra];
   if (plan.skipped === null && state.socket !== null) {
     // Pair per slot (a reply's nonce, an event's name, CLOSE), in order within the slot.
-    const actualBySlot = new Map<string, ReceivedFrame[]>();
+    const actualBySlot = new Map<string, RawIpcFrame[]>();
     for (const frame of received) {
       const name = slot(keyOf(frame, state.nonces));
       const list = actualBySlot.get(name) ?? [];
