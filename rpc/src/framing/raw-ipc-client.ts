@@ -106,11 +106,11 @@ export class RawIpcClient<Payload = unknown> {
     if (!this.socket.destroyed) this.socket.write(bytes);
   }
 
-  /** Sends a command without waiting; returns its nonce (await the reply with reply()). */
+  /** Sends a command without waiting (a nonce in `extra` replaces the fresh one); returns its nonce (await the reply with reply()). */
   command(cmd: string, args: unknown, extra: Record<string, unknown> = {}): string {
-    const nonce = randomUUID();
-    this.send(Opcode.Frame, { cmd, args, nonce, ...extra });
-    return nonce;
+    const payload = { cmd, args, nonce: `n-${randomUUID()}`, ...extra };
+    this.send(Opcode.Frame, payload);
+    return String(payload.nonce);
   }
 
   /** Sends a command and returns its reply's payload: next() until the frame with its nonce. */
