@@ -1,7 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layers: rpc/ and platform/ depend on nothing of ours; main/ may use both; Electron: see electronRules below. */
+/**
+ * Layers: common/ (the vocabulary and helpers every package compiles against) depends on nothing
+ * of ours; rpc/ and platform/ only on common/; main/ may use all three; Electron: see electronRules
+ * below. common/src/node/ is Node-only: never in the
+ * renderer or preload.
+ */
 const layerRule = (forbidden, message) => ({
   'no-restricted-imports': [
     'error',
@@ -100,20 +105,33 @@ export default tseslint.config(
     },
   },
   {
+    files: ['common/**/*.ts'],
+    rules: layerRule(['**/rpc/**', '**/platform/**', '**/main/**', '**/preload/**', '**/renderer/**', 'electron'], 'common/ is what every package compiles against: it imports nothing of ours and no Electron.'),
+  },
+  {
+    // Outside src/node/, common/ is compiled by the renderer too: no Node modules.
+    files: ['common/src/**/*.ts'],
+    ignores: ['common/src/node/**'],
+    rules: {
+      ...layerRule(['**/rpc/**', '**/platform/**', '**/main/**', '**/preload/**', '**/renderer/**', 'electron', 'node:*'], 'common/ outside src/node/ runs in the renderer too: it imports nothing of ours, no Electron and no Node modules.'),
+      'no-restricted-globals': ['error', ...['Buffer', 'process', 'setImmediate'].map((name) => ({ name, message: 'common/ outside src/node/ runs in the renderer too: no Node globals.' }))],
+    },
+  },
+  {
     files: ['rpc/**/*.ts'],
-    rules: layerRule(['**/main/**', '**/renderer/**', '**/preload/**', '**/platform/**', 'electron'], 'rpc/ is the protocol core: it imports nothing of ours and no Electron.'),
+    rules: layerRule(['**/main/**', '**/renderer/**', '**/preload/**', '**/platform/**', 'electron'], 'rpc/ is the protocol core: it imports nothing of ours but common/, and no Electron.'),
   },
   {
     files: ['platform/**/*.ts'],
-    rules: layerRule(['**/main/**', '**/rpc/**', '**/renderer/**', '**/preload/**', 'electron'], 'platform/ is the platform emulator: it imports nothing of ours and no Electron.'),
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/renderer/**', '**/preload/**', 'electron'], 'platform/ is the platform emulator: it imports nothing of ours but common/, and no Electron.'),
   },
   {
     files: ['preload/**/*.ts'],
-    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', 'electron'], 'preload/ holds the bridge and its contract: it imports nothing of ours (Electron only in the preload entry).'),
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', '**/common/src/node/**', 'electron'], 'preload/ holds the bridge and its contract: it imports nothing of ours but common/ outside src/node/ (Electron only in the preload entry).'),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
-    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', 'electron', 'node:*'], 'renderer/ reaches the host only through the preload contract.'),
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/common/src/node/**', 'electron', 'node:*'], 'renderer/ reaches the host only through the preload contract; of common/ it uses only what is not under src/node/.'),
   },
   {
     files: ['main/**/*.ts'],
@@ -121,7 +139,7 @@ export default tseslint.config(
   },
   {
     files: ['preload/src/index.ts'],
-    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours.'),
+    rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', '**/common/src/node/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours but common/ outside src/node/.'),
   },
   ...electronRules,
 );

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{rpc,main,platform,renderer,preload,scripts}/**/*.test.{ts,tsx}'],
+    include: ['{common,rpc,main,platform,renderer,preload,scripts}/**/*.test.{ts,tsx}'],
     environment: 'node',
     globalSetup: ['./scripts/vitest-build.ts'],
     testTimeout: 20000,

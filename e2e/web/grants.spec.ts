@@ -1,6 +1,6 @@
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost } from './support/processes.js';
-import { Op } from './support/raw-game.js';
+import { Opcode } from '../../rpc/src/protocol/opcodes.js';
 
 test("revoking on Authorized apps removes the grant and closes the game's authenticated connection (4003)", async ({ page, games }) => {
   const host = await startHost();
@@ -27,7 +27,7 @@ test("revoking on Authorized apps removes the grant and closes the game's authen
   await screenshot(page, 'authorized-apps');
 
   await grant.getByTestId('grant-revoke').click();
-  const close = await game.waitFor((frame) => frame.opcode === Op.Close, 'CLOSE');
+  const close = await game.waitFor((frame) => frame.opcode === Opcode.Close, 'CLOSE');
   expect(close.payload).toMatchObject({ code: 4003 });
   await game.waitClosed();
   await expect(grant).toHaveCount(0);

@@ -1,4 +1,5 @@
 export * from './framing/frame-codec.js';
+export * from './framing/raw-ipc-client.js';
 export * from './protocol/opcodes.js';
 export * from './protocol/codes.js';
 export * from './protocol/envelope.js';
@@ -14,6 +15,8 @@ export * from './transport/socket-dir-check.js';
 export * from './transport/socket-activation.js';
 export * from './transport/ipc-listener-set.js';
 export * from './commands/set-activity.js';
+// The activity flags are shared with the platform emulator; the package keeps exporting them.
+export { ActivityFlags } from '../../common/src/activity-flags.js';
 export * from './commands/activity-schema.js';
 export * from './commands/invite-args.js';
 export * from './commands/guild-args.js';

@@ -1,8 +1,12 @@
 import path from 'node:path';
 import { expect as baseExpect, test as base, type Page } from '@playwright/test';
 import { SCREENSHOTS, stopAll, type HostProcess } from './processes.js';
-import { RawGame } from './raw-game.js';
+import { RawIpcClient } from '../../../rpc/src/framing/raw-ipc-client.js';
 import { connectXhayper, type XhayperGame } from './xhayper-game.js';
+
+/** A game speaking the framing directly (rpc's RawIpcClient), its payloads typed `any` for the specs' expectations. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are arbitrary JSON, checked by the specs' expectations
+export class RawGame extends RawIpcClient<any> {}
 
 /**
  * The specs' test: `games` connects games to a host and disconnects them after the test;
@@ -32,8 +36,9 @@ export const test = base.extend<{ games: Games; processes: void }>({
     try {
       await use({
         async raw(host, clientId) {
-          const game = await RawGame.connect(host.ipcPath, clientId);
+          const { client: game, ready } = await RawGame.ready(host.ipcPath, clientId);
           open.push(() => game.close());
+          if (ready?.evt !== 'READY') throw new Error(`no READY: ${JSON.stringify(ready)}`);
           return game;
         },
         async xhayper(host, clientId) {

@@ -8,7 +8,7 @@
  * properly fails the cycle rather than only leaking.
  */
 import { Buffer } from 'node:buffer';
-import { Opcode } from '../../../rpc/src/index.js';
+import { encodeRawFrame, Opcode } from '../../../rpc/src/index.js';
 import { within } from '../../../rpc/test/compat/helpers.js';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { WsClient } from '../../../rpc/test/support/ws-client.js';
@@ -90,7 +90,7 @@ async function rawGame(target: SoakTarget, cycle: number, tally: CycleTally): Pr
   tally.connections += 1;
   const burst = Array.from({ length: BURST_SIZE }, (_, n) => `soak-${cycle}-${n}`);
   // The burst goes out in one write, as a game that updates several times per frame sends it.
-  client.sendRaw(Buffer.concat(burst.map((nonce, n) => client.frame(Opcode.Frame, JSON.stringify({ cmd: 'SET_ACTIVITY', args: { pid: process.pid, activity: activity(cycle, n) }, nonce })))));
+  client.sendRaw(Buffer.concat(burst.map((nonce, n) => encodeRawFrame(Opcode.Frame, JSON.stringify({ cmd: 'SET_ACTIVITY', args: { pid: process.pid, activity: activity(cycle, n) }, nonce })))));
   tally.requests += BURST_SIZE;
   const replies = await repliesTo(client, burst);
   burst.forEach((nonce, n) => {
@@ -161,8 +161,8 @@ async function controlCalls(target: SoakTarget, tally: CycleTally): Promise<void
   if (!apps.has(SOAK_APP_ID) || !apps.has(DEMO_APP_ID)) throw new Error(`/v1/games misses a connected game: ${JSON.stringify(games.body)}`);
 }
 
-const VIOLATIONS: readonly { readonly name: string; readonly handshake: boolean; readonly bytes: (client: RawClient) => Buffer }[] = [
-  { name: 'bad JSON', handshake: true, bytes: (client) => client.frame(Opcode.Frame, '{"cmd":"SET_ACTIVITY","args":') },
+const VIOLATIONS: readonly { readonly name: string; readonly handshake: boolean; readonly bytes: () => Buffer }[] = [
+  { name: 'bad JSON', handshake: true, bytes: () => encodeRawFrame(Opcode.Frame, '{"cmd":"SET_ACTIVITY","args":') },
   {
     name: 'a 1 GiB frame announced',
     handshake: true,
@@ -173,8 +173,8 @@ const VIOLATIONS: readonly { readonly name: string; readonly handshake: boolean;
       return header;
     },
   },
-  { name: 'a FRAME before the HANDSHAKE', handshake: false, bytes: (client) => client.frame(Opcode.Frame, '{"cmd":"SET_ACTIVITY","nonce":"early"}') },
-  { name: 'an unknown opcode', handshake: true, bytes: (client) => client.frame(7, '{}') },
+  { name: 'a FRAME before the HANDSHAKE', handshake: false, bytes: () => encodeRawFrame(Opcode.Frame, '{"cmd":"SET_ACTIVITY","nonce":"early"}') },
+  { name: 'an unknown opcode', handshake: true, bytes: () => encodeRawFrame(7, '{}') },
 ];
 
 /** Bad JSON every cycle, and one of the other violations in turn: each must end with CLOSE 1003. */
@@ -183,7 +183,7 @@ async function protocolViolations(target: SoakTarget, cycle: number, tally: Cycl
   for (const violation of [VIOLATIONS[0]!, rotating]) {
     const client = violation.handshake ? await readyClient(target.ipcPath) : await RawClient.connect(target.ipcPath);
     tally.connections += 1;
-    client.sendRaw(violation.bytes(client));
+    client.sendRaw(violation.bytes());
     const close = await client.next(REPLY_TIMEOUT_MS);
     if (close.opcode !== Opcode.Close || close.payload?.code !== 1003) {
       client.close();

@@ -93,10 +93,7 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
-      const serverClosed = closeServer(server);
-      await services.gateway.close();
-      server.closeAllConnections();
-      await serverClosed;
+      await closeServer(server, { drain: () => services.gateway.close() });
       await services.webhooks.close();
       await services.store.close();
       await removeRuntimeFile(o.dataDir, running.adminToken);

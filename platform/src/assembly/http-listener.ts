@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../../../common/src/node/close-server.js';
 import type { GatewayServer } from '../gateway/server.js';
 
 /** Ports the local RPC WebSocket transport probes; the emulator never takes one. */
@@ -36,9 +37,4 @@ export async function listen(server: Server, host: string, port: number): Promis
   throw new Error(`no free port outside ${RESERVED_PORTS.first}-${RESERVED_PORTS.last} after ${PORT_ATTEMPTS} attempts`);
 }
 
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
-}
+export { closeServer };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { WebSocket, type RawData } from '../support/ws-module.js';
+import { WebSocket, type RawData } from '../../../common/src/node/ws-module.js';
 import { FixedWindow } from '../support/limits.js';
 import { toPlatformUser } from '../state/store.js';
 import {

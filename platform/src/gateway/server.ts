@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from '../support/ws-module.js';
+import { WebSocket, WebSocketServer } from '../../../common/src/node/ws-module.js';
 import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
 import { GatewayConnection } from './connection.js';
 import type { GatewayContext } from './context.js';

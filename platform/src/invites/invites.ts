@@ -4,8 +4,8 @@ import type { Dispatcher } from '../gateway/sessions.js';
 import { publicActivity } from '../gateway/presence.js';
 import type { AppRecord, ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
+import { ActivityFlags } from '../../../common/src/activity-flags.js';
 import {
-  ActivityFlag,
   GatewayEvent,
   MessageActivityType,
   type ActivityInviteAcceptedEvent,
@@ -48,7 +48,7 @@ export function isJoinable(activity: WireActivity | undefined): activity is Join
 
 /** A public party: privacy 1, or the PARTY_PRIVACY_FRIENDS flag. */
 export function isPublicParty(activity: WireActivity): boolean {
-  return activity.party?.privacy === 1 || ((activity.flags ?? 0) & ActivityFlag.PartyPrivacyFriends) !== 0;
+  return activity.party?.privacy === 1 || ((activity.flags ?? 0) & ActivityFlags.PartyPrivacyFriends) !== 0;
 }
 
 export interface InviteServiceOptions {

@@ -7,7 +7,8 @@ import { isJoinable, type InviteService } from '../invites/invites.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord, ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
-import { ActivityFlag, MessageActivityType, type PlatformMessage, type PresenceStatus, type PresenceUpdateEvent, type WireActivity } from '../wire/index.js';
+import { ActivityFlags } from '../../../common/src/activity-flags.js';
+import { MessageActivityType, type PlatformMessage, type PresenceStatus, type PresenceUpdateEvent, type WireActivity } from '../wire/index.js';
 
 export interface FriendSimulatorDeps {
   readonly store: Store;
@@ -220,7 +221,7 @@ export class FriendSimulator {
     if (activity.application_id !== undefined && app === undefined) throw new StateError('not_found', `Unknown application ${activity.application_id}`, 'activity.application_id');
     const name = activity.name !== '' ? activity.name : (app?.name ?? 'Game');
     const joinable = activity.party?.id !== undefined && activity.secrets?.join !== undefined;
-    const flags = joinable ? (activity.flags ?? 0) | ActivityFlag.Join : activity.flags;
+    const flags = joinable ? (activity.flags ?? 0) | ActivityFlags.Join : activity.flags;
     return { ...activity, name, ...(flags === undefined ? {} : { flags }) };
   }
 

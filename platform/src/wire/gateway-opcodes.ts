@@ -58,19 +58,6 @@ export const FATAL_GATEWAY_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 401
 /** Close codes after which the session is gone: reconnect with a new Identify, not Resume. */
 export const REIDENTIFY_GATEWAY_CLOSE_CODES: ReadonlySet<number> = new Set([4003, 4005, 4007, 4008, 4009]);
 
-/** Activity flags (bit field on a gateway activity). */
-export const ActivityFlag = {
-  Instance: 1 << 0,
-  Join: 1 << 1,
-  Spectate: 1 << 2,
-  JoinRequest: 1 << 3,
-  Sync: 1 << 4,
-  Play: 1 << 5,
-  PartyPrivacyFriends: 1 << 6,
-  PartyPrivacyVoiceChannel: 1 << 7,
-  Embedded: 1 << 8,
-} as const;
-
 /** Message activity types: what an invite message asks for. */
 export const MessageActivityType = { Join: 1, Spectate: 2, Listen: 3, JoinRequest: 5 } as const;
 

@@ -2,19 +2,7 @@ import { RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { SetActivityArgsSchema, type ActivityInput, type SetActivityArgs } from './activity-schema.js';
 import { isValidSetActivityArgs } from './activity-fast-check.js';
 import { parseArgs } from './joi-message.js';
-
-/** Gateway activity flags (bit values). */
-export const ActivityFlags = {
-  Instance: 1 << 0,
-  Join: 1 << 1,
-  Spectate: 1 << 2,
-  JoinRequest: 1 << 3,
-  Sync: 1 << 4,
-  Play: 1 << 5,
-  PartyPrivacyFriends: 1 << 6,
-  PartyPrivacyVoiceChannel: 1 << 7,
-  Embedded: 1 << 8,
-} as const;
+import { ActivityFlags } from '../../../common/src/activity-flags.js';
 
 /** The activity as the gateway carries it, which is also the SET_ACTIVITY reply. */
 export type GatewayActivity = Omit<ActivityInput, 'instance' | 'buttons' | 'party' | 'type' | 'name'> & {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { WebSocketServer, type WebSocket } from './ws-module.js';
+import { closeServer } from '../../../common/src/node/close-server.js';
+import { WebSocketServer, type WebSocket } from '../../../common/src/node/ws-module.js';
 import { CloseCode } from '../protocol/codes.js';
 import { validateHandshake } from '../protocol/handshake.js';
 import type { ConnectionTransport, RemotePeer } from './connection-transport.js';
@@ -215,16 +216,5 @@ function listen(server: http.Server, host: string, port: number): Promise<'liste
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen({ host, port, exclusive: true });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) {
-      resolve();
-      return;
-    }
-    server.close(() => resolve());
-    server.closeAllConnections();
   });
 }

@@ -1,4 +1,4 @@
-import { WebSocket, type RawData } from './ws-module.js';
+import { WebSocket, type RawData } from '../../../common/src/node/ws-module.js';
 import { FrameDecoder, type RawFrame } from '../framing/frame-codec.js';
 import { CloseCode } from '../protocol/codes.js';
 import { Opcode } from '../protocol/opcodes.js';

@@ -130,14 +130,14 @@ describe('subscriptions and the event bus', () => {
 
   it('writes an event apart from the reply before it (npm discord-rpc reads one frame per chunk)', async () => {
     const writes: number[] = [];
-    const chunksBefore = client.chunks;
+    const chunksBefore = client.reads.length;
     client.send(Opcode.Frame, { cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 's' });
     ts.server.once('frame', () => undefined); // tracing on: no effect on pacing
     await client.next();
-    writes.push(client.chunks - chunksBefore);
+    writes.push(client.reads.length - chunksBefore);
     ts.server.dispatch('ACTIVITY_JOIN', { secret: 'x' });
     await client.next();
-    writes.push(client.chunks - chunksBefore);
+    writes.push(client.reads.length - chunksBefore);
     expect(writes).toEqual([1, 2]);
   });
 });

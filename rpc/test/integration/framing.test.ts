@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeFrame, Opcode, type DisconnectInfo } from '../../src/index.js';
+import { encodeFrame, encodeRawFrame, Opcode, type DisconnectInfo } from '../../src/index.js';
 import { RawClient } from '../support/raw-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { waitUntil } from '../support/wait.js';
@@ -67,7 +67,7 @@ describe('framing over a real Unix socket', () => {
   it('closes on garbage JSON with 1003 and keeps serving other connections', async () => {
     const other = (await RawClient.ready(ts.path)).client;
     const { client } = await RawClient.ready(ts.path);
-    client.sendRaw(client.frame(Opcode.Frame, '{"cmd": nope'));
+    client.sendRaw(encodeRawFrame(Opcode.Frame, '{"cmd": nope'));
     const close = await client.next();
     expect(close).toMatchObject({ opcode: Opcode.Close, payload: { code: 1003 } });
     expect(close.payload.message).toMatch(/^invalid JSON in FRAME frame/);
@@ -106,7 +106,7 @@ describe('framing over a real Unix socket', () => {
   it('answers PING with a PONG carrying the same bytes, before and after the handshake', async () => {
     const client = await RawClient.connect(ts.path);
     const body = '{"uuid":"a8f2b3c4-0000-4000-8000-000000000000","n":[1,2.5,"é"]}';
-    client.sendRaw(client.frame(Opcode.Ping, body));
+    client.sendRaw(encodeRawFrame(Opcode.Ping, body));
     const before = await client.next();
     expect(before.opcode).toBe(Opcode.Pong);
     expect(JSON.stringify(before.payload)).toBe(body);
@@ -118,7 +118,7 @@ describe('framing over a real Unix socket', () => {
 
   it('echoes an empty PING body as an empty PONG', async () => {
     const client = await RawClient.connect(ts.path);
-    client.sendRaw(client.frame(Opcode.Ping, ''));
+    client.sendRaw(encodeRawFrame(Opcode.Ping, ''));
     expect(await client.next()).toEqual({ opcode: Opcode.Pong, payload: null });
   });
 

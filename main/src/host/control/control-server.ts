@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../../../../common/src/node/close-server.js';
 import type { ControlBackend, ControlEvent } from './control-backend.js';
 import { originRoutes, type OriginControl } from './origin-routes.js';
 import { presenceRoutes, type PresenceControl } from './presence-routes.js';
@@ -468,13 +469,4 @@ export async function startControlServer(options: ControlServerOptions): Promise
       await closeServer(server);
     },
   };
-}
-
-async function closeServer(server: Server): Promise<void> {
-  if (!server.listening) return;
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    // Idle keep-alive sockets (and ended event streams) would hold close() open.
-    server.closeAllConnections();
-  });
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { WebSocket, type RawData } from '../../base/cjs-modules.js';
+import { WebSocket, type RawData } from '../../../../common/src/node/ws-module.js';
 import {
   GatewayEvent,
   GatewayOp,

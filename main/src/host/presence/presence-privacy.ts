@@ -1,4 +1,4 @@
-import { ActivityFlags } from '../../../../rpc/src/index.js';
+import { ActivityFlags } from '../../../../common/src/activity-flags.js';
 import type { WireActivity } from '../../../../platform/src/wire/index.js';
 
 /** How the relay picks the one game activity the platform shows when several games have one. */

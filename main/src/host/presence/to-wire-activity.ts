@@ -1,4 +1,5 @@
-import { ActivityFlags, type GatewayActivity } from '../../../../rpc/src/index.js';
+import { ActivityFlags } from '../../../../common/src/activity-flags.js';
+import type { GatewayActivity } from '../../../../rpc/src/index.js';
 import type { WireActivity } from '../../../../platform/src/wire/index.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

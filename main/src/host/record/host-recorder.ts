@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { DisconnectInfo, FrameTrace, RpcConnection, RpcLogger, RpcServer } from '../../../../rpc/src/index.js';
 import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
-import { headerRecord, type BodyRecord, type ConsentRecord } from './record-format.js';
+import { headerRecord, type BodyRecord, type ConsentRecord } from '../../../../common/src/recording/recording-format.js';
 import type { RecordWriter } from './record-writer.js';
 
 /** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
@@ -65,7 +65,7 @@ interface Session {
 }
 
 /**
- * Records a host's RPC traffic and host-side events to a recording file (record-format.ts),
+ * Records a host's RPC traffic and host-side events to a recording file (common/src/recording/recording-format.ts),
  * started and stopped at any time: `companion serve --record FILE` starts it with the host, a
  * UI toggle calls `start` / `stop`. While it is off it listens to nothing, so the server does
  * not even build frame traces. Secrets are redacted (by the writer, as it encodes) unless

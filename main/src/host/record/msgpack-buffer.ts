@@ -13,7 +13,7 @@
  */
 
 import { holdsSecret, isSecretKey, isSecretValue, REDACTED } from './redact-secrets.js';
-import { JSON_PAYLOAD_EXT } from './record-format.js';
+import { JSON_PAYLOAD_EXT } from '../../../../common/src/recording/recording-format.js';
 
 /** How a `__proto__` key (JSON allows it, MessagePack readers do not) is written. */
 export const PROTO_KEY = '[__proto__]';
@@ -81,7 +81,7 @@ export class MsgpackBuffer {
   }
 
   /**
-   * A frame record (record-format.ts' FrameRecord, keys in that order), written field by
+   * A frame record (common/src/recording/recording-format.ts' FrameRecord, keys in that order), written field by
    * field without building the record: the recorder's hot path. `redact`: the payload's
    * secrets redacted as redactSecrets would. `json`: the payload's JSON as it went over the
    * wire; when nothing in the payload is to be redacted, those bytes are the payload

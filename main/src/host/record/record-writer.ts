@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { deflateRawSync, type ZlibOptions } from 'node:zlib';
 import { MsgpackBuffer } from './msgpack-buffer.js';
-import { RECORDING_COMPRESSION, type BodyRecord, type HeaderRecord } from './record-format.js';
+import { RECORDING_COMPRESSION, type BodyRecord, type HeaderRecord } from '../../../../common/src/recording/recording-format.js';
 
 /**
  * DEFLATE at its fastest level: a batch of records (repetitive JSON and MessagePack) shrinks
@@ -48,7 +48,7 @@ export interface RecordWriterStats {
  * disk in one write FLUSH_INTERVAL_MS later, or at once when it holds FLUSH_BYTES (one write
  * at a time: what comes during a write waits for the next batch). The header is written as it
  * is; when it says `compression`, each later batch is compressed and written as one chunk
- * (record-format.ts, RECORDING_COMPRESSION).
+ * (common/src/recording/recording-format.ts, RECORDING_COMPRESSION).
  * Each record is a whole MessagePack value, so a file cut off by a kill is readable up to the
  * last record that reached the disk. `close` writes everything still buffered.
  */

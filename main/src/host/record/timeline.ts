@@ -1,4 +1,4 @@
-import { opcodeName, type BodyRecord, type FrameRecord, type HeaderRecord } from './record-format.js';
+import { opcodeName, type BodyRecord, type FrameRecord, type HeaderRecord } from '../../../../common/src/recording/recording-format.js';
 
 /** Which records `record show` prints; every given criterion must hold. */
 export interface TimelineFilter {

@@ -10,8 +10,8 @@ import {
   type RpcLogger,
   type RpcServer,
 } from '../../../../rpc/src/index.js';
+import { ActivityFlags } from '../../../../common/src/activity-flags.js';
 import {
-  ActivityFlag,
   GatewayEvent,
   MessageActivityType,
   type ActivityInviteAcceptedEvent,
@@ -427,7 +427,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       throw new SocialError(RpcErrorCode.NoEligibleActivity, `${friend.user.username} is not playing a game you can join`, 409);
     }
     const applicationId = target.application_id;
-    const isPublic = ((target.flags ?? 0) & ActivityFlag.PartyPrivacyFriends) !== 0;
+    const isPublic = ((target.flags ?? 0) & ActivityFlags.PartyPrivacyFriends) !== 0;
     if (isPublic) {
       return joinReport(await this.join(input.user_id, applicationId));
     }

@@ -1,5 +1,6 @@
 import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from './cli-args.js';
-import { readRecording, RecordingError } from '../../host/record/record-reader.js';
+import { RecordingError } from '../../../../common/src/recording/recording-error.js';
+import { readRecording } from '../../host/record/record-reader.js';
 import { describeHeader, jsonReplacer, matchesFilter, timelineLine, type TimelineFilter } from '../../host/record/timeline.js';
 
 export const RECORD_HELP = `Usage: companion record show FILE [options]

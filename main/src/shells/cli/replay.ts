@@ -1,6 +1,7 @@
 import { hostOptions, parseCommandArgs, readSecretFile, reportExpected, UsageError, type CommandIo } from './cli-args.js';
 import { HostNotFoundError } from '../../base/host-locator.js';
-import { readRecording, RecordingError } from '../../host/record/record-reader.js';
+import { RecordingError } from '../../../../common/src/recording/recording-error.js';
+import { readRecording } from '../../host/record/record-reader.js';
 import { planReplay } from '../../tools/replay/replay-plan.js';
 import { formatReplayReport, replayReportJson } from '../../tools/replay/replay-report.js';
 import { DEFAULT_REPLAY_TIMEOUT_MS, runReplay } from '../../tools/replay/replay-runner.js';

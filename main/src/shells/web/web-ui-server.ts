@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WebSocketServer, WebSocket, type RawData } from '../../base/cjs-modules.js';
+import { closeServer } from '../../../../common/src/node/close-server.js';
+import { WebSocketServer, WebSocket, type RawData } from '../../../../common/src/node/ws-module.js';
 import type { BridgeServerMessage, InvokeChannel, PushChannel, PushChannels } from '../../../../preload/src/contract.js';
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import { listenOutsideReserved, type ControlLogger } from '../../host/control/control-server.js';
@@ -487,12 +488,4 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       return closed;
     },
   };
-}
-
-async function closeServer(server: Server): Promise<void> {
-  if (!server.listening) return;
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }

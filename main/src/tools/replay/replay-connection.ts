@@ -2,12 +2,15 @@ import { Opcode } from '../../../../rpc/src/index.js';
 import { commandNonces, covers, nonceOf, slotCounts } from './replay-frame-keys.js';
 import { pairedDifferences } from './replay-pairing.js';
 import type { PlannedConnection, TimedFrame } from './replay-plan.js';
-import { ReplaySocket, type ReceivedFrame } from './replay-socket.js';
+import { RawIpcClient, type RawIpcClientOptions, type RawIpcFrame } from '../../../../rpc/src/index.js';
+
+/** The replay's socket: PINGs answered, frames up to 16 MiB. */
+const REPLAY_SOCKET: RawIpcClientOptions = { maxPayload: 16 * 1024 * 1024, answerPings: true };
 import type { ConnectionReport, FrameDifferences } from './replay-types.js';
 
 /** One recorded connection while it is replayed: its socket, what was sent, and what went wrong beside the frames. */
 export class ReplayConnection {
-  socket: ReplaySocket | null = null;
+  socket: RawIpcClient | null = null;
   sent = 0;
   /** Nonces of the commands sent, so replies can be told from events. */
   readonly nonces: ReadonlySet<string>;
@@ -19,30 +22,30 @@ export class ReplayConnection {
   }
 
   /** Connects to the host; a failure is a difference of this connection. */
-  async open(ipcPath: string, origin: number): Promise<void> {
+  async open(ipcPath: string): Promise<void> {
     try {
-      this.socket = await ReplaySocket.connect(ipcPath, origin);
+      this.socket = await RawIpcClient.connect(ipcPath, REPLAY_SOCKET);
     } catch (error) {
       this.extra.push({ what: 'connect', differences: [{ path: '$', expected: 'a connection', actual: `cannot connect to ${ipcPath} (${(error as NodeJS.ErrnoException).code ?? 'error'})` }] });
     }
   }
 
   /** The open socket, or null when it never opened or has closed. */
-  get openSocket(): ReplaySocket | null {
-    return this.socket === null || this.socket.closed ? null : this.socket;
+  get openSocket(): RawIpcClient | null {
+    return this.socket === null || this.socket.isClosed ? null : this.socket;
   }
 
   /** Waits (bounded) until the host answered `frame` as often as the recording says it did. */
-  async awaitAnswer(socket: ReplaySocket, frame: TimedFrame, timeoutMs: number): Promise<void> {
+  async awaitAnswer(socket: RawIpcClient, frame: TimedFrame, timeoutMs: number): Promise<void> {
     const outbound = this.plan.outbound;
     if (frame.opcode === Opcode.Handshake) {
-      if (outbound.length > 0) await socket.until(() => socket.received.length > 0, timeoutMs);
+      if (outbound.length > 0) await socket.until(() => socket.frames.length > 0, timeoutMs);
       return;
     }
     const nonce = nonceOf(frame.payload);
     if (nonce === null || frame.opcode !== Opcode.Frame) return;
     const expected = outbound.filter((out) => nonceOf(out.payload) === nonce).length;
-    if (expected > 0) await socket.until(() => socket.received.filter((got) => nonceOf(got.payload) === nonce).length >= expected, timeoutMs);
+    if (expected > 0) await socket.until(() => socket.frames.filter((got) => nonceOf(got.payload) === nonce).length >= expected, timeoutMs);
   }
 
   /** Waits for what the connection still expects (bounded), then closes it. */
@@ -50,13 +53,13 @@ export class ReplayConnection {
     const socket = this.openSocket;
     if (socket === null) return;
     const expected = slotCounts(this.plan.outbound, this.nonces);
-    await socket.until(() => covers(slotCounts(socket.received, this.nonces), expected), timeoutMs);
+    await socket.until(() => covers(slotCounts(socket.frames, this.nonces), expected), timeoutMs);
     socket.close();
   }
 
   report(): ConnectionReport {
     const { plan, socket } = this;
-    const received: readonly ReceivedFrame[] = socket?.received ?? [];
+    const received: readonly RawIpcFrame[] = socket?.frames ?? [];
     const frames: FrameDifferences[] = [...this.extra];
     if (plan.skipped === null && socket !== null) {
       frames.push(...pairedDifferences(plan.outbound, received, this.nonces));

@@ -2,11 +2,11 @@ import { redactSecrets } from '../../host/record/redact-secrets.js';
 import { ABSENT, comparePayloads } from './compare-payloads.js';
 import { describeKey, keyOf, slot } from './replay-frame-keys.js';
 import type { TimedFrame } from './replay-plan.js';
-import type { ReceivedFrame } from './replay-socket.js';
+import type { RawIpcFrame } from '../../../../rpc/src/index.js';
 import type { FrameDifferences } from './replay-types.js';
 
-function bySlot(received: readonly ReceivedFrame[], nonces: ReadonlySet<string>): Map<string, ReceivedFrame[]> {
-  const actualBySlot = new Map<string, ReceivedFrame[]>();
+function bySlot(received: readonly RawIpcFrame[], nonces: ReadonlySet<string>): Map<string, RawIpcFrame[]> {
+  const actualBySlot = new Map<string, RawIpcFrame[]>();
   for (const frame of received) {
     const name = slot(keyOf(frame, nonces));
     const list = actualBySlot.get(name) ?? [];
@@ -21,7 +21,7 @@ function bySlot(received: readonly ReceivedFrame[], nonces: ReadonlySet<string>)
  * reply's nonce, an event's name, CLOSE), in order within the slot; payloads are compared with
  * secrets redacted on both sides. Frames the recording does not have come last.
  */
-export function pairedDifferences(outbound: readonly TimedFrame[], received: readonly ReceivedFrame[], nonces: ReadonlySet<string>): FrameDifferences[] {
+export function pairedDifferences(outbound: readonly TimedFrame[], received: readonly RawIpcFrame[], nonces: ReadonlySet<string>): FrameDifferences[] {
   const frames: FrameDifferences[] = [];
   const actualBySlot = bySlot(received, nonces);
   const used = new Map<string, number>();

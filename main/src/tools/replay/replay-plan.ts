@@ -1,5 +1,5 @@
 import { Opcode } from '../../../../rpc/src/index.js';
-import type { BodyRecord, CloseRecord, FrameRecord } from '../../host/record/record-format.js';
+import type { BodyRecord, CloseRecord, FrameRecord } from '../../../../common/src/recording/recording-format.js';
 import type { Recording } from '../../host/record/record-reader.js';
 
 /** A frame of the recording, at its time. */

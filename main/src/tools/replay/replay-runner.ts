@@ -62,7 +62,7 @@ class ReplayRun {
   private async perform(step: Step, connection: ReplayConnection): Promise<void> {
     switch (step.kind) {
       case 'open':
-        await connection.open(this.target.ipcPath, this.origin);
+        await connection.open(this.target.ipcPath);
         return;
       case 'send':
         await this.send(connection, step.frame);

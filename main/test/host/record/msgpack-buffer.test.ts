@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MsgpackBuffer, PROTO_KEY, UnencodableValueError } from '../../../src/host/record/msgpack-buffer.js';
 import { holdsSecret, redactSecrets } from '../../../src/host/record/redact-secrets.js';
-import { JSON_PAYLOAD_EXT } from '../../../src/host/record/record-format.js';
-import { recordingDecoder } from '../../../src/host/record/record-reader.js';
+import { JSON_PAYLOAD_EXT } from '../../../../common/src/recording/recording-format.js';
+import { recordingDecoder } from '../../../../common/src/recording/recording-codec.js';
 
 function decodeAll(bytes: Uint8Array): unknown[] {
   return [...new Decoder().decodeMulti(bytes)];

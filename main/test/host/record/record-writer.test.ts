@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headerRecord } from '../../../src/host/record/record-format.js';
+import { headerRecord } from '../../../../common/src/recording/recording-format.js';
 import { readRecording, scanRecording } from '../../../src/host/record/record-reader.js';
 import { RecordWriter } from '../../../src/host/record/record-writer.js';
 

@@ -5,9 +5,9 @@
  * pieces that arrive in separate reads, coalesce puts several frames into one read; the
  * frames still decode, and the other connection is not affected.
  */
-import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, Opcode } from '../../../../rpc/src/index.js';
+import { Opcode } from '../../../../rpc/src/index.js';
+import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import { controlCall, DEMO_APP_ID, World, type Player } from '../../e2e/support/world.js';
 import { connectionIdOf } from './support.js';
 
@@ -18,55 +18,43 @@ interface Chunk {
   readonly frames: any[];
 }
 
-/** A raw IPC client that logs every read. */
+/** A raw IPC client's reads (RawClient keeps every read with its time and size), as this test looks at them. */
 class ChunkClient {
-  readonly chunks: Chunk[] = [];
-  private readonly decoder = new FrameDecoder(1 << 20);
+  private readonly viewed: Chunk[] = [];
 
-  private constructor(readonly socket: net.Socket) {
-    socket.on('data', (data: Buffer) => {
-      const frames = this.decoder.push(data).map((frame) => JSON.parse(frame.body.toString('utf8')) as unknown);
-      this.chunks.push({ at: performance.now(), bytes: data.length, frames });
-    });
-    socket.on('error', () => undefined);
-  }
+  private constructor(private readonly client: RawClient) {}
 
   static async ready(path: string, name: string): Promise<ChunkClient> {
-    const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const connecting = net.createConnection(path);
-      connecting.once('connect', () => resolve(connecting));
-      connecting.once('error', reject);
-    });
-    const client = new ChunkClient(socket);
+    const client = await RawClient.connect(path, { maxPayload: 1 << 20 });
+    const chunks = new ChunkClient(client);
     client.send(Opcode.Handshake, { v: 1, client_id: DEMO_APP_ID });
-    await client.frameWhere((frame) => frame.evt === 'READY');
+    await chunks.frameWhere((frame) => frame.evt === 'READY');
     client.send(Opcode.Frame, { cmd: 'SET_ACTIVITY', args: { pid: 4242, activity: { state: name } }, nonce: `activity-${name}` });
-    await client.frameWhere((frame) => frame.nonce === `activity-${name}`);
-    return client;
+    await chunks.frameWhere((frame) => frame.nonce === `activity-${name}`);
+    return chunks;
   }
 
-  send(opcode: number, payload: unknown): void {
-    this.socket.write(encodeFrame(opcode, payload));
+  /** Every read so far, in order, each with the payloads of the frames it completed. */
+  get chunks(): readonly Chunk[] {
+    for (const read of this.client.reads.slice(this.viewed.length)) {
+      this.viewed.push({ at: read.at, bytes: read.bytes, frames: read.frames.map((frame) => frame.payload) });
+    }
+    return this.viewed;
   }
 
   /** A command the server answers at once without side effects (4002 Invalid command). */
   ask(nonce: string): void {
-    this.send(Opcode.Frame, { cmd: 'PROBE_REPLY', args: {}, nonce });
+    this.client.send(Opcode.Frame, { cmd: 'PROBE_REPLY', args: {}, nonce });
   }
 
   /** The read in which the frame matching `match` completed. */
   async frameWhere(match: (frame: any) => boolean, timeoutMs = 3000): Promise<Chunk> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.chunks.find((chunk) => chunk.frames.some(match));
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error('the frame did not arrive');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await this.client.waitFor((frame) => match(frame.payload), 'the frame', timeoutMs);
+    return this.chunks.find((chunk) => chunk.frames.some(match)) as Chunk;
   }
 
   close(): void {
-    this.socket.destroy();
+    this.client.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerRecord, type BodyRecord } from '../../../src/host/record/record-format.js';
+import { headerRecord, type BodyRecord } from '../../../../common/src/recording/recording-format.js';
 import type { Recording } from '../../../src/host/record/record-reader.js';
 import { planReplay } from '../../../src/tools/replay/replay-plan.js';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import { readRecording } from '../../../src/host/record/record-reader.js';
-import type { FrameRecord } from '../../../src/host/record/record-format.js';
+import type { FrameRecord } from '../../../../common/src/recording/recording-format.js';
 import { planReplay } from '../../../src/tools/replay/replay-plan.js';
 import { runReplay, type ReplayReport } from '../../../src/tools/replay/replay-runner.js';
 import { formatReplayReport } from '../../../src/tools/replay/replay-report.js';

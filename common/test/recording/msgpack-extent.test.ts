@@ -1,7 +1,7 @@
 import { encode } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binData, IncompleteValueError, InvalidValueError, valueEnd } from '../../../src/host/record/msgpack-extent.js';
+import { binData, IncompleteValueError, InvalidValueError, valueEnd } from '../../src/recording/msgpack-extent.js';
 
 describe('valueEnd: where a MessagePack value ends', () => {
   it('is the encoded length of any value, and every shorter prefix is incomplete', () => {

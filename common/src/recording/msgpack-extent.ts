@@ -1,7 +1,7 @@
 /**
  * Where a MessagePack value ends, without decoding it: what a recording reader needs to find
  * where the header ends and where each compressed chunk's data lies, so that a chunk cut off at
- * the end of the file can still be inflated as far as it goes (record-reader.ts).
+ * the end of the file can still be inflated as far as it goes (recording-scan.ts).
  */
 
 /** The value starting at `offset` is not complete: the input ends inside it. */
