@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Snapshot, StatusView } from '../../../../preload/src/contract.js';
+import { appendOutcomes, applyTopic, type HostData, type PushMessage, type StatusView } from '../../../../preload/src/contract.js';
 import type { ControlLogger } from '../../host/control/control-server.js';
 import { startHost, type Host } from '../../host/compose/host.js';
 import { createLogger } from '../../base/logger.js';
@@ -118,7 +118,7 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
 
   // Tray: status, quick actions, start at login.
   let status: StatusView | null = null;
-  let lastSnapshot: Snapshot | null = null;
+  let lastData: HostData | null = null;
   const tray = new electron.Tray(electron.nativeImage.createFromBuffer(companionIconPng(32), { scaleFactor: 1 }));
   const act = (action: TrayAction): void => {
     if (action === 'open') windows.show('main');
@@ -133,8 +133,8 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   const refreshTray = (): void => {
     const state = {
       status,
-      pendingConsents: lastSnapshot?.consent_requests.filter((request) => request.state !== 'settled').length ?? 0,
-      games: lastSnapshot?.games.length ?? 0,
+      pendingConsents: lastData?.consent_requests.filter((request) => request.state !== 'settled').length ?? 0,
+      games: lastData?.games.length ?? 0,
       openAtLogin: loginItem.get(),
       loginItemSupported: true,
     };
@@ -146,14 +146,12 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   };
   tray.on('click', () => windows.show('main'));
 
-  // Pushes go to every window (queued until it is ready); snapshots also drive the tray,
-  // notifications and the consent window.
-  const unsubscribe = bridge.subscribe((message) => {
-    windows.broadcast(message);
-    if (message.channel !== 'companion:snapshot') return;
-    const changes = snapshotChanges(lastSnapshot, message.payload);
-    lastSnapshot = message.payload;
-    status = message.payload.status;
+  // Pushes go to every window (queued until it is ready); the state they change also drives
+  // the tray, notifications and the consent window (from the first snapshot on).
+  const onState = (next: HostData): void => {
+    const changes = snapshotChanges(lastData, next);
+    lastData = next;
+    status = next.status;
     refreshTray();
     if (changes.newConsentRequests.length > 0) windows.show('consent');
     if (electron.Notification.isSupported()) {
@@ -163,7 +161,16 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
         notification.show();
       }
     }
+  };
+  const unsubscribe = bridge.subscribe((message) => {
+    windows.broadcast(message);
+    if (lastData === null || message.channel === 'companion:frames') return;
+    onState(applyPush(lastData, message));
   });
+  void bridge
+    .invoke('companion:ready', [])
+    .then(({ frames: _frames, ...data }) => onState(data))
+    .catch((error: unknown) => logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the first snapshot failed'));
   refreshTray();
   windows.show('main');
   const initialLink = findDeepLinkArg(process.argv, DEEP_LINK_SCHEME);
@@ -179,6 +186,12 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     tray.destroy();
     void host.close().finally(() => app.exit(0));
   });
+}
+
+function applyPush(data: HostData, message: PushMessage): HostData {
+  if (message.channel === 'companion:topic') return applyTopic(data, message.payload);
+  if (message.channel === 'companion:outcomes') return appendOutcomes(data, message.payload);
+  return data;
 }
 
 /** The contract over the host: the same bridge backend the headless web UI serves. */
