@@ -96,7 +96,14 @@ class BridgeClient {
  * requests (Host, Origin, session cookie), pushes serialised once and sent to every ready page.
  */
 export class BridgeSockets {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
+  // Pushes are repetitive JSON (frames of one game look alike): compressed when the page offers
+  // it (browsers do), with the context kept across messages; small replies go as they are.
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    clientTracking: false,
+    perMessageDeflate: { threshold: 1024, zlibDeflateOptions: { level: 1 } },
+  });
   private readonly clients = new Set<BridgeClient>();
   private unsubscribe: (() => void) | undefined;
   private closing = false;
