@@ -12,7 +12,7 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent,ui-bridge)  a subset, for quick iterations
  *   record        recording overhead (bench/src/record-phase.ts, output key `record`): closed-loop SET_ACTIVITY
  *                 on `companion serve --record FILE` vs `companion serve`, BENCH_ROUNDS rounds; bytes per frame
  *                 BENCH_RECORD_CLIENTS (100)  BENCH_RECORD_ROUNDS (5, or BENCH_ROUNDS when higher)
@@ -35,6 +35,10 @@
  *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
  *                 BENCH_SOAK_WARMUP_S  BENCH_SOAK_SAMPLE_MS  BENCH_SOAK_GAMES (8)  BENCH_SOAK_RATE (50/s)  BENCH_SOAK_SESSION_MS (3000)
  *                 BENCH_SOAK_HEAP=1: also the host's JS heap after a forced full GC at every reading (--inspect)
+ *   ui-bridge     what one open UI costs the host (bench/src/ui-bridge-phase.ts, output key `uiBridge`): bytes/s
+ *                 pushed to a WebSocket bridge client and host CPU with and without it, while a game sends
+ *                 SET_ACTIVITY at 50/s and 5 friends change presence once a second; targets < 50 KB/s, ratio <= 1.2
+ *                 BENCH_UI_BRIDGE_MS (10000)  BENCH_UI_BRIDGE_RATE (50)  BENCH_UI_BRIDGE_FRIENDS (5)
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -65,6 +69,7 @@ import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, 
 import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
+import { uiBridgePhase } from './ui-bridge-phase.js';
 import { recordPhase } from './record-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
@@ -110,7 +115,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent'];
+const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge'];
 /** Run only when named: `soak` lasts as long as it is told (10 minutes by default). */
 const ON_REQUEST_PHASES = ['soak'];
 
@@ -464,6 +469,24 @@ function machineDescription(): Record<string, unknown> {
   };
 }
 
+/** The ui-bridge phase, its failure recorded in `errors`. */
+async function runUiBridge(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  progress('ui-bridge: bytes and host CPU for one open UI');
+  try {
+    const out = await uiBridgePhase(ctx);
+    progress(
+      `ui-bridge: ${String(out.kiBPerSec)} KiB/s to the UI; host CPU ${String(out.hostCpuWithUi)} cores with it, ` +
+        `${String(out.hostCpuWithoutUi)} without; ratio ${String(out.cpuRatio)}`,
+    );
+    return out;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`ui-bridge: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The soak phase, its failure recorded in `errors`. */
 async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -741,6 +764,9 @@ async function main(): Promise<number> {
     // 11-12. The web UI in headless Chromium: inspector frame rate under load, AUTHORIZE to the consent prompt.
     const uiOut = UI_PHASES.some((phase) => PHASES.has(phase)) ? await runUiPhases(platformCtx, PHASES, errors) : undefined;
 
+    // 13. What one open UI costs the host: bytes pushed to it, host CPU with and without it.
+    const uiBridgeOut = PHASES.has('ui-bridge') ? await runUiBridge(platformCtx, errors) : undefined;
+
     // 14. Memory and fd drift over a long run of churn (only when named).
     const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
 
@@ -891,6 +917,7 @@ async function main(): Promise<number> {
       platformSide: platformOut,
       record: recordOut,
       ui: uiOut,
+      uiBridge: uiBridgeOut,
       soak: soakOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });

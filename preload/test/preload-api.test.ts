@@ -65,7 +65,7 @@ describe('the preload bridge', () => {
     for (const channel of ['companion:ready', 'ipc-message', 'companion:frames-all', undefined]) {
       expect(() => on(channel, () => undefined)).toThrow(ChannelRefused);
     }
-    expect(() => on('companion:snapshot', 'not a function')).toThrow(TypeError);
+    expect(() => on('companion:topic', 'not a function')).toThrow(TypeError);
     expect(ipc.invoked).toEqual([]);
     expect(ipc.count('ipc-message')).toBe(0);
   });

@@ -7,7 +7,8 @@ describe('createAppStore', () => {
   it('subscribes to pushes before asking for the snapshot, then holds the snapshot', async () => {
     const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)] }));
     const store = createAppStore(bridge);
-    expect(bridge.listenerCount('companion:snapshot')).toBe(1);
+    expect(bridge.listenerCount('companion:topic')).toBe(1);
+    expect(bridge.listenerCount('companion:outcomes')).toBe(1);
     expect(bridge.listenerCount('companion:frames')).toBe(1);
     expect(store.getState().connection.status).toBe('connecting');
     await store.started;
@@ -19,16 +20,52 @@ describe('createAppStore', () => {
     expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2]);
   });
 
-  it('replaces the data on a snapshot push and appends frames, dropping duplicates by seq', async () => {
+  it('replaces a topic on its push, keeps the others, and appends frames as they come', async () => {
     const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)] }));
     const store = createAppStore(bridge);
     await store.started;
-    bridge.emit('companion:frames', [frame(2), frame(3)]);
-    bridge.emit('companion:snapshot', snapshot({ games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }], frames: [frame(3), frame(4)] }));
+    const before = store.getState().data;
+    bridge.emit('companion:frames', [frame(3)]);
+    bridge.emit('companion:topic', { topic: 'games', value: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }] });
+    bridge.emit('companion:frames', [frame(4)]);
     const state = store.getState();
     expect(state.data?.games).toHaveLength(1);
+    expect(state.data?.friends).toBe(before?.friends);
+    expect(state.data?.status).toBe(before?.status);
     expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2, 3, 4]);
     expect(state.lastSeq).toBe(4);
+  });
+
+  it('drops pushes that arrive while companion:ready is in flight (its answer is newer)', async () => {
+    const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)] }));
+    bridge.answer('companion:ready', () => {
+      // The host sends what waits before it answers: frames and topics the snapshot holds.
+      bridge.emit('companion:frames', [frame(2)]);
+      bridge.emit('companion:topic', { topic: 'games', value: [] });
+      return snapshot({ frames: [frame(1), frame(2)], friends: [] });
+    });
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1, 2]);
+    bridge.emit('companion:frames', [frame(3)]);
+    expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('appends pushed relay outcomes to presence, keeping the newest 50', async () => {
+    const outcome = (update: number) => ({ connection_id: 'c1', application_id: '42', update, cause: 'command' as const, cleared: false, at: update, kind: 'sent' as const });
+    const presence = { policy: 'most-recent' as const, pinned_application_id: null, hide_all: false, rules: {}, games: [], recent_outcomes: [outcome(1)], announced: [] };
+    const bridge = createFakeBridge(snapshot({ presence }));
+    const store = createAppStore(bridge);
+    await store.started;
+    bridge.emit('companion:outcomes', Array.from({ length: 60 }, (_, i) => outcome(i + 2)));
+    const outcomes = store.getState().data?.presence?.recent_outcomes ?? [];
+    expect(outcomes).toHaveLength(50);
+    expect(outcomes[0]?.update).toBe(12);
+    expect(outcomes.at(-1)?.update).toBe(61);
+    // A presence topic push keeps the outcomes (they stream on their own).
+    const { recent_outcomes: _outcomes, ...state } = presence;
+    bridge.emit('companion:topic', { topic: 'presence', value: { ...state, hide_all: true } });
+    expect(store.getState().data?.presence).toMatchObject({ hide_all: true, recent_outcomes: outcomes });
   });
 
   it('shows the visible consent request and sends the decision; hides it at once', async () => {
@@ -43,8 +80,8 @@ describe('createAppStore', () => {
     // Deciding twice sends nothing more.
     expect(await store.getState().decideConsent('req-1', 'deny')).toBe(false);
     expect(bridge.calls.filter((c) => c.channel === 'companion:decide-consent')).toHaveLength(1);
-    // The host's next snapshot no longer lists it: the local note is forgotten.
-    bridge.emit('companion:snapshot', snapshot({ consent_requests: [{ ...CONSENT, id: 'req-2' }] }));
+    // The host's next push no longer lists it: the local note is forgotten.
+    bridge.emit('companion:topic', { topic: 'consent_requests', value: [{ ...CONSENT, id: 'req-2' }] });
     expect(store.getState().decidedConsentIds).toEqual([]);
     expect(selectVisibleConsent(store.getState())?.id).toBe('req-2');
   });
@@ -204,8 +241,9 @@ describe('createAppStore', () => {
       { application_id: '1', application_name: 'Old Game', at: 1 },
       { application_id: '2', application_name: 'New Game', at: 2 },
     ]);
-    bridge.emit('companion:snapshot', snapshot({ presence: two }));
-    bridge.emit('companion:snapshot', snapshot({ presence: two }));
+    const { recent_outcomes: _outcomes, ...pushed } = two;
+    bridge.emit('companion:topic', { topic: 'presence', value: pushed });
+    bridge.emit('companion:topic', { topic: 'presence', value: pushed });
     expect(store.getState().messages.map((m) => m.text)).toEqual([expect.stringContaining('New Game now shares your activity')]);
   });
 
@@ -256,7 +294,8 @@ describe('createAppStore', () => {
     const store = createAppStore(bridge);
     await store.started;
     store.dispose();
-    expect(bridge.listenerCount('companion:snapshot')).toBe(0);
+    expect(bridge.listenerCount('companion:topic')).toBe(0);
+    expect(bridge.listenerCount('companion:outcomes')).toBe(0);
     expect(bridge.listenerCount('companion:frames')).toBe(0);
     bridge.setLink('lost');
     expect(store.getState().connection.status).toBe('ready');

@@ -54,11 +54,6 @@ export interface WebBridge extends CompanionBridge, BridgeLink {
 
 const OPEN = 1;
 
-interface Pending {
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: unknown;
-}
 
 export function defaultBridgeUrl(location: { readonly protocol: string; readonly host: string }): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`;
@@ -91,145 +86,198 @@ function parseServerMessage(data: unknown): BridgeServerMessage | null {
   return null;
 }
 
-export function createWebBridge(options: WebBridgeOptions = {}): WebBridge {
-  const url = options.url ?? defaultBridgeUrl(window.location);
-  const createSocket = options.createSocket ?? ((target: string): SocketLike => new WebSocket(target) as unknown as SocketLike);
-  const initialBackoffMs = options.initialBackoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
-  const callTimeoutMs = options.callTimeoutMs ?? 60_000;
-  const random = options.random ?? Math.random;
-  const setTimer = options.setTimer ?? ((callback: () => void, ms: number): unknown => setTimeout(callback, ms));
-  const clearTimer = options.clearTimer ?? ((handle: unknown): void => clearTimeout(handle as ReturnType<typeof setTimeout>));
+interface Timers {
+  readonly set: (callback: () => void, ms: number) => unknown;
+  readonly clear: (handle: unknown) => void;
+}
 
-  const pending = new Map<number, Pending>();
-  const pushListeners = new Map<PushChannel, Set<(payload: unknown) => void>>();
-  const linkListeners = new Set<Parameters<BridgeLink['onLinkState']>[0]>();
-  let socket: SocketLike | null = null;
-  let state: LinkState = 'connecting';
-  let attempt = 0;
-  let nextId = 1;
-  let reconnectTimer: unknown = null;
-  let closed = false;
+/** Calls waiting for their answer, each with its timeout. */
+class PendingCalls {
+  private readonly calls = new Map<number, { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void; readonly timer: unknown }>();
+  private nextId = 1;
 
-  const setState = (next: LinkState, retryInMs: number | null): void => {
-    state = next;
-    for (const listener of [...linkListeners]) listener(next, { attempt, retryInMs });
-  };
+  constructor(
+    private readonly timers: Timers,
+    private readonly timeoutMs: number,
+  ) {}
 
-  const failPending = (message: string): void => {
-    const calls = [...pending.values()];
-    pending.clear();
+  /** Registers a call; `send` gets its id (a throw fails the call). */
+  start<T>(channel: string, send: (id: number) => void): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = this.timers.set(() => {
+        if (this.calls.delete(id)) reject(new Error(`The host did not answer ${channel} in time`));
+      }, this.timeoutMs);
+      this.calls.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      try {
+        send(id);
+      } catch (error) {
+        this.calls.delete(id);
+        this.timers.clear(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  settle(id: number, outcome: { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string }): void {
+    const call = this.calls.get(id);
+    if (call === undefined) return;
+    this.calls.delete(id);
+    this.timers.clear(call.timer);
+    if (outcome.ok) call.resolve(outcome.result);
+    else call.reject(new Error(outcome.error));
+  }
+
+  failAll(message: string): void {
+    const calls = [...this.calls.values()];
+    this.calls.clear();
     for (const call of calls) {
-      clearTimer(call.timer);
+      this.timers.clear(call.timer);
       call.reject(new Error(message));
     }
-  };
+  }
+}
 
-  const onMessage = (data: unknown): void => {
-    const message = parseServerMessage(data);
-    if (message === null) return;
-    if ('push' in message) {
-      for (const listener of [...(pushListeners.get(message.push) ?? [])]) listener(message.payload);
-      return;
+/** Listeners of each push channel and of the link state. */
+class Listeners {
+  private readonly pushes = new Map<PushChannel, Set<(payload: unknown) => void>>();
+  readonly link = new Set<Parameters<BridgeLink['onLinkState']>[0]>();
+
+  add(channel: PushChannel, listener: (payload: unknown) => void): () => void {
+    let listeners = this.pushes.get(channel);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.pushes.set(channel, listeners);
     }
-    const call = pending.get(message.id);
-    if (call === undefined) return;
-    pending.delete(message.id);
-    clearTimer(call.timer);
-    if (message.ok) call.resolve(message.result);
-    else call.reject(new Error(message.error));
-  };
+    listeners.add(listener);
+    return () => {
+      this.pushes.get(channel)?.delete(listener);
+    };
+  }
 
-  const connect = (): void => {
-    reconnectTimer = null;
-    if (closed) return;
+  push(channel: PushChannel, payload: unknown): void {
+    for (const listener of [...(this.pushes.get(channel) ?? [])]) listener(payload);
+  }
+}
+
+/** The socket's life: connect, report the link state, reconnect with backoff after a close. */
+class WebSocketBridge implements WebBridge {
+  private readonly url: string;
+  private readonly createSocket: (url: string) => SocketLike;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly random: () => number;
+  private readonly timers: Timers;
+  private readonly pending: PendingCalls;
+  private readonly listeners = new Listeners();
+  private socket: SocketLike | null = null;
+  private state: LinkState = 'connecting';
+  private attempt = 0;
+  private reconnectTimer: unknown = null;
+  private closed = false;
+
+  constructor(options: WebBridgeOptions) {
+    this.url = options.url ?? defaultBridgeUrl(window.location);
+    this.createSocket = options.createSocket ?? ((target: string): SocketLike => new WebSocket(target) as unknown as SocketLike);
+    this.initialBackoffMs = options.initialBackoffMs ?? 500;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.random = options.random ?? Math.random;
+    this.timers = {
+      set: options.setTimer ?? ((callback: () => void, ms: number): unknown => setTimeout(callback, ms)),
+      clear: options.clearTimer ?? ((handle: unknown): void => clearTimeout(handle as ReturnType<typeof setTimeout>)),
+    };
+    this.pending = new PendingCalls(this.timers, options.callTimeoutMs ?? 60_000);
+  }
+
+  invoke<C extends InvokeChannel>(channel: C, ...args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['result']> {
+    if (!(INVOKE_CHANNELS as readonly string[]).includes(channel)) return Promise.reject(new Error(`Unknown channel ${String(channel)}`));
+    const current = this.socket;
+    if (this.closed || current === null || this.state !== 'open' || current.readyState !== OPEN) {
+      return Promise.reject(new Error('Not connected to the host'));
+    }
+    return this.pending.start(channel, (id) => {
+      const message: BridgeClientMessage = { id, channel, args };
+      current.send(JSON.stringify(message));
+    });
+  }
+
+  on<C extends PushChannel>(channel: C, listener: (payload: PushChannels[C]) => void): () => void {
+    return this.listeners.add(channel, listener as (payload: unknown) => void);
+  }
+
+  linkState(): LinkState {
+    return this.state;
+  }
+
+  onLinkState(listener: Parameters<BridgeLink['onLinkState']>[0]): () => void {
+    this.listeners.link.add(listener);
+    return () => {
+      this.listeners.link.delete(listener);
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reconnectTimer !== null) this.timers.clear(this.reconnectTimer);
+    const current = this.socket;
+    this.socket = null;
+    this.pending.failAll('The bridge was closed');
+    current?.close(1000, 'closed');
+  }
+
+  connect(): void {
+    this.reconnectTimer = null;
+    if (this.closed) return;
     let current: SocketLike;
     try {
-      current = createSocket(url);
+      current = this.createSocket(this.url);
     } catch {
-      scheduleReconnect();
+      this.scheduleReconnect();
       return;
     }
-    socket = current;
+    this.socket = current;
     current.onopen = (): void => {
-      if (socket !== current) return;
-      attempt = 0;
-      setState('open', null);
+      if (this.socket !== current) return;
+      this.attempt = 0;
+      this.setState('open', null);
     };
     current.onmessage = (event): void => {
-      if (socket === current) onMessage(event.data);
+      if (this.socket === current) this.onMessage(event.data);
     };
     current.onerror = (): void => {
       // A close event follows; that is where the bridge reacts.
     };
     current.onclose = (): void => {
-      if (socket !== current) return;
-      socket = null;
-      failPending('The connection to the host was lost');
-      if (!closed) scheduleReconnect();
+      if (this.socket !== current) return;
+      this.socket = null;
+      this.pending.failAll('The connection to the host was lost');
+      if (!this.closed) this.scheduleReconnect();
     };
-  };
+  }
 
-  const scheduleReconnect = (): void => {
-    attempt += 1;
-    const delay = backoffDelay(attempt, initialBackoffMs, maxBackoffMs, random);
-    setState('lost', delay);
-    reconnectTimer = setTimer(connect, delay);
-  };
+  private onMessage(data: unknown): void {
+    const message = parseServerMessage(data);
+    if (message === null) return;
+    if ('push' in message) this.listeners.push(message.push, message.payload);
+    else this.pending.settle(message.id, message);
+  }
 
-  const bridge: WebBridge = {
-    invoke<C extends InvokeChannel>(channel: C, ...args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['result']> {
-      if (!(INVOKE_CHANNELS as readonly string[]).includes(channel)) return Promise.reject(new Error(`Unknown channel ${String(channel)}`));
-      const current = socket;
-      if (closed || current === null || state !== 'open' || current.readyState !== OPEN) {
-        return Promise.reject(new Error('Not connected to the host'));
-      }
-      const id = nextId++;
-      const message: BridgeClientMessage = { id, channel, args };
-      return new Promise<InvokeChannels[C]['result']>((resolve, reject) => {
-        const timer = setTimer(() => {
-          if (pending.delete(id)) reject(new Error(`The host did not answer ${channel} in time`));
-        }, callTimeoutMs);
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-        try {
-          current.send(JSON.stringify(message));
-        } catch (error) {
-          pending.delete(id);
-          clearTimer(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
-    },
-    on<C extends PushChannel>(channel: C, listener: (payload: PushChannels[C]) => void): () => void {
-      let listeners = pushListeners.get(channel);
-      if (listeners === undefined) {
-        listeners = new Set();
-        pushListeners.set(channel, listeners);
-      }
-      const entry = listener as (payload: unknown) => void;
-      listeners.add(entry);
-      return () => {
-        pushListeners.get(channel)?.delete(entry);
-      };
-    },
-    linkState: () => state,
-    onLinkState(listener) {
-      linkListeners.add(listener);
-      return () => {
-        linkListeners.delete(listener);
-      };
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      if (reconnectTimer !== null) clearTimer(reconnectTimer);
-      const current = socket;
-      socket = null;
-      failPending('The bridge was closed');
-      current?.close(1000, 'closed');
-    },
-  };
+  private setState(next: LinkState, retryInMs: number | null): void {
+    this.state = next;
+    for (const listener of [...this.listeners.link]) listener(next, { attempt: this.attempt, retryInMs });
+  }
 
-  connect();
+  private scheduleReconnect(): void {
+    this.attempt += 1;
+    const delay = backoffDelay(this.attempt, this.initialBackoffMs, this.maxBackoffMs, this.random);
+    this.setState('lost', delay);
+    this.reconnectTimer = this.timers.set(() => this.connect(), delay);
+  }
+}
+
+export function createWebBridge(options: WebBridgeOptions = {}): WebBridge {
+  const bridge = new WebSocketBridge(options);
+  bridge.connect();
   return bridge;
 }

@@ -1,14 +1,19 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import type {
-  CompanionBridge,
-  ConsentPromptView,
-  DoctorView,
-  FrameView,
-  PresencePatch,
-  InvokeChannel,
-  InvokeChannels,
-  SettingsView,
-  Snapshot,
+import {
+  appendOutcomes,
+  applyTopic,
+  type CompanionBridge,
+  type ConsentPromptView,
+  type DoctorView,
+  type FrameView,
+  type HostData,
+  type InvokeChannel,
+  type InvokeChannels,
+  type PresencePatch,
+  type RelayOutcomeView,
+  type SettingsView,
+  type Snapshot,
+  type TopicPush,
 } from '../../../preload/src/contract';
 import { hasLink } from '../bridge/link';
 import { appendCapped, createFramePairer, EMPTY_FILTER, type FrameFilter, type FramePairer, type FrameRow } from './frames';
@@ -17,8 +22,11 @@ import { parseRecording, type LoadedRecording } from '../lib/recording-file';
 /**
  * The renderer's store: a projection of the host's state (main is the source of truth).
  * `createAppStore(bridge)` subscribes to the bridge's pushes once, then asks `companion:ready`
- * for the snapshot (and again whenever a web bridge reconnects). Actions call `bridge.invoke`
- * and never change host data themselves: the host answers with a new snapshot push.
+ * for the snapshot (and again whenever a web bridge reconnects). After it, pushes are changes:
+ * a topic's new value replaces it, frames and relay outcomes are appended (each arrives once).
+ * Pushes that arrive while `companion:ready` is in flight are older than its answer and are
+ * dropped. Actions call `bridge.invoke` and never change host data themselves: the host
+ * pushes the topics they changed.
  */
 
 // ---- slices
@@ -39,11 +47,16 @@ export interface ConnectionSlice {
 }
 
 /** The snapshot without its frames (those live in the inspector slice). */
-export type HostData = Omit<Snapshot, 'frames'>;
+export type { HostData } from '../../../preload/src/contract';
 
 export interface DataSlice {
   readonly data: HostData | null;
-  applySnapshot(snapshot: Snapshot, origin: 'ready' | 'push'): void;
+  /** The answer of `companion:ready`: the whole state, and the inspector's ring. */
+  applySnapshot(snapshot: Snapshot): void;
+  /** One topic pushed by the host. */
+  applyTopic(push: TopicPush): void;
+  /** Relay outcomes pushed by the host (appended to presence.recent_outcomes). */
+  appendOutcomes(outcomes: readonly RelayOutcomeView[]): void;
 }
 
 export type ConsentDecision = InvokeChannels['companion:decide-consent']['args'][1];
@@ -62,7 +75,7 @@ export interface InspectorSlice {
   readonly paused: boolean;
   /** Frames dropped by the cap since start. */
   readonly droppedFrames: number;
-  /** Highest seq seen: frames at or below it are duplicates. */
+  /** Highest seq received (a ready snapshot's ring continues after it; a lower one means another host). */
   readonly lastSeq: number;
   readonly selectedSeq: number | null;
   readonly frameCap: number;
@@ -142,6 +155,8 @@ interface Context {
   readonly options: Required<AppStoreOptions>;
   /** Bumped by every refresh and by dispose: a stale answer is ignored. */
   generation: number;
+  /** No ready answer applied since the last (re)connect: pushes are older than the coming one. */
+  syncing: boolean;
   disposed: boolean;
 }
 
@@ -161,10 +176,12 @@ const createConnectionSlice =
     connection: { status: 'connecting', error: null, attempt: 0, retryInMs: null },
     async refresh() {
       const generation = ++ctx.generation;
+      ctx.syncing = true;
       try {
         const snapshot = await ctx.bridge.invoke('companion:ready');
         if (ctx.disposed || generation !== ctx.generation) return;
-        get().applySnapshot(snapshot, 'ready');
+        get().applySnapshot(snapshot);
+        ctx.syncing = false;
         set({ connection: { status: 'ready', error: null, attempt: 0, retryInMs: null } });
       } catch (error) {
         if (ctx.disposed || generation !== ctx.generation) return;
@@ -179,36 +196,47 @@ const createConnectionSlice =
     },
   });
 
+/** Local consent decisions the host no longer lists are forgotten. */
+function stillPending(decided: readonly string[], data: HostData): readonly string[] {
+  const present = new Set(data.consent_requests.filter((r) => r.state !== 'settled').map((r) => r.id));
+  return decided.filter((id) => present.has(id));
+}
+
 const createDataSlice =
   (ctx: Context): Slice<DataSlice> =>
   (set, get) => ({
     data: null,
-    applySnapshot(snapshot, origin) {
+    applySnapshot(snapshot) {
       const { frames, ...data } = snapshot;
-      const present = new Set(data.consent_requests.filter((r) => r.state !== 'settled').map((r) => r.id));
-      // An app's first activity ever is announced once: apps added since the last snapshot.
-      const before = get().data?.presence?.announced;
-      if (origin === 'push' && before !== undefined && data.presence !== null) {
-        const known = new Set(before.map((app) => app.application_id));
+      set((s) => ({ data, decidedConsentIds: stillPending(s.decidedConsentIds, data) }));
+      const newest = frames[frames.length - 1];
+      if (newest !== undefined && newest.seq < get().lastSeq) {
+        // Sequence numbers went back: this is another host process. Start the inspector over.
+        ctx.pairer.reset();
+        set({ frames: [], held: [], lastSeq: 0, selectedSeq: null });
+      }
+      // A reconnect gets the ring again: only its part after what is held is new.
+      const lastSeq = get().lastSeq;
+      get().ingestFrames(lastSeq === 0 ? frames : frames.filter((frame) => frame.seq > lastSeq));
+    },
+    applyTopic(push) {
+      const before = get().data;
+      if (before === null) return;
+      const data = applyTopic(before, push);
+      // An app's first activity ever is announced once: apps added since the last push.
+      if (push.topic === 'presence' && before.presence !== null && data.presence !== null) {
+        const known = new Set(before.presence.announced.map((app) => app.application_id));
         for (const app of data.presence.announced) {
           if (!known.has(app.application_id)) {
             get().notify('info', `${app.application_name} now shares your activity with friends. You can hide or redact it on the Games screen.`);
           }
         }
       }
-      set((s) => ({
-        data,
-        // Forget local decisions once the host no longer lists the request.
-        decidedConsentIds: s.decidedConsentIds.filter((id) => present.has(id)),
-      }));
-      const state = get();
-      const newest = frames[frames.length - 1];
-      if (origin === 'ready' && newest !== undefined && newest.seq < state.lastSeq) {
-        // Sequence numbers went back: this is another host process. Start the inspector over.
-        ctx.pairer.reset();
-        set({ frames: [], held: [], lastSeq: 0, selectedSeq: null });
-      }
-      get().ingestFrames(frames);
+      set((s) => ({ data, decidedConsentIds: push.topic === 'consent_requests' ? stillPending(s.decidedConsentIds, data) : s.decidedConsentIds }));
+    },
+    appendOutcomes(outcomes) {
+      const before = get().data;
+      if (before !== null) set({ data: appendOutcomes(before, outcomes) });
     },
   });
 
@@ -259,14 +287,9 @@ const createInspectorSlice =
     },
     ingestFrames(incoming) {
       if (incoming.length === 0) return;
-      let lastSeq = get().lastSeq;
-      const rows: FrameRow[] = [];
-      for (const frame of incoming) {
-        if (typeof frame.seq !== 'number' || frame.seq <= lastSeq) continue;
-        lastSeq = frame.seq;
-        rows.push(ctx.pairer.pair(frame));
-      }
-      if (rows.length === 0) return;
+      // The host sends each frame once, in order: append.
+      const rows = incoming.map((frame) => ctx.pairer.pair(frame));
+      const lastSeq = Math.max(get().lastSeq, incoming[incoming.length - 1]?.seq ?? 0);
       const cap = ctx.options.frameCap;
       set((s) => {
         if (s.paused) {
@@ -401,6 +424,7 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
     pairer: createFramePairer(),
     options: { frameCap: options.frameCap ?? 10_000, maxMessages: options.maxMessages ?? 5 },
     generation: 0,
+    syncing: true,
     disposed: false,
   };
   const store = createStore<AppState>()((...a) => ({
@@ -413,14 +437,18 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
     ...createActionsSlice(ctx)(...a),
   }));
 
-  // Subscribe first, then ask for the snapshot: nothing pushed in between is lost (frames are
-  // de-duplicated by seq; a snapshot push simply replaces the data).
+  // Subscribe first, then ask for the snapshot: what is pushed while it is in flight is
+  // older than its answer (dropped); what is pushed after it is new.
+  const live = (): boolean => !ctx.disposed && !ctx.syncing;
   const unsubscribers: (() => void)[] = [
-    bridge.on('companion:snapshot', (snapshot) => {
-      if (!ctx.disposed) store.getState().applySnapshot(snapshot, 'push');
+    bridge.on('companion:topic', (push) => {
+      if (live()) store.getState().applyTopic(push);
+    }),
+    bridge.on('companion:outcomes', (outcomes) => {
+      if (live() && Array.isArray(outcomes)) store.getState().appendOutcomes(outcomes);
     }),
     bridge.on('companion:frames', (frames) => {
-      if (!ctx.disposed && Array.isArray(frames)) store.getState().ingestFrames(frames);
+      if (live() && Array.isArray(frames)) store.getState().ingestFrames(frames);
     }),
   ];
 
@@ -440,6 +468,7 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
           refreshAndSettle();
         } else if (state === 'lost') {
           ctx.generation += 1; // an answer still on its way belongs to the old socket
+          ctx.syncing = true;
           store.setState({ connection: { status: 'lost', error: null, attempt: detail.attempt, retryInMs: detail.retryInMs } });
         }
       }),

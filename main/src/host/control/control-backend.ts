@@ -1,6 +1,7 @@
 import type { PlatformUser, PresenceStatus, WireActivity } from '../../../../platform/src/wire/index.js';
-import type { OAuthGrant } from '../../../../platform/src/wire/oauth.js';
 import type { GatewayActivity } from '../../../../rpc/src/index.js';
+import type * as contract from '../../../../preload/src/contract.js';
+import type { GrantView } from '../../../../preload/src/contract.js';
 
 /**
  * What the control API asks of the host. The host implements it; the HTTP layer only
@@ -64,31 +65,21 @@ export interface ControlBackend {
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }
 
-/** A scope and what the player reads for it. */
-export interface ScopeDescriptionView {
-  readonly scope: string;
-  readonly text: string;
-}
+/*
+ * The views are the contract's (preload/src/contract/views.ts), defined once. The control API
+ * serves them with a few host-only fields on top (ids of the platform's messages, the full
+ * platform user, the consent request's timing): those are the extensions below. The UI bridge
+ * maps them back to the contract's shapes (main/src/host/ui-bridge/views.ts).
+ */
 
-/** One consent request as the control API serves it. Times are epoch ms. */
-export interface ConsentPromptView {
-  readonly id: string;
-  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null; readonly verified: boolean };
-  /** As requested. */
-  readonly scopes: readonly string[];
-  /** Umbrellas expanded: what the player grants. */
-  readonly expanded_scopes: readonly string[];
-  /** One per expanded scope, in order. */
-  readonly descriptions: readonly ScopeDescriptionView[];
-  readonly integration_type: number | null;
+export type { GatewayState, GrantView } from '../../../../preload/src/contract.js';
+
+/** One consent request as the control API serves it: the UI's view plus its timing and origin. Times are epoch ms. */
+export interface ConsentPromptView extends contract.ConsentPromptView {
   readonly prompt: 'consent' | 'none' | null;
   readonly connection_id: string | null;
-  /** `visible`: shown, its time limit running; `queued`: waiting its turn; `settled`: in events only. */
-  readonly state: 'queued' | 'visible' | 'settled';
   readonly created_at: number;
   readonly visible_at: number | null;
-  /** null while queued: the time limit counts from when the prompt becomes visible. */
-  readonly expires_at: number | null;
 }
 
 /** How a consent request ended (rows of AUTHORIZE_OUTCOMES); `remembered`: approved by a grant, no prompt. */
@@ -102,73 +93,38 @@ export interface ConsentSettledEvent {
   readonly outcome: ConsentOutcomeView;
 }
 
-/** A grant as the control API serves it: the platform's shape. */
-export type GrantView = OAuthGrant;
-
 export interface ControlAccount {
   readonly user: PlatformUser;
 }
 
-/** Gateway connection state as the UI shows it. */
-export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting';
-
-export interface ControlStatus {
-  readonly version: string;
+/** The status as the UI sees it, with the full platform user. */
+export interface ControlStatus extends Omit<contract.StatusView, 'account'> {
   readonly account: ControlAccount | null;
-  /** `detail`: a human-readable reason (last close, retry time), null when nothing to say. */
-  readonly gateway: { readonly status: GatewayState; readonly detail: string | null };
-  /** The RPC IPC endpoint, null when IPC is not listening. */
-  readonly ipc: { readonly path: string } | null;
-  /** The RPC WebSocket (`ws://127.0.0.1:PORT`), null when it is not listening. */
-  readonly websocket: { readonly port: number } | null;
-  /** `embedded`: the host runs the platform emulator in-process. */
-  readonly platform: { readonly url: string; readonly embedded: boolean };
 }
 
-export interface GameView {
-  readonly connection_id: string;
-  readonly client_id: string;
-  readonly application_name: string;
-  readonly pid: number | null;
-  /** 'ipc', or 'websocket' for the loopback WebSocket transport. */
-  readonly transport: string;
-  /** Which client library the game probably uses, and why (a guess from its nonces and activity). */
-  readonly client_library: { readonly library: string; readonly reason: string };
+/** A game as the UI sees it, with the activity the host holds (never with secrets). */
+export interface GameView extends Omit<contract.GameView, 'activity'> {
   readonly activity: GatewayActivity | null;
-  /** Epoch ms. */
-  readonly connected_at: number;
 }
 
-export interface FriendView {
+export interface FriendView extends Omit<contract.FriendView, 'user' | 'presence'> {
   readonly user: PlatformUser;
-  readonly presence: {
-    readonly status: PresenceStatus;
-    readonly activities: readonly WireActivity[];
-  };
+  readonly presence: { readonly status: PresenceStatus; readonly activities: readonly WireActivity[] };
 }
 
-export interface JoinRequestView {
-  readonly id: string;
+/** A join request with the platform message it came in. */
+export interface JoinRequestView extends Omit<contract.JoinRequestView, 'user'> {
   readonly user: PlatformUser;
-  readonly application_id: string;
   readonly channel_id: string;
   readonly message_id: string;
-  /** Epoch ms. */
-  readonly received_at: number;
 }
 
-export interface InviteView {
-  readonly id: string;
+/** An invite with the platform message it came in; `activity` is the inviter's, without secrets. */
+export interface InviteView extends Omit<contract.InviteView, 'user' | 'activity'> {
   readonly user: PlatformUser;
-  readonly application_id: string;
-  /** The inviter's activity when the invite was sent (without secrets). */
   readonly activity: WireActivity | null;
   readonly channel_id: string;
   readonly message_id: string;
-  /** Epoch ms. */
-  readonly received_at: number;
-  /** false once expired or once the inviter left that party. */
-  readonly valid: boolean;
 }
 
 export interface SendInviteInput {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { opaqueId, snowflake, text } from '../../../../preload/src/contract/schemas.js';
 import type { LoginInput, RequestToJoinInput, SendInviteInput } from './control-backend.js';
 
 /** A request the API refuses before it reaches the backend; `field` names what is wrong. */
@@ -10,13 +11,7 @@ export class InvalidRequest extends Error {
   }
 }
 
-const text = (max: number) =>
-  v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
-
-const snowflake = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be an id of 1 to 20 digits'));
-
-/** Ids the host hands out for join requests and invites (message ids today); kept opaque. */
-const opaqueId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _.:-'));
+// The primitives (ids, text) are the contract's: the UI's calls and the API's routes check alike.
 
 const SendInviteSchema = v.object({
   user_id: snowflake,

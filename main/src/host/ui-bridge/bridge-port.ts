@@ -1,7 +1,6 @@
-import type { InvokeChannel, InvokeChannels, PushChannel, PushChannels } from '../../../../preload/src/contract.js';
+import type { InvokeChannel, InvokeChannels, PushMessage } from '../../../../preload/src/contract.js';
 
-/** One push of the contract, as a tagged union (channel and its payload together). */
-export type PushMessage = { readonly [C in PushChannel]: { readonly channel: C; readonly payload: PushChannels[C] } }[PushChannel];
+export type { PushMessage } from '../../../../preload/src/contract.js';
 
 /**
  * What the Electron shell needs of the host: the contract's calls (already validated by the

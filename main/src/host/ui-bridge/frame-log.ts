@@ -1,9 +1,9 @@
-import type { FrameView, LintView } from '../../../../preload/src/contract.js';
+import { FRAME_RING_SIZE, type FrameView, type LintView } from '../../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../../rpc/src/index.js';
 import { REDACTED, scrubSecrets } from '../../base/logger.js';
 
 /** How many frames the snapshot carries (the contract's limit). */
-export const FRAME_RING_SIZE = 1000;
+export { FRAME_RING_SIZE };
 /** A payload larger than this (as JSON) is replaced by a truncated preview, so the ring stays bounded. */
 export const MAX_FRAME_PAYLOAD_CHARS = 16 * 1024;
 /** Nesting kept in a payload; deeper values are replaced (scrubSecrets stops looking at depth 8). */

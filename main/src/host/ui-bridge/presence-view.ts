@@ -1,10 +1,10 @@
-import type { AppRuleView, PresenceSettingsView, PresenceView, RelayOutcomeView } from '../../../../preload/src/contract.js';
+import { RECENT_OUTCOMES, type AppRuleView, type PresenceSettingsView, type PresenceView, type RelayOutcomeView } from '../../../../preload/src/contract.js';
 import type { PresenceSettings } from '../presence/presence-privacy.js';
 import type { PresenceView as HostPresenceView } from '../presence/presence-service.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
 
 /** Outcomes a snapshot carries (the control API serves all 200). */
-export const SNAPSHOT_OUTCOMES = 50;
+export const SNAPSHOT_OUTCOMES = RECENT_OUTCOMES;
 
 export function relayOutcomeView(outcome: RelayOutcome): RelayOutcomeView {
   const base = {

@@ -15,12 +15,14 @@ import type {
 import type * as control from '../control/control-backend.js';
 
 /**
- * The control API's views mapped field by field to the contract's: only what the contract
- * names reaches the UI (no channel or message ids, no extra user fields), and activities
- * lose any `secrets` object on the way, whatever the backend handed over.
+ * The control API's views (the contract's plus host-only fields) cut back to the contract's:
+ * only what the contract names reaches the UI (no channel or message ids, no extra user
+ * fields), untrusted text is bounded, and activities lose any `secrets` object on the way,
+ * whatever the backend handed over.
  */
 
-export function userView(user: { readonly id: string; readonly username: string; readonly discriminator: string; readonly global_name: string | null; readonly avatar: string | null }): UserView {
+/** Only the contract's user fields (a platform user has more). */
+export function userView(user: UserView): UserView {
   return { id: user.id, username: user.username, discriminator: user.discriminator, global_name: user.global_name, avatar: user.avatar };
 }
 

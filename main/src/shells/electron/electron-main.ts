@@ -65,7 +65,9 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
     { backend: bridge, isKnownSender: windows.isKnownSender, logger, onReady: (id) => windows.queue.markReady(id) },
   );
   const tray = new ShellTray(electron, { icon: icons.tray, windows, loginItem, logger, quit: () => app.quit() });
-  const unsubscribe = bridge.subscribe(new ShellPushes(electron, windows, tray).deliver);
+  const pushes = new ShellPushes(electron, windows, tray, logger);
+  const unsubscribe = bridge.subscribe(pushes.deliver);
+  pushes.start(bridge);
   tray.refresh();
   windows.show('main');
   const initialLink = findDeepLinkArg(process.argv, DEEP_LINK_SCHEME);

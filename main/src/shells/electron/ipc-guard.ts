@@ -1,12 +1,12 @@
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../../../preload/src/contract.js';
 import type { BridgeBackend } from '../../host/ui-bridge/bridge-port.js';
-import { isInvokeChannel, parseChannelArgs } from '../../host/ui-bridge/bridge-schemas.js';
+import { isInvokeChannel, parseChannelArgs } from '../../../../preload/src/contract/schemas.js';
 import { isAppUrl } from './url-policy.js';
 
 /**
  * The one wrapper every `ipcMain.handle` goes through: who is calling
  * (our origin, the main frame, a window we created), on which channel (the contract's), with
- * what (the channel's schema). Only then does the call reach the host. A refusal is logged
+ * what (the channel's schema in the contract). Only then does the call reach the host. A refusal is logged
  * with its reason; the renderer only learns "refused".
  */
 

@@ -1,9 +1,9 @@
-import type { InviteView, JoinRequestView, Snapshot, UserView } from '../../../../preload/src/contract.js';
+import type { HostData, InviteView, JoinRequestView, UserView } from '../../../../preload/src/contract.js';
 
 /**
  * What the shell tells the player outside its window: a system notification for each new join
  * request and invite, and the consent window brought to the front for each new consent
- * request. Decided by diffing snapshots, so nothing is announced twice.
+ * request. Decided by diffing the host's state before and after a push, so nothing is announced twice.
  */
 export interface NotificationSpec {
   readonly kind: 'join-request' | 'invite' | 'sharing';
@@ -59,7 +59,7 @@ export interface SnapshotChanges {
 }
 
 /** What is new in `next` compared with `previous` (null: the first snapshot announces nothing old). */
-export function snapshotChanges(previous: Snapshot | null, next: Snapshot): SnapshotChanges {
+export function snapshotChanges(previous: HostData | null, next: HostData): SnapshotChanges {
   const seen = (ids: readonly { id: string }[] | undefined): Set<string> => new Set((ids ?? []).map((item) => item.id));
   const oldJoin = seen(previous?.join_requests);
   const oldInvites = seen(previous?.invites);

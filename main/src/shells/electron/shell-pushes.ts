@@ -1,29 +1,44 @@
-import type { Snapshot } from '../../../../preload/src/contract.js';
-import type { PushMessage } from '../../host/ui-bridge/bridge-port.js';
+import { appendOutcomes, applyTopic, type HostData, type PushMessage } from '../../../../preload/src/contract.js';
+import type { BridgeBackend } from '../../host/ui-bridge/bridge-port.js';
 import type { ElectronModule } from './electron-types.js';
 import { snapshotChanges } from './notifications.js';
 import type { ShellTray } from './shell-tray.js';
 import type { WindowManager } from './windows-adapter.js';
 
 /**
- * Where the bridge's pushes go: to every window (queued until it is ready); snapshots also
- * drive the tray, the notifications and the consent window.
+ * Where the bridge's pushes go: to every window (queued until it is ready). The shell keeps the
+ * host's state too, from one `companion:ready` at start and the topic and outcome pushes after
+ * it, and that state drives the tray, the notifications and the consent window.
  */
 export class ShellPushes {
-  private lastSnapshot: Snapshot | null = null;
+  private state: HostData | null = null;
 
   constructor(
     private readonly electron: Pick<ElectronModule, 'Notification'>,
     private readonly windows: WindowManager,
     private readonly tray: ShellTray,
+    private readonly logger: { warn(fields: object, message: string): void },
   ) {}
+
+  /** Asks the bridge for the whole state once; pushes before the answer are already in it. */
+  start(bridge: BridgeBackend): void {
+    void bridge
+      .invoke('companion:ready', [])
+      .then(({ frames: _frames, ...data }) => this.show(data))
+      .catch((error: unknown) => this.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the first snapshot failed'));
+  }
 
   readonly deliver = (message: PushMessage): void => {
     this.windows.broadcast(message);
-    if (message.channel !== 'companion:snapshot') return;
-    const changes = snapshotChanges(this.lastSnapshot, message.payload);
-    this.lastSnapshot = message.payload;
-    this.tray.update(message.payload);
+    if (this.state === null) return;
+    if (message.channel === 'companion:topic') this.show(applyTopic(this.state, message.payload));
+    else if (message.channel === 'companion:outcomes') this.show(appendOutcomes(this.state, message.payload));
+  };
+
+  private show(next: HostData): void {
+    const changes = snapshotChanges(this.state, next);
+    this.state = next;
+    this.tray.update(next);
     if (changes.newConsentRequests.length > 0) this.windows.show('consent');
     if (!this.electron.Notification.isSupported()) return;
     for (const spec of changes.notifications) {
@@ -31,5 +46,5 @@ export class ShellPushes {
       notification.on('click', () => this.windows.show('main'));
       notification.show();
     }
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import type { Snapshot } from '../../../../preload/src/contract.js';
+import type { HostData } from '../../../../preload/src/contract.js';
 import type { LoginItemPort } from '../../host/ui-bridge/host-settings.js';
 import type { ElectronModule, MenuItemOptionsLike } from './electron-types.js';
 import { trayMenuTemplate, trayTooltip, type TrayAction } from './tray-menu.js';
@@ -14,13 +14,13 @@ export interface ShellTrayOptions {
 }
 
 /**
- * The tray: status and counts from the latest snapshot in its tooltip and menu, and the quick
+ * The tray: status and counts from the host's latest state in its tooltip and menu, and the quick
  * actions (open, open the consent window, start at login, quit). The menu's contents are
  * decided by tray-menu.ts; this class only builds it and runs the clicks.
  */
 export class ShellTray {
   private readonly tray: InstanceType<ElectronModule['Tray']>;
-  private snapshot: Snapshot | null = null;
+  private snapshot: HostData | null = null;
 
   constructor(
     private readonly electron: Pick<ElectronModule, 'Tray' | 'Menu'>,
@@ -30,8 +30,8 @@ export class ShellTray {
     this.tray.on('click', () => options.windows.show('main'));
   }
 
-  /** Shows the latest snapshot (none yet: the host's status is unknown). */
-  update(snapshot: Snapshot | null): void {
+  /** Shows the host's latest state (none yet: its status is unknown). */
+  update(snapshot: HostData | null): void {
     this.snapshot = snapshot;
     this.refresh();
   }

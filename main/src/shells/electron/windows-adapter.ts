@@ -45,8 +45,8 @@ export class WindowManager {
           if (window.webContents.id === id && !window.webContents.isDestroyed()) window.webContents.send(message.channel, message.payload);
         }
       },
-      // A newer snapshot replaces a queued one; frames all flow (they carry a seq).
-      coalesceKey: (message) => (message.channel === 'companion:snapshot' ? message.channel : null),
+      // A topic's newer value replaces a queued one; frames and outcomes all flow (they append).
+      coalesceKey: (message) => (message.channel === 'companion:topic' ? `${message.channel}:${message.payload.topic}` : null),
     });
   }
 

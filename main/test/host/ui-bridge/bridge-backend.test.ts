@@ -5,7 +5,7 @@ import type { PushMessage } from '../../../src/host/ui-bridge/bridge-port.js';
 import { createGuardedHandler, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
 import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../../src/host/ui-bridge/bridge-backend.js';
 import { ALICE, GAMES, GRANTS } from '../control/fake-backend.js';
-import { DOCTOR, FakeSettings, FakeUiBackend, ORIGIN_REQUEST, sleep } from './support.js';
+import { changeFriends, DOCTOR, FakeSettings, FakeUiBackend, ORIGIN_REQUEST, sleep } from './support.js';
 
 /** An RpcServer as the bridge uses it: frame events. */
 class FakeServer extends EventEmitter {
@@ -160,20 +160,76 @@ describe('bridge backend: pushes', () => {
     expect(backend.listeners.size).toBe(0);
   });
 
-  it('pushes one snapshot per burst of changes, and one after a call that changes state', async () => {
+  function topics(messages: readonly PushMessage[]): string[] {
+    return messages.flatMap((m) => (m.channel === 'companion:topic' ? [m.payload.topic] : []));
+  }
+
+  it('pushes a changed topic once per burst of changes, and after a call that changes state', async () => {
     const b = bridge({ snapshotIntervalMs: 30 });
     const { messages } = collect(b);
-    for (let i = 0; i < 10; i++) backend.emit({ type: 'friends', data: null });
+    await b.invoke('companion:ready', []);
+    for (let i = 0; i < 10; i++) changeFriends(backend, i);
     await sleep(80);
-    expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(1);
+    expect(topics(messages)).toEqual(['friends']);
     await b.invoke('companion:update-settings', [{ consent_always_ask: true }]);
-    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(2));
+    await vi.waitFor(() => expect(topics(messages)).toEqual(['friends', 'settings']));
     const last = messages.at(-1);
-    expect(last?.channel === 'companion:snapshot' && last.payload.settings.consent_always_ask).toBe(true);
+    expect(last?.channel === 'companion:topic' && last.payload.topic === 'settings' && last.payload.value.consent_always_ask).toBe(true);
     // companion:ready only reads.
     await b.invoke('companion:ready', []);
     await sleep(80);
-    expect(messages.filter((m) => m.channel === 'companion:snapshot')).toHaveLength(2);
+    expect(topics(messages)).toEqual(['friends', 'settings']);
+  });
+
+  it('a topic push happens only when that topic changed', async () => {
+    const b = bridge({ snapshotIntervalMs: 10 });
+    const { messages } = collect(b);
+    await b.invoke('companion:ready', []);
+    // Events without a change: nothing to push.
+    for (let i = 0; i < 5; i++) backend.emit({ type: 'game-activity', data: { i } });
+    await sleep(60);
+    expect(messages).toEqual([]);
+    changeFriends(backend, 1);
+    await vi.waitFor(() => expect(topics(messages)).toEqual(['friends']));
+    const push = messages[0];
+    expect(push?.channel === 'companion:topic' && push.payload.value).toEqual([
+      { user: { id: '200', username: 'bob', discriminator: '0', global_name: 'Bob', avatar: null }, presence: { status: 'online', activities: [{ name: 'Game 1', type: 0 }] } },
+    ]);
+    // The same value again is no change.
+    changeFriends(backend, 1);
+    await sleep(60);
+    expect(topics(messages)).toEqual(['friends']);
+  });
+
+  it('streams relay outcomes as they come, in the contract shape', async () => {
+    const b = bridge({ snapshotIntervalMs: 10 });
+    const { messages } = collect(b);
+    await b.invoke('companion:ready', []);
+    const outcome = { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'shadowed', by_application_id: '43', by_connection_id: 'c2' };
+    backend.emit({ type: 'presence-outcome', data: outcome });
+    await vi.waitFor(() => expect(messages.some((m) => m.channel === 'companion:outcomes')).toBe(true));
+    const pushed = messages.find((m) => m.channel === 'companion:outcomes');
+    expect(pushed?.payload).toEqual([{ connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'shadowed', by_application_id: '43' }]);
+  });
+
+  it('a second frames push does not repeat frames, and the ready snapshot sends what waits first', async () => {
+    const b = bridge({ framesIntervalMs: 20 });
+    const { messages } = collect(b);
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'a' });
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'b' });
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames')).toHaveLength(1));
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'c' });
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames')).toHaveLength(2));
+    const batches = messages.flatMap((m) => (m.channel === 'companion:frames' ? [m.payload.map((frame) => frame.seq)] : []));
+    expect(batches).toEqual([[1, 2], [3]]);
+    // A frame waiting for its batch goes out before the snapshot is answered: later pushes are all newer than it.
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'd' });
+    const snapshot = await b.snapshot();
+    expect(snapshot.frames.map((frame) => frame.seq)).toEqual([1, 2, 3, 4]);
+    expect(messages.filter((m) => m.channel === 'companion:frames').map((m) => m.payload.map((frame) => frame.seq))).toEqual([[1, 2], [3], [4]]);
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'e' });
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames')).toHaveLength(4));
+    expect(messages.at(-1)?.payload).toMatchObject([{ seq: 5 }]);
   });
 
   it('batches frames in order, redacted; the ring keeps them for the next snapshot', async () => {
@@ -197,15 +253,15 @@ describe('bridge backend: pushes', () => {
     let ready = false;
     const { messages } = collect(b, () => ready);
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'x' });
-    backend.emit({ type: 'friends', data: null });
+    changeFriends(backend, 1);
     await sleep(40);
     expect(messages).toEqual([]);
     expect(backend.calls.some((call) => call.method === 'grants')).toBe(false);
     expect((await b.invoke('companion:ready', [])).frames).toHaveLength(1);
     ready = true;
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'y' });
-    backend.emit({ type: 'friends', data: null });
-    await vi.waitFor(() => expect(messages.map((m) => m.channel).sort()).toEqual(['companion:frames', 'companion:snapshot']));
+    changeFriends(backend, 2);
+    await vi.waitFor(() => expect(messages.map((m) => m.channel).sort()).toEqual(['companion:frames', 'companion:topic']));
   });
 
   it('a throwing listener does not stop the others; close() stops every push', async () => {
@@ -214,12 +270,13 @@ describe('bridge backend: pushes', () => {
       throw new Error('boom');
     });
     const { messages } = collect(b);
-    backend.emit({ type: 'friends', data: null });
+    await b.snapshot();
+    changeFriends(backend, 1);
     await vi.waitFor(() => expect(messages).toHaveLength(1));
     b.close();
     expect(server.listenerCount('frame')).toBe(0);
     expect(backend.listeners.size).toBe(0);
-    backend.emit({ type: 'friends', data: null });
+    changeFriends(backend, 2);
     server.frame({ cmd: 'X' });
     await sleep(40);
     expect(messages).toHaveLength(1);

@@ -3,9 +3,10 @@ import http from 'node:http';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
 import type { DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
-import { FakeBackend } from '../control/fake-backend.js';
+import { BOB, FakeBackend } from '../control/fake-backend.js';
 import type { WebUiBackend, WebUiSettings } from '../../../src/shells/web/web-ui-server.js';
 
 export const ORIGIN_REQUEST: OriginRequestView = {
@@ -153,11 +154,17 @@ export class BridgeClient {
   private readonly waiters = new Set<() => void>();
   readonly closed: Promise<{ code: number }>;
 
+  /** The host's state as this page holds it: the last ready snapshot with the topic and outcome pushes since applied. */
+  state: HostData | null = null;
+  private readyIds = new Set<number>();
+
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
       const text = (data as Buffer).toString('utf8');
       this.texts.push(text);
-      this.messages.push(JSON.parse(text));
+      const message = JSON.parse(text);
+      this.messages.push(message);
+      this.apply(message);
       for (const wake of [...this.waiters]) wake();
     });
     this.closed = new Promise((resolve) => ws.on('close', (code) => resolve({ code })));
@@ -185,9 +192,27 @@ export class BridgeClient {
     this.ws.send(text);
   }
 
+  private apply(message: any): void {
+    if (this.readyIds.delete(message.id) && message.ok === true) {
+      const { frames: _frames, ...data } = message.result as Snapshot;
+      this.state = data;
+    } else if (this.state !== null && message.push === 'companion:topic') {
+      this.state = applyTopic(this.state, message.payload);
+    } else if (this.state !== null && message.push === 'companion:outcomes') {
+      this.state = appendOutcomes(this.state, message.payload);
+    }
+  }
+
+  /** Resolves with the state once `test` holds for it (checked after every message). */
+  async waitForState(test: (state: HostData) => boolean, what: string, timeoutMs = 3000): Promise<HostData> {
+    await this.waitFor(() => this.state !== null && test(this.state), what, timeoutMs);
+    return this.state as unknown as HostData;
+  }
+
   /** Sends a message with the next id and resolves with the server's reply to it. */
   async request(channel: string, args: unknown[]): Promise<any> {
     const id = this.nextId++;
+    if (channel === 'companion:ready') this.readyIds.add(id);
     this.sentChannels.add(channel);
     this.ws.send(JSON.stringify({ id, channel, args }));
     return this.waitFor((message) => message.id === id, `the reply to ${channel}`);
@@ -225,3 +250,9 @@ export class BridgeClient {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Changes the friends list (Bob plays `Game <n>`) and tells the bridge, as the host does. */
+export function changeFriends(backend: FakeBackend, n: number): void {
+  backend.friends = () => [{ user: BOB, presence: { status: 'online', activities: [{ name: `Game ${n}`, type: 0 }] } }];
+  backend.emit({ type: 'friends', data: null });
+}

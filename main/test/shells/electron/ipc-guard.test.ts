@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
 import type { BridgeBackend } from '../../../src/host/ui-bridge/bridge-port.js';
-import { CHANNEL_SCHEMAS, parseChannelArgs } from '../../../src/host/ui-bridge/bridge-schemas.js';
+import { CHANNEL_SCHEMAS, parseChannelArgs } from '../../../../preload/src/contract/schemas.js';
 import { checkInvoke, createGuardedHandler, installGuardedHandlers, IpcRefused, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
 
 const OURS = 7;

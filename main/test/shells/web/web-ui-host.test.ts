@@ -86,12 +86,12 @@ describe('the host serves the web UI', () => {
     expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
 
     const game = await rawGame(player);
-    const shown = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.games.length === 1, 'the game in a snapshot');
-    expect(shown.payload.games[0]).toMatchObject({ client_id: DEMO_APP_ID, activity: null });
+    const shown = await client.waitForState((state) => state.games.length === 1, 'the game in a topic push');
+    expect(shown.games[0]).toMatchObject({ client_id: DEMO_APP_ID, activity: null });
 
     game.send(Opcode.Frame, { cmd: 'AUTHORIZE', args: { client_id: DEMO_APP_ID, scopes: ['identify', 'rpc'] }, nonce: 'n-authorize' });
-    const prompted = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.consent_requests.length === 1, 'the consent prompt');
-    const prompt = prompted.payload.consent_requests[0];
+    const prompted = await client.waitForState((state) => state.consent_requests.length === 1, 'the consent prompt');
+    const prompt = prompted.consent_requests[0]!;
     expect(prompt).toMatchObject({ application: { id: DEMO_APP_ID }, scopes: ['identify', 'rpc'], state: 'visible' });
     expect(await client.invoke('companion:decide-consent', prompt.id, 'approve')).toBeNull();
     const authorized = await game.next(5000);
@@ -117,8 +117,8 @@ describe('the host serves the web UI', () => {
     expect(auth.payload.args.access_token).toBe('[redacted]');
     expect(frames.find((frame: any) => frame.direction === 'out' && frame.cmd === 'AUTHENTICATE').payload.data.user.username).toBe('alice');
 
-    // Once the game's activity shows in a snapshot, everything the UI got can be checked at once.
-    await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.games[0]?.activity?.state === 'In a squad', 'the activity in a snapshot');
+    // Once the game's activity shows in a push, everything the UI got can be checked at once.
+    await client.waitForState((state) => state.games[0]?.activity?.state === 'In a squad', 'the activity in a topic push');
     const everything = client.texts.join('\n');
     for (const secret of [code, accessToken, joinSecret]) expect(everything).not.toContain(secret);
     // The host's own tokens never reach the UI either.
@@ -152,14 +152,14 @@ describe('web origins through the UI bridge', () => {
     const refused = WsClient.open(port, query, { origin });
     cleanups.push(() => refused.close());
     expect(await refused.ended).toEqual({ close: { code: 4001, reason: 'Invalid Origin' } });
-    const asked = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.origin_requests.length === 1, 'the origin request');
-    const request = asked.payload.origin_requests[0];
+    const asked = await client.waitForState((state) => state.origin_requests.length === 1, 'the origin request');
+    const request = asked.origin_requests[0]!;
     expect(request).toMatchObject({ origin, client_id: DEMO_APP_ID, application_name: 'Companion Demo Game' });
 
     expect(await client.invoke('companion:decide-origin', request.id, 'approve')).toBeNull();
-    const decided = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.origins.length === 1, 'the approved origin');
-    expect(decided.payload.origin_requests).toEqual([]);
-    const approved = decided.payload.origins[0];
+    const decided = await client.waitForState((state) => state.origins.length === 1 && state.origin_requests.length === 0, 'the approved origin');
+    expect(decided.origin_requests).toEqual([]);
+    const approved = decided.origins[0]!;
     expect(approved).toMatchObject({ origin, client_id: DEMO_APP_ID, decision: 'approved' });
     const admitted = WsClient.open(port, query, { origin });
     cleanups.push(() => admitted.close());
@@ -211,21 +211,15 @@ describe('presence through the UI bridge', () => {
     const game = await rawGame(player);
     expect((await game.request('SET_ACTIVITY', { pid: process.pid, activity: { state: 'In a match' } })).evt).toBeNull();
 
-    const shown = await client.waitFor(
-      (message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.shown === true,
-      'the game shown to friends',
-    );
-    expect(shown.payload.presence.games[0].outcome).toMatchObject({ application_id: DEMO_APP_ID, kind: 'sent', update: 1 });
-    expect(shown.payload.presence.announced.map((app: any) => app.application_id)).toEqual([DEMO_APP_ID]);
+    const shown = await client.waitForState((state) => state.presence?.games[0]?.shown === true, 'the game shown to friends');
+    expect(shown.presence?.games[0]?.outcome).toMatchObject({ application_id: DEMO_APP_ID, kind: 'sent', update: 1 });
+    expect(shown.presence?.announced.map((app: any) => app.application_id)).toEqual([DEMO_APP_ID]);
 
     expect(await client.invoke('companion:update-presence', { hide_all: true })).toMatchObject({ hide_all: true });
-    const hidden = await client.waitFor(
-      (message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.outcome?.kind === 'hidden',
-      'the hidden outcome',
-    );
-    expect(hidden.payload.presence.games[0]).toMatchObject({ shown: false, outcome: { rule: 'hide-all' } });
+    const hidden = await client.waitForState((state) => state.presence?.games[0]?.outcome?.kind === 'hidden', 'the hidden outcome');
+    expect(hidden.presence?.games[0]).toMatchObject({ shown: false, outcome: { rule: 'hide-all' } });
     await expect(client.invoke('companion:update-presence', { rules: { x: { mode: 'hide' } } })).rejects.toThrow(/application id/);
     expect(await client.invoke('companion:update-presence', { hide_all: false })).toMatchObject({ hide_all: false });
-    await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.presence?.games[0]?.shown === true, 'shown again');
+    await client.waitForState((state) => state.presence?.games[0]?.shown === true, 'shown again');
   });
 });

@@ -16,6 +16,7 @@ import {
   fakeRenderer,
   INDEX_HTML,
   OUTSIDE_SECRET,
+  changeFriends,
   rawRequest,
   refusedUpgrade,
   sessionCookie,
@@ -311,7 +312,7 @@ describe('web UI: the WebSocket bridge', () => {
     const client = await bridge();
     const rawGame = await game();
     await rawGame.request('GET_SELECTED_VOICE_CHANNEL');
-    backend.emit({ type: 'friends', data: null });
+    changeFriends(backend, 1);
     await sleep(250);
     expect(client.pushes).toEqual([]);
 
@@ -328,29 +329,36 @@ describe('web UI: the WebSocket bridge', () => {
     await sleep(200);
     expect(client.pushes).toEqual([]);
 
+    expect(snapshot.friends[0]?.presence.activities).toEqual([{ name: 'Game 1', type: 0 }]);
     await rawGame.request('GET_SELECTED_VOICE_CHANNEL');
-    backend.emit({ type: 'friends', data: null });
+    changeFriends(backend, 2);
     const frames = await client.waitFor((message) => message.push === 'companion:frames', 'a frames push');
     expect(frames.payload.map((frame: any) => frame.seq)).toEqual([5, 6]);
-    await client.waitFor((message) => message.push === 'companion:snapshot', 'a snapshot push');
+    const topic = await client.waitFor((message) => message.push === 'companion:topic', 'a topic push');
+    expect(topic.payload.topic).toBe('friends');
+    expect(topic.payload.value[0].presence.activities).toEqual([{ name: 'Game 2', type: 0 }]);
   });
 
-  it('pushes one snapshot for a burst of backend changes, at most one per 100 ms', async () => {
+  it('pushes a changed topic once for a burst of backend changes, at most one per 100 ms', async () => {
     const client = await bridge();
     await client.invoke('companion:ready');
-    for (let i = 0; i < 20; i++) backend.emit({ type: 'game-activity', data: { i } });
-    await client.waitFor((message) => message.push === 'companion:snapshot', 'the first snapshot');
+    for (let i = 0; i < 20; i++) {
+      backend.games = () => [{ ...GAMES[0]!, activity: { name: 'Demo', state: `Level ${i}` } as any }];
+      backend.emit({ type: 'game-activity', data: { i } });
+    }
+    await client.waitFor((message) => message.push === 'companion:topic', 'the first topic push');
     await sleep(200);
-    expect(client.pushesOf('companion:snapshot')).toHaveLength(1);
+    expect(client.pushesOf('companion:topic').map((push) => push.topic)).toEqual(['games']);
+    expect(client.pushesOf('companion:topic')[0].value[0].activity).toEqual({ name: 'Demo', state: 'Level 19' });
 
     // A steady stream of changes: pushes are spaced by at least ~100 ms.
     const times: number[] = [];
     client.ws.on('message', (data) => {
-      if (String(data).startsWith('{"push":"companion:snapshot"')) times.push(Date.now());
+      if (String(data).startsWith('{"push":"companion:topic"')) times.push(Date.now());
     });
     const started = Date.now();
-    while (Date.now() - started < 550) {
-      backend.emit({ type: 'friends', data: null });
+    for (let n = 0; Date.now() - started < 550; n++) {
+      changeFriends(backend, n);
       await sleep(5);
     }
     await sleep(150);
@@ -359,11 +367,14 @@ describe('web UI: the WebSocket bridge', () => {
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(90);
 
     // A settings change is no backend event but still reaches the UI.
-    const before = client.pushesOf('companion:snapshot').length;
+    const before = client.pushesOf('companion:topic').length;
     await client.invoke('companion:update-settings', { consent_policy: 'approve' });
-    const after = await client.waitFor((message) => message.push === 'companion:snapshot' && message.payload.settings.consent_policy === 'approve', 'the new settings');
-    expect(after.payload.settings).toMatchObject({ consent_policy: 'approve' });
-    expect(client.pushesOf('companion:snapshot').length).toBeGreaterThan(before);
+    const after = await client.waitFor(
+      (message) => message.push === 'companion:topic' && message.payload.topic === 'settings' && message.payload.value.consent_policy === 'approve',
+      'the new settings',
+    );
+    expect(after.payload.value).toMatchObject({ consent_policy: 'approve' });
+    expect(client.pushesOf('companion:topic').length).toBeGreaterThan(before);
   });
 
   it('pushes frames in batches, in order, with secrets redacted', async () => {

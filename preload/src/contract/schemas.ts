@@ -1,30 +1,79 @@
 import * as v from 'valibot';
-import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels, type PresencePatch } from '../../../../preload/src/contract.js';
-import { PresencePatchSchema } from '../control/presence-schemas.js';
-import { LOG_LEVELS } from '../../base/logger.js';
+import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels } from './actions.js';
+import { ARBITRATION_POLICIES, LOG_LEVELS, REDACTABLE_FIELDS, type PresencePatch } from './views.js';
 
 /**
- * The one schema module of the contract's calls: the argument schemas of every invoke
- * channel (used by the Electron IPC guard, the bridge backend and the web bridge) and the
- * web bridge's client message envelope (`BridgeClientMessage` in the contract). Nothing
- * reaches the host before it passed here. Tuples are strict: an extra argument is an error.
+ * The one schema module of the contract (valibot): what every call's arguments must be, used
+ * by the Electron IPC guard, the host's UI bridge, the web bridge's message envelope and the
+ * control API's routes. Nothing reaches the host before it passed here. Tuples are strict: an
+ * extra argument is an error.
+ *
+ * Not re-exported by the contract's barrel: the sandboxed preload bundle must not carry valibot.
  */
 
-/** Ids the host hands out (consent requests, join requests, invites): opaque, url-safe. */
+/** Ids the host hands out (consent requests, join requests, invites, origins): opaque, url-safe. */
 export const opaqueId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _.:-'));
 /** An application or user id. */
 export const snowflake = v.pipe(v.string('must be a string'), v.regex(/^[0-9]{1,20}$/, 'must be an id of 1 to 20 digits'));
-const username = v.pipe(
-  v.string('must be a string'),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(32, 'must be at most 32 characters'),
+export const SNOWFLAKE_PATTERN = /^[0-9]{1,20}$/;
+
+/** Non-empty text of at most `max` characters. */
+export const text = (max: number) =>
+  v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+
+const oneOf = (values: readonly string[]): string => `must be one of ${values.join(', ')}`;
+
+const RuleSchema = v.nullable(
+  v.variant(
+    'mode',
+    [
+      v.strictObject({ mode: v.literal('share') }, 'share takes no other fields'),
+      v.strictObject({ mode: v.literal('hide') }, 'hide takes no other fields'),
+      v.strictObject(
+        {
+          mode: v.literal('redact'),
+          fields: v.optional(
+            v.pipe(
+              v.array(v.picklist(REDACTABLE_FIELDS, oneOf(REDACTABLE_FIELDS)), 'must be an array'),
+              v.minLength(1, 'must name at least one field (or leave it out for the default set)'),
+            ),
+          ),
+        },
+        'redact takes only fields',
+      ),
+    ],
+    'must be {mode: share | hide | redact, fields?} or null',
+  ),
 );
 
-/** The control API's presence patch, with the rules' keys checked too (a record's schema does not name a bad key). */
+/** A presence settings patch (`PresencePatch`): every field optional, unknown fields refused. Rule keys are not checked here. */
+export const PresencePatchSchema = v.strictObject(
+  {
+    policy: v.optional(v.picklist(ARBITRATION_POLICIES, oneOf(ARBITRATION_POLICIES))),
+    pinned_application_id: v.optional(v.nullable(snowflake)),
+    hide_all: v.optional(v.boolean('must be true or false')),
+    rules: v.optional(v.record(v.string(), RuleSchema, 'must be an object of application id: rule')),
+  },
+  'is not a presence setting (policy, pinned_application_id, hide_all, rules)',
+);
+
+/** The presence patch with the rules' keys checked too (a record's schema does not name a bad key). */
 const presencePatch = v.pipe(
   PresencePatchSchema,
-  v.check((patch) => Object.keys(patch.rules ?? {}).every((key) => /^[0-9]{1,20}$/.test(key)), 'rules: every key must be an application id of 1 to 20 digits'),
+  v.check((patch) => Object.keys(patch.rules ?? {}).every((key) => SNOWFLAKE_PATTERN.test(key)), 'rules: every key must be an application id of 1 to 20 digits'),
 ) as v.GenericSchema<unknown, PresencePatch>;
+
+const SettingsPatchSchema = v.strictObject(
+  {
+    consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
+    consent_always_ask: v.exactOptional(v.boolean('must be a boolean')),
+    log_level: v.exactOptional(v.picklist(LOG_LEVELS, `must be ${LOG_LEVELS.join(', ')}`)),
+    start_at_login: v.exactOptional(v.boolean('must be a boolean')),
+  },
+  'must be an object with only consent_policy, consent_always_ask, log_level and start_at_login',
+);
+
+const username = text(32);
 
 /** The argument schemas of every invoke channel of the contract, and of nothing else. */
 export const CHANNEL_SCHEMAS = {
@@ -45,20 +94,7 @@ export const CHANNEL_SCHEMAS = {
   'companion:doctor': v.strictTuple([], 'takes no arguments'),
   'companion:update-presence': v.strictTuple([presencePatch], 'takes [patch]'),
   'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
-  'companion:update-settings': v.strictTuple(
-    [
-      v.strictObject(
-        {
-          consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
-          consent_always_ask: v.exactOptional(v.boolean('must be a boolean')),
-          log_level: v.exactOptional(v.picklist(LOG_LEVELS, `must be ${LOG_LEVELS.join(', ')}`)),
-          start_at_login: v.exactOptional(v.boolean('must be a boolean')),
-        },
-        'must be an object with only consent_policy, consent_always_ask, log_level and start_at_login',
-      ),
-    ],
-    'takes [settings]',
-  ),
+  'companion:update-settings': v.strictTuple([SettingsPatchSchema], 'takes [settings]'),
 } as const satisfies { readonly [C in InvokeChannel]: v.GenericSchema<unknown, InvokeChannels[C]['args']> };
 
 const EnvelopeSchema = v.strictObject(
@@ -70,7 +106,7 @@ const EnvelopeSchema = v.strictObject(
   'must be an object with only id, channel and args',
 );
 
-/** A validated invoke: the channel narrows the arguments. */
+/** A validated invoke from the web bridge: the channel narrows the arguments. */
 export type BridgeInvoke = { [C in InvokeChannel]: { readonly id: number; readonly channel: C; readonly args: InvokeChannels[C]['args'] } }[InvokeChannel];
 
 export type ParsedMessage =
@@ -99,7 +135,7 @@ function salvageId(raw: unknown): number {
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : 0;
 }
 
-/** Validates one decoded client message. */
+/** Validates one decoded web bridge client message. */
 export function parseClientMessage(raw: unknown): ParsedMessage {
   const envelope = v.safeParse(EnvelopeSchema, raw);
   if (!envelope.success) return { ok: false, id: salvageId(raw), error: describe(envelope.issues, 'message') };

@@ -1,0 +1,239 @@
+/**
+ * The `ui-bridge` phase (output key `uiBridge`): what one open UI costs the host. A game sends
+ * SET_ACTIVITY at BENCH_UI_BRIDGE_RATE (50) per second over discord-ipc, BENCH_UI_BRIDGE_FRIENDS
+ * (5) friends each change their presence once a second through the emulator's gateway; the host
+ * is `companion serve --platform <emulator> --user alice`. Three windows of BENCH_UI_BRIDGE_MS
+ * (10000) each: no UI, one UI (a raw WebSocket bridge client: cookie, `companion:ready`, then
+ * every push counted in bytes), no UI again. Reported: bytes/s sent to the UI, host CPU with
+ * and without it (the mean of both windows without), and their ratio.
+ */
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import type { PresenceUpdateCommand } from '../../platform/src/wire/index.js';
+import { GatewayClient } from './gateway-client.js';
+import { IpcGame } from './ipc-game.js';
+import { startEmulator, startHost, type Emulator, type PlatformBenchContext } from './platform-phases.js';
+import { cpuSample, round2 } from './proc.js';
+import type { ServerProcess } from './servers.js';
+import { ACTIVITY, envInt } from './shared.js';
+
+export const UI_BRIDGE_CONFIG = {
+  durationMs: envInt('BENCH_UI_BRIDGE_MS', 10_000),
+  activityPerSec: envInt('BENCH_UI_BRIDGE_RATE', 50),
+  friends: envInt('BENCH_UI_BRIDGE_FRIENDS', 5),
+  settleMs: envInt('BENCH_UI_BRIDGE_SETTLE_MS', 2000),
+};
+
+export const UI_BRIDGE_TARGETS = { maxBytesPerSec: 50 * 1024, maxCpuRatio: 1.2 };
+
+const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function http<T>(base: string, method: string, route: string, body: unknown, auth: string): Promise<T> {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: auth },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 200)}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/** A steady load: the game's SET_ACTIVITY stream and the friends' presence changes. */
+class Load {
+  private timers: NodeJS.Timeout[] = [];
+  updates = 0;
+  presences = 0;
+
+  constructor(
+    private readonly game: IpcGame,
+    private readonly friends: readonly GatewayClient[],
+  ) {}
+
+  start(): void {
+    this.timers.push(
+      setInterval(() => {
+        this.updates += 1;
+        void this.game.setActivity({ ...ACTIVITY, state: `Score ${this.updates}` }).replied.catch(() => undefined);
+      }, 1000 / UI_BRIDGE_CONFIG.activityPerSec),
+    );
+    this.friends.forEach((friend, i) => {
+      const send = (): void => {
+        this.presences += 1;
+        const presence: PresenceUpdateCommand = {
+          since: null,
+          activities: [{ name: 'Friend Game', type: 0, state: `Round ${this.presences}` }],
+          status: 'online',
+          afk: false,
+        };
+        friend.sendPresence(presence);
+      };
+      // Staggered: one friend every 1000/n ms, each once a second.
+      this.timers.push(setTimeout(() => this.timers.push(setInterval(send, 1000)), (1000 / this.friends.length) * i));
+    });
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+}
+
+/** One UI: the web bridge as a page uses it (session cookie, `companion:ready`), counting what it receives. */
+class BridgeCounter {
+  /** Bytes of the messages (JSON text). */
+  textBytes = 0;
+  pushes = 0;
+  readonly byChannel: Record<string, number> = {};
+  private wire0 = 0;
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly socket: { readonly bytesRead: number },
+  ) {
+    ws.on('message', (data: WebSocket.RawData) => {
+      const text = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+      this.textBytes += text.length;
+      const channel = /^\{"push":"([^"]+)"/.exec(text.subarray(0, 40).toString('utf8'))?.[1];
+      if (channel !== undefined) {
+        this.pushes += 1;
+        this.byChannel[channel] = (this.byChannel[channel] ?? 0) + text.length;
+      }
+    });
+  }
+
+  static async open(baseUrl: string, token: string): Promise<{ counter: BridgeCounter; readyBytes: number }> {
+    const opened = await fetch(`${baseUrl}?token=${token}`, { redirect: 'manual' });
+    const cookie = opened.headers.get('set-cookie')?.split(';')[0];
+    if (cookie === undefined) throw new Error(`no session cookie (${opened.status})`);
+    const url = new URL(baseUrl);
+    // Offers permessage-deflate, as browsers do.
+    let socket: net.Socket | undefined;
+    const ws = new WebSocket(`ws://${url.host}/bridge`, {
+      headers: { Cookie: cookie, Origin: `http://${url.host}` },
+      createConnection: (options: object) => (socket = net.connect(options as net.NetConnectOpts)),
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    if (socket === undefined) throw new Error('no socket');
+    const counter = new BridgeCounter(ws, socket);
+    const answered = new Promise<number>((resolve) => ws.once('message', (data: WebSocket.RawData) => resolve((data as Buffer).length)));
+    ws.send(JSON.stringify({ id: 1, channel: 'companion:ready', args: [] }));
+    const readyBytes = await answered;
+    counter.reset();
+    return { counter, readyBytes };
+  }
+
+  /** Bytes read from the socket since the last reset. */
+  wireBytes(): number {
+    return this.socketBytes() - this.wire0;
+  }
+
+  private socketBytes(): number {
+    return this.socket.bytesRead;
+  }
+
+  reset(): void {
+    this.wire0 = this.socketBytes();
+    this.textBytes = 0;
+    this.pushes = 0;
+    for (const key of Object.keys(this.byChannel)) delete this.byChannel[key];
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** Host CPU (cores) over one window of the load. */
+async function cpuWindow(host: ServerProcess, ms: number): Promise<number> {
+  const t0 = performance.now();
+  const cpu0 = cpuSample(host.pid).ms;
+  await sleep(ms);
+  return (cpuSample(host.pid).ms - cpu0) / (performance.now() - t0);
+}
+
+async function setUp(ctx: PlatformBenchContext, emulator: Emulator): Promise<{ friends: GatewayClient[] }> {
+  const admin = (route: string, body: unknown): Promise<unknown> => http(emulator.url, 'POST', route, body, `Admin ${emulator.adminToken}`);
+  const friends: GatewayClient[] = [];
+  for (let i = 1; i <= UI_BRIDGE_CONFIG.friends; i += 1) {
+    const name = `bench_friend_${i}`;
+    await admin('/_emulator/users', { username: name });
+    await admin('/_emulator/friends', { a: name, b: 'alice' });
+    const login = await fetch(`${emulator.url}/api/v10/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: name }) });
+    const { token } = (await login.json()) as { token: string };
+    friends.push(new GatewayClient({ url: emulator.gatewayUrl, token }));
+  }
+  await Promise.all(friends.map((friend) => friend.ready));
+  ctx.progress(`ui-bridge: ${friends.length} friends online`);
+  return { friends };
+}
+
+export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<string, unknown>> {
+  const { durationMs, settleMs } = UI_BRIDGE_CONFIG;
+  let emulator: Emulator | undefined;
+  let host: ServerProcess | undefined;
+  let game: IpcGame | undefined;
+  let friends: GatewayClient[] = [];
+  let load: Load | undefined;
+  let ui: BridgeCounter | undefined;
+  try {
+    emulator = await startEmulator(ctx, 'ui-bridge-emulator');
+    ({ friends } = await setUp(ctx, emulator));
+    host = await startHost(ctx, 'ui-bridge-host', ['--platform', emulator.url, '--user', 'alice']);
+    const info = JSON.parse(await readFile(path.join(ctx.tmpRoot, 'ui-bridge-host', 'run', 'companion', 'host.json'), 'utf8')) as { webUi?: { url: string; token: string } };
+    if (info.webUi === undefined) throw new Error('host.json has no webUi');
+    game = await IpcGame.connect(host.socketPath);
+    load = new Load(game, friends);
+    load.start();
+    ctx.progress(`ui-bridge: host pid ${host.pid}; ${UI_BRIDGE_CONFIG.activityPerSec} SET_ACTIVITY/s, ${friends.length} friends once a second`);
+    await sleep(settleMs);
+    const without1 = await cpuWindow(host, durationMs);
+    const opened = await BridgeCounter.open(info.webUi.url, info.webUi.token);
+    ui = opened.counter;
+    await sleep(settleMs);
+    ui.reset();
+    const t0 = performance.now();
+    const withUi = await cpuWindow(host, durationMs);
+    const seconds = (performance.now() - t0) / 1000;
+    const bytesPerSec = ui.wireBytes() / seconds;
+    const textBytesPerSec = ui.textBytes / seconds;
+    const byChannel = Object.fromEntries(Object.entries(ui.byChannel).map(([channel, bytes]) => [channel, Math.round(bytes / seconds)]));
+    const pushesPerSec = ui.pushes / seconds;
+    ui.close();
+    ui = undefined;
+    await sleep(settleMs);
+    const without2 = await cpuWindow(host, durationMs);
+    const without = (without1 + without2) / 2;
+    const ratio = without > 0 ? withUi / without : null;
+    return {
+      config: UI_BRIDGE_CONFIG,
+      bytesPerSec: Math.round(bytesPerSec),
+      kiBPerSec: round2(bytesPerSec / 1024),
+      /** Before compression (the JSON text of every push). */
+      textBytesPerSec: Math.round(textBytesPerSec),
+      textBytesPerSecByChannel: byChannel,
+      pushesPerSec: round2(pushesPerSec),
+      readyAnswerBytes: opened.readyBytes,
+      hostCpuWithUi: round4(withUi),
+      hostCpuWithoutUi: round4(without),
+      hostCpuWithoutUiWindows: [round4(without1), round4(without2)],
+      cpuRatio: ratio === null ? null : round2(ratio),
+      targets: UI_BRIDGE_TARGETS,
+      meetsTargets: bytesPerSec < UI_BRIDGE_TARGETS.maxBytesPerSec && ratio !== null && ratio <= UI_BRIDGE_TARGETS.maxCpuRatio,
+      load: { activityUpdates: load.updates, friendPresences: load.presences },
+    };
+  } finally {
+    load?.stop();
+    ui?.close();
+    game?.close();
+    for (const friend of friends) friend.close();
+    await host?.stop().catch(() => undefined);
+    await emulator?.server.stop().catch(() => undefined);
+  }
+}

@@ -1,0 +1,68 @@
+import type { InvokeChannel, InvokeChannels, Snapshot } from '../../../../preload/src/contract.js';
+import type { WebUiSettings } from './host-settings.js';
+import { settingsView, statusView } from './views.js';
+import type { WebUiBackend } from './web-ui-backend.js';
+
+/** What a handler may use: the host's backend, the runtime settings, and the snapshot (for `companion:ready`). */
+export interface ActionContext {
+  readonly backend: WebUiBackend;
+  readonly settings: WebUiSettings;
+  readonly snapshot: () => Promise<Snapshot>;
+}
+
+type Handler<C extends InvokeChannel> = (context: ActionContext, ...args: InvokeChannels[C]['args']) => Promise<InvokeChannels[C]['result']>;
+
+/**
+ * The contract's calls mapped onto the host, one handler per channel (arguments already
+ * checked against the contract's schemas). The compiler refuses a channel without one.
+ */
+export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
+  'companion:ready': (context) => context.snapshot(),
+  'companion:decide-consent': async ({ backend }, id, decision) => {
+    if (decision === 'approve') await backend.approveConsent(id);
+    else if (decision === 'deny') await backend.denyConsent(id);
+    else await backend.dismissConsent(id);
+    return null;
+  },
+  'companion:accept-join-request': async ({ backend }, id) => nothing(await backend.acceptJoinRequest(id)),
+  'companion:decline-join-request': async ({ backend }, id) => nothing(await backend.declineJoinRequest(id)),
+  'companion:accept-invite': async ({ backend }, id) => {
+    const result = await backend.acceptInvite(id);
+    return { secret_delivered: result.secret_delivered };
+  },
+  'companion:decline-invite': async ({ backend }, id) => nothing(await backend.declineInvite(id)),
+  'companion:request-to-join': async ({ backend }, userId, applicationId) => {
+    const result = await backend.requestToJoin({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
+    return { joined: result.joined };
+  },
+  'companion:send-invite': async ({ backend }, userId, applicationId) => {
+    const result = await backend.sendInvite({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
+    return { message_id: result.message_id };
+  },
+  'companion:revoke-grant': async ({ backend }, applicationId) => nothing(await backend.revokeGrant(applicationId)),
+  'companion:send-authorize-request': async ({ backend }, applicationId) => {
+    const result = await backend.sendAuthorizeRequest(applicationId);
+    return { delivered: result.delivered };
+  },
+  'companion:login': async ({ backend }, username) => {
+    await backend.login({ username });
+    return statusView(backend.status());
+  },
+  'companion:logout': async ({ backend }) => {
+    await backend.logout();
+    return statusView(backend.status());
+  },
+  'companion:decide-origin': async ({ backend }, id, decision) => nothing(await backend.decideOrigin(id, decision)),
+  'companion:forget-origin': async ({ backend }, id) => nothing(await backend.forgetOrigin(id)),
+  'companion:doctor': ({ backend }) => backend.doctor(),
+  'companion:update-presence': ({ backend }, patch) => backend.updatePresence(patch),
+  'companion:set-recording': ({ backend }, on) => backend.setRecording(on),
+  'companion:update-settings': async ({ settings }, patch) => settingsView(await settings.update(patch)),
+};
+
+/** Calls that only read: no topic push follows them. */
+export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor']);
+
+function nothing(_done: void): null {
+  return null;
+}

@@ -1,0 +1,37 @@
+import type {
+  DoctorView,
+  OriginDecisionView,
+  OriginRequestView,
+  PresencePatch,
+  PresenceSettingsView,
+  PresenceView,
+  RecordingView,
+} from '../../../../preload/src/contract.js';
+import type { ControlBackend } from '../control/control-backend.js';
+
+/** The control backend plus what only the UI does (the host implements it; the UI bridge maps the contract onto it). */
+export interface WebUiBackend extends ControlBackend {
+  /**
+   * Dismisses a pending consent request (the player closed the prompt): the game gets the
+   * cancellation error. Throws a ControlError 404 when no pending request has that id.
+   */
+  dismissConsent(id: string): Promise<void>;
+  /** Web pages waiting for the player's answer before they may use the RPC WebSocket. */
+  originRequests(): readonly OriginRequestView[];
+  /** The answers given (approved ones are remembered across runs). */
+  originDecisions(): readonly OriginDecisionView[];
+  /** Answers an origin request; ControlError 404 when no pending request has that id. */
+  decideOrigin(id: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** Forgets an answer, so that origin asks again; ControlError 404 when unknown. */
+  forgetOrigin(id: string): Promise<void>;
+  /** `companion doctor` in the host's environment. */
+  doctor(): Promise<DoctorView>;
+  /** Arbitration, privacy and relay outcomes; null when the host has no presence service. */
+  presence(): PresenceView | null;
+  /** Applies a presence patch; a ControlError 400 names a field it cannot apply. */
+  updatePresence(patch: PresencePatch): Promise<PresenceSettingsView>;
+  /** The recorder's state; null when the host has none. */
+  recording(): RecordingView | null;
+  /** Starts a recording in the host's recordings directory, or stops it. */
+  setRecording(on: boolean): Promise<RecordingView>;
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { contentType, findIndex, resolveStatic } from './static-files.js';
+import { splitUrl, type WebAccess } from './web-access.js';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p></body></html>\n`;
+}
+
+/** The web UI's HTTP side: the token flow, the built renderer's files and the SPA fallback. */
+export class WebPages {
+  constructor(
+    private readonly access: WebAccess,
+    private readonly rendererDir: string,
+  ) {}
+
+  sendPage(res: ServerResponse, req: IncomingMessage, status: number, title: string, text: string, headers: Readonly<Record<string, string>> = {}): void {
+    const body = page(title, text);
+    res.writeHead(status, {
+      ...this.access.securityHeaders,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+      ...headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = this.access.foreign(req);
+    if (refused !== undefined) return this.sendPage(res, req, refused.status, refused.title, 'This request is not for the Companion UI on this address.');
+    const raw = req.url ?? '/';
+    if (!raw.startsWith('/')) return this.sendPage(res, req, 400, 'Bad Request', 'Bad request target.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return this.sendPage(res, req, 405, 'Method Not Allowed', 'Only GET and HEAD are served here.', { Allow: 'GET, HEAD' });
+    }
+    const { path: rawPath, query } = splitUrl(raw);
+    const given = query.get('token');
+    if (given !== null) return this.openSession(req, res, given);
+    if (!this.access.hasSession(req)) {
+      return this.sendPage(res, req, 401, 'Unauthorized', 'Open the URL with the token that companion serve printed (also in its runtime file).');
+    }
+    if (rawPath === '/bridge') return this.sendPage(res, req, 426, 'Upgrade Required', 'The bridge speaks WebSocket only.', { Upgrade: 'websocket' });
+    return this.serveStatic(req, res, rawPath);
+  }
+
+  private openSession(req: IncomingMessage, res: ServerResponse, given: string): void {
+    if (!this.access.tokenMatches(given)) {
+      this.sendPage(res, req, 401, 'Unauthorized', 'Wrong token. Open the URL that companion serve printed, or the one in its runtime file.');
+      return;
+    }
+    // The token leaves the address bar (and the history) at once; the cookie takes over.
+    res.writeHead(302, {
+      ...this.access.securityHeaders,
+      Location: '/',
+      'Set-Cookie': this.access.sessionCookie(),
+      'Cache-Control': 'no-store',
+      'Content-Length': 0,
+    });
+    res.end();
+  }
+
+  private async serveStatic(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
+    const built = await findIndex(this.rendererDir);
+    if (built === null) {
+      this.sendPage(
+        res,
+        req,
+        503,
+        'The Companion UI is not built',
+        `No index.html in ${this.rendererDir}. Build the UI with "npx vite build --config renderer/vite.config.ts" ` +
+          'in the project folder, then reload this page.',
+      );
+      return;
+    }
+    const resolved = await resolveStatic(built.root, rawPath);
+    if (resolved.kind === 'bad') return this.sendPage(res, req, 400, 'Bad Request', 'Bad path.');
+    if (resolved.kind === 'file') return this.sendFile(res, req, resolved.file, resolved.size);
+    if (!resolved.spa) return this.sendPage(res, req, 404, 'Not Found', 'No such file.');
+    const index = await resolveStatic(built.root, '/index.html');
+    if (index.kind !== 'file') return this.sendPage(res, req, 404, 'Not Found', 'No such file.');
+    await this.sendFile(res, req, index.file, index.size);
+  }
+
+  private async sendFile(res: ServerResponse, req: IncomingMessage, file: string, size: number): Promise<void> {
+    res.writeHead(200, {
+      ...this.access.securityHeaders,
+      'Content-Type': contentType(file),
+      'Content-Length': size,
+      'Cache-Control': 'no-cache',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    await pipeline(createReadStream(file), res);
+  }
+}

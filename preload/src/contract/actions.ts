@@ -1,0 +1,73 @@
+import type { DoctorView, PresencePatch, PresenceSettingsView, RecordingView, SettingsView, Snapshot, StatusView } from './views.js';
+
+/**
+ * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
+ * message). Every channel starts with `companion:`.
+ *
+ * Adding an action (e.g. `companion:set-recording`) touches the contract, one handler and the UI:
+ *   1. here: its entry in `InvokeChannels` (args and result) and in `ACTION_NAMES`;
+ *   2. preload/src/contract/schemas.ts: its argument schema in `CHANNEL_SCHEMAS`;
+ *   3. main/src/host/ui-bridge/ui-actions.ts: its handler in `UI_ACTIONS`;
+ *   4. renderer/src/store/app-store.ts: the store action, and the screen that calls it.
+ * The compiler asks for 2 and 3 once 1 is written (each table must name every channel). The
+ * Electron IPC guard, the web bridge and the preload pick the channel up from these tables.
+ */
+export interface InvokeChannels {
+  /** The UI is ready: answers the current snapshot; pushes after it carry only what changed since. */
+  'companion:ready': { args: []; result: Snapshot };
+  'companion:decide-consent': { args: [id: string, decision: 'approve' | 'deny' | 'dismiss']; result: null };
+  'companion:accept-join-request': { args: [id: string]; result: null };
+  'companion:decline-join-request': { args: [id: string]; result: null };
+  'companion:accept-invite': { args: [id: string]; result: { secret_delivered: boolean } };
+  /** Forgets an invite: the protocol has no answer for declining one, so the sender is not told. */
+  'companion:decline-invite': { args: [id: string]; result: null };
+  'companion:request-to-join': { args: [userId: string, applicationId: string | null]; result: { joined: boolean } };
+  'companion:send-invite': { args: [userId: string, applicationId: string | null]; result: { message_id: string } };
+  'companion:revoke-grant': { args: [applicationId: string]; result: null };
+  'companion:send-authorize-request': { args: [applicationId: string]; result: { delivered: number } };
+  'companion:login': { args: [username: string]; result: StatusView };
+  'companion:logout': { args: []; result: StatusView };
+  'companion:update-settings': { args: [settings: Partial<SettingsView>]; result: SettingsView };
+  /** Lets a web origin use the RPC WebSocket for that app, or refuses it. */
+  'companion:decide-origin': { args: [id: string, decision: 'approve' | 'deny']; result: null };
+  /** Forgets an origin answer: that page asks again next time. */
+  'companion:forget-origin': { args: [id: string]; result: null };
+  /** Runs `companion doctor` in the host's environment. */
+  'companion:doctor': { args: []; result: DoctorView };
+  /** Changes the presence settings (policy, pin, hide everything, per-app rules). */
+  'companion:update-presence': { args: [patch: PresencePatch]; result: PresenceSettingsView };
+  /**
+   * Starts recording every frame to a new file the host names in its data directory (secrets
+   * redacted), or stops. The UI never chooses the path.
+   */
+  'companion:set-recording': { args: [on: boolean]; result: RecordingView };
+}
+
+export type InvokeChannel = keyof InvokeChannels;
+
+/** One entry per channel: the compiler refuses a channel missing here. */
+const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
+  'companion:ready': true,
+  'companion:decide-consent': true,
+  'companion:accept-join-request': true,
+  'companion:decline-join-request': true,
+  'companion:accept-invite': true,
+  'companion:decline-invite': true,
+  'companion:request-to-join': true,
+  'companion:send-invite': true,
+  'companion:revoke-grant': true,
+  'companion:send-authorize-request': true,
+  'companion:login': true,
+  'companion:logout': true,
+  'companion:update-settings': true,
+  'companion:decide-origin': true,
+  'companion:forget-origin': true,
+  'companion:doctor': true,
+  'companion:update-presence': true,
+  'companion:set-recording': true,
+};
+
+export const INVOKE_CHANNELS = Object.keys(ACTION_NAMES) as readonly InvokeChannel[];
+
+/** A call with its channel and arguments together (what the host dispatches on). */
+export type InvokeCall = { readonly [C in InvokeChannel]: { readonly channel: C; readonly args: InvokeChannels[C]['args'] } }[InvokeChannel];

@@ -1,0 +1,320 @@
+/**
+ * The views: every JSON shape that crosses from the host to the UI, defined once. The host's
+ * control API serves the same shapes (plus host-only fields, as extensions of these), the
+ * bridge pushes them, the renderer shows them. snake_case like the platform's JSON; plain JSON
+ * (no functions, no class instances); tokens and join secrets never appear in any of them.
+ *
+ * Imports nothing.
+ */
+
+/** The host log levels the Settings screen offers, most severe first. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+export const ARBITRATION_POLICIES = ['most-recent', 'first-connected'] as const;
+export const REDACTABLE_FIELDS = ['details', 'state', 'party', 'buttons', 'assets', 'timestamps'] as const;
+/** Relay outcomes the UI keeps (a snapshot carries the latest this many; pushes append). */
+export const RECENT_OUTCOMES = 50;
+/** Inspector frames a snapshot carries (the host's ring). */
+export const FRAME_RING_SIZE = 1000;
+
+export interface UserView {
+  readonly id: string;
+  readonly username: string;
+  readonly discriminator: string;
+  readonly global_name: string | null;
+  readonly avatar: string | null;
+}
+
+/** An activity as the host holds it (never with secrets). Fields come from untrusted games. */
+export interface ActivityView {
+  readonly name?: string;
+  readonly type?: number;
+  readonly application_id?: string;
+  readonly details?: string;
+  readonly state?: string;
+  readonly details_url?: string;
+  readonly state_url?: string;
+  readonly timestamps?: { readonly start?: number; readonly end?: number };
+  readonly assets?: Readonly<Record<string, string>>;
+  readonly party?: { readonly id?: string; readonly size?: readonly number[] };
+  readonly buttons?: readonly (string | { readonly label: string; readonly url: string })[];
+  readonly metadata?: { readonly button_urls?: readonly string[] };
+  readonly flags?: number;
+  readonly created_at?: number;
+}
+
+export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting';
+
+export interface StatusView {
+  readonly version: string;
+  readonly account: { readonly user: UserView } | null;
+  readonly gateway: { readonly status: GatewayState; readonly detail: string | null };
+  readonly ipc: { readonly path: string } | null;
+  /** The RPC WebSocket on 127.0.0.1 (6463-6472), null when it is not listening. */
+  readonly websocket: { readonly port: number } | null;
+  readonly platform: { readonly url: string; readonly embedded: boolean };
+}
+
+export interface GameView {
+  readonly connection_id: string;
+  readonly client_id: string;
+  readonly application_name: string;
+  readonly pid: number | null;
+  /** 'ipc' (discord-ipc-N) or 'websocket' (127.0.0.1:6463-6472). */
+  readonly transport: string;
+  /** The client library the game probably uses (from its nonces and activity), and why. */
+  readonly client_library: { readonly library: string; readonly reason: string };
+  readonly activity: ActivityView | null;
+  /** Epoch ms. */
+  readonly connected_at: number;
+}
+
+export interface FriendView {
+  readonly user: UserView;
+  readonly presence: { readonly status: string; readonly activities: readonly ActivityView[] };
+}
+
+export interface JoinRequestView {
+  readonly id: string;
+  readonly user: UserView;
+  readonly application_id: string;
+  readonly received_at: number;
+}
+
+export interface InviteView {
+  readonly id: string;
+  readonly user: UserView;
+  readonly application_id: string;
+  readonly activity: ActivityView | null;
+  readonly received_at: number;
+  readonly valid: boolean;
+}
+
+export interface ConsentPromptView {
+  readonly id: string;
+  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null; readonly verified: boolean };
+  readonly scopes: readonly string[];
+  readonly expanded_scopes: readonly string[];
+  readonly descriptions: readonly { readonly scope: string; readonly text: string }[];
+  /** 0 guild install, 1 user install, null when not given. */
+  readonly integration_type: number | null;
+  readonly state: 'queued' | 'visible' | 'settled';
+  readonly expires_at: number | null;
+}
+
+export interface GrantView {
+  readonly id: string;
+  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null };
+  readonly scopes: readonly string[];
+  readonly integration_type: number | null;
+  readonly created_at: string;
+}
+
+/** A web page that tried the RPC WebSocket from an origin the player has not approved. Times are epoch ms. */
+export interface OriginRequestView {
+  readonly id: string;
+  /** `scheme://host[:port]`, from the page's Origin header (untrusted text). */
+  readonly origin: string;
+  readonly client_id: string;
+  readonly application_name: string | null;
+  readonly created_at: number;
+  readonly last_attempt_at: number;
+  readonly attempts: number;
+}
+
+/** An answer the player gave to an origin (approved ones are remembered across runs). */
+export interface OriginDecisionView {
+  readonly id: string;
+  readonly origin: string;
+  readonly client_id: string;
+  readonly application_name: string | null;
+  readonly decision: 'approved' | 'denied';
+  readonly decided_at: number;
+}
+
+/** `companion doctor` as the Settings panel shows it: where games look and what they find (no secrets). */
+export interface DoctorView {
+  /** Epoch ms. */
+  readonly generated_at: number;
+  /** The directories Companion listens in, and why each. */
+  readonly directories: readonly { readonly dir: string; readonly kind: string; readonly why: string }[];
+  /** What is at each discord-ipc-N there (absent ones left out). */
+  readonly sockets: readonly { readonly path: string; readonly state: string; readonly holder: 'companion' | 'another server' | null }[];
+  /** The socket each known client library would pick in the host's environment. */
+  readonly clients: readonly {
+    readonly name: string;
+    readonly rule: string;
+    readonly outcome: 'connects' | 'fails' | 'not-checked';
+    readonly path: string | null;
+    readonly reason: string | null;
+    readonly reaches: 'companion' | 'another server' | null;
+  }[];
+  /** Linux: Flatpak apps and whether they can see Companion's sockets; null elsewhere. */
+  readonly flatpak: readonly { readonly id: string; readonly exposes: 'directory' | 'socket' | 'none'; readonly detail: string; readonly fix: string | null }[] | null;
+  /** What to do, most important first. */
+  readonly findings: readonly string[];
+}
+
+/** What the real client accepts but shows badly, for one SET_ACTIVITY (the wire answer is unchanged). */
+export interface LintView {
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+  readonly severity: 'warning' | 'info';
+}
+
+/** What became of one game update on its way to the platform (the relay's outcome). Times are epoch ms. */
+export interface RelayOutcomeView {
+  readonly connection_id: string;
+  readonly application_id: string;
+  /** Which update of that connection (1 = its first SET_ACTIVITY; the close counts too). */
+  readonly update: number;
+  readonly cause: 'command' | 'disconnect';
+  readonly cleared: boolean;
+  readonly at: number;
+  readonly kind: 'sent' | 'coalesced' | 'held' | 'shadowed' | 'hidden' | 'rejected' | 'unchanged';
+  /** coalesced: updates merged into one send; held: updates held so far. */
+  readonly count?: number;
+  /** held: when the rate limit lets it go. */
+  readonly until?: number;
+  /** shadowed: the game whose activity is shown instead. */
+  readonly by_application_id?: string;
+  /** hidden: by "hide everything" or by this app's rule. */
+  readonly rule?: 'hide-all' | 'app';
+  /** rejected: the platform's reason, and when it may be sent again. */
+  readonly reason?: string;
+  readonly retry_after_ms?: number | null;
+}
+
+export type RedactableField = (typeof REDACTABLE_FIELDS)[number];
+
+export type AppRuleView = { readonly mode: 'hide' } | { readonly mode: 'redact'; readonly fields: readonly RedactableField[] };
+
+/** The player's presence settings: which game is shown, and what friends may see of each. */
+export interface PresenceSettingsView {
+  readonly policy: (typeof ARBITRATION_POLICIES)[number];
+  /** This app's activity wins whenever it has one. */
+  readonly pinned_application_id: string | null;
+  /** No game activity reaches the platform. */
+  readonly hide_all: boolean;
+  /** Apps without an entry share their activity. */
+  readonly rules: Readonly<Record<string, AppRuleView>>;
+}
+
+export interface PresenceView extends PresenceSettingsView {
+  readonly games: readonly {
+    readonly connection_id: string;
+    readonly application_id: string;
+    readonly application_name: string;
+    /** Its activity is what friends see now. */
+    readonly shown: boolean;
+    readonly outcome: RelayOutcomeView | null;
+  }[];
+  /** The latest outcomes of every game, oldest first (at most 50). */
+  readonly recent_outcomes: readonly RelayOutcomeView[];
+  /** Apps whose first activity was announced to the player, oldest first. */
+  readonly announced: readonly { readonly application_id: string; readonly application_name: string; readonly at: number }[];
+}
+
+/** A change to the presence settings: absent fields are kept; a rule of null or share removes the app's rule. */
+export interface PresencePatch {
+  readonly policy?: PresenceSettingsView['policy'];
+  readonly pinned_application_id?: string | null;
+  readonly hide_all?: boolean;
+  readonly rules?: Readonly<
+    Record<string, { readonly mode: 'share' } | { readonly mode: 'hide' } | { readonly mode: 'redact'; readonly fields?: readonly RedactableField[] } | null>
+  >;
+}
+
+/** The host's recorder (`serve --record`, or the inspector's Record button). */
+export interface RecordingView {
+  readonly recording: boolean;
+  /** The file being written, or the last one written (null before any). */
+  readonly file: string | null;
+  /** ISO time the recording started, or null. */
+  readonly started_at: string | null;
+  readonly records: number;
+  /** Records lost because the disk did not keep up. */
+  readonly dropped: number;
+  /** The recording keeps secrets (only `serve --record-secrets` does). */
+  readonly secrets: boolean;
+  /** Why the last recording stopped by itself, else null. */
+  readonly error: string | null;
+}
+
+/** One RPC frame for the inspector. */
+export interface FrameView {
+  /** The inspector stream's sequence number: increasing per host, one per frame. */
+  readonly seq: number;
+  readonly connection_id: string;
+  readonly direction: 'in' | 'out';
+  readonly opcode: number;
+  /** Epoch ms. */
+  readonly at: number;
+  readonly cmd: string | null;
+  readonly evt: string | null;
+  readonly nonce: string | null;
+  /** The decoded payload with secrets redacted (tokens, codes, join secrets). */
+  readonly payload: unknown;
+  /** An incoming SET_ACTIVITY's lints (empty when it shows as meant); absent on other frames. */
+  readonly lints?: readonly LintView[];
+}
+
+export interface SettingsView {
+  readonly consent_policy: 'prompt' | 'approve' | 'deny';
+  /** A request with `prompt: consent` always asks, as the real client does. */
+  readonly consent_always_ask: boolean;
+  /** The host's log level; changes apply at once. */
+  readonly log_level: LogLevelName;
+  /** Start Companion when the player logs in; null where this runtime cannot (the headless host). */
+  readonly start_at_login: boolean | null;
+}
+
+/** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
+export interface Snapshot {
+  readonly status: StatusView;
+  readonly games: readonly GameView[];
+  readonly friends: readonly FriendView[];
+  readonly join_requests: readonly JoinRequestView[];
+  readonly invites: readonly InviteView[];
+  readonly consent_requests: readonly ConsentPromptView[];
+  readonly grants: readonly GrantView[];
+  /** Web pages waiting for the player's answer (RPC WebSocket origins). */
+  readonly origin_requests: readonly OriginRequestView[];
+  readonly origins: readonly OriginDecisionView[];
+  /** Presence arbitration, privacy and relay outcomes; null when this host has none. */
+  readonly presence: PresenceView | null;
+  /** The recorder; null when this host has none. */
+  readonly recording: RecordingView | null;
+  readonly settings: SettingsView;
+  /** The most recent frames (at most 1,000). */
+  readonly frames: readonly FrameView[];
+}
+
+
+/** The snapshot without its frames: what the UI holds as the host's state. */
+export type HostData = Omit<Snapshot, 'frames'>;
+
+/** Presence as a topic push carries it: the outcomes stream separately (`companion:outcomes`). */
+export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
+
+/** The parts of the host's state pushed one by one, each whole, only when it changed. */
+export type TopicValues = Omit<HostData, 'presence'> & { readonly presence: PresenceStateView | null };
+export type Topic = keyof TopicValues;
+
+const TOPIC_SET: { readonly [T in Topic]: true } = {
+  status: true,
+  games: true,
+  friends: true,
+  join_requests: true,
+  invites: true,
+  consent_requests: true,
+  grants: true,
+  origin_requests: true,
+  origins: true,
+  presence: true,
+  recording: true,
+  settings: true,
+};
+export const TOPICS = Object.keys(TOPIC_SET) as readonly Topic[];
