@@ -12,7 +12,9 @@ const layerRule = (forbidden, message) => ({
     'error',
     {
       // 'electron' is the package (and its subpaths), not any path with an electron/ folder.
-      patterns: forbidden.map((group) => (group === 'electron' ? { regex: '^electron(/|$)', message } : { group: [group], message })),
+      patterns: forbidden.map((group) =>
+        typeof group === 'object' ? group : group === 'electron' ? { regex: '^electron(/|$)', message } : { group: [group], message },
+      ),
     },
   ],
 });
@@ -79,6 +81,35 @@ const electronRules = [
   },
 ];
 
+/*
+ * main/src in layers, lowest first: base (leaf utilities), diagnostics, host (the services;
+ * host/compose, the composition root, on top of the other host folders), tools (QA), shells
+ * (front ends) and the entry points. A folder imports from its own layer and the layers below,
+ * never above (docs/architecture.md). Relative paths cross into a layer through its folder
+ * name, so a pattern on that name is enough. Cycles inside a layer: scripts/test/architecture.test.ts.
+ */
+const MAIN_LAYERS = [
+  ['base', ['diagnostics', 'host', 'tools', 'shells']],
+  ['diagnostics', ['host', 'tools', 'shells']],
+  ['host', ['tools', 'shells']],
+  ['tools', ['shells']],
+];
+const MAIN_BASE_MESSAGE = 'main/ reaches the UI only through the preload contract; Electron is loaded by main/src/shells/electron/load-electron.ts alone.';
+function mainLayerRules() {
+  const above = (folder, layers, why) => layers.map((layer) => ({ regex: `(^|/)${layer}/`, message: `main/src/${folder}/ may not import main/src/${layer}/: ${why} (docs/architecture.md)` }));
+  const rules = MAIN_LAYERS.map(([folder, forbidden]) => ({
+    files: [`main/src/${folder}/**/*.ts`],
+    rules: layerRule(['**/renderer/**', 'electron', ...above(folder, forbidden, 'it is a layer above')], MAIN_BASE_MESSAGE),
+  }));
+  // host/compose puts the host together; the services it composes never reach back into it.
+  rules.push({
+    files: ['main/src/host/**/*.ts'],
+    ignores: ['main/src/host/compose/**'],
+    rules: layerRule(['**/renderer/**', 'electron', ...above('host/*', ['tools', 'shells', 'compose'], 'compose is the top of host, the others are layers above')], MAIN_BASE_MESSAGE),
+  });
+  return rules;
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'coverage/**', '.bench/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -137,6 +168,7 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     rules: layerRule(['**/renderer/**', 'electron'], 'main/ reaches the UI only through the preload contract; Electron is loaded by main/src/shells/electron/load-electron.ts alone.'),
   },
+  ...mainLayerRules(),
   {
     files: ['preload/src/index.ts'],
     rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', '**/common/src/node/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours but common/ outside src/node/.'),

@@ -14,7 +14,7 @@ import type { PlatformSession } from '../session/platform-session.js';
 import type { SocialService } from '../social/social-service.js';
 import { presenceSettingsView, presenceView, SNAPSHOT_OUTCOMES } from '../ui-bridge/presence-view.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
-import type { WebUiBackend } from '../../shells/web/web-ui-server.js';
+import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import { mapped } from './control-views.js';
 
 /*

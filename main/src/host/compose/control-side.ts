@@ -6,7 +6,7 @@ import type { PresenceService } from '../presence/presence-service.js';
 import { frameLinter } from '../ui-bridge/frame-lints.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
-import { startWebUi, type WebUi } from '../../shells/web/web-ui-server.js';
+import type { WebUi } from '../ui-bridge/web-ui-port.js';
 import type { AuthorizationSide } from './authorization-side.js';
 import { startHostControl, type HostControl } from './host-control.js';
 import type { HostOptions } from './host-options.js';
@@ -71,10 +71,11 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
 
   const lint = frameLinter(server, session.publicApi);
   const logLevel = logLevelOf(options.logger);
+  const start = options.ui?.start;
   const webUi =
-    options.ui?.webUi === false
+    start === undefined
       ? null
-      : await startWebUi({
+      : await start({
           backend: control.backend,
           server,
           settings: hostSettings({ broker: auth.broker, logger: options.logger, ...(logLevel === undefined ? {} : { logLevel }) }),

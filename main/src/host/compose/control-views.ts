@@ -2,7 +2,7 @@ import type { GatewayActivity, RpcServer } from '../../../../rpc/src/index.js';
 import { ControlError, type GatewayState } from '../control/control-backend.js';
 import type { SessionStatus } from '../session/platform-session.js';
 import { SocialError } from '../social/social-error.js';
-import type { WebUiBackend } from '../../shells/web/web-ui-server.js';
+import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 
 /** The session's status as the control API names it. */
 export function gatewayState(status: SessionStatus['status']): GatewayState {

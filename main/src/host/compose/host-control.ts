@@ -11,7 +11,7 @@ import type { PresenceService } from '../presence/presence-service.js';
 import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { SocialService } from '../social/social-service.js';
-import type { WebUiBackend } from '../../shells/web/web-ui-server.js';
+import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
 import { gameViews, gatewayState } from './control-views.js';

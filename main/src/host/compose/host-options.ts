@@ -1,3 +1,4 @@
+import type { WebUiStarter } from '../ui-bridge/web-ui-port.js';
 import type { AdoptedByKind, Env, RpcLogger } from '../../../../rpc/src/index.js';
 import type { PeerCheck } from '../../../../rpc/src/transport/websocket-listener.js';
 import type { PlatformLimitsInput } from '../../../../platform/src/support/limits.js';
@@ -49,8 +50,11 @@ export interface ConsentOptions {
 
 /** The UI the host serves itself (headless hosts; the desktop shell has its windows instead). */
 export interface UiOptions {
-  /** Serve the UI and its WebSocket bridge on a loopback port (default true). */
-  readonly webUi?: boolean;
+  /**
+   * Starts the web UI (the UI and its WebSocket bridge on a loopback port) over the host's parts:
+   * the front end main/src/shells/web passes `startWebUi`. Absent: no web UI.
+   */
+  readonly start?: WebUiStarter;
   /** The built renderer the web UI serves (default `<repo>/out/renderer`). */
   readonly rendererDir?: string;
 }

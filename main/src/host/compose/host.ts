@@ -15,7 +15,7 @@ import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { SocialService } from '../social/social-service.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
-import type { WebUi } from '../../shells/web/web-ui-server.js';
+import type { WebUi } from '../ui-bridge/web-ui-port.js';
 import type { EmbeddedPlatform } from './embedded-platform.js';
 import type { SignInOutcome } from './first-sign-in.js';
 import type { HostControl } from './host-control.js';
@@ -50,7 +50,7 @@ export interface Host {
   readonly friends: FriendPresences;
   readonly social: SocialService;
   readonly control: HostControl;
-  /** The headless UI, or null when turned off (`ui.webUi: false`). */
+  /** The headless UI, or null without one (no `ui.start`). */
   readonly webUi: WebUi | null;
   /** The inspector's lints for SET_ACTIVITY frames (the desktop shell's bridge uses it too). */
   readonly frameLinter: FrameLinter;

@@ -1,3 +1,4 @@
+import { startWebUi } from '../web/web-ui-server.js';
 import { compileFromNowOn } from '../../host/compose/startup-tiering.js';
 import { activationFromEnv, withoutActivationVars } from '../../diagnostics/systemd/activation.js';
 import { startHost, type Host } from '../../host/compose/host.js';
@@ -85,6 +86,8 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
         snapSocket: settings.snapSocket || activation.adopted.some((socket) => socket.kind === 'snap'),
         ...(activation.adopted.length === 0 ? {} : { adoptedSockets: activation.adopted }),
       },
+      // The headless host's UI: this front end started over the host's parts.
+      ui: { start: startWebUi },
       // Loaded only in QA mode: a product host does not carry the injection code.
       ...(settings.qa ? { qa: (await import('../../tools/inject/qa-mode.js')).qaMode(logger) } : {}),
     });

@@ -31,8 +31,7 @@ export async function startShellHost(app: AppLike, safeStorage: ElectronModule['
     version: readVersion(),
     logger,
     dataDir: join(app.getPath('userData'), 'data'),
-    // The windows are the UI: no loopback web UI beside them.
-    ui: { webUi: false },
+    // No `ui`: the windows are the UI, with no loopback web UI beside them.
     // Every sign-in from the UI is saved here, and cleared on sign-out: the next launch signs in with it.
     platform: { tokenStore: secrets, ...(token === null ? {} : { credentials: { token } }) },
   });

@@ -1,16 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../../../common/src/node/close-server.js';
-import type { RpcServer } from '../../../../rpc/src/index.js';
+import type { WebUi, WebUiParts } from '../../host/ui-bridge/web-ui-port.js';
 import { listenOutsideReserved, type ControlLogger } from '../../host/control/control-server.js';
-import {
-  createBridgeBackend,
-  FRAMES_INTERVAL_MS,
-  SNAPSHOT_INTERVAL_MS,
-  type WebUiBackend,
-  type WebUiSettings,
-} from '../../host/ui-bridge/bridge-backend.js';
-import type { FrameLinter, FrameLog } from '../../host/ui-bridge/frame-log.js';
+import { createBridgeBackend, FRAMES_INTERVAL_MS, SNAPSHOT_INTERVAL_MS } from '../../host/ui-bridge/bridge-backend.js';
+import type { FrameLog } from '../../host/ui-bridge/frame-log.js';
 import { BridgeSockets } from './bridge-sockets.js';
 import { defaultRendererDir } from './static-files.js';
 import { WebAccess } from './web-access.js';
@@ -18,16 +12,9 @@ import { WebPages } from './web-pages.js';
 
 export type { WebUiBackend, WebUiSettings } from '../../host/ui-bridge/bridge-backend.js';
 
-export interface WebUiOptions {
-  readonly backend: WebUiBackend;
-  /** Where frames come from (the inspector); listened to only while a UI is connected. */
-  readonly server: Pick<RpcServer, 'on' | 'off'>;
-  /** The built renderer; default `<repo>/out/renderer`. Looked at on every request (it may be built later). */
-  readonly rendererDir?: string;
-  readonly logger?: ControlLogger;
-  readonly settings: WebUiSettings;
-  /** Lints for the inspector's SET_ACTIVITY frames. */
-  readonly lint?: FrameLinter;
+export type { WebUi } from '../../host/ui-bridge/web-ui-port.js';
+
+export interface WebUiOptions extends WebUiParts {
   /** Default 32 random bytes, base64url. */
   readonly token?: string;
   /** Minimum time between two topic rounds (default 100 ms). */
@@ -36,18 +23,6 @@ export interface WebUiOptions {
   readonly framesIntervalMs?: number;
   /** The inspector's ring (default a new one). */
   readonly frameLog?: FrameLog;
-}
-
-export interface WebUi {
-  /** `http://127.0.0.1:PORT/?token=...`: what the user opens (once: the token becomes a cookie). */
-  readonly url: string;
-  /** `http://127.0.0.1:PORT/`, without the token. */
-  readonly baseUrl: string;
-  readonly port: number;
-  readonly token: string;
-  /** The session cookie's name, `companion_ui_<port>`. */
-  readonly cookieName: string;
-  close(): Promise<void>;
 }
 
 export { FRAMES_INTERVAL_MS, SNAPSHOT_INTERVAL_MS };

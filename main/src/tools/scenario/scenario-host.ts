@@ -65,7 +65,6 @@ export async function startFreshHost(settings: HostSettings, version: string): P
         listen: { runtimeDir: path.join(root, 'rt'), rpcWebSocket: false },
         platform: { credentials: { username: settings.user ?? 'alice' }, strictApps: settings.strict_apps === true },
         consent: { policy: settings.consent ?? 'prompt', alwaysAsk: settings.consent_always_ask === true },
-        ui: { webUi: false },
         // Scenarios inject events and faults.
         qa: qaMode(),
       },

@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- event and reply payloads are checked by the tests' own expectations */
+import { startWebUi } from '../../../src/shells/web/web-ui-server.js';
 import { rm } from 'node:fs/promises';
 import { Client } from '@xhayper/discord-rpc';
 import { startPlatform } from '../../../../platform/src/index.js';
@@ -112,7 +113,7 @@ export function startTestHost(options: TestHostOptions): Promise<Host> {
     }),
     platform: defined<PlatformOptions>({ url: options.platformUrl, credentials: options.credentials, tokenStore: options.tokenStore, strictApps: options.strictApps }),
     consent: defined<ConsentOptions>({ policy: options.consentPolicy, alwaysAsk: options.consentAlwaysAsk }),
-    ui: defined<UiOptions>({ webUi: options.webUi, rendererDir: options.webUiRendererDir }),
+    ...(options.webUi === false ? {} : { ui: defined<UiOptions>({ start: startWebUi, rendererDir: options.webUiRendererDir }) }),
     ...(options.record === undefined ? {} : { record: options.record }),
     ...(options.qa === true ? { qa: qaMode() } : {}),
   };

@@ -34,7 +34,6 @@ describe('QA mode', () => {
       dataDir: await world.tempDir('companion-data-'),
       listen: { runtimeDir: await world.tempDir('companion-rt-'), rpcWebSocket: false },
       platform: { url: world.platform.url, credentials: { username: 'alice' } },
-      ui: { webUi: false },
     });
     hosts.push(host);
     for (const [method, route, body] of INJECT_ROUTES) {

@@ -1,0 +1,36 @@
+import type { RpcServer } from '../../../../rpc/src/index.js';
+import type { ControlLogger } from '../control/control-server.js';
+import type { FrameLinter } from './frame-log.js';
+import type { WebUiSettings } from './bridge-backend.js';
+import type { WebUiBackend } from './web-ui-backend.js';
+
+/**
+ * The headless UI as the host sees it: a front end (main/src/shells/web) that a shell hands to
+ * the host's composition, which starts it over the host's parts and closes it on shutdown.
+ */
+export interface WebUi {
+  /** `http://127.0.0.1:PORT/?token=...`: what the user opens (once: the token becomes a cookie). */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT/`, without the token. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly token: string;
+  /** The session cookie's name, `companion_ui_<port>`. */
+  readonly cookieName: string;
+  close(): Promise<void>;
+}
+
+/** What the host gives the web UI to serve. */
+export interface WebUiParts {
+  readonly backend: WebUiBackend;
+  /** Where frames come from (the inspector); listened to only while a UI is connected. */
+  readonly server: Pick<RpcServer, 'on' | 'off'>;
+  /** The built renderer; default `<repo>/out/renderer`. */
+  readonly rendererDir?: string;
+  readonly logger?: ControlLogger;
+  readonly settings: WebUiSettings;
+  /** Lints for the inspector's SET_ACTIVITY frames. */
+  readonly lint?: FrameLinter;
+}
+
+export type WebUiStarter = (parts: WebUiParts) => Promise<WebUi>;
