@@ -7,6 +7,7 @@ import { Store } from './state/store.js';
 import type { WebhookSleep } from './webhooks/deliverer.js';
 
 export { DEFAULT_LIMITS, type PlatformLimits, type PlatformLimitsInput, type WindowLimit } from './support/limits.js';
+export { LimitsInputError, parseLimitsInput } from './support/limits-schema.js';
 export type { PlatformLogger } from './support/logger.js';
 export { PlatformAdmin, type AdminApp } from './admin/admin.js';
 export type { SessionInfo } from './gateway/server.js';

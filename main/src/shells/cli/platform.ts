@@ -2,15 +2,18 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   CorruptStateError,
+  LimitsInputError,
+  parseLimitsInput,
   PlatformAlreadyRunningError,
   readRuntimeFile,
   runtimeFilePath,
   startPlatform,
   type AdminApp,
+  type PlatformLimitsInput,
   type PlatformServer,
 } from '../../../../platform/src/index.js';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
-import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from './cli-args.js';
+import { parseCommandArgs, readOptionJson, reportExpected, stringOption, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../base/logger.js';
 import { StopSignal } from './stop-signal.js';
 
@@ -37,6 +40,10 @@ Options for serve:
   --data DIR        State and runtime file (default $XDG_CONFIG_HOME/companion/platform,
                     else ~/.config/companion/platform)
   --strict-apps     Unknown application ids are 404 instead of registered on first use
+  --limits JSON     Override emulator limits for QA, e.g. '{"heartbeatIntervalMs":500}'
+                    or '{"gameActivityLimit":{"count":5,"windowMs":2000}}': any field of
+                    the emulator's limits (see platform/README.md); unknown keys are errors
+  --limits-file FILE  The same, read from a JSON file
   -v, --verbose     More log output (-v info, -vv debug)
   --log-level LEVEL error | warn | info | debug | trace
 
@@ -110,6 +117,8 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
     port: { type: 'string' },
     data: { type: 'string' },
     'strict-apps': { type: 'boolean' },
+    limits: { type: 'string' },
+    'limits-file': { type: 'string' },
     verbose: { type: 'boolean', short: 'v', multiple: true },
     'log-level': { type: 'string' },
   });
@@ -120,6 +129,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
   const values = parsed.values;
   const port = parsePort(values.port as string | undefined);
   const dataDir = path.resolve(dataDirFrom(values.data as string | undefined, io));
+  const limits = await limitsFrom(values);
   const logger = createLogger({ level: levelFrom((values.verbose as boolean[] | undefined)?.length ?? 0, values['log-level'] as string | undefined) });
 
   // Signal handlers first: a signal during start-up stops the emulator as soon as it is up.
@@ -127,7 +137,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
 
   let platform: PlatformServer;
   try {
-    platform = await startPlatform({ port, dataDir, strictApps: values['strict-apps'] === true, logger });
+    platform = await startPlatform({ port, dataDir, strictApps: values['strict-apps'] === true, logger, ...(limits === undefined ? {} : { limits }) });
   } catch (error) {
     stop.dispose();
     if (error instanceof PlatformAlreadyRunningError || error instanceof CorruptStateError) {
@@ -150,6 +160,28 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
   } catch (error) {
     logger.error({ error: error instanceof Error ? error.message : String(error) }, 'platform emulator shutdown failed');
     return 1;
+  }
+}
+
+/** The limits override of --limits JSON or --limits-file FILE, checked against the emulator's limits. */
+async function limitsFrom(values: OptionValues): Promise<PlatformLimitsInput | undefined> {
+  const inline = stringOption(values, 'limits');
+  const file = stringOption(values, 'limits-file');
+  if (inline !== undefined && file !== undefined) throw new UsageError('--limits and --limits-file are exclusive: give one');
+  let json: unknown;
+  if (file !== undefined) json = await readOptionJson('--limits-file', file);
+  else if (inline !== undefined) {
+    try {
+      json = JSON.parse(inline) as unknown;
+    } catch (error) {
+      throw new UsageError(`--limits is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
+    }
+  } else return undefined;
+  try {
+    return parseLimitsInput(json);
+  } catch (error) {
+    if (error instanceof LimitsInputError) throw new UsageError(`${file !== undefined ? '--limits-file' : '--limits'}: ${error.message}`);
+    throw error;
   }
 }
 

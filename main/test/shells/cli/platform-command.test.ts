@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SEED, startPlatform, type PlatformServer } from '../../../../platform/src/index.js';
+import WebSocket from 'ws';
+import { DEFAULT_LIMITS, parseLimitsInput, SEED, startPlatform, type PlatformServer } from '../../../../platform/src/index.js';
 import { UsageError, type CommandIo } from '../../../src/shells/cli/cli-args.js';
-import { defaultPlatformDataDir, platformCommand } from '../../../src/shells/cli/platform.js';
+import { defaultPlatformDataDir, PLATFORM_HELP, platformCommand } from '../../../src/shells/cli/platform.js';
 import { REPO_ROOT } from '../../support/cli-process.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -118,6 +119,57 @@ process.exitCode = await platformCommand(process.argv.slice(1), io);`;
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect(stat(path.join(dataDir, 'platform.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('--limits overrides emulator limits: the Hello carries the heartbeat interval given', async () => {
+    const dataDir = await tempDir();
+    let listening!: (line: string) => void;
+    const printed = new Promise<string>((resolve) => (listening = resolve));
+    const io = { ...captureIo(), stdout: (text: string) => listening(text) };
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const done = platformCommand(['serve', '--data', dataDir, '--limits', '{"heartbeatIntervalMs":750,"http":{"devLogin":{"count":1,"windowMs":60000}}}'], io, {
+      stop: stopped,
+    });
+    const url = /listening on (\S+)\n/.exec(await printed)?.[1] as string;
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/gateway?v=10&encoding=json`);
+    const hello = await new Promise<{ op: number; d: { heartbeat_interval: number } }>((resolve, reject) => {
+      ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')) as { op: number; d: { heartbeat_interval: number } }));
+      ws.once('error', reject);
+    });
+    ws.terminate();
+    expect(hello).toMatchObject({ op: 10, d: { heartbeat_interval: 750 } });
+    // The nested override took too: a second dev login inside the window is refused.
+    const login = (): Promise<Response> => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"login":"alice"}' });
+    expect((await login()).status).toBe(200);
+    expect((await login()).status).toBe(429);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it('--limits and --limits-file are checked before starting: unknown keys, wrong types and bad JSON are usage errors', async () => {
+    const dataDir = await tempDir();
+    const serve = (...args: string[]): Promise<number> => platformCommand(['serve', '--data', dataDir, ...args], captureIo());
+    await expect(serve('--limits', '{"heartbeatInterval":500}')).rejects.toThrow(new UsageError('--limits: heartbeatInterval is not a known limit'));
+    await expect(serve('--limits', '{"heartbeatIntervalMs":"500"}')).rejects.toThrow(new UsageError('--limits: heartbeatIntervalMs must be a number of milliseconds, got "500"'));
+    await expect(serve('--limits', '{"heartbeatIntervalMs":0}')).rejects.toThrow(/heartbeatIntervalMs must be more than 0/);
+    await expect(serve('--limits', '{"sendLimit":{"count":1.5,"windowMs":1000}}')).rejects.toThrow(/sendLimit\.count must be a whole number/);
+    await expect(serve('--limits', '{"http":{"devLogin":{"count":1}}}')).rejects.toThrow(/http\.devLogin\.windowMs is required/);
+    await expect(serve('--limits', '{"http":{"login":{}}}')).rejects.toThrow(/http\.login is not a known limit/);
+    await expect(serve('--limits', '[500]')).rejects.toThrow(/limits must be a JSON object/);
+    await expect(serve('--limits', '{')).rejects.toThrow(/--limits is not valid JSON/);
+    const file = path.join(dataDir, 'limits.json');
+    await writeFile(file, '{"gameActivityLimit":{"count":"5","windowMs":1000}}');
+    await expect(serve('--limits-file', file)).rejects.toThrow(new UsageError('--limits-file: gameActivityLimit.count must be a whole number, got "5"'));
+    await expect(serve('--limits-file', path.join(dataDir, 'missing.json'))).rejects.toThrow(/--limits-file: cannot read/);
+    await expect(serve('--limits', '{}', '--limits-file', file)).rejects.toThrow(/exclusive/);
+    expect(PLATFORM_HELP).toMatch(/--limits JSON .*\n.*\n.*\n\s+--limits-file FILE/);
+    // Nothing was started: no runtime file was written.
+    await expect(stat(path.join(dataDir, 'platform.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('every field of the default limits is accepted as an override', () => {
+    expect(parseLimitsInput(JSON.parse(JSON.stringify(DEFAULT_LIMITS)))).toEqual(DEFAULT_LIMITS);
   });
 
   it('exits 1 when another emulator uses the data dir', async () => {
