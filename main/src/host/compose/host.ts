@@ -35,6 +35,7 @@ import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { PeerCheck } from '../../../../rpc/src/transport/websocket-listener.js';
 import { AccountCache } from '../session/account-cache.js';
 import { ApplicationDirectory } from './application-directory.js';
+import { PlatformApplicationLookup } from './platform-application-lookup.js';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.js';
 import { rpcUserFrom, readyConfigFor } from './ready-identity.js';
 import { PlatformSession, type Credentials, type TokenStore } from '../session/platform-session.js';
@@ -221,7 +222,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
     cleanup.push(async () => presenceRelay.dispose());
 
-    const apps = new ApplicationDirectory(session.publicApi);
+    const apps = new ApplicationDirectory(new PlatformApplicationLookup(session.publicApi, () => session.authedApi()));
     const configFor = readyConfigFor(platformUrl);
     const server = new RpcServer({
       identity: (): ReadyIdentity | null => {
