@@ -30,6 +30,8 @@
  *                   BENCH_UI_INSPECTOR_MS (10000)  BENCH_UI_WARMUP_MS (3000)  BENCH_UI_BASELINE_MS (5000)  BENCH_UI_CLIENTS (5)
  *     ui-consent    AUTHORIZE written → consent prompt in the page's DOM, dismissed, repeated
  *                   BENCH_UI_CONSENT_SAMPLES (30)
+ *   registration  not in the default list: 10,000 handshakes with distinct client ids on `companion serve`; state file
+ *                 sizes and host RSS at idle, at the peak and a minute after (bench/src/registration-phase.ts, key `registration`)
  *   soak          not in the default list (long): memory and fd drift of `companion serve` under steady churn
  *                 (bench/src/soak-phase.ts, output key `soak`). `npm run bench -- soak --duration N` (seconds),
  *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
@@ -71,6 +73,7 @@ import { killAllNow, startServer, type ServerProcess, type StopResult } from './
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
 import { uiBridgePhase } from './ui-bridge-phase.js';
 import { recordPhase } from './record-phase.js';
+import { registrationConfig, registrationPhase } from './registration-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
@@ -116,8 +119,11 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
 })();
 
 const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge'];
-/** Run only when named: `soak` lasts as long as it is told (10 minutes by default). */
-const ON_REQUEST_PHASES = ['soak'];
+/**
+ * Run only when named: `soak` lasts as long as it is told (10 minutes by default);
+ * `registration` floods a host with 10,000 client ids and waits a minute after.
+ */
+const ON_REQUEST_PHASES = ['soak', 'registration'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -134,7 +140,7 @@ if (ARGS.soakSeconds !== undefined && !PHASES.has('soak')) {
   process.exit(2);
 }
 const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
-/** The phases that measure the two servers (or start their own hosts beside them); `soak` alone needs neither. */
+/** The phases that measure the two servers (or start their own hosts beside them); `soak` and `registration` alone need neither. */
 const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !ON_REQUEST_PHASES.includes(phase));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
@@ -499,14 +505,28 @@ async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Rec
   }
 }
 
-/** `soak` alone: its one host and nothing else (no baseline, no load worker). */
+/** The registration phase, its failure recorded in `errors`. */
+async function runRegistration(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await registrationPhase(ctx, registrationConfig());
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`registration: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
+/** `soak` and/or `registration` alone: their own hosts and nothing else (no baseline, no load worker). */
 async function soakOnly(): Promise<number> {
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const loadavgStart = os.loadavg().map(round2);
   cleanUpOnSignal(tmpRoot);
   progress(`temp dir ${tmpRoot}`);
-  const soak = await runSoak({ root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress }, errors);
+  const ctx: PlatformBenchContext = { root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress };
+  const registration = PHASES.has('registration') ? await runRegistration(ctx, errors) : undefined;
+  const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
@@ -515,6 +535,7 @@ async function soakOnly(): Promise<number> {
     bench: 'companion-soak',
     ...machineDescription(),
     config: { phases: [...PHASES], soakSeconds: SOAK_SECONDS, pinning: PINNING ?? 'off' },
+    registration,
     soak,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
@@ -769,6 +790,8 @@ async function main(): Promise<number> {
 
     // 14. Memory and fd drift over a long run of churn (only when named).
     const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
+    // 15. 10,000 distinct client ids through the handshake (only when named).
+    const registrationOut = PHASES.has('registration') ? await runRegistration(platformCtx, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -919,6 +942,7 @@ async function main(): Promise<number> {
       ui: uiOut,
       uiBridge: uiBridgeOut,
       soak: soakOut,
+      registration: registrationOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

@@ -119,14 +119,15 @@ describe('http: DMs and messages', () => {
 });
 
 describe('http: applications', () => {
-  it('serves a known app and registers an unknown one on first use (unverified)', async () => {
+  it('serves a known app and registers an unknown one on first use (unverified) through the POST', async () => {
     const platform = await startTestPlatform();
+    const token = platform.loginToken('alice');
     const demo = await api<RpcApplication>(platform, 'GET', `/api/v10/oauth2/applications/${SEED.appId}/rpc`);
     expect(demo.body).toMatchObject({ id: SEED.appId, name: 'Companion Demo Game', verified: true });
-    const fresh = await api<RpcApplication>(platform, 'GET', '/api/v10/oauth2/applications/987654321098765432/rpc');
+    const fresh = await api<RpcApplication>(platform, 'POST', '/api/v10/oauth2/applications/987654321098765432/rpc', { token, body: {} });
     expect(fresh.body).toMatchObject({ id: '987654321098765432', name: 'Application 987654321098765432', verified: false });
     expect(platform.admin.apps().map((a) => a.id)).toContain('987654321098765432');
-    expect((await api(platform, 'GET', '/api/v10/oauth2/applications/not-a-snowflake/rpc')).body).toEqual({ code: 10002, message: 'Unknown Application' });
+    expect((await api(platform, 'POST', '/api/v10/oauth2/applications/not-a-snowflake/rpc', { token, body: {} })).body).toEqual({ code: 10002, message: 'Unknown Application' });
     const assets = await api(platform, 'GET', `/api/oauth2/applications/${SEED.appId}/assets`);
     expect(assets.body).toEqual([
       { id: SEED.assets.logo, name: 'logo', type: 1 },
@@ -137,6 +138,8 @@ describe('http: applications', () => {
   it('strict mode: unknown ids are 404 10002 and not registered', async () => {
     const platform = await startTestPlatform({ strictApps: true });
     expect(await api(platform, 'GET', '/api/v10/oauth2/applications/987654321098765432/rpc')).toMatchObject({ status: 404, body: { code: 10002, message: 'Unknown Application' } });
+    const token = platform.loginToken('alice');
+    expect(await api(platform, 'POST', '/api/v10/oauth2/applications/987654321098765432/rpc', { token, body: {} })).toMatchObject({ status: 404, body: { code: 10002, message: 'Unknown Application' } });
     expect(platform.admin.apps().map((a) => a.id)).toEqual([SEED.appId]);
   });
 });

@@ -60,6 +60,8 @@ describe('oauth2: authorize preview', () => {
     const platform = await startTestPlatform();
     const token = platform.loginToken('alice');
     const fresh = '424242424242424242';
+    // Registered on first use the way the host does it (a look-up never registers).
+    expect((await api(platform, 'POST', `/api/v10/oauth2/applications/${fresh}/rpc`, { token, body: {} })).status).toBe(201);
     const ok = await api<AuthorizePreview>(platform, 'GET', `/api/oauth2/authorize?${query({ client_id: fresh, scope: 'rpc rpc.voice.read rpc.voice.write rpc.notifications.read rpc.activities.write' })}`, { token });
     expect(ok).toMatchObject({ status: 200, body: { application: { id: fresh, verified: false } } });
     expect(await api(platform, 'GET', `/api/oauth2/authorize?${query({ client_id: fresh, scope: 'identify.premium' })}`, { token })).toMatchObject({

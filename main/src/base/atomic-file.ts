@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { pidExists } from './pid-exists.js';
 
 /**
  * Writes `data` to a unique temp file next to `file` (mode 0600), fsyncs it, renames it over
@@ -42,14 +43,14 @@ async function syncDirectory(dir: string): Promise<void> {
 
 /**
  * Removes what `writeFileAtomic(file)` leaves when its writer dies between writing and
- * renaming: the temp files `<name>.<pid>.<random>.tmp` beside `file` whose pid `removable`
- * accepts. `removed` is told each name once its removal was tried. A directory that cannot
- * be listed is left alone.
+ * renaming: the temp files `<name>.<pid>.<random>.tmp` beside `file` (and the runtime file's
+ * `<name>.<pid>.tmp` / `<name>.<pid>.stale`) whose pid `removable` accepts. `removed` is told
+ * each name once its removal was tried. A directory that cannot be listed is left alone.
  */
 export async function removeStrayTemps(file: string, removable: (pid: number) => boolean, removed?: (name: string) => void): Promise<void> {
   const dir = path.dirname(file);
   const name = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${name}\\.(\\d+)\\.[A-Za-z0-9_-]+\\.tmp$`);
+  const pattern = new RegExp(`^${name}\\.(\\d+)(?:\\.[A-Za-z0-9_-]+)?\\.(?:tmp|stale)$`);
   let names: string[];
   try {
     names = await readdir(dir);
@@ -62,4 +63,9 @@ export async function removeStrayTemps(file: string, removable: (pid: number) =>
     await unlink(path.join(dir, entry)).catch(() => undefined);
     removed?.(entry);
   }
+}
+
+/** A temp file's writer is gone: not this process, and no process has its pid. For files several hosts may write. */
+export function writerGone(pid: number): boolean {
+  return pid !== process.pid && !pidExists(pid);
 }

@@ -1,6 +1,7 @@
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { probeSlot } from '../../../rpc/src/index.js';
+import { removeStrayTemps, writerGone } from './atomic-file.js';
 import { pidExists } from './pid-exists.js';
 
 /**
@@ -56,6 +57,7 @@ export function runtimeFilePath(runtimeDir: string): string {
 export async function writeSecondaryRuntimeFile(runtimeDir: string, index: number, info: RuntimeInfo): Promise<{ file: string; remove(): Promise<void> }> {
   const file = path.join(runtimeDir, 'companion', `host-${index}.json`);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await removeStrayTemps(file, writerGone);
   const tmp = await writeTemp(file, info);
   await rename(tmp, file);
   return { file, remove: () => rm(file, { force: true }) };
@@ -68,6 +70,8 @@ export class RuntimeFile {
   static async acquire(runtimeDir: string, info: RuntimeInfo): Promise<RuntimeFile> {
     const file = runtimeFilePath(runtimeDir);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Temps and set-aside locks of hosts that died mid-write (several hosts share the dir).
+    await removeStrayTemps(file, writerGone);
     const tmp = await writeTemp(file, info);
     try {
       for (let attempt = 0; attempt < 3; attempt += 1) {

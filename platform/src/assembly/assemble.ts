@@ -95,6 +95,7 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
     (closing ??= (async () => {
       await closeServer(server, { drain: () => services.gateway.close() });
       await services.webhooks.close();
+      services.apps.stop();
       await services.store.close();
       await removeRuntimeFile(o.dataDir, running.adminToken);
       releaseDataDir(o.dataDir);
@@ -137,5 +138,6 @@ export async function assemble(store: Store, o: AssembleOptions): Promise<Platfo
   const services = new PlatformServices(store, { limits, now, logger, strictApps, adminToken, ...(webhookSleep !== undefined ? { webhookSleep } : {}) }, addresses);
   const server = createPlatformHttpServer(services.requestHandler(), services.gateway);
   const running = await goLive(services, server, o, addresses, adminToken);
+  services.apps.start();
   return platformServer(running, o);
 }

@@ -14,13 +14,12 @@ import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
 import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
-import { isSnowflake } from '../state/ids.js';
+import { AppRegistry } from '../state/app-registry.js';
 import type { AppRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
-import { RPC_SCOPES } from '../wire/index.js';
 
 export interface ServicesOptions {
   readonly limits: PlatformLimits;
@@ -49,6 +48,8 @@ export class PlatformServices {
   readonly invites: InviteService;
   readonly admin: PlatformAdmin;
   readonly simulator: FriendSimulator;
+  /** Application look-ups and registration on first use. */
+  readonly apps: AppRegistry;
 
   constructor(
     readonly store: Store,
@@ -56,6 +57,7 @@ export class PlatformServices {
     private readonly addresses: PlatformAddresses,
   ) {
     const { limits, now, logger } = options;
+    this.apps = new AppRegistry(store, { strict: options.strictApps, max: limits.autoRegisteredAppsMax, unusedTtlMs: limits.unusedAppTtlMs, now, logger });
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     this.sessions = new SessionRegistry(limits, now);
     this.presence = new PresenceHub(store, this.sessions, logger);
@@ -85,13 +87,9 @@ export class PlatformServices {
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
-  /** The app for an id; unknown ids are registered on first use unless strict. */
+  /** The app for an id; a look-up never registers (only the registration route does). */
   resolveApp(id: string): AppRecord | undefined {
-    const known = this.store.app(id);
-    if (known !== undefined || this.options.strictApps || !isSnowflake(id)) return known;
-    this.options.logger.info({ applicationId: id }, 'application registered on first use');
-    // Approved for the rpc* family so local tools work (ours); strict mode never gets here.
-    return this.store.createApp({ id, name: `Application ${id}`, verified: false, autoRegistered: true, approvedScopes: RPC_SCOPES });
+    return this.apps.find(id);
   }
 
   /** The HTTP API (/api, /_emulator and the OAuth2 pages) over these services. */
@@ -109,7 +107,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return createRequestHandler({
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp }),
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],

@@ -116,6 +116,8 @@ export class PresenceHub {
       return { ...activity, created_at: same?.created_at ?? now };
     });
     session.presence = { ...presence, activities };
+    // An app registered on first use that sets an activity is in use: it is kept.
+    for (const activity of activities) if (activity.application_id !== undefined) this.store.markAppUsed(activity.application_id);
     this.publish(session.userId);
   }
 }

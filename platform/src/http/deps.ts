@@ -5,6 +5,7 @@ import type { InviteService } from '../invites/invites.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord } from '../state/model.js';
+import type { AppRegistry } from '../state/app-registry.js';
 import type { Store } from '../state/store.js';
 
 /** What the HTTP routes use. */
@@ -19,6 +20,8 @@ export interface HttpDeps {
   readonly logger: PlatformLogger;
   readonly adminToken: string;
   readonly gatewayUrl: () => string;
-  /** The app for an id; unknown ids are registered on first use unless strict. */
+  /** The app for an id, or undefined; never registers one. */
   readonly resolveApp: (id: string) => AppRecord | undefined;
+  /** Registration on first use (the registration route only). */
+  readonly apps: Pick<AppRegistry, 'register'>;
 }

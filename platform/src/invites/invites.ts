@@ -58,7 +58,7 @@ export interface InviteServiceOptions {
   readonly limits: PlatformLimits;
   readonly now: () => number;
   readonly logger: PlatformLogger;
-  /** The app for an id (registering it on first use unless strict), or undefined. */
+  /** The app for an id, or undefined (a look-up never registers one). */
   readonly resolveApp: (id: string) => AppRecord | undefined;
 }
 

@@ -47,7 +47,7 @@ export interface OAuthServiceDeps {
   readonly limits: PlatformLimits;
   readonly now: () => number;
   readonly logger: PlatformLogger;
-  /** The app for an id; unknown ids are registered on first use unless strict. */
+  /** The app for an id, or undefined (a look-up never registers one). */
   readonly resolveApp: (id: string) => AppRecord | undefined;
   /** The emulator's URL: the OIDC issuer. */
   readonly issuer: () => string;

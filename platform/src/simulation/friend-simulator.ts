@@ -17,7 +17,7 @@ export interface FriendSimulatorDeps {
   readonly invites: InviteService;
   readonly now: () => number;
   readonly logger: PlatformLogger;
-  /** The app for an id (registered on first use unless strict), or undefined. */
+  /** The app for an id, or undefined (a look-up never registers one). */
   readonly resolveApp: (id: string) => AppRecord | undefined;
 }
 

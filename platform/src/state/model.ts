@@ -18,6 +18,11 @@ export interface StateFile {
   tokens: TokenRecord[];
   /** The RS256 key the id_token is signed with; created on first use. */
   oidc_key: OidcKeyRecord | null;
+  /**
+   * True once apps registered on first use carry `unused_since` while unused (files written
+   * before lack it: their apps are looked at once on load). **(ours)**
+   */
+  app_use_tracked?: boolean;
 }
 
 /** An app a user authorized, with the union of every scope granted (expanded). */
@@ -133,6 +138,12 @@ export interface AppRecord {
   verified: boolean;
   /** Registered by the emulator the first time a client used the id. */
   auto_registered: boolean;
+  /**
+   * Apps registered on first use that nothing has used yet (no activity, grant, asset or
+   * rename): epoch ms of the last registration request. Absent once used, and on every other
+   * app; such apps are forgotten `unusedAppTtlMs` after this. **(ours)**
+   */
+  unused_since?: number;
   /** Drop asset keys the app has not uploaded from presences, like the real service. **(ours)** */
   strict: boolean;
   /** Approval-needing scopes (`APPROVAL_SCOPES`) the app may request (e.g. `rpc`, `rpc.activities.write`). */

@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformLogger } from '../support/logger.js';
+import { removeStrayTemps, writeAtomically } from '../support/atomic-write.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
 import type { AppRecord, ChannelRecord, CodeRecord, GrantRecord, GuildRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
@@ -75,6 +76,10 @@ export class Store {
   static async open(options: StoreOptions): Promise<Store> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(options.dataDir, STATE_FILE_NAME);
+    // Only the emulator that claimed the data dir writes state.json: every temp beside it is
+    // left by an interrupted write (never read; the renamed file is whole).
+    const removed = await removeStrayTemps(file, () => true);
+    if (removed.length > 0) options.logger.info({ file, removed: removed.length }, 'platform state: removed temp files left by interrupted writes');
     let text: string | undefined;
     try {
       text = await readFile(file, 'utf8');
@@ -95,7 +100,7 @@ export class Store {
       throw new CorruptStateError(file, 'not valid JSON');
     }
     if (!isStateFile(data)) throw new CorruptStateError(file, 'not an emulator state (version 1)');
-    const migrated = migrate(data);
+    const migrated = migrate(data, options.now());
     const store = new Store(data, options);
     if (migrated) store.changed();
     return store;
@@ -294,6 +299,8 @@ export class Store {
     autoRegistered?: boolean;
     approvedScopes?: readonly string[];
     publicClient?: boolean;
+    /** Registered on first use and not used yet: forgotten when unused for long (see `forgetUnusedApps`). */
+    unused?: boolean;
   }): AppRecord {
     const id = input.id ?? this.ids.next();
     if (!isSnowflake(id)) throw new StateError('invalid', 'Application id must be a snowflake', 'id');
@@ -307,6 +314,7 @@ export class Store {
     });
     app.approved_scopes = [...(input.approvedScopes ?? [])];
     app.public_client = input.publicClient ?? false;
+    if (input.unused === true) app.unused_since = this.options.now();
     this.data.apps.push(app);
     this.changed();
     return app;
@@ -320,6 +328,7 @@ export class Store {
     if (app.assets.some((asset) => asset.name === key)) throw new StateError('conflict', `Asset '${key}' exists`, 'name');
     const asset: ApplicationAsset = { id: this.ids.next(), name: key, type };
     app.assets.push(asset);
+    delete app.unused_since;
     this.changed();
     return asset;
   }
@@ -347,8 +356,42 @@ export class Store {
     if (patch.redirect_uris !== undefined) app.redirect_uris = [...patch.redirect_uris];
     if (patch.approved_scopes !== undefined) app.approved_scopes = [...patch.approved_scopes];
     if (patch.webhook_events_url !== undefined) app.webhook_events_url = patch.webhook_events_url;
+    delete app.unused_since;
     this.changed();
     return app;
+  }
+
+  /** Apps registered on first use, used or not. */
+  autoRegisteredCount(): number {
+    let count = 0;
+    for (const app of this.data.apps) if (app.auto_registered) count += 1;
+    return count;
+  }
+
+  /** Something used the app (e.g. an activity named it): it is no longer forgotten when idle. */
+  markAppUsed(id: string): void {
+    const app = this.app(id);
+    if (app?.unused_since === undefined) return;
+    delete app.unused_since;
+    this.changed();
+  }
+
+  /** An unused app was asked for again: its idle time starts over. */
+  refreshUnusedApp(app: AppRecord): void {
+    if (app.unused_since === undefined) return;
+    app.unused_since = this.options.now();
+    this.changed();
+  }
+
+  /** Forgets the unused apps idle since before `before` (epoch ms); returns how many. */
+  forgetUnusedApps(before: number): number {
+    const kept = this.data.apps.filter((app) => app.unused_since === undefined || app.unused_since >= before);
+    const forgotten = this.data.apps.length - kept.length;
+    if (forgotten > 0) {
+      this.data.apps = kept;
+      this.changed();
+    }
+    return forgotten;
   }
 
   updateGuild(id: string, patch: { name?: string; icon?: string | null }): GuildRecord {
@@ -388,6 +431,8 @@ export class Store {
       for (const scope of scopes) if (!grant.scopes.includes(scope)) grant.scopes.push(scope);
       if (integrationType !== null) grant.integration_type = integrationType;
     }
+    const app = this.app(applicationId);
+    if (app !== undefined) delete app.unused_since;
     this.changed();
     return grant;
   }
@@ -528,19 +573,6 @@ export function toPlatformUser(user: UserRecord): PlatformUser {
   };
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(tmp, text, { mode: 0o600 });
-    // The mode given to writeFile is masked by the umask; make sure it is exactly 0600.
-    await chmod(tmp, 0o600);
-    await rename(tmp, file);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-}
-
 function capitalise(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
@@ -625,11 +657,17 @@ function seedState(): StateFile {
     codes: [],
     tokens: [],
     oidc_key: null,
+    app_use_tracked: true,
   };
 }
 
-/** Fills what files written before OAuth2 lack; true when something was added. */
-function migrate(data: StateFile): boolean {
+/**
+ * Fills what files written before OAuth2 lack, and marks apps registered on first use that
+ * show no sign of use (no asset, no grant, the placeholder name) as unused since `now`, so
+ * the idle ones of files written before registration was bounded are forgotten; true when
+ * something changed.
+ */
+function migrate(data: StateFile, now: number): boolean {
   const raw = data as unknown as Record<string, unknown>;
   let changed = false;
   for (const key of ['grants', 'codes', 'tokens'] as const) {
@@ -648,7 +686,19 @@ function migrate(data: StateFile): boolean {
       changed = true;
     }
   }
+  if (data.app_use_tracked !== true) {
+    const granted = new Set(data.grants.map((grant) => grant.application_id));
+    for (const app of data.apps) if (looksUnused(app, granted)) app.unused_since = now;
+    data.app_use_tracked = true;
+    changed = true;
+  }
   return changed;
+}
+
+/** An app registered on first use by an emulator that did not track use, with nothing that shows use. */
+function looksUnused(app: AppRecord, granted: ReadonlySet<string>): boolean {
+  if (!app.auto_registered || app.verified) return false;
+  return app.assets.length === 0 && !granted.has(app.id) && app.name === `Application ${app.id}` && app.webhook_events_url === null && app.redirect_uris.length === 0;
 }
 
 function isStateFile(value: unknown): value is StateFile {

@@ -30,7 +30,11 @@ export const PlatformLimitsInputSchema = v.strictObject(
     allMembersCooldownMs: v.exactOptional(durationMs),
     reconnectCloseAfterMs: v.exactOptional(durationMs),
     inviteTtlMs: v.exactOptional(durationMs),
-    http: v.exactOptional(v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit) }, unknownKey)),
+    http: v.exactOptional(
+      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit) }, unknownKey),
+    ),
+    autoRegisteredAppsMax: v.exactOptional(count),
+    unusedAppTtlMs: v.exactOptional(durationMs),
     persistDebounceMs: v.exactOptional(durationMs),
     messagesPerChannel: v.exactOptional(positiveCount),
     maxHttpBodyBytes: v.exactOptional(positiveCount),

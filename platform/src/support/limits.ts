@@ -32,7 +32,16 @@ export interface PlatformLimits {
     readonly messageCreate: WindowLimit;
     /** POST /auth/login, per client IP. */
     readonly devLogin: WindowLimit;
+    /** Registrations of unknown application ids (POST /oauth2/applications/{id}/rpc), per user. **(ours)** */
+    readonly appRegister: WindowLimit;
   };
+  /** Applications registered on first use held at most; past it unknown ids stay unknown. **(ours)** */
+  readonly autoRegisteredAppsMax: number;
+  /**
+   * An app registered on first use that nothing has used (no activity, grant, asset or
+   * rename) is forgotten this long after its last registration request. **(ours)**
+   */
+  readonly unusedAppTtlMs: number;
   /** State changes are written to disk this long after the last one. */
   readonly persistDebounceMs: number;
   /** Messages kept per channel (older ones are dropped from the state). */
@@ -65,7 +74,10 @@ export const DEFAULT_LIMITS: PlatformLimits = {
   http: {
     messageCreate: { count: 5, windowMs: 5000 },
     devLogin: { count: 10, windowMs: 60_000 },
+    appRegister: { count: 30, windowMs: 60_000 },
   },
+  autoRegisteredAppsMax: 500,
+  unusedAppTtlMs: 10 * 60 * 1000,
   persistDebounceMs: 100,
   messagesPerChannel: 1000,
   maxHttpBodyBytes: 64 * 1024,

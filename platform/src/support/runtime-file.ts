@@ -1,5 +1,6 @@
 import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { removeStrayTemps } from './atomic-write.js';
 
 export const RUNTIME_FILE_NAME = 'platform.json';
 
@@ -59,6 +60,9 @@ export async function claimDataDir(dataDir: string): Promise<void> {
     throw new PlatformAlreadyRunningError(existing.pid, runtimeFilePath(dataDir), existing.url);
   }
   claimedInProcess.add(key);
+  // Only the emulator that holds the data dir writes platform.json: every temp beside it was
+  // left by one that died between writing and renaming.
+  await removeStrayTemps(runtimeFilePath(dataDir), () => true);
 }
 
 export function releaseDataDir(dataDir: string): void {

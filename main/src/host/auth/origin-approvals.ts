@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
 import { moveAside, readJsonStateFile } from '../../base/json-state-file.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */
@@ -166,6 +166,8 @@ export class OriginApprovals extends EventEmitter<OriginApprovalsEvents> {
    * (`rpc-origins.json.corrupt-<ms>`) and `warning` says so. Other read errors reject.
    */
   async load(): Promise<{ approved: number; warning: string | null }> {
+    // Temps of a writer that died between writing and renaming (several hosts may share the dir).
+    await removeStrayTemps(this.file, writerGone);
     const read = await readJsonStateFile(this.file, FileSchema, 'web origin approvals');
     if (read.kind === 'missing') return { approved: 0, warning: null };
     if (read.kind === 'invalid') {

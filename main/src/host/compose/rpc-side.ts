@@ -1,6 +1,7 @@
 import { RpcServer, type ReadyIdentity, type RpcLogger } from '../../../../rpc/src/index.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import { ApplicationDirectory } from './application-directory.js';
+import { PlatformApplicationLookup } from './platform-application-lookup.js';
 import { readyConfigFor, rpcUserFrom } from './ready-identity.js';
 import type { Teardown } from './teardown.js';
 
@@ -12,7 +13,7 @@ export interface RpcSide {
 
 /** The RPC server: READY names the session's user; application ids resolve through the platform. */
 export function createRpcSide(session: PlatformSession, platformUrl: string, logger: RpcLogger, teardown: Teardown): RpcSide {
-  const apps = new ApplicationDirectory(session.publicApi);
+  const apps = new ApplicationDirectory(new PlatformApplicationLookup(session.publicApi, () => session.authedApi()));
   const config = readyConfigFor(platformUrl);
   const server = new RpcServer({
     identity: (): ReadyIdentity | null => {

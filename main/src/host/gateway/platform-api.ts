@@ -113,6 +113,21 @@ export class PlatformApi {
     }
   }
 
+  /**
+   * The app as the host shows it, registered on first use when the platform does that (the
+   * emulator's `POST /oauth2/applications/{id}/rpc`, with the user's token); null when the
+   * platform does not know it and will not register it. A refusal for now (429) rejects with
+   * its PlatformApiError, as does a platform without the route (405).
+   */
+  async registerApplication(applicationId: string): Promise<RpcApplication | null> {
+    try {
+      return await this.request<RpcApplication>('POST', `/oauth2/applications/${seg(applicationId)}/rpc`, { body: {} });
+    } catch (error) {
+      if (error instanceof PlatformApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   /** The names of the application's uploaded art assets (what `large_image` keys may name). */
   async assetNames(applicationId: string): Promise<string[]> {
     const assets = await this.request<unknown>('GET', `/oauth2/applications/${seg(applicationId)}/assets`, { auth: false });

@@ -41,7 +41,7 @@ export interface PresenceView extends PresenceSettings {
   readonly games: readonly PresenceGameView[];
   /** The most recent outcomes of every game, oldest first (at most RECENT_OUTCOMES). */
   readonly recent_outcomes: readonly RelayOutcome[];
-  /** Applications whose first activity was announced, oldest first. */
+  /** Applications whose first activity was announced, least recently active first. */
   readonly announced_applications: readonly AnnouncedApplication[];
 }
 
@@ -123,9 +123,8 @@ export class PresenceService extends EventEmitter<PresenceServiceEvents> {
       this.emit('outcome', outcome);
     };
     const onActivity = ({ connection, activity }: ActivityChange): void => {
-      if (activity !== null && connection.clientId !== null && !this.store.isAnnounced(connection.clientId)) {
-        this.announce(connection.clientId, connection.applicationName);
-      }
+      // Announced once; every activity after keeps the app among the remembered ones.
+      if (activity !== null && connection.clientId !== null) this.announce(connection.clientId, connection.applicationName);
     };
     const onDisconnect = (connection: RpcConnection): void => {
       this.relay.connectionClosed(connection.id);

@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
 import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
-import { pidExists } from '../../base/pid-exists.js';
 import {
   ARBITRATION_POLICIES,
   DEFAULT_PRESENCE_SETTINGS,
@@ -14,8 +13,11 @@ import {
 
 export const PRESENCE_FILE = 'presence.json';
 const FORMAT_VERSION = 1;
-/** Announced apps remembered at most; the oldest are forgotten first (and would be announced again). */
-export const MAX_ANNOUNCED = 5000;
+/**
+ * Announced apps remembered at most; the least recently active are forgotten first (and would
+ * be announced again). The games a player actually plays stay, however many ids are seen.
+ */
+export const MAX_ANNOUNCED = 500;
 
 /** An application whose first activity was announced to the player. */
 export interface AnnouncedApplication {
@@ -86,7 +88,7 @@ export class PresenceSettingsStore {
     return this.announcedApps.has(applicationId);
   }
 
-  /** Announced applications, oldest first. */
+  /** Announced applications, least recently active first. */
   announced(): AnnouncedApplication[] {
     return [...this.announcedApps.values()];
   }
@@ -97,10 +99,18 @@ export class PresenceSettingsStore {
     return this.save();
   }
 
-  /** Remembers that the app was announced; false when it was already. Resolves the write separately. */
+  /**
+   * Remembers that the app was announced; false when it was already (it then counts as the most
+   * recently active, in memory: the order reaches the file with the next write, no write of its
+   * own). Resolves the write separately.
+   */
   markAnnounced(app: Omit<AnnouncedApplication, 'at'>): { added: boolean; entry: AnnouncedApplication; saved: Promise<void> } {
     const existing = this.announcedApps.get(app.application_id);
-    if (existing !== undefined) return { added: false, entry: existing, saved: Promise.resolve() };
+    if (existing !== undefined) {
+      this.announcedApps.delete(app.application_id);
+      this.announcedApps.set(app.application_id, existing);
+      return { added: false, entry: existing, saved: Promise.resolve() };
+    }
     const entry: AnnouncedApplication = { application_id: app.application_id, application_name: app.application_name, at: this.now() };
     this.announcedApps.set(entry.application_id, entry);
     while (this.announcedApps.size > MAX_ANNOUNCED) this.announcedApps.delete(this.announcedApps.keys().next().value as string);
@@ -132,13 +142,14 @@ export class PresenceSettingsStore {
 
   private async read(): Promise<string | null> {
     // Temp files of a writer that died between writing and renaming.
-    await removeStrayTemps(this.file, (pid) => pid !== process.pid && !pidExists(pid));
+    await removeStrayTemps(this.file, writerGone);
     const read = await readJsonStateFile(this.file, FileSchema, 'presence settings');
     if (read.kind === 'missing') return null;
     if (read.kind === 'valid') {
       const { policy, pinned_application_id, hide_all, rules, announced } = read.value;
       this.current = { policy, pinned_application_id, hide_all, rules: rules as Record<string, AppRule> };
-      for (const entry of announced) this.announcedApps.set(entry.application_id, entry);
+      // A file from before the smaller bound keeps its most recent entries (the file lists them last).
+      for (const entry of announced.slice(-MAX_ANNOUNCED)) this.announcedApps.set(entry.application_id, entry);
       return null;
     }
     const aside = await moveAside(this.file, fileTimestamp(this.now()));

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
-import { writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
 
 /**
  * The last account the host signed in with: `<data dir>/account.json`, mode 0600. It holds
@@ -15,7 +15,9 @@ export class AccountCache {
     return path.join(this.dataDir, 'account.json');
   }
 
+  /** The cached user; also removes the temps of interrupted writes (this is read once, at start). */
   async read(): Promise<PlatformUser | null> {
+    await removeStrayTemps(this.file, writerGone);
     try {
       const parsed = JSON.parse(await readFile(this.file, 'utf8')) as { user?: PlatformUser };
       return typeof parsed.user?.id === 'string' && typeof parsed.user.username === 'string' ? parsed.user : null;

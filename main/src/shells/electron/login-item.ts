@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
 import type { LoginItemPort } from '../../host/ui-bridge/host-settings.js';
 
 /**
@@ -63,6 +63,7 @@ export function xdgAutostartLoginItem(options: { readonly file: string; readonly
         return;
       }
       await mkdir(join(options.file, '..'), { recursive: true });
+      await removeStrayTemps(options.file, writerGone);
       await writeFileAtomic(options.file, autostartEntry(options.command));
     },
   };

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
 
 /**
  * Where the player's platform token lives. Main only: the token is
@@ -100,6 +100,8 @@ export class SafeStorageSecretStore implements SecretStore {
 
   async load(): Promise<string | null> {
     if (this.refusal() !== null) return this.memory.load();
+    // An interrupted save leaves its temp (an encrypted token) beside the file: removed at start.
+    await removeStrayTemps(this.options.file, writerGone);
     let encrypted: Buffer;
     try {
       encrypted = await readFile(this.options.file);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApplicationDirectory, type ApplicationLookup } from '../../../src/host/compose/application-directory.js';
+import { ApplicationDirectory, DIRECTORY_MAX_ENTRIES, REFUSED, type ApplicationLookup } from '../../../src/host/compose/application-directory.js';
 import type { RpcApplication } from '../../../../platform/src/wire/index.js';
 
 const APP = '1234567890123456789';
@@ -13,7 +13,7 @@ function app(id: string, name: string): RpcApplication {
 
 interface Deferred {
   readonly id: string;
-  resolve(value: RpcApplication | null): void;
+  resolve(value: RpcApplication | null | typeof REFUSED): void;
   reject(error: unknown): void;
 }
 
@@ -21,7 +21,7 @@ interface Deferred {
 class ManualLookup implements ApplicationLookup {
   readonly requests: Deferred[] = [];
 
-  application(id: string): Promise<RpcApplication | null> {
+  application(id: string): Promise<RpcApplication | null | typeof REFUSED> {
     return new Promise((resolve, reject) => this.requests.push({ id, resolve, reject }));
   }
 
@@ -117,5 +117,32 @@ describe('ApplicationDirectory', () => {
     expect(lookup.requests).toHaveLength(2);
     lookup.last().resolve(app(APP, 'Demo Game'));
     await expect(second).resolves.toEqual({ name: 'Demo Game' });
+  });
+
+  it('does not remember a refusal for now (rate limited): unknown this time, asked again next time', async () => {
+    const { directory: apps, lookup } = directory();
+    const first = apps.resolve(APP);
+    lookup.last().resolve(REFUSED);
+    await expect(first).resolves.toBeNull();
+    const second = apps.resolve(APP);
+    expect(second).toBeInstanceOf(Promise);
+    expect(lookup.requests).toHaveLength(2);
+    lookup.last().resolve(app(APP, 'Demo Game'));
+    await expect(second).resolves.toEqual({ name: 'Demo Game' });
+  });
+
+  it('10,000 distinct ids leave at most DIRECTORY_MAX_ENTRIES known and as many unknown; a recent one is still cached', async () => {
+    const { directory: apps, lookup } = directory();
+    for (let n = 0; n < 10_000; n += 1) {
+      const id = String(100_000_000_000_000_000n + BigInt(n));
+      const pending = apps.resolve(id);
+      lookup.last().resolve(n % 2 === 0 ? null : app(id, `Game ${n}`));
+      await pending;
+    }
+    expect(apps.cached).toBeLessThanOrEqual(2 * DIRECTORY_MAX_ENTRIES);
+    expect(apps.cached).toBeGreaterThan(0);
+    expect(apps.resolve(String(100_000_000_000_000_000n + 9_999n))).toEqual({ name: 'Game 9999' });
+    expect(apps.resolve(String(100_000_000_000_000_000n + 9_998n))).toBeNull();
+    expect(lookup.requests).toHaveLength(10_000);
   });
 });

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
-import { PRESENCE_FILE, PresenceSettingsStore } from '../../../src/host/presence/presence-settings-store.js';
+import { MAX_ANNOUNCED, PRESENCE_FILE, PresenceSettingsStore } from '../../../src/host/presence/presence-settings-store.js';
 import { DEFAULT_PRESENCE_SETTINGS, redactActivity } from '../../../src/host/presence/presence-privacy.js';
 import { applyPatch, PresenceSettingsError } from '../../../src/host/presence/presence-service.js';
 
@@ -68,6 +68,29 @@ describe('PresenceSettingsStore', () => {
 });
 
 describe('applyPatch and redactActivity', () => {
+  it('remembers at most MAX_ANNOUNCED apps, the least recently active forgotten first: 10,000 ids leave presence.json small', async () => {
+    const dir = await tempDir();
+    const { store } = await PresenceSettingsStore.load(dir);
+    const id = (n: number): string => String(100_000_000_000_000_000n + BigInt(n));
+    const played = '555555555555555555';
+    store.markAnnounced({ application_id: played, application_name: 'The Game Played' });
+    for (let n = 0; n < 10_000; n += 1) {
+      store.markAnnounced({ application_id: id(n), application_name: `Application ${id(n)}` });
+      // The player's game keeps setting activities meanwhile: it stays remembered.
+      if (n % 100 === 0) expect(store.markAnnounced({ application_id: played, application_name: 'The Game Played' }).added).toBe(false);
+    }
+    await store.flush();
+    expect(MAX_ANNOUNCED).toBeLessThanOrEqual(500);
+    expect(store.announced()).toHaveLength(MAX_ANNOUNCED);
+    expect(store.isAnnounced(played)).toBe(true);
+    expect(store.isAnnounced(id(9_999))).toBe(true);
+    expect(store.isAnnounced(id(0))).toBe(false);
+    expect((await stat(path.join(dir, PRESENCE_FILE))).size).toBeLessThan(100 * 1024);
+    const again = await PresenceSettingsStore.load(dir);
+    expect(again.store.isAnnounced(played)).toBe(true);
+    expect(again.store.announced()).toHaveLength(MAX_ANNOUNCED);
+  });
+
   it('merges rules per app; share or null removes a rule; unpin with null', () => {
     let settings = applyPatch(DEFAULT_PRESENCE_SETTINGS, { pinned_application_id: APP_A, rules: { [APP_A]: { mode: 'hide' }, '42': { mode: 'redact', fields: ['state', 'state'] } } });
     expect(settings.rules).toEqual({ [APP_A]: { mode: 'hide' }, '42': { mode: 'redact', fields: ['state'] } });
