@@ -30,6 +30,8 @@ export interface Finding {
 }
 
 const EXAMPLES_PER_KIND = 5;
+/** Codes counted by message too: their texts tell an outage from a refusal. */
+const BY_MESSAGE = new Set<unknown>([RpcErrorCode.UnknownError, RpcErrorCode.ServiceUnavailable, RpcErrorCode.OAuth2Error]);
 
 /** Client text quoted in messages, and numbers, left out so that messages group. */
 function normalized(message: unknown): string {
@@ -37,6 +39,7 @@ function normalized(message: unknown): string {
   return message
     .replace(/^((?:invalid JSON in )?\w+ frame): .*$/s, '$1: …')
     .replace(/^(Invalid Version|Invalid command|Invalid event): .*$/s, '$1: …')
+    .replace(/^(OAuth2 Error: \w+): .*$/s, '$1: …')
     .replace(/^[A-Z0-9_]+ (is not available in this version of Companion)$/, 'COMMAND $1')
     .replace(/\d{3,}/g, 'N')
     .slice(0, 120);
@@ -109,7 +112,7 @@ export class FuzzTally {
     if (frame.expect === 'pong') return this.find('bad-reply', frame, 'a reply where PONG was due');
     if (reply.evt !== 'ERROR') return bump(this.replies, 'ok');
     const { code, message } = reply.data ?? {};
-    bump(this.replies, code === RpcErrorCode.UnknownError ? `1000 ${normalized(message)}` : String(code));
+    bump(this.replies, BY_MESSAGE.has(code) ? `${String(code)} ${normalized(message)}` : String(code));
     if (!KNOWN_ERROR_CODES.has(code)) this.find('unknown-code', frame, `ERROR ${String(code)} ${normalized(message)}`);
     else if (code === RpcErrorCode.UnknownError && message === 'Unknown Error') this.find('internal-error', frame, 'ERROR 1000 Unknown Error');
   }
