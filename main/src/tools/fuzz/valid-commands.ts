@@ -24,6 +24,9 @@ export interface ValidCommand {
   readonly authenticated: boolean;
 }
 
+/** Timestamps around a fixed moment, so that a seed and an index always give the same bytes. */
+const EPOCH_MS = 1_764_000_000_000;
+
 const WORDS = ['Ranked match', 'In the lobby', 'Exploring', 'Level 3-2', 'Boss fight', 'Menu', 'ÉTÉ', '😀 party'];
 
 function snowflake(rng: SeededRandom): string {
@@ -40,7 +43,7 @@ function activity(rng: SeededRandom): Record<string, unknown> {
   if (rng.chance(0.8)) out['state'] = rng.pick(WORDS);
   if (rng.chance(0.7)) out['details'] = rng.pick(WORDS);
   if (rng.chance(0.3)) out['type'] = rng.pick([0, 2, 3, 5]);
-  if (rng.chance(0.5)) out['timestamps'] = { start: Date.now() - rng.int(0, 3_600_000), ...(rng.chance(0.3) ? { end: Date.now() + 60_000 } : {}) };
+  if (rng.chance(0.5)) out['timestamps'] = { start: EPOCH_MS - rng.int(0, 3_600_000), ...(rng.chance(0.3) ? { end: EPOCH_MS + 60_000 } : {}) };
   if (rng.chance(0.5)) out['assets'] = { large_image: 'logo', large_text: rng.pick(WORDS), ...(rng.chance(0.5) ? { small_image: 'badge', small_text: 'Rank 7' } : {}) };
   const joinable = rng.chance(0.4);
   if (joinable || rng.chance(0.3)) out['party'] = { id: `party-${rng.int(1, 99)}`, size: [1, rng.int(2, 8)] };
