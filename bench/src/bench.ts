@@ -41,6 +41,10 @@
  *                 pushed to a WebSocket bridge client and host CPU with and without it, while a game sends
  *                 SET_ACTIVITY at 50/s and 5 friends change presence once a second; targets < 50 KB/s, ratio <= 1.2
  *                 BENCH_UI_BRIDGE_MS (10000)  BENCH_UI_BRIDGE_RATE (50)  BENCH_UI_BRIDGE_FRIENDS (5)
+ *   fuzz          not in the default list: the bounded test's fuzz (main/src/tools/fuzz) at any scale against
+ *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).
+ *                 `npm run bench -- fuzz --frames N [--seed S]`, or BENCH_PHASES=fuzz BENCH_FUZZ_FRAMES=N (default 20000);
+ *                 alone, it starts no other server.  BENCH_FUZZ_SEED (random)  BENCH_FUZZ_CONCURRENCY (6)
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -76,6 +80,7 @@ import { recordPhase } from './record-phase.js';
 import { registrationConfig, registrationPhase } from './registration-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
+import { fuzzConfig, fuzzPhase } from './fuzz-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -121,16 +126,17 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
 const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge'];
 /**
  * Run only when named: `soak` lasts as long as it is told (10 minutes by default);
- * `registration` floods a host with 10,000 client ids and waits a minute after.
+ * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
+ * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz'];
 
 const ARGS = ((): BenchArgs => {
   try {
     return parseBenchArgs(process.argv.slice(2), [...DEFAULT_PHASES, ...ON_REQUEST_PHASES]);
   } catch (error) {
     if (!(error instanceof BenchUsageError)) throw error;
-    process.stderr.write(`bench: ${error.message}\nUsage: npm run bench [-- PHASE[,PHASE...]] [--duration SECONDS (the soak phase)]\n`);
+    process.stderr.write(`bench: ${error.message}\nUsage: npm run bench [-- PHASE[,PHASE...]] [--duration SECONDS (the soak phase)] [--frames N] [--seed S] (the fuzz phase)\n`);
     process.exit(2);
   }
 })();
@@ -139,8 +145,13 @@ if (ARGS.soakSeconds !== undefined && !PHASES.has('soak')) {
   process.stderr.write('bench: --duration sets the soak phase\'s length; name the phase too: npm run bench -- soak --duration N\n');
   process.exit(2);
 }
+if ((ARGS.fuzzFrames !== undefined || ARGS.fuzzSeed !== undefined) && !PHASES.has('fuzz')) {
+  process.stderr.write('bench: --frames and --seed set the fuzz phase; name the phase too: npm run bench -- fuzz --frames N\n');
+  process.exit(2);
+}
 const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
-/** The phases that measure the two servers (or start their own hosts beside them); `soak` and `registration` alone need neither. */
+const FUZZ = fuzzConfig(ARGS.fuzzFrames, ARGS.fuzzSeed);
+/** The phases that measure the two servers (or start their own hosts beside them); `soak`, `registration` and `fuzz` alone need neither. */
 const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !ON_REQUEST_PHASES.includes(phase));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
@@ -517,8 +528,22 @@ async function runRegistration(ctx: PlatformBenchContext, errors: string[]): Pro
   }
 }
 
-/** `soak` and/or `registration` alone: their own hosts and nothing else (no baseline, no load worker). */
-async function soakOnly(): Promise<number> {
+/** The fuzz phase, its failure (or a finding) recorded in `errors`. */
+async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    const result = await fuzzPhase(ctx, FUZZ);
+    if (result.pass !== true) errors.push(`fuzz: findings or error-level log lines (see fuzz.examples and fuzz.hostLog; seed ${FUZZ.seed})`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`fuzz: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
+/** `soak`, `registration` and/or `fuzz` alone: their own hosts and nothing else (no baseline, no load worker). */
+async function onRequestOnly(): Promise<number> {
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const loadavgStart = os.loadavg().map(round2);
@@ -527,16 +552,23 @@ async function soakOnly(): Promise<number> {
   const ctx: PlatformBenchContext = { root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress };
   const registration = PHASES.has('registration') ? await runRegistration(ctx, errors) : undefined;
   const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
+  const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: 'companion-soak',
+    bench: PHASES.has('soak') ? 'companion-soak' : 'companion-fuzz',
     ...machineDescription(),
-    config: { phases: [...PHASES], soakSeconds: SOAK_SECONDS, pinning: PINNING ?? 'off' },
+    config: {
+      phases: [...PHASES],
+      ...(PHASES.has('soak') ? { soakSeconds: SOAK_SECONDS } : {}),
+      ...(PHASES.has('fuzz') ? { fuzz: FUZZ } : {}),
+      pinning: PINNING ?? 'off',
+    },
     registration,
     soak,
+    fuzz,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,
@@ -547,7 +579,7 @@ async function soakOnly(): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  if (!NEEDS_SERVER_PAIR) return soakOnly();
+  if (!NEEDS_SERVER_PAIR) return onRequestOnly();
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const baselineDir = path.join(tmpRoot, 'baseline');
@@ -792,6 +824,8 @@ async function main(): Promise<number> {
     const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
     // 15. 10,000 distinct client ids through the handshake (only when named).
     const registrationOut = PHASES.has('registration') ? await runRegistration(platformCtx, errors) : undefined;
+    // 16. The fuzz at scale (only when named).
+    const fuzzOut = PHASES.has('fuzz') ? await runFuzzPhase(platformCtx, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -876,7 +910,7 @@ async function main(): Promise<number> {
       bench: 'companion-rpc-vs-baseline',
       ...machineDescription(),
       clkTck: clockTicks(),
-      config: { ...CONFIG, phases: [...PHASES], ...(PHASES.has('soak') ? { soakSeconds: SOAK_SECONDS } : {}), pinning: PINNING ?? 'off', activityBytes: Buffer.byteLength(JSON.stringify(ACTIVITY)), requestFrameBytes: setActivityTemplate(1).frame.length },
+      config: { ...CONFIG, phases: [...PHASES], ...(PHASES.has('soak') ? { soakSeconds: SOAK_SECONDS } : {}), ...(PHASES.has('fuzz') ? { fuzz: FUZZ } : {}), pinning: PINNING ?? 'off', activityBytes: Buffer.byteLength(JSON.stringify(ACTIVITY)), requestFrameBytes: setActivityTemplate(1).frame.length },
       servers: {
         baseline: {
           variant: BASELINE_ECHO_ACTIVITY ? 'echo-activity (diagnostic: replies carry the activity sent)' : 'standard',
@@ -943,6 +977,7 @@ async function main(): Promise<number> {
       uiBridge: uiBridgeOut,
       soak: soakOut,
       registration: registrationOut,
+      fuzz: fuzzOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 import { RpcError, RpcErrorCode, type CommandContext, type CommandHandler } from '../../../../rpc/src/index.js';
 import type { PlatformUser, TokenIntrospection } from '../../../../platform/src/wire/index.js';
+import { PlatformApiError } from '../gateway/platform-api.js';
 import type { AuthCommandsOptions, AuthPlatform } from './auth-ports.js';
 
 type ActiveToken = Extract<TokenIntrospection, { active: true }>;
@@ -15,7 +16,10 @@ async function introspectActive(platform: AuthPlatform, token: string): Promise<
   let found: TokenIntrospection;
   try {
     found = await platform.introspect(token);
-  } catch {
+  } catch (error) {
+    // 400: the platform refused the token itself (longer than any token it issues): the game's
+    // input, not an outage.
+    if (error instanceof PlatformApiError && error.status === 400) throw new RpcError(RpcErrorCode.InvalidToken, 'Invalid access token');
     throw new RpcError(RpcErrorCode.ServiceUnavailable, 'The platform cannot check the token right now; try again');
   }
   // Inactive covers unknown, expired, revoked, and another user's token (the platform

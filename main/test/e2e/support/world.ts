@@ -92,6 +92,8 @@ export interface TestHostOptions {
   readonly consentTimeoutMs?: number;
   readonly rpcWebSocketPorts?: readonly number[];
   readonly launcher?: HostTuning['launcher'];
+  /** Default: a logger that writes nothing. */
+  readonly logger?: HostOptions['logger'];
 }
 
 /** The fields that are set (exactOptionalPropertyTypes: an option is absent, never undefined). */
@@ -104,7 +106,7 @@ export function startTestHost(options: TestHostOptions): Promise<Host> {
   const hostOptions: HostOptions = {
     env: {},
     version: '0.0.0-test',
-    logger: quietLogger,
+    logger: options.logger ?? quietLogger,
     dataDir: options.dataDir,
     listen: defined<ListenOptions>({
       runtimeDir: options.runtimeDir,
