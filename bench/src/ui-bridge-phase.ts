@@ -185,7 +185,10 @@ export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<s
   try {
     emulator = await startEmulator(ctx, 'ui-bridge-emulator');
     ({ friends } = await setUp(ctx, emulator));
-    host = await startHost(ctx, 'ui-bridge-host', ['--platform', emulator.url, '--user', 'alice']);
+    // BENCH_CPU_PROF=<dir>: the host under --cpu-prof into <dir>/ui-bridge-host (both windows, with and without the UI).
+    const profDir = process.env.BENCH_CPU_PROF;
+    const flags = profDir === undefined || profDir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.join(profDir, 'ui-bridge-host')}`];
+    host = await startHost(ctx, 'ui-bridge-host', ['--platform', emulator.url, '--user', 'alice'], flags);
     const info = JSON.parse(await readFile(path.join(ctx.tmpRoot, 'ui-bridge-host', 'run', 'companion', 'host.json'), 'utf8')) as { webUi?: { url: string; token: string } };
     if (info.webUi === undefined) throw new Error('host.json has no webUi');
     game = await IpcGame.connect(host.socketPath);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameLog, MAX_FRAME_PAYLOAD_CHARS, redactPayload } from '../../../src/host/ui-bridge/frame-log.js';
 import { defaultRendererDir, resolveStatic } from '../../../src/shells/web/static-files.js';
@@ -86,5 +87,34 @@ describe('static files', () => {
     } finally {
       await fake.remove();
     }
+  });
+});
+
+describe('FrameLog: the fast path for frames without secrets', () => {
+  const key = fc.oneof(fc.constantFrom('nonce', 'code', 'secret', 'secrets', 'access_token', 'token', 'state', 'party', 'cmd', 'args', 'password', 'data'), fc.string({ maxLength: 6 }));
+  const payloadArb = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+  })).object;
+
+  it('shows exactly what the copying path shows, whatever the payload holds', () => {
+    fc.assert(
+      fc.property(payloadArb, fc.constantFrom<'in' | 'out'>('in', 'out'), (payload, direction) => {
+        const trace = { connectionId: 'c1', direction, opcode: 1, payload, at: 0 };
+        const slow = new FrameLog().record(trace).payload;
+        const fast = new FrameLog().record({ ...trace, json: Buffer.from(JSON.stringify(payload)) }).payload;
+        expect(fast).toEqual(slow);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('still redacts a secret and bounds a deep payload when the wire JSON is given', () => {
+    const payload = { cmd: 'AUTHENTICATE', args: { access_token: 'tok-123' }, nonce: 'n1', deep: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } };
+    const view = new FrameLog().record({ connectionId: 'c1', direction: 'in', opcode: 1, payload, at: 0, json: Buffer.from(JSON.stringify(payload)) });
+    expect(JSON.stringify(view.payload)).not.toContain('tok-123');
+    expect(JSON.stringify(view.payload)).toContain('[too deep]');
+    expect((view.payload as { nonce: string }).nonce).toBe('n1');
   });
 });
