@@ -1,8 +1,8 @@
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { probeSlot } from '../../../rpc/src/index.js';
-import { removeStrayTemps, writerGone } from './atomic-file.js';
-import { pidExists } from './pid-exists.js';
+import { removeStrayTemps, writerGone } from '../../../common/src/node/atomic-file.js';
+import { pidExists } from '../../../common/src/node/pid-exists.js';
 
 /**
  * One runtime file per host, `<runtime dir>/companion/host.json`, mode 0600 in a 0700

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformLogger } from '../support/logger.js';
-import { removeStrayTemps, writeAtomically } from '../support/atomic-write.js';
+import { removeStrayTemps, writeFileAtomic } from '../../../common/src/node/atomic-file.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
 import type { AppRecord, ChannelRecord, CodeRecord, GrantRecord, GuildRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
@@ -507,7 +507,7 @@ export class Store {
       this.dirty = false;
       this.data.last_id = this.ids.lastId;
       const text = JSON.stringify(this.data, null, 2);
-      this.writing = this.writing.then(() => writeAtomically(this.file, text)).catch((error: unknown) => {
+      this.writing = this.writing.then(() => writeFileAtomic(this.file, text)).catch((error: unknown) => {
         this.options.logger.error({ file: this.file, error: error instanceof Error ? error.message : String(error) }, 'platform state write failed');
       });
     }

@@ -1,6 +1,6 @@
 import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { removeStrayTemps } from './atomic-write.js';
+import { removeStrayTemps } from '../../../common/src/node/atomic-file.js';
 
 export const RUNTIME_FILE_NAME = 'platform.json';
 

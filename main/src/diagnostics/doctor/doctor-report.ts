@@ -10,7 +10,7 @@ import {
   type ListenDirectoryKind,
 } from '../../../../rpc/src/index.js';
 import { HostNotFoundError, readHostRuntimeFile } from '../../base/host-locator.js';
-import { pidExists } from '../../base/pid-exists.js';
+import { pidExists } from '../../../../common/src/node/pid-exists.js';
 import { runtimeFilePath } from '../../base/runtime-file.js';
 import { clientChoices, type ClientChoice, type FsView, type PathState } from './client-rules.js';
 import { flatpakApps, flatpakListFromPath, type FlatpakReport } from './flatpak.js';

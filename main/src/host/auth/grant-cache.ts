@@ -2,9 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { OAuthGrant } from '../../../../platform/src/wire/oauth.js';
-import { removeStrayTemps, writeFileAtomic } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic } from '../../../../common/src/node/atomic-file.js';
 import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
-import { pidExists } from '../../base/pid-exists.js';
+import { pidExists } from '../../../../common/src/node/pid-exists.js';
 
 /** Same shape as the host's pino logger (only what the cache uses). */
 export interface GrantCacheLogger {

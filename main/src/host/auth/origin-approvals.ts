@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import { moveAside, readJsonStateFile } from '../../base/json-state-file.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
 import {
   ARBITRATION_POLICIES,

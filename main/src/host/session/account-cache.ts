@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 
 /**
  * The last account the host signed in with: `<data dir>/account.json`, mode 0600. It holds

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import type { LoginItemPort } from '../../host/ui-bridge/host-settings.js';
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../base/atomic-file.js';
+import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 
 /**
  * Where the player's platform token lives. Main only: the token is

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthGrant } from '../../../../platform/src/wire/oauth.js';
-import { writeFileAtomic } from '../../../src/base/atomic-file.js';
+import { writeFileAtomic } from '../../../../common/src/node/atomic-file.js';
 import { GrantCache, type GrantCacheLogger } from '../../../src/host/auth/grant-cache.js';
 
 const APP_A = '1000000000000000001';

@@ -45,9 +45,10 @@ async function syncDirectory(dir: string): Promise<void> {
  * Removes what `writeFileAtomic(file)` leaves when its writer dies between writing and
  * renaming: the temp files `<name>.<pid>.<random>.tmp` beside `file` (and the runtime file's
  * `<name>.<pid>.tmp` / `<name>.<pid>.stale`) whose pid `removable` accepts. `removed` is told
- * each name once its removal was tried. A directory that cannot be listed is left alone.
+ * each name once its removal was tried, and the names are returned. A directory that cannot be
+ * listed is left alone.
  */
-export async function removeStrayTemps(file: string, removable: (pid: number) => boolean, removed?: (name: string) => void): Promise<void> {
+export async function removeStrayTemps(file: string, removable: (pid: number) => boolean, removed?: (name: string) => void): Promise<string[]> {
   const dir = path.dirname(file);
   const name = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`^${name}\\.(\\d+)(?:\\.[A-Za-z0-9_-]+)?\\.(?:tmp|stale)$`);
@@ -55,14 +56,17 @@ export async function removeStrayTemps(file: string, removable: (pid: number) =>
   try {
     names = await readdir(dir);
   } catch {
-    return;
+    return [];
   }
+  const gone: string[] = [];
   for (const entry of names) {
     const match = pattern.exec(entry);
     if (match === null || !removable(Number(match[1]))) continue;
     await unlink(path.join(dir, entry)).catch(() => undefined);
     removed?.(entry);
+    gone.push(entry);
   }
+  return gone;
 }
 
 /** A temp file's writer is gone: not this process, and no process has its pid. For files several hosts may write. */
