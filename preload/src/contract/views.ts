@@ -113,13 +113,16 @@ export interface GrantView {
 
 /** A web page that tried the RPC WebSocket from an origin the player has not approved. Times are epoch ms. */
 export interface OriginRequestView {
+  /** Random, url-safe (base64url, 16 characters). */
   readonly id: string;
-  /** `scheme://host[:port]`, from the page's Origin header (untrusted text). */
+  /** Normalised `scheme://host[:port]`, from the page's Origin header (untrusted text). */
   readonly origin: string;
   readonly client_id: string;
   readonly application_name: string | null;
   readonly created_at: number;
+  /** The latest refused connection; the request expires a while after it. */
   readonly last_attempt_at: number;
+  /** Refused connections so far. */
   readonly attempts: number;
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import { moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import type { OriginDecisionView, OriginRequestView } from '../../../../preload/src/contract.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */
 export const PLATFORM_WEB_ORIGINS: readonly string[] = ['https://discord.com', 'https://ptb.discord.com', 'https://canary.discord.com'];
@@ -12,31 +13,8 @@ export const PLATFORM_WEB_ORIGINS: readonly string[] = ['https://discord.com', '
 export const ORIGINS_FILE = 'rpc-origins.json';
 const FORMAT_VERSION = 1;
 
-/** A web page that tried to connect to the RPC WebSocket and waits for the player's answer. Times are epoch ms. */
-export interface OriginRequestView {
-  /** Random, url-safe (base64url, 16 characters). */
-  readonly id: string;
-  /** Normalised: `scheme://host[:port]`. */
-  readonly origin: string;
-  readonly client_id: string;
-  /** The application's name on the platform; null until known. */
-  readonly application_name: string | null;
-  readonly created_at: number;
-  /** The latest refused connection; the request expires `pendingTtlMs` after it. */
-  readonly last_attempt_at: number;
-  /** Refused connections so far. */
-  readonly attempts: number;
-}
-
-/** An answer the player gave: approved ones are kept in the data dir, denied ones until the host stops. */
-export interface OriginDecisionView {
-  readonly id: string;
-  readonly origin: string;
-  readonly client_id: string;
-  readonly application_name: string | null;
-  readonly decision: 'approved' | 'denied';
-  readonly decided_at: number;
-}
+/** The views the UI and the control API show: defined once, in the UI contract. */
+export type { OriginDecisionView, OriginRequestView };
 
 export type OriginRequestOutcome = 'approved' | 'denied' | 'expired';
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../../../common/src/node/close-server.js';
+import { listenLoopbackHttp } from '../../../../common/src/node/loopback-http.js';
 import type { ControlBackend } from './control-backend.js';
 import { ControlHttp } from './control-http.js';
 import { routes, type ControlRouteEntry } from './control-routes.js';
@@ -100,7 +99,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   ]);
   const streams = new EventStreams(options.backend, logger, options.heartbeatMs ?? SSE_HEARTBEAT_MS);
   const http = new ControlHttp(token, table, streams, logger, options.maxBodyBytes ?? MAX_BODY_BYTES);
-  const { server, port } = await listenOutsideReserved(() => listenOn(host));
+  const { server, port } = await listenOutsideReserved(() => listenLoopbackHttp(host));
   server.on('request', http.onRequest);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   logger.info({ port }, 'control API listening');
@@ -113,23 +112,4 @@ export async function startControlServer(options: ControlServerOptions): Promise
       await closeServer(server);
     },
   };
-}
-
-/** An HTTP server on an OS-chosen port of `host`; its request handler is attached once it is kept. */
-async function listenOn(host: string): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-  const server = createServer();
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-  return { server, port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
 }

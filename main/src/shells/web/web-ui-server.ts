@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeServer } from '../../../../common/src/node/close-server.js';
+import { listenLoopbackHttp } from '../../../../common/src/node/loopback-http.js';
 import type { WebUi, WebUiParts } from '../../host/ui-bridge/web-ui-port.js';
 import { listenOutsideReserved, type ControlLogger } from '../../host/control/control-server.js';
 import { createBridgeBackend, FRAMES_INTERVAL_MS, SNAPSHOT_INTERVAL_MS } from '../../host/ui-bridge/bridge-backend.js';
@@ -47,7 +47,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     snapshotIntervalMs: options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS,
     framesIntervalMs: options.framesIntervalMs ?? FRAMES_INTERVAL_MS,
   });
-  const { server, port } = await listenOutsideReserved(listenLoopback);
+  const { server, port } = await listenOutsideReserved(() => listenLoopbackHttp());
   const access = new WebAccess(port, token);
   const pages = new WebPages(access, options.rendererDir ?? defaultRendererDir());
   const sockets = new BridgeSockets(bridge, access, logger);
@@ -88,23 +88,4 @@ function onRequest(pages: WebPages, logger: ControlLogger, req: IncomingMessage,
       logger.debug({ method: req.method, status: res.statusCode, ms: Date.now() - started }, 'web UI request');
     })
     .catch(() => undefined);
-}
-
-/** A loopback HTTP server on an OS-chosen port; its handlers are attached once the port is known. */
-async function listenLoopback(): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-  const server = createServer();
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-  return { server, port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
 }
