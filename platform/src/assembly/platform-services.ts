@@ -7,6 +7,7 @@ import { SessionRegistry } from '../gateway/sessions.js';
 import { adminRoutes } from '../http/admin-routes.js';
 import { apiRoutes } from '../http/api-routes.js';
 import { createRequestHandler } from '../http/handler.js';
+import type { Route } from '../http/router.js';
 import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oauth-routes.js';
 import { simulationRoutes } from '../http/simulation-routes.js';
 import { InviteService } from '../invites/invites.js';
@@ -92,8 +93,8 @@ export class PlatformServices {
     return this.apps.find(id);
   }
 
-  /** The HTTP API (/api, /_emulator and the OAuth2 pages) over these services. */
-  requestHandler(): (request: IncomingMessage, response: ServerResponse) => void {
+  /** The route tables of the HTTP API: under /api (and /api/v9, /api/v10), under /_emulator, and at the root. */
+  routes(): { readonly apiRoutes: Route[]; readonly adminRoutes: Route[]; readonly rootRoutes: Route[] } {
     const { store, sessions, presence, invites, gateway, addresses } = this;
     const { limits, now, logger, adminToken } = this.options;
     const oauthRouteDeps: OAuthRouteDeps = {
@@ -105,15 +106,23 @@ export class PlatformServices {
       tokenFaults: this.tokenFaults,
     };
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
-    return createRequestHandler({
+    return {
       apiRoutes: [
         ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],
       rootRoutes: oauthRootRoutes(oauthRouteDeps),
+    };
+  }
+
+  /** The HTTP API (/api, /_emulator and the OAuth2 pages) over these services. */
+  requestHandler(): (request: IncomingMessage, response: ServerResponse) => void {
+    const { limits, now, logger, adminToken } = this.options;
+    return createRequestHandler({
+      ...this.routes(),
       bearer: (token) => this.oauth.bearer(token),
-      store,
+      store: this.store,
       adminToken,
       limits,
       now,

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { isForeignOrigin, isLoopbackHost, loopbackOrigins } from '../../../common/src/loopback-request.js';
 import { WebSocket, WebSocketServer } from '../../../common/src/node/ws-module.js';
 import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
 import { GatewayConnection } from './connection.js';
@@ -29,10 +30,20 @@ export class GatewayServer {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: ctx.limits.maxPayloadBytes, perMessageDeflate: false });
   }
 
-  /** Takes `upgrade` requests for the gateway path; false for other paths (caller refuses them). */
+  /**
+   * Takes `upgrade` requests for the gateway path; false for other paths (caller refuses them).
+   * **(ours)** An upgrade whose `Host` is not this server's loopback address (DNS rebinding), or
+   * that comes from a page of another origin, is refused with 403 before it happens.
+   */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== GATEWAY_PATH && url.pathname !== `${GATEWAY_PATH}/`) return false;
+    const refused = upgradeRefusal(request);
+    if (refused !== undefined) {
+      this.ctx.logger.debug({ reason: refused }, 'gateway upgrade refused');
+      refuseUpgrade(socket, refused);
+      return true;
+    }
     this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams));
     return true;
   }
@@ -100,6 +111,19 @@ export class GatewayServer {
     );
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+function upgradeRefusal(request: IncomingMessage): string | undefined {
+  const port = request.socket.localPort ?? 0;
+  if (!isLoopbackHost(request.headers.host, port)) return 'the Host header does not name this loopback server';
+  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port))) return 'requests from another origin are refused';
+  return undefined;
+}
+
+function refuseUpgrade(socket: Duplex, reason: string): void {
+  const body = JSON.stringify({ code: 0, message: `403: Forbidden: ${reason}` });
+  socket.on('error', () => undefined);
+  socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function closeNow(ws: WebSocket, code: number): void {

@@ -7,6 +7,7 @@ import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
 import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, unauthorized } from './errors.js';
 import { HttpRateLimiter } from './rate-limit.js';
+import { BodyTooLarge, refusalBeforeRouting, refusalOfContentType } from './request-checks.js';
 import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
 
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
@@ -26,9 +27,10 @@ export interface HandlerOptions {
   readonly logger: PlatformLogger;
 }
 
-class BodyTooLarge extends Error {}
-
-/** The HTTP API and admin routes: auth, JSON bodies, rate limits and error bodies. */
+/**
+ * The HTTP API and admin routes: the loopback checks (request-checks.ts), auth, JSON bodies,
+ * rate limits and error bodies.
+ */
 export function createRequestHandler(options: HandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
@@ -56,6 +58,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   };
 
   const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
+    const refused = refusalBeforeRouting(request, options.limits.maxHttpBodyBytes);
+    if (refused !== undefined) throw refused;
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
     let routes: readonly Route[] | undefined;
@@ -75,6 +79,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     if (match.kind === 'none') throw notFoundRoute();
     if (match.kind === 'method') throw methodNotAllowed();
     const route = match.route;
+    const wrongType = refusalOfContentType(route, request);
+    if (wrongType !== undefined) throw wrongType;
     const { user, oauth } = authenticate(route, request);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
@@ -113,6 +119,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
 }
 
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
+  // The rest of the body is not read: the connection closes after the answer.
+  if (error instanceof BodyTooLarge) return { status: error.status, body: error.body, headers: { Connection: 'close' } };
   if (error instanceof ApiError) return { status: error.status, body: error.body };
   if (error instanceof OAuthError) {
     return { status: error.status, body: error.body, headers: { 'Cache-Control': 'no-store', ...(error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth2"' } : {}) } };
@@ -121,7 +129,6 @@ function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
     if (error.kind === 'not_found') return { status: 404, body: { code: ErrorCode.General, message: error.message } };
     return { status: 400, body: invalidField(error.field ?? 'body', error.kind === 'conflict' ? 'ALREADY_EXISTS' : 'BASE_TYPE_BAD', error.message).body };
   }
-  if (error instanceof BodyTooLarge) return { status: 413, body: { code: ErrorCode.General, message: '413: Request Entity Too Large' } };
   logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http handler failed');
   return { status: 500, body: { code: ErrorCode.General, message: '500: Internal Server Error' } };
 }
@@ -147,7 +154,7 @@ async function readBody(request: IncomingMessage, maxBytes: number): Promise<str
   for await (const chunk of request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > maxBytes) throw new BodyTooLarge();
+    if (size > maxBytes) throw new BodyTooLarge(maxBytes);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

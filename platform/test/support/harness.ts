@@ -78,11 +78,9 @@ export async function api<T = unknown>(
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers.Authorization = options.token;
   if (options.admin === true) headers.Authorization = `Admin ${platform.adminToken}`;
-  let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['Content-Type'] = 'application/json';
-  }
+  // Both are sent as JSON (a JSON route refuses any other type with 415); rawBody may be malformed.
+  const body = options.body !== undefined ? JSON.stringify(options.body) : options.rawBody;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(`${platform.url}${pathname}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text.length > 0 ? JSON.parse(text) : undefined) as T };

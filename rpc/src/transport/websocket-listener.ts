@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { declaresTooLong, isLoopbackHost, loopbackHosts } from '../../../common/src/loopback-request.js';
 import { closeServer } from '../../../common/src/node/close-server.js';
 import { WebSocketServer, type WebSocket } from '../../../common/src/node/ws-module.js';
 import { CloseCode } from '../protocol/codes.js';
@@ -73,8 +74,11 @@ export function sameUserPeerCheck(options: PeerUidLookupOptions & { readonly uid
 
 /** The `Host` values a request to this listener may carry: anything else is DNS rebinding. */
 export function allowedHosts(port: number): ReadonlySet<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  return loopbackHosts(port);
 }
+
+/** Plain HTTP requests carry no body worth reading: a declared one over this is refused at once. */
+const MAX_PLAIN_BODY_BYTES = 64 * 1024;
 
 /**
  * The query-string half of the handshake: `v` must be 1 (4004), `encoding` json or absent (npm
@@ -98,7 +102,8 @@ export function checkUrlHandshake(query: URLSearchParams): { ok: true; clientId:
 /**
  * The RPC WebSocket transport on the first free port of 127.0.0.1:6463-6472.
  *
- * - Plain HTTP requests (npm discord-rpc's `GET /` probe after AUTHORIZE) get a JSON 404.
+ * - Plain HTTP requests (npm discord-rpc's `GET /` probe after AUTHORIZE) get a JSON 404; a
+ *   foreign `Host` gets 403, a declared body over 64 KiB 413, both without reading the body.
  * - An upgrade is refused with HTTP 403 before it happens when its `Host` is not this
  *   listener's loopback address (DNS rebinding), or when its peer is another OS user
  *   (sameUserPeerCheck); with 404 for a path other than `/`.
@@ -113,7 +118,7 @@ export async function listenWebSocket(options: WebSocketListenerOptions): Promis
   const ports = options.ports ?? RPC_WEBSOCKET_PORTS;
   const taken: number[] = [];
   for (const port of ports) {
-    const server = http.createServer(answerNotFound);
+    const server = http.createServer(answerPlainRequest);
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     const outcome = await listen(server, host, port);
@@ -197,10 +202,19 @@ function serve(server: http.Server, host: string, port: number, options: WebSock
   };
 }
 
-function answerNotFound(request: http.IncomingMessage, response: http.ServerResponse): void {
+function answerPlainRequest(request: http.IncomingMessage, response: http.ServerResponse): void {
+  const answer = (status: number, body: string, close: boolean): void => {
+    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(close ? { connection: 'close' } : {}) });
+    response.end(body);
+  };
+  if (!isLoopbackHost(request.headers.host, request.socket.localPort ?? 0)) {
+    return answer(403, JSON.stringify({ message: '403: Forbidden: the Host header does not name this loopback server', code: 0 }), true);
+  }
+  if (declaresTooLong(request.headers['content-length'], MAX_PLAIN_BODY_BYTES)) {
+    return answer(413, JSON.stringify({ message: '413: Request Entity Too Large', code: 0 }), true);
+  }
   request.resume();
-  response.writeHead(404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(NOT_FOUND_BODY) });
-  response.end(NOT_FOUND_BODY);
+  answer(404, NOT_FOUND_BODY, false);
 }
 
 function listen(server: http.Server, host: string, port: number): Promise<'listening' | NodeJS.ErrnoException> {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { declaresTooLong, isForeignOrigin, isLoopbackHost, isNonJsonBody, loopbackOrigins } from '../../../../common/src/loopback-request.js';
 import { errorAnswer, HttpError } from './control-errors.js';
 import { matchSegments, type Route } from './control-routes.js';
 import { InvalidRequest } from './control-schemas.js';
@@ -13,7 +14,9 @@ interface Trace {
 }
 
 /**
- * The control API's request handling: bearer authentication (compared as digests: equal
+ * The control API's request handling: the loopback checks (a `Host` other than this server's
+ * loopback address or an `Origin` other than its own is 403, a declared body over the limit
+ * 413 before it is read, a body that is not `application/json` 415), bearer authentication (compared as digests: equal
  * lengths for timingSafeEqual, no early exit on a prefix), routing, the JSON body within its
  * limit, the answer or the error. Logs only the method, the route pattern and the status.
  */
@@ -68,7 +71,16 @@ export class ControlHttp {
     return match;
   }
 
+  /** The refusals made before authentication: DNS rebinding, another origin, a declared body over the limit. */
+  private checkLoopback(req: IncomingMessage): void {
+    const port = req.socket.localPort ?? 0;
+    if (!isLoopbackHost(req.headers.host, port)) throw new HttpError(403, 'forbidden', 'the Host header does not name this loopback server');
+    if (isForeignOrigin(req.headers.origin, loopbackOrigins(port))) throw new HttpError(403, 'forbidden', 'requests from another origin are refused');
+    if (declaresTooLong(req.headers['content-length'], this.maxBodyBytes)) throw new HttpError(413, 'payload_too_large', `body over ${this.maxBodyBytes} bytes`);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse, trace: Trace): Promise<void> {
+    this.checkLoopback(req);
     if (!this.authorized(req.headers.authorization)) {
       throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token', { 'WWW-Authenticate': 'Bearer' });
     }
@@ -78,15 +90,15 @@ export class ControlHttp {
       this.streams.start(res);
       return;
     }
-    const body = req.method === 'POST' || req.method === 'PATCH' ? await this.readBody(req) : {};
+    const readsBody = req.method === 'POST' || req.method === 'PATCH';
+    if (readsBody && isNonJsonBody(req.headers)) throw new HttpError(415, 'unsupported_media_type', 'the body must be application/json');
+    const body = readsBody ? await this.readBody(req) : {};
     const output = await match.route.handle({ params: match.params, body, secrets: trace.secrets });
     sendJson(res, 200, output);
   }
 
   /** Reads the body within the limit; `{}` when there is none. */
   private async readBody(req: IncomingMessage): Promise<unknown> {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > this.maxBodyBytes) throw new HttpError(413, 'payload_too_large', `body over ${this.maxBodyBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {

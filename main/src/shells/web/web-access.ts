@@ -1,5 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { declaresTooLong, isLoopbackHost } from '../../../../common/src/loopback-request.js';
+
+/** The web UI reads no request body: a declared one over this is refused at once. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** The names the page is served under (it listens on 127.0.0.1 only). */
+const PAGE_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
@@ -19,6 +25,15 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** Why a request is refused before anything else: the status and the page's words. */
+export interface Refusal {
+  readonly status: number;
+  readonly title: string;
+  readonly text: string;
+}
+
+const NOT_FOR_US = 'This request is not for the Companion UI on this address.';
+
 export function splitUrl(raw: string): { readonly path: string; readonly query: URLSearchParams } {
   const q = raw.indexOf('?');
   return q === -1 ? { path: raw, query: new URLSearchParams() } : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
@@ -27,7 +42,8 @@ export function splitUrl(raw: string): { readonly path: string; readonly query: 
 /**
  * Who may use the web UI on one port: the token (once, in the URL) becomes an HttpOnly,
  * SameSite=Strict session cookie named after the port, carrying its own random value.
- * Requests for another `Host` (DNS rebinding) or from another `Origin` are refused.
+ * Requests for another `Host` (DNS rebinding) or from another `Origin` are refused, and so is
+ * a declared body over MAX_BODY_BYTES, before it is read.
  */
 export class WebAccess {
   readonly token: string;
@@ -36,13 +52,13 @@ export class WebAccess {
   private readonly tokenDigest: Buffer;
   private readonly session = randomBytes(32).toString('base64url');
   private readonly sessionDigest = digest(this.session);
-  private readonly allowedHosts: ReadonlySet<string>;
+  private readonly port: number;
 
   constructor(port: number, token: string) {
     this.token = token;
     this.tokenDigest = digest(token);
     this.cookieName = `companion_ui_${port}`;
-    this.allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+    this.port = port;
     this.securityHeaders = {
       'Content-Security-Policy':
         `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; ` +
@@ -63,11 +79,12 @@ export class WebAccess {
   }
 
   /** Why a request (or upgrade) must be refused before anything else, or undefined. */
-  foreign(req: IncomingMessage): { status: number; title: string } | undefined {
-    const host = req.headers.host?.toLowerCase();
-    if (host === undefined || !this.allowedHosts.has(host)) return { status: 421, title: 'Misdirected Request' };
+  foreign(req: IncomingMessage): Refusal | undefined {
+    const host = req.headers.host?.trim().toLowerCase();
+    if (host === undefined || !isLoopbackHost(host, this.port, PAGE_HOST_NAMES)) return { status: 421, title: 'Misdirected Request', text: NOT_FOR_US };
     const origin = req.headers.origin;
-    if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return { status: 403, title: 'Forbidden' };
+    if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return { status: 403, title: 'Forbidden', text: NOT_FOR_US };
+    if (declaresTooLong(req.headers['content-length'], MAX_BODY_BYTES)) return { status: 413, title: 'Payload Too Large', text: `The Companion UI reads no request body over ${MAX_BODY_BYTES} bytes.` };
     return undefined;
   }
 

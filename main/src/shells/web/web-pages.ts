@@ -34,7 +34,8 @@ export class WebPages {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = this.access.foreign(req);
-    if (refused !== undefined) return this.sendPage(res, req, refused.status, refused.title, 'This request is not for the Companion UI on this address.');
+    // A refused request's body is not read: the connection closes after the answer.
+    if (refused !== undefined) return this.sendPage(res, req, refused.status, refused.title, refused.text, { Connection: 'close' });
     const raw = req.url ?? '/';
     if (!raw.startsWith('/')) return this.sendPage(res, req, 400, 'Bad Request', 'Bad request target.');
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -261,7 +261,7 @@ describe('control API errors', () => {
     // Chunked, without Content-Length: counted while reading.
     const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL('/v1/invites', server?.url);
-      const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
