@@ -37,7 +37,7 @@ export const AUTHORIZE_OUTCOMES: readonly AuthorizeOutcomeRow[] = [
   { kind: 'timed-out', when: 'No answer within the time limit (default 5 minutes)', reply: `5000 ${TIMED_OUT_MESSAGE}`, userCancelled: true },
   { kind: 'server-error', when: 'The platform fails or cannot be reached', reply: '5000 OAuth2 Error: server_error: <description>', userCancelled: false },
   { kind: 'invalid-scope', when: 'No scopes, an unknown scope, or one the app is not approved for', reply: '5000 OAuth2 Error: invalid_scope: <description>', userCancelled: false },
-  { kind: 'invalid-request', when: 'A malformed request: a code challenge method other than S256, the legacy rpc_token or username, a client_id other than the connection\'s application', reply: '5000 OAuth2 Error: invalid_request: <description>', userCancelled: false },
+  { kind: 'invalid-request', when: 'A malformed request: a code challenge method other than S256, the legacy rpc_token or username, a client_id other than the connection\'s application, or a fifth AUTHORIZE in flight on one connection (at most 4)', reply: '5000 OAuth2 Error: invalid_request: <description>', userCancelled: false },
   { kind: 'redirect-refused', when: 'A redirect_uri over IPC (the real client\'s own text, without the OAuth2 prefix)', reply: `5000 ${REDIRECT_OVER_RPC_MESSAGE}`, userCancelled: false },
 ];
 
