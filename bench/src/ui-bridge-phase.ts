@@ -9,6 +9,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
+import { inflateRawSync } from 'node:zlib';
+import { BRIDGE_DEFLATE_PROTOCOL } from '../../preload/src/contract.js';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -94,8 +96,10 @@ class BridgeCounter {
     private readonly ws: WebSocket,
     private readonly socket: { readonly bytesRead: number },
   ) {
-    ws.on('message', (data: WebSocket.RawData) => {
-      const text = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+    ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+      const raw = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+      // A binary message is the JSON text in raw DEFLATE (BRIDGE_DEFLATE_PROTOCOL), as the page gets it.
+      const text = isBinary ? inflateRawSync(raw) : raw;
       this.textBytes += text.length;
       const channel = /^\{"push":"([^"]+)"/.exec(text.subarray(0, 40).toString('utf8'))?.[1];
       if (channel !== undefined) {
@@ -110,9 +114,9 @@ class BridgeCounter {
     const cookie = opened.headers.get('set-cookie')?.split(';')[0];
     if (cookie === undefined) throw new Error(`no session cookie (${opened.status})`);
     const url = new URL(baseUrl);
-    // Offers permessage-deflate, as browsers do.
+    // Offers compressed messages, as the UI's page does.
     let socket: net.Socket | undefined;
-    const ws = new WebSocket(`ws://${url.host}/bridge`, {
+    const ws = new WebSocket(`ws://${url.host}/bridge`, [BRIDGE_DEFLATE_PROTOCOL], {
       headers: { Cookie: cookie, Origin: `http://${url.host}` },
       createConnection: (options: object) => (socket = net.connect(options as net.NetConnectOpts)),
     });
@@ -122,7 +126,7 @@ class BridgeCounter {
     });
     if (socket === undefined) throw new Error('no socket');
     const counter = new BridgeCounter(ws, socket);
-    const answered = new Promise<number>((resolve) => ws.once('message', (data: WebSocket.RawData) => resolve((data as Buffer).length)));
+    const answered = new Promise<number>((resolve) => ws.once('message', (data: WebSocket.RawData, isBinary: boolean) => resolve(isBinary ? inflateRawSync(data as Buffer).length : (data as Buffer).length)));
     ws.send(JSON.stringify({ id: 1, channel: 'companion:ready', args: [] }));
     const readyBytes = await answered;
     counter.reset();

@@ -161,3 +161,23 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1, 500, 10_000, () => 1)).toBe(600);
   });
 });
+
+describe('web bridge: compressed messages', () => {
+  it('inflates a binary message and keeps the order of the messages around it', async () => {
+    const { bridge, socket } = setup();
+    socket().open();
+    const seen: unknown[] = [];
+    bridge.on('companion:outcomes', (payload) => seen.push(payload));
+    const big = { push: 'companion:outcomes', payload: [{ note: 'x'.repeat(2000), n: 1 }] };
+    const deflated = await new Response(new Blob([JSON.stringify(big)]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer();
+    // A binary message (an ArrayBuffer, as the page's socket delivers it), then a text one.
+    socket().onmessage?.({ data: deflated });
+    socket().receive({ push: 'companion:outcomes', payload: [{ n: 2 }] });
+    expect(seen).toEqual([]); // the text one waits behind the one being inflated
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([big.payload, [{ n: 2 }]]);
+    // Nothing waits any more: text is handled at once again.
+    socket().receive({ push: 'companion:outcomes', payload: [{ n: 3 }] });
+    expect(seen.at(-1)).toEqual([{ n: 3 }]);
+  });
+});

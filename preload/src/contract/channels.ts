@@ -17,6 +17,15 @@ import type { FrameView, RelayOutcomeView, Topic, TopicValues } from './views.js
 
 export const CHANNEL_PREFIX = 'companion:';
 
+/**
+ * The web bridge's WebSocket subprotocol for compressed messages: a page that offers it gets
+ * every server message of 1 KiB or more as a binary message holding the JSON text in raw
+ * DEFLATE (one message, one stream); smaller ones stay text. Pages decode it with
+ * DecompressionStream('deflate-raw'), in order.
+ */
+export const BRIDGE_DEFLATE_PROTOCOL = 'companion.deflate-raw';
+export const BRIDGE_DEFLATE_THRESHOLD = 1024;
+
 /** One topic's new value. */
 export type TopicPush = { readonly [T in Topic]: { readonly topic: T; readonly value: TopicValues[T] } }[Topic];
 

@@ -1,4 +1,5 @@
 import {
+  BRIDGE_DEFLATE_PROTOCOL,
   INVOKE_CHANNELS,
   PUSH_CHANNELS,
   type BridgeClientMessage,
@@ -10,6 +11,7 @@ import {
   type PushChannels,
 } from '../../../preload/src/contract';
 import type { BridgeLink, LinkState } from './link';
+import { messageText } from './message-text';
 
 /**
  * The `CompanionBridge` of the headless host: JSON messages over one WebSocket to
@@ -54,6 +56,13 @@ export interface WebBridge extends CompanionBridge, BridgeLink {
 
 const OPEN = 1;
 
+
+/** The browser's WebSocket, offering compressed messages (binary, read as ArrayBuffers). */
+function compressedSocket(target: string): SocketLike {
+  const socket = new WebSocket(target, [BRIDGE_DEFLATE_PROTOCOL]);
+  socket.binaryType = 'arraybuffer';
+  return socket as unknown as SocketLike;
+}
 
 export function defaultBridgeUrl(location: { readonly protocol: string; readonly host: string }): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`;
@@ -175,10 +184,12 @@ class WebSocketBridge implements WebBridge {
   private attempt = 0;
   private reconnectTimer: unknown = null;
   private closed = false;
+  private inflating = 0;
+  private inbound: Promise<void> = Promise.resolve();
 
   constructor(options: WebBridgeOptions) {
     this.url = options.url ?? defaultBridgeUrl(window.location);
-    this.createSocket = options.createSocket ?? ((target: string): SocketLike => new WebSocket(target) as unknown as SocketLike);
+    this.createSocket = options.createSocket ?? ((target: string): SocketLike => compressedSocket(target));
     this.initialBackoffMs = options.initialBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.random = options.random ?? Math.random;
@@ -243,7 +254,7 @@ class WebSocketBridge implements WebBridge {
       this.setState('open', null);
     };
     current.onmessage = (event): void => {
-      if (this.socket === current) this.onMessage(event.data);
+      if (this.socket === current) this.receive(current, event.data);
     };
     current.onerror = (): void => {
       // A close event follows; that is where the bridge reacts.
@@ -254,6 +265,23 @@ class WebSocketBridge implements WebBridge {
       this.pending.failAll('The connection to the host was lost');
       if (!this.closed) this.scheduleReconnect();
     };
+  }
+
+  /** Messages in order: text at once while nothing waits to be inflated, else behind what waits. */
+  private receive(from: SocketLike, data: unknown): void {
+    if (typeof data === 'string' && this.inflating === 0) return this.onMessage(data);
+    this.inflating += 1;
+    this.inbound = this.inbound
+      .then(() => messageText(data))
+      .then(
+        (text) => {
+          if (this.socket === from) this.onMessage(text);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.inflating -= 1;
+      });
   }
 
   private onMessage(data: unknown): void {

@@ -73,7 +73,7 @@ export class BridgeCallRefused extends Error {
 }
 
 export const SNAPSHOT_INTERVAL_MS = 250;
-export const FRAMES_INTERVAL_MS = 100;
+export const FRAMES_INTERVAL_MS = 250;
 /** Frames waiting for the next batch; beyond this the oldest go (the UI sees the gap in `seq`). */
 const MAX_PENDING_FRAMES = 10_000;
 const MAX_PENDING_OUTCOMES = 1_000;

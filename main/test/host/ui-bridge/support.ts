@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON messages */
+import { inflateRawSync } from 'node:zlib';
 import http from 'node:http';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -148,6 +149,8 @@ export function refusedUpgrade(url: string, headers: Record<string, string>): Pr
 export class BridgeClient {
   readonly messages: any[] = [];
   readonly texts: string[] = [];
+  /** Messages that came binary (the compressed protocol), inflated into `texts` too. */
+  binaryMessages = 0;
   /** The channels this client called. */
   readonly sentChannels = new Set<string>();
   private nextId = 1;
@@ -159,8 +162,9 @@ export class BridgeClient {
   private readyIds = new Set<number>();
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const text = (data as Buffer).toString('utf8');
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryMessages += 1;
+      const text = (isBinary ? inflateRawSync(data as Buffer) : (data as Buffer)).toString('utf8');
       this.texts.push(text);
       const message = JSON.parse(text);
       this.messages.push(message);
@@ -170,8 +174,8 @@ export class BridgeClient {
     this.closed = new Promise((resolve) => ws.on('close', (code) => resolve({ code })));
   }
 
-  static async open(port: number, cookie: string, origin: string | null = `http://127.0.0.1:${port}`): Promise<BridgeClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, { headers: { Cookie: cookie, ...(origin === null ? {} : { Origin: origin }) } });
+  static async open(port: number, cookie: string, origin: string | null = `http://127.0.0.1:${port}`, protocols: readonly string[] = []): Promise<BridgeClient> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [...protocols], { headers: { Cookie: cookie, ...(origin === null ? {} : { Origin: origin }) } });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import { startTestServer, type TestServer } from '../../../../rpc/test/support/test-server.js';
-import { INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
+import { BRIDGE_DEFLATE_PROTOCOL, INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
 import { ControlError } from '../../../src/host/control/control-backend.js';
 import { isReservedPort } from '../../../src/host/control/control-server.js';
 import { startWebUi, type WebUi } from '../../../src/shells/web/web-ui-server.js';
@@ -432,5 +432,27 @@ describe('web UI: the WebSocket bridge', () => {
     await ui.close();
     expect((await client.closed).code).toBe(1001);
     await expect(rawRequest(ui.port, '/')).rejects.toThrow();
+  });
+});
+
+describe('web UI: compressed messages', () => {
+  it('a page that offers the protocol gets messages of 1 KiB or more as raw DEFLATE, smaller ones as text', async () => {
+    const client = await BridgeClient.open(ui.port, await sessionCookie(ui.port, ui.token), `http://127.0.0.1:${ui.port}`, [BRIDGE_DEFLATE_PROTOCOL]);
+    cleanups.push(() => client.close());
+    expect(client.ws.protocol).toBe(BRIDGE_DEFLATE_PROTOCOL);
+    const snapshot = await client.invoke('companion:ready');
+    expect(client.binaryMessages).toBe(1);
+    expect(client.texts.at(-1)?.length).toBeGreaterThanOrEqual(1024);
+    expect(snapshot.games).toEqual(GAMES);
+    expect(snapshot.grants).toEqual(GRANTS);
+    await client.invoke('companion:decline-invite', '901');
+    expect(client.binaryMessages).toBe(1); // the short answer came as text
+  });
+
+  it('a page that does not offer it gets text only', async () => {
+    const client = await bridge();
+    await client.invoke('companion:ready');
+    expect(client.ws.protocol).toBe('');
+    expect(client.binaryMessages).toBe(0);
   });
 });
