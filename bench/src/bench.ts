@@ -12,7 +12,7 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent,arrpc)  a subset, for quick iterations
  *   record        recording overhead (bench/src/record-phase.ts, output key `record`): closed-loop SET_ACTIVITY
  *                 on `companion serve --record FILE` vs `companion serve`, BENCH_ROUNDS rounds; bytes per frame
  *                 BENCH_RECORD_CLIENTS (100)  BENCH_RECORD_ROUNDS (5, or BENCH_ROUNDS when higher)
@@ -30,6 +30,14 @@
  *                   BENCH_UI_INSPECTOR_MS (10000)  BENCH_UI_WARMUP_MS (3000)  BENCH_UI_BASELINE_MS (5000)  BENCH_UI_CLIENTS (5)
  *     ui-consent    AUTHORIZE written → consent prompt in the page's DOM, dismissed, repeated
  *                   BENCH_UI_CONSENT_SAMPLES (30)
+ *   arrpc         Companion against arRPC (github.com/OpenAsar/arrpc), run when BENCH_ARRPC names a copy of it fetched by hand
+ *                 outside the repository (bench/src/arrpc-phase.ts, output key `arrpc`, a table on stderr):
+ *                   git clone --depth 1 https://github.com/OpenAsar/arrpc /tmp/arrpc
+ *                   echo '[]' > /tmp/arrpc/src/process/detectable.json && (cd /tmp/arrpc && npm install --omit=dev)
+ *                   BENCH_ARRPC=/tmp/arrpc npm run bench -- arrpc
+ *                 fresh servers every round, alternating order: handshake, SET_ACTIVITY p50/p99, throughput (1, 100
+ *                 clients, 10 x 16 in flight), CPU per request, start and peak RSS; medians and per-round ratios
+ *                 BENCH_ARRPC_ROUNDS (7)  BENCH_ARRPC_SETTLE_MS (2000)  BENCH_ARRPC_PIPELINE (10x16)
  *   soak          not in the default list (long): memory and fd drift of `companion serve` under steady churn
  *                 (bench/src/soak-phase.ts, output key `soak`). `npm run bench -- soak --duration N` (seconds),
  *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
@@ -69,6 +77,8 @@ import { recordPhase } from './record-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
+import { arrpcPhase } from './arrpc-phase.js';
+import { arrpcProblem } from './arrpc-peer.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -110,7 +120,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent'];
+const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'arrpc'];
 /** Run only when named: `soak` lasts as long as it is told (10 minutes by default). */
 const ON_REQUEST_PHASES = ['soak'];
 
@@ -129,8 +139,10 @@ if (ARGS.soakSeconds !== undefined && !PHASES.has('soak')) {
   process.exit(2);
 }
 const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
-/** The phases that measure the two servers (or start their own hosts beside them); `soak` alone needs neither. */
-const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !ON_REQUEST_PHASES.includes(phase));
+/** Phases that start their own servers: alone, they need neither the baseline nor the pair's Companion. */
+const STANDALONE_PHASES = [...ON_REQUEST_PHASES, 'arrpc'];
+/** The phases that measure the two servers (or start their own hosts beside them); `soak` or `arrpc` alone need neither. */
+const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !STANDALONE_PHASES.includes(phase));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
@@ -226,7 +238,7 @@ interface LoadFigures extends LoadStopResult {
 async function runLoad(gen: LoadGenerator, target: Target, clients: number, inFlight: number): Promise<LoadFigures> {
   const { server } = target;
   const prepared = await gen.call({ op: 'loadPrepare', path: server.socketPath, clients, inFlight, expect: target.expect });
-  if (prepared.failed > 0) progress(`  ${target.kind}: ${prepared.failed} of ${clients} clients failed to connect: ${prepared.firstFailure}`);
+  if (prepared.failed > 0) progress(`  ${server.name}: ${prepared.failed} of ${clients} clients failed to connect: ${prepared.firstFailure}`);
   await sleep(100);
   await gen.call({ op: 'loadStart', warmupMs: CONFIG.warmupMs });
   await sleep(CONFIG.warmupMs);
@@ -476,22 +488,62 @@ async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Rec
   }
 }
 
-/** `soak` alone: its one host and nothing else (no baseline, no load worker). */
-async function soakOnly(): Promise<number> {
+/** The arrpc phase when BENCH_ARRPC is set; named without it, an error. */
+async function runArrpc(ctx: PlatformBenchContext, gen: LoadGenerator, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  const dir = process.env.BENCH_ARRPC ?? '';
+  if (dir === '') {
+    const named = (ARGS.phases ?? (process.env.BENCH_PHASES ?? '').split(',')).includes('arrpc');
+    if (named) errors.push('arrpc: BENCH_ARRPC is not set (the folder of a copy of arRPC: bench/src/arrpc-peer.ts says how to fetch it)');
+    else progress('arrpc: skipped (BENCH_ARRPC is not set)');
+    return undefined;
+  }
+  const problem = arrpcProblem(path.resolve(dir));
+  if (problem !== null) {
+    errors.push(`arrpc: ${problem}`);
+    progress(`arrpc: ${problem}`);
+    return undefined;
+  }
+  try {
+    return await arrpcPhase({
+      ctx,
+      dir: path.resolve(dir),
+      call: gen.call.bind(gen),
+      load: (server, expect, clients, inFlight) => runLoad(gen, { kind: 'companion', server, expect }, clients, inFlight),
+      nodeFlags: { companion: await profileFlags('arrpc-companion'), arrpc: await profileFlags('arrpc') },
+      handshakeSamples: CONFIG.handshakeSamples,
+      rttSamples: CONFIG.rttSamples,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`arrpc: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
+/** `soak` and/or `arrpc` alone: the servers they start and nothing else (no baseline). */
+async function standaloneOnly(): Promise<number> {
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const loadavgStart = os.loadavg().map(round2);
   cleanUpOnSignal(tmpRoot);
   progress(`temp dir ${tmpRoot}`);
-  const soak = await runSoak({ root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress }, errors);
+  const ctx: PlatformBenchContext = { root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress };
+  let arrpc: Record<string, unknown> | undefined;
+  if (PHASES.has('arrpc')) {
+    const gen = new LoadGenerator();
+    arrpc = await runArrpc(ctx, gen, errors).finally(() => gen.terminate());
+  }
+  const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: 'companion-soak',
+    bench: PHASES.has('soak') ? 'companion-soak' : 'companion-vs-arrpc',
     ...machineDescription(),
-    config: { phases: [...PHASES], soakSeconds: SOAK_SECONDS, pinning: PINNING ?? 'off' },
+    config: { phases: [...PHASES], ...(PHASES.has('soak') ? { soakSeconds: SOAK_SECONDS } : {}), pinning: PINNING ?? 'off' },
+    arrpc,
     soak,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
@@ -503,7 +555,7 @@ async function soakOnly(): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  if (!NEEDS_SERVER_PAIR) return soakOnly();
+  if (!NEEDS_SERVER_PAIR) return standaloneOnly();
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const baselineDir = path.join(tmpRoot, 'baseline');
@@ -741,6 +793,9 @@ async function main(): Promise<number> {
     // 11-12. The web UI in headless Chromium: inspector frame rate under load, AUTHORIZE to the consent prompt.
     const uiOut = UI_PHASES.some((phase) => PHASES.has(phase)) ? await runUiPhases(platformCtx, PHASES, errors) : undefined;
 
+    // Companion against arRPC, fresh servers per round (when BENCH_ARRPC is set).
+    const arrpcOut = PHASES.has('arrpc') ? await runArrpc(platformCtx, g, errors) : undefined;
+
     // 14. Memory and fd drift over a long run of churn (only when named).
     const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
 
@@ -891,6 +946,7 @@ async function main(): Promise<number> {
       platformSide: platformOut,
       record: recordOut,
       ui: uiOut,
+      arrpc: arrpcOut,
       soak: soakOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
