@@ -12,7 +12,7 @@
  * the end of the round. Ratios are Companion / arRPC, taken per round; the medians of the
  * figures and of the ratios are reported, with the ratios' spread.
  *
- * BENCH_ARRPC=<dir>  BENCH_ARRPC_ROUNDS (7; at least 5 for a comparison)  BENCH_ARRPC_SETTLE_MS (2000)
+ * BENCH_ARRPC=<dir>  BENCH_ARRPC_ROUNDS (7; at least 5 for a comparison)  BENCH_ARRPC_SETTLE_MS (5000)
  * BENCH_ARRPC_PIPELINE (10x16)
  */
 import { startArrpc } from './arrpc-peer.js';
@@ -52,7 +52,7 @@ export interface ArrpcPhaseDeps {
 
 export const ARRPC_CONFIG = {
   rounds: Math.max(1, envInt('BENCH_ARRPC_ROUNDS', 7)),
-  settleMs: envInt('BENCH_ARRPC_SETTLE_MS', 2000),
+  settleMs: envInt('BENCH_ARRPC_SETTLE_MS', 5000),
   pipeline: (() => {
     const [clients, inFlight] = (process.env.BENCH_ARRPC_PIPELINE ?? '10x16').split('x').map(Number);
     return { clients: clients ?? 10, inFlight: inFlight ?? 16 };

@@ -37,7 +37,8 @@
  *                   BENCH_ARRPC=/tmp/arrpc npm run bench -- arrpc
  *                 fresh servers every round, alternating order: handshake, SET_ACTIVITY p50/p99, throughput (1, 100
  *                 clients, 10 x 16 in flight), CPU per request, start and peak RSS; medians and per-round ratios
- *                 BENCH_ARRPC_ROUNDS (7)  BENCH_ARRPC_SETTLE_MS (2000)  BENCH_ARRPC_PIPELINE (10x16)
+ *                 BENCH_ARRPC_ROUNDS (7)  BENCH_ARRPC_SETTLE_MS (5000)  BENCH_ARRPC_PIPELINE (10x16)
+ *                 BENCH_COMPANION_NODE_FLAGS="--flag ..."  diagnostic: node flags for that phase's Companion only
  *   soak          not in the default list (long): memory and fd drift of `companion serve` under steady churn
  *                 (bench/src/soak-phase.ts, output key `soak`). `npm run bench -- soak --duration N` (seconds),
  *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
@@ -99,6 +100,9 @@ const CONFIG = {
   })(),
   settleMs: 500,
 };
+
+/** Diagnostic only: node flags for the arrpc phase's Companion alone (BENCH_COMPANION_NODE_FLAGS), to try V8 settings against the same peer. */
+const COMPANION_ONLY_FLAGS = (process.env.BENCH_COMPANION_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 /** Diagnostic only: a baseline whose replies carry the activity sent (Companion-sized replies). */
 const BASELINE_ECHO_ACTIVITY = process.env.BENCH_BASELINE === 'echo-activity';
@@ -509,7 +513,7 @@ async function runArrpc(ctx: PlatformBenchContext, gen: LoadGenerator, errors: s
       dir: path.resolve(dir),
       call: gen.call.bind(gen),
       load: (server, expect, clients, inFlight) => runLoad(gen, { kind: 'companion', server, expect }, clients, inFlight),
-      nodeFlags: { companion: await profileFlags('arrpc-companion'), arrpc: await profileFlags('arrpc') },
+      nodeFlags: { companion: [...(await profileFlags('arrpc-companion')), ...COMPANION_ONLY_FLAGS], arrpc: await profileFlags('arrpc') },
       handshakeSamples: CONFIG.handshakeSamples,
       rttSamples: CONFIG.rttSamples,
     });

@@ -55,6 +55,11 @@ export interface ConnectionHost {
   closed(connection: RpcConnection, info: DisconnectInfo): void;
   /** The first reply this connection's client did not read was dropped (said once per connection). */
   repliesDropped?(connection: RpcConnection): void;
+  /**
+   * The reply of a command answered at once has been handed to the socket (or dropped: the peer
+   * left): the place for the command's effects that the reply does not wait for.
+   */
+  replied?(connection: RpcConnection): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
   readonly trace: FrameTracer | undefined;
 }
@@ -301,7 +306,11 @@ export class RpcConnection {
           reply.reply.then((r) => this.sendReply(r), (error: unknown) => this.failed(error));
           return;
         }
-        this.sendReply(reply);
+        try {
+          this.sendReply(reply);
+        } finally {
+          this.host.replied?.(this);
+        }
         return;
       }
       default:
