@@ -10,5 +10,8 @@ if (!existsSync(entry)) {
 // `serve` starts with V8's compilers held back and lets them go once it has started
 // (main/src/host/compose/startup-tiering.ts says why).
 if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/startup-tiering.js', import.meta.url).href)).holdCompilersForStartup();
+// `serve` answers games on the main thread: V8's background threads yield to it
+// (main/src/host/compose/background-priority.ts says why).
+if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/background-priority.js', import.meta.url).href)).backgroundThreadsYield();
 const { main } = await import(entry.href);
 await main();

@@ -12,7 +12,7 @@
  *   BENCH_SERVER_NODE_FLAGS="--perf-basic-prof"  extra node flags for both server children
  *   BENCH_BASELINE=echo-activity  diagnostic: the baseline replies with data = the activity sent
  *   BENCH_PIN=0               do not pin servers / load generator to separate CPUs
- *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent,ui-bridge)  a subset, for quick iterations
+ *   BENCH_PHASES (rss,latency,closed,pipelined,record,presence,fanout,embedded-rss,ui-inspector,ui-consent,ui-bridge,arrpc)  a subset, for quick iterations
  *   record        recording overhead (bench/src/record-phase.ts, output key `record`): closed-loop SET_ACTIVITY
  *                 on `companion serve --record FILE` vs `companion serve`, BENCH_ROUNDS rounds; bytes per frame
  *                 BENCH_RECORD_CLIENTS (100)  BENCH_RECORD_ROUNDS (5, or BENCH_ROUNDS when higher)
@@ -32,6 +32,15 @@
  *                   BENCH_UI_CONSENT_SAMPLES (30)
  *   registration  not in the default list: 10,000 handshakes with distinct client ids on `companion serve`; state file
  *                 sizes and host RSS at idle, at the peak and a minute after (bench/src/registration-phase.ts, key `registration`)
+ *   arrpc         Companion against arRPC (github.com/OpenAsar/arrpc), run when BENCH_ARRPC names a copy of it fetched by hand
+ *                 outside the repository (bench/src/arrpc-phase.ts, output key `arrpc`, a table on stderr):
+ *                   git clone --depth 1 https://github.com/OpenAsar/arrpc /tmp/arrpc
+ *                   echo '[]' > /tmp/arrpc/src/process/detectable.json && (cd /tmp/arrpc && npm install --omit=dev)
+ *                   BENCH_ARRPC=/tmp/arrpc npm run bench -- arrpc
+ *                 fresh servers every round, alternating order: handshake, SET_ACTIVITY p50/p99, throughput (1, 100
+ *                 clients, 10 x 16 in flight), CPU per request, start and peak RSS; medians and per-round ratios
+ *                 BENCH_ARRPC_ROUNDS (7)  BENCH_ARRPC_SETTLE_MS (5000)  BENCH_ARRPC_PIPELINE (10x16)
+ *                 BENCH_COMPANION_NODE_FLAGS="--flag ..."  diagnostic: node flags for that phase's Companion only
  *   soak          not in the default list (long): memory and fd drift of `companion serve` under steady churn
  *                 (bench/src/soak-phase.ts, output key `soak`). `npm run bench -- soak --duration N` (seconds),
  *                 or BENCH_PHASES=soak BENCH_SOAK_S=N (default 600); alone, it starts no other server
@@ -82,6 +91,8 @@ import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js
 import { soakConfig, soakPhase } from './soak-phase.js';
 import { fuzzConfig, fuzzPhase } from './fuzz-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
+import { arrpcPhase } from './arrpc-phase.js';
+import { arrpcProblem } from './arrpc-peer.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -103,6 +114,9 @@ const CONFIG = {
   settleMs: 500,
 };
 
+/** Diagnostic only: node flags for the arrpc phase's Companion alone (BENCH_COMPANION_NODE_FLAGS), to try V8 settings against the same peer. */
+const COMPANION_ONLY_FLAGS = (process.env.BENCH_COMPANION_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+
 /** Diagnostic only: a baseline whose replies carry the activity sent (Companion-sized replies). */
 const BASELINE_ECHO_ACTIVITY = process.env.BENCH_BASELINE === 'echo-activity';
 
@@ -123,7 +137,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge'];
+const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge', 'arrpc'];
 /**
  * Run only when named: `soak` lasts as long as it is told (10 minutes by default);
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
@@ -151,8 +165,10 @@ if ((ARGS.fuzzFrames !== undefined || ARGS.fuzzSeed !== undefined) && !PHASES.ha
 }
 const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
 const FUZZ = fuzzConfig(ARGS.fuzzFrames, ARGS.fuzzSeed);
-/** The phases that measure the two servers (or start their own hosts beside them); `soak`, `registration` and `fuzz` alone need neither. */
-const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !ON_REQUEST_PHASES.includes(phase));
+/** Phases that start their own servers: alone, they need neither the baseline nor the pair's Companion. */
+const STANDALONE_PHASES = [...ON_REQUEST_PHASES, 'arrpc'];
+/** The phases that measure the two servers (or start their own hosts beside them); the standalone ones alone need neither. */
+const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !STANDALONE_PHASES.includes(phase));
 const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
 
 const TARGETS = {
@@ -248,7 +264,7 @@ interface LoadFigures extends LoadStopResult {
 async function runLoad(gen: LoadGenerator, target: Target, clients: number, inFlight: number): Promise<LoadFigures> {
   const { server } = target;
   const prepared = await gen.call({ op: 'loadPrepare', path: server.socketPath, clients, inFlight, expect: target.expect });
-  if (prepared.failed > 0) progress(`  ${target.kind}: ${prepared.failed} of ${clients} clients failed to connect: ${prepared.firstFailure}`);
+  if (prepared.failed > 0) progress(`  ${server.name}: ${prepared.failed} of ${clients} clients failed to connect: ${prepared.firstFailure}`);
   await sleep(100);
   await gen.call({ op: 'loadStart', warmupMs: CONFIG.warmupMs });
   await sleep(CONFIG.warmupMs);
@@ -528,6 +544,39 @@ async function runRegistration(ctx: PlatformBenchContext, errors: string[]): Pro
   }
 }
 
+/** The arrpc phase when BENCH_ARRPC is set; named without it, an error. */
+async function runArrpc(ctx: PlatformBenchContext, gen: LoadGenerator, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  const dir = process.env.BENCH_ARRPC ?? '';
+  if (dir === '') {
+    const named = (ARGS.phases ?? (process.env.BENCH_PHASES ?? '').split(',')).includes('arrpc');
+    if (named) errors.push('arrpc: BENCH_ARRPC is not set (the folder of a copy of arRPC: bench/src/arrpc-peer.ts says how to fetch it)');
+    else progress('arrpc: skipped (BENCH_ARRPC is not set)');
+    return undefined;
+  }
+  const problem = arrpcProblem(path.resolve(dir));
+  if (problem !== null) {
+    errors.push(`arrpc: ${problem}`);
+    progress(`arrpc: ${problem}`);
+    return undefined;
+  }
+  try {
+    return await arrpcPhase({
+      ctx,
+      dir: path.resolve(dir),
+      call: gen.call.bind(gen),
+      load: (server, expect, clients, inFlight) => runLoad(gen, { kind: 'companion', server, expect }, clients, inFlight),
+      nodeFlags: { companion: [...(await profileFlags('arrpc-companion')), ...COMPANION_ONLY_FLAGS], arrpc: await profileFlags('arrpc') },
+      handshakeSamples: CONFIG.handshakeSamples,
+      rttSamples: CONFIG.rttSamples,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`arrpc: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The fuzz phase, its failure (or a finding) recorded in `errors`. */
 async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -542,8 +591,8 @@ async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promis
   }
 }
 
-/** `soak`, `registration` and/or `fuzz` alone: their own hosts and nothing else (no baseline, no load worker). */
-async function onRequestOnly(): Promise<number> {
+/** `soak`, `registration`, `fuzz` and/or `arrpc` alone: the servers they start and nothing else (no baseline). */
+async function standaloneOnly(): Promise<number> {
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const loadavgStart = os.loadavg().map(round2);
@@ -551,6 +600,11 @@ async function onRequestOnly(): Promise<number> {
   progress(`temp dir ${tmpRoot}`);
   const ctx: PlatformBenchContext = { root: ROOT, here: HERE, tmpRoot, serverCpus: PINNING?.servers, progress };
   const registration = PHASES.has('registration') ? await runRegistration(ctx, errors) : undefined;
+  let arrpc: Record<string, unknown> | undefined;
+  if (PHASES.has('arrpc')) {
+    const gen = new LoadGenerator();
+    arrpc = await runArrpc(ctx, gen, errors).finally(() => gen.terminate());
+  }
   const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
   killAllNow();
@@ -558,7 +612,7 @@ async function onRequestOnly(): Promise<number> {
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : 'companion-fuzz',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -567,6 +621,7 @@ async function onRequestOnly(): Promise<number> {
       pinning: PINNING ?? 'off',
     },
     registration,
+    arrpc,
     soak,
     fuzz,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
@@ -579,7 +634,7 @@ async function onRequestOnly(): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  if (!NEEDS_SERVER_PAIR) return onRequestOnly();
+  if (!NEEDS_SERVER_PAIR) return standaloneOnly();
   const errors: string[] = [];
   const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'companion-bench-'));
   const baselineDir = path.join(tmpRoot, 'baseline');
@@ -820,6 +875,9 @@ async function main(): Promise<number> {
     // 13. What one open UI costs the host: bytes pushed to it, host CPU with and without it.
     const uiBridgeOut = PHASES.has('ui-bridge') ? await runUiBridge(platformCtx, errors) : undefined;
 
+    // Companion against arRPC, fresh servers per round (when BENCH_ARRPC is set).
+    const arrpcOut = PHASES.has('arrpc') ? await runArrpc(platformCtx, g, errors) : undefined;
+
     // 14. Memory and fd drift over a long run of churn (only when named).
     const soakOut = PHASES.has('soak') ? await runSoak(platformCtx, errors) : undefined;
     // 15. 10,000 distinct client ids through the handshake (only when named).
@@ -975,6 +1033,7 @@ async function main(): Promise<number> {
       record: recordOut,
       ui: uiOut,
       uiBridge: uiBridgeOut,
+      arrpc: arrpcOut,
       soak: soakOut,
       registration: registrationOut,
       fuzz: fuzzOut,

@@ -60,9 +60,12 @@ export function killAllNow(): void {
 }
 process.on('exit', killAllNow);
 
+/** The line a server prints once it accepts connections; group 1 is its socket path (or URL). */
+const LISTENING = /listening on (\S.*?)\s*$/m;
+
 /**
- * Spawns `node ...argv` (pinned to `cpus` with taskset when given) and resolves once a stdout line contains `listening on <path>`.
- * stdout and stderr go to `logFile` (they must be drained so the child never blocks).
+ * Spawns `node ...argv` (pinned to `cpus` with taskset when given) and resolves once a stdout line contains `listening on <path>`
+ * (or matches `ready`, whose first group is the path). stdout and stderr go to `logFile` (they must be drained so the child never blocks).
  */
 export function startServer(
   name: string,
@@ -73,6 +76,8 @@ export function startServer(
     readonly timeoutMs?: number;
     /** Extra environment variables (e.g. a temp XDG_CONFIG_HOME), merged over the bench's own. */
     readonly env?: Readonly<Record<string, string>>;
+    /** A server that announces itself otherwise (a peer such as arRPC): the line to wait for, group 1 the socket path. */
+    readonly ready?: RegExp;
   } = {},
 ): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000;
@@ -111,7 +116,7 @@ export function startServer(
       keepTail(chunk);
       if (settled) return;
       stdoutText += chunk.toString('utf8');
-      const match = /listening on (\S.*?)\s*$/m.exec(stdoutText);
+      const match = (options.ready ?? LISTENING).exec(stdoutText);
       if (match?.[1] === undefined || !stdoutText.slice(match.index).includes('\n')) return;
       settled = true;
       clearTimeout(timer);

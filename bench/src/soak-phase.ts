@@ -15,6 +15,10 @@
  * Idle readings before and after the churn (6 s without clients, longer than the embedded
  * emulator's keep-alive) tell what stays behind once every game has gone.
  *
+ * Once the churn ends, RSS is read at once ("end of load") and then every few seconds for
+ * BENCH_SOAK_IDLE_S (120) without any client: what the host gives back once the load is over
+ * (target: within SOAK_RECOVERY_MAX_MIB of its idle figure before the churn).
+ *
  * BENCH_SOAK_HEAP=1 starts the host with --inspect on a loopback port and, at every reading,
  * forces a full garbage collection and reads the JS heap still in use (inspector-heap.ts):
  * a leak of objects climbs there, while garbage V8 has not collected yet does not. RSS is
@@ -23,7 +27,7 @@
  * BENCH_SOAK_S (600) / --duration: the whole churn, warm-up included
  * BENCH_SOAK_WARMUP_S (duration / 6, at most 60)  BENCH_SOAK_SAMPLE_MS (duration / 30, 1000-5000)
  * BENCH_SOAK_GAMES (8)  BENCH_SOAK_RATE (50 SET_ACTIVITY/s over all games)  BENCH_SOAK_SESSION_MS (3000, ±50%)
- * BENCH_SOAK_HEAP (0)
+ * BENCH_SOAK_HEAP (0)  BENCH_SOAK_IDLE_S (120)
  */
 import { readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -37,6 +41,9 @@ import { envInt } from './shared.js';
 
 export const SOAK_THRESHOLDS = { rssMiBPerHour: 10, fdsPerHour: 5, heapAfterGcMiBPerHour: 5 };
 const IDLE_SETTLE_MS = 6000;
+/** After the load, RSS must come back within this much of the idle figure before it. */
+export const SOAK_RECOVERY_MAX_MIB = 15;
+const RECOVERY_SAMPLE_MS = 5000;
 const MS_PER_HOUR = 3_600_000;
 
 export interface SoakConfig {
@@ -48,6 +55,8 @@ export interface SoakConfig {
   readonly sessionMs: number;
   /** Read the JS heap after a forced full GC at every reading (BENCH_SOAK_HEAP=1). */
   readonly heap: boolean;
+  /** How long RSS is followed after the load, without clients. */
+  readonly idleS: number;
 }
 
 export function soakConfig(durationS: number): SoakConfig {
@@ -59,6 +68,7 @@ export function soakConfig(durationS: number): SoakConfig {
     requestsPerSec: Math.max(1, envInt('BENCH_SOAK_RATE', 50)),
     sessionMs: envInt('BENCH_SOAK_SESSION_MS', 3000),
     heap: process.env.BENCH_SOAK_HEAP === '1',
+    idleS: envInt('BENCH_SOAK_IDLE_S', 120),
   };
 }
 
@@ -95,6 +105,19 @@ function thinned(readings: readonly Reading[], max: number, withHeap: boolean): 
   return kept.map((r) => [Math.round(r.t), r.rssMiB, r.fds, ...(withHeap ? [r.heapMiB] : [])]);
 }
 
+/** RSS every RECOVERY_SAMPLE_MS for `idleS` after the load ([seconds after the load, MiB]), the last at `idleS`. */
+async function followIdleRss(host: ServerProcess, idleS: number): Promise<[number, number][]> {
+  const t0 = performance.now();
+  const series: [number, number][] = [];
+  for (let at = Math.min(RECOVERY_SAMPLE_MS, idleS * 1000); at <= idleS * 1000; at = Math.min(at + RECOVERY_SAMPLE_MS, idleS * 1000)) {
+    await sleep(t0 + at - performance.now());
+    if (!host.alive) throw new Error(`the host exited after the soak's load: ${JSON.stringify(host.exit)}`);
+    series.push([Math.round(at / 1000), memorySample(host.pid).rssMiB]);
+    if (at === idleS * 1000) break;
+  }
+  return series;
+}
+
 export async function soakPhase(ctx: PlatformBenchContext, config: SoakConfig): Promise<Record<string, unknown>> {
   const inspectPort = config.heap ? await freeLoopbackPort() : undefined;
   const host: ServerProcess = await startHost(ctx, 'soak', [], inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]);
@@ -128,8 +151,12 @@ export async function soakPhase(ctx: PlatformBenchContext, config: SoakConfig): 
     }
     await churn;
     const cpuEnd = { ms: cpuSample(host.pid).ms, at: performance.now() };
-    await sleep(IDLE_SETTLE_MS);
+    const endOfLoad = memorySample(host.pid).rssMiB;
+    ctx.progress(`soak: load over, RSS ${endOfLoad} MiB; following it for ${config.idleS} s without clients`);
+    const recovery = await followIdleRss(host, config.idleS);
     const idleAfter = await readHost(host.pid, heap);
+    const later = recovery.at(-1)?.[1] ?? endOfLoad;
+    ctx.progress(`soak: RSS idle before ${idleBefore.rssMiB} MiB, at the end of load ${endOfLoad} MiB, ${config.idleS} s later ${later} MiB`);
 
     const measured = readings.filter((r) => r.t >= config.warmupS);
     const secondHalf = measured.slice(Math.floor(measured.length / 2));
@@ -163,6 +190,18 @@ export async function soakPhase(ctx: PlatformBenchContext, config: SoakConfig): 
         end: last?.rssMiB ?? null,
         max: measured.length > 0 ? Math.max(...measured.map((r) => r.rssMiB)) : null,
         idleAfter: idleAfter.rssMiB,
+        endOfLoad,
+        idleLater: later,
+      },
+      rssRecovery: {
+        note: `RSS read as the load ended, then every ${RECOVERY_SAMPLE_MS / 1000} s for ${config.idleS} s without clients (no forced GC); target: back within ${SOAK_RECOVERY_MAX_MIB} MiB of idleBefore`,
+        idleBeforeMiB: idleBefore.rssMiB,
+        endOfLoadMiB: endOfLoad,
+        laterMiB: later,
+        laterS: config.idleS,
+        aboveIdleMiB: round2(later - idleBefore.rssMiB),
+        pass: later - idleBefore.rssMiB <= SOAK_RECOVERY_MAX_MIB,
+        series: recovery,
       },
       heapAfterGcMiB:
         heap === undefined

@@ -34,8 +34,9 @@ function setActivity({ connection, server, request }: CommandContext): unknown {
   });
   connection.pid = result.pid ?? connection.pid;
   connection.activity = result.activity;
+  // Announced once the reply is written (the relay's work is not the game's to wait for).
   if (server.listenerCount('activity') > 0) {
-    server.emit('activity', { connection, pid: result.pid, activity: result.activity, cause: 'command' });
+    server.announceAfterReply({ connection, pid: result.pid, activity: result.activity, cause: 'command' });
   }
   return result.activity === null ? null : activityJsonText(result.activity);
 }

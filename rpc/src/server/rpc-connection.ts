@@ -55,6 +55,11 @@ export interface ConnectionHost {
   closed(connection: RpcConnection, info: DisconnectInfo): void;
   /** The first reply this connection's client did not read was dropped (said once per connection). */
   repliesDropped?(connection: RpcConnection): void;
+  /**
+   * The reply of a command answered at once has been handed to the socket (or dropped: the peer
+   * left): the place for the command's effects that the reply does not wait for.
+   */
+  replied?(connection: RpcConnection): void;
   /** Frame tracing; undefined while nobody listens, so the hot path pays nothing. */
   readonly trace: FrameTracer | undefined;
 }
@@ -122,7 +127,12 @@ export class RpcConnection {
   /** QA output shaping (delay, split, coalesce); writes straight through until set. */
   readonly output: OutputShaper;
   private readonly backlog: RawFrame[] = [];
-  private readonly aborter = new AbortController();
+  /**
+   * Made when a handler first asks for `signal`: an AbortSignal costs about 2.7 µs to make and
+   * aborting it as much again, which a connection that never sends a command (a probe, a
+   * handshake-only client) does not need (measured 2026-11-25).
+   */
+  private aborter: AbortController | undefined;
   private busy = false;
   private stopped = false;
   private socketClosed = false;
@@ -172,6 +182,10 @@ export class RpcConnection {
 
   /** Aborted when the peer disconnects: long-running handlers (consent prompts) stop on it. */
   get signal(): AbortSignal {
+    if (this.aborter === undefined) {
+      this.aborter = new AbortController();
+      if (this.socketClosed) this.aborter.abort(new Error('the client disconnected'));
+    }
     return this.aborter.signal;
   }
 
@@ -301,7 +315,11 @@ export class RpcConnection {
           reply.reply.then((r) => this.sendReply(r), (error: unknown) => this.failed(error));
           return;
         }
-        this.sendReply(reply);
+        try {
+          this.sendReply(reply);
+        } finally {
+          this.host.replied?.(this);
+        }
         return;
       }
       default:
@@ -370,7 +388,7 @@ export class RpcConnection {
   private onSocketClose(): void {
     this.socketClosed = true;
     this.out.clear();
-    this.aborter.abort(new Error('the client disconnected'));
+    this.aborter?.abort(new Error('the client disconnected'));
     if (!this.busy) {
       this.finalize();
       return;

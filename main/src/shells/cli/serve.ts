@@ -1,5 +1,6 @@
 import { startWebUi } from '../web/web-ui-server.js';
 import { compileFromNowOn } from '../../host/compose/startup-tiering.js';
+import { releaseHeapWhenIdle } from '../../host/compose/idle-heap-release.js';
 import { activationFromEnv, withoutActivationVars } from '../../diagnostics/systemd/activation.js';
 import { startHost, type Host } from '../../host/compose/host.js';
 import { isInteractiveTerminal, startTtyPrompt } from './tty-prompt.js';
@@ -112,5 +113,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   }
   // Started: what runs from now on is the work the host is for (startup-tiering.ts).
   compileFromNowOn();
+  // What start-up and each burst of load leave in the heap goes back once the games are quiet.
+  releaseHeapWhenIdle(host.server, host.closed);
   return shutdown.closeOnSignal(host, logger);
 }
