@@ -15,13 +15,17 @@ import v8 from 'node:v8';
  *
  * Node exposes that collection only through the inspector protocol (HeapProfiler.collectGarbage),
  * which works in-process without --inspect; the session lives for the one call. A plain full
- * collection (--expose-gc's gc()) frees the garbage but keeps the pages: measured on a started
- * host, V8's committed heap went 18.1 -> 26.1 MB after two of them.
+ * collection (--expose-gc's gc()) frees the garbage but keeps most pages.
  * Measured 2026-11-25 (2 cores, Node 20.20.2, shared with other work):
  * - `companion serve` 4 s after start: RSS 60.3 -> 54.2 MiB, V8 heap 19.0 -> 11.4 MB.
- * - `npm run bench -- soak --duration 420` with BENCH_SOAK_GAMES=50 BENCH_SOAK_RATE=250
- *   (50 games, 250 SET_ACTIVITY/s, reconnecting): RSS idle before / end of load / 120 s later,
- *   without the release: 59.4 / 95.6 / 95.6 MiB; docs/performance.md has the figures with it.
+ * - after 240 s of 50 games sending 250 SET_ACTIVITY/s: RSS 60.0 idle before, 96.1 at the end
+ *   and still 20 s later; then a plain full collection 70.0, this one 61.9 MiB.
+ * - `npm run bench -- soak --duration 420` with BENCH_SOAK_GAMES=50 BENCH_SOAK_RATE=250: RSS idle
+ *   before / end of load / 120 s later, without the release 59.4 / 95.6 / 95.6 MiB, with it
+ *   53.7 / 95.9 / 62.2 MiB (back 5 s after the load).
+ * The price: right after a release the young generation is at its smallest, so a burst that
+ * follows meets a scavenge more often until V8 grows it again (docs/performance.md, "Against
+ * arRPC", has what that does to the round trip's p99 on a fresh host).
  */
 
 /** Resolves once the collection is done (false: it could not run). */
