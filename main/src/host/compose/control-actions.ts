@@ -125,7 +125,7 @@ export function recordingActions(target: { readonly recorder: HostRecorder; read
 /** Presence arbitration and privacy settings. */
 export function presenceActions(presence: PresenceService | undefined): Members<'presence' | 'updatePresence'> {
   return {
-    presence: () => (presence === undefined ? null : presenceView(presence.view(SNAPSHOT_OUTCOMES))),
+    presence: (recentOutcomes = SNAPSHOT_OUTCOMES) => (presence === undefined ? null : presenceView(presence.view(recentOutcomes))),
     updatePresence: async (patch) => {
       if (presence === undefined) throw new ControlError(409, 'this host has no presence settings');
       try {

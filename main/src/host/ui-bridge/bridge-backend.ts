@@ -155,7 +155,8 @@ export class UiBridge implements HostBridge {
   private async pushTopics(): Promise<void> {
     if (!this.wanted()) return;
     try {
-      const data = await readHostData(this.backend, this.options.settings);
+      // Presence is pushed without its recent outcomes (they stream on their own): none are read.
+      const data = await readHostData(this.backend, this.options.settings, 0);
       if (!this.wanted()) return;
       for (const push of this.topics.take(topicValues(data))) this.fanout.emit({ channel: 'companion:topic', payload: push });
     } catch (error) {

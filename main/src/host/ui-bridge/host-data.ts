@@ -17,9 +17,11 @@ import type { WebUiBackend } from './web-ui-backend.js';
 /**
  * The host's state as the UI sees it (the snapshot without frames), read from the backend in
  * the contract's shapes: after the grants (the one asynchronous read), everything in one
- * synchronous step, so the state is of one moment.
+ * synchronous step, so the state is of one moment. `recentOutcomes` limits the presence's
+ * recent outcomes (default the snapshot's count): a topic round, which pushes presence without
+ * them, reads none.
  */
-export async function readHostData(backend: WebUiBackend, settings: WebUiSettings): Promise<HostData> {
+export async function readHostData(backend: WebUiBackend, settings: WebUiSettings, recentOutcomes?: number): Promise<HostData> {
   const grants = await backend.grants();
   return {
     status: statusView(backend.status()),
@@ -31,7 +33,7 @@ export async function readHostData(backend: WebUiBackend, settings: WebUiSetting
     grants: grants.map(grantView),
     origin_requests: backend.originRequests().map(originRequestView),
     origins: backend.originDecisions().map(originDecisionView),
-    presence: backend.presence(),
+    presence: backend.presence(recentOutcomes),
     recording: backend.recording(),
     settings: settingsView(settings.get()),
   };

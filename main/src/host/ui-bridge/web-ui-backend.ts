@@ -26,8 +26,11 @@ export interface WebUiBackend extends ControlBackend {
   forgetOrigin(id: string): Promise<void>;
   /** `companion doctor` in the host's environment. */
   doctor(): Promise<DoctorView>;
-  /** Arbitration, privacy and relay outcomes; null when the host has no presence service. */
-  presence(): PresenceView | null;
+  /**
+   * Arbitration, privacy and relay outcomes (the last `recentOutcomes` of them, by default the
+   * snapshot's count); null when the host has no presence service.
+   */
+  presence(recentOutcomes?: number): PresenceView | null;
   /** Applies a presence patch; a ControlError 400 names a field it cannot apply. */
   updatePresence(patch: PresencePatch): Promise<PresenceSettingsView>;
   /** The recorder's state; null when the host has none. */
