@@ -3,7 +3,7 @@ import { namingMessage, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from './rpc-server.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
-import { activityJsonText } from '../commands/activity-json.js';
+import { activityJsonTextAfter } from '../commands/activity-json.js';
 import { obj } from '../commands/activity-schema.js';
 import { parseArgs } from '../commands/joi-message.js';
 import { runSetActivity } from '../commands/set-activity.js';
@@ -38,7 +38,9 @@ function setActivity({ connection, server, request }: CommandContext): unknown {
   if (server.listenerCount('activity') > 0) {
     server.announceAfterReply({ connection, pid: result.pid, activity: result.activity, cause: 'command' });
   }
-  return result.activity === null ? null : activityJsonText(result.activity);
+  const json = result.activity === null ? null : activityJsonTextAfter(connection.activityJson, result.activity);
+  connection.activityJson = json;
+  return json;
 }
 
 function subscription(subscribe: boolean): CommandHandler {
