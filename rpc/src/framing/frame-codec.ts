@@ -41,6 +41,18 @@ export function encodeAsciiFrame(opcode: number, body: string): Buffer {
   return frame;
 }
 
+/** A frame whose body is `head + middle + tail`, all pure ASCII, copied in without joining them first. */
+export function asciiFrameOf(opcode: number, head: string, middle: string, tail: string): Buffer {
+  const length = head.length + middle.length + tail.length;
+  const frame = Buffer.allocUnsafe(HEADER_SIZE + length);
+  frame.writeUInt32LE(opcode, 0);
+  frame.writeUInt32LE(length, 4);
+  frame.write(head, HEADER_SIZE, 'latin1');
+  frame.write(middle, HEADER_SIZE + head.length, 'latin1');
+  frame.write(tail, HEADER_SIZE + head.length + middle.length, 'latin1');
+  return frame;
+}
+
 export function encodeRawFrame(opcode: number, body: string | Uint8Array): Buffer {
   if (typeof body === 'string') {
     const length = Buffer.byteLength(body, 'utf8');

@@ -3,10 +3,10 @@ import { namingMessage, RpcError, RpcErrorCode } from '../protocol/codes.js';
 import { eventSpec } from '../protocol/events.js';
 import type { CommandContext, CommandHandler } from './rpc-server.js';
 import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
-import { activityJsonText } from '../commands/activity-json.js';
+import { activityJsonTextAfter } from '../commands/activity-json.js';
 import { obj } from '../commands/activity-schema.js';
 import { parseArgs } from '../commands/joi-message.js';
-import { runSetActivity } from '../commands/set-activity.js';
+import { runSetActivity, type GatewayActivity } from '../commands/set-activity.js';
 import { UserIdArgs } from '../commands/invite-args.js';
 
 /** A user, guild or channel id: a string of digits. */
@@ -32,13 +32,17 @@ function setActivity({ connection, server, request }: CommandContext): unknown {
     transport: connection.transport,
     now: server.now,
   });
+  const json = result.activity === null ? null : activityJsonTextAfter(connection.activityJson, result.activity);
+  // A repeated activity is the earlier object again, so what follows (the relay) can tell it by identity.
+  const activity = json === null ? null : (json.value as GatewayActivity);
   connection.pid = result.pid ?? connection.pid;
-  connection.activity = result.activity;
+  connection.activity = activity;
+  connection.activityJson = json;
   // Announced once the reply is written (the relay's work is not the game's to wait for).
   if (server.listenerCount('activity') > 0) {
-    server.announceAfterReply({ connection, pid: result.pid, activity: result.activity, cause: 'command' });
+    server.announceAfterReply({ connection, pid: result.pid, activity, cause: 'command' });
   }
-  return result.activity === null ? null : activityJsonText(result.activity);
+  return json;
 }
 
 function subscription(subscribe: boolean): CommandHandler {

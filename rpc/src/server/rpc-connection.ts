@@ -5,6 +5,7 @@ import { Opcode } from '../protocol/opcodes.js';
 import { errorReply, type CommandReply } from '../protocol/envelope.js';
 import type { HandshakeOutcome } from '../protocol/handshake.js';
 import type { GatewayActivity } from '../commands/set-activity.js';
+import type { JsonText } from '../protocol/json-text.js';
 import { OutboundQueue } from './outbound-queue.js';
 import { encodeReplyFrame, plainReply } from './reply-frame.js';
 import { DetachedReply } from './detached-reply.js';
@@ -111,6 +112,8 @@ export class RpcConnection {
   applicationName = '';
   pid: number | null = null;
   activity: GatewayActivity | null = null;
+  /** The last SET_ACTIVITY reply's JSON text, reused while the game repeats its activity. */
+  activityJson: JsonText | null = null;
   authenticated = false;
   /** The scopes of the access token given in AUTHENTICATE (empty until then). */
   scopes: ReadonlySet<string> = new Set();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityJsonText } from '../../src/commands/activity-json.js';
+import { activityJsonText, activityJsonTextAfter, sameText } from '../../src/commands/activity-json.js';
 import { isValidSetActivityArgs } from '../../src/commands/activity-fast-check.js';
 import { normalizeActivity } from '../../src/commands/set-activity.js';
 import { encodeFrame, Opcode, successReply } from '../../src/index.js';
@@ -60,5 +60,21 @@ describe('activity JSON text on the SET_ACTIVITY hot path', () => {
   it('serialises as its value anywhere a generic JSON.stringify meets it', () => {
     const activity = normalizeActivity({ state: 'inside' }, context);
     expect(JSON.stringify({ data: activityJsonText(activity) })).toBe(JSON.stringify({ data: activity }));
+  });
+
+  it('reuses the previous text exactly when the activity would be written the same', () => {
+    fc.assert(
+      fc.property(activities, activities, fc.boolean(), (a, other, clone) => {
+        const b = clone ? (JSON.parse(JSON.stringify(a)) as typeof a) : other;
+        const previous = activityJsonText(a);
+        const same = previous.text === activityJsonText(b).text;
+        expect(sameText(a, b)).toBe(same);
+        const next = activityJsonTextAfter(previous, b);
+        expect(next.text).toBe(JSON.stringify(b));
+        expect(next === previous).toBe(same);
+        expect(activityJsonTextAfter(null, b).text).toBe(JSON.stringify(b));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
