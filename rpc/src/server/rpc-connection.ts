@@ -308,7 +308,7 @@ export class RpcConnection {
           this.sendReply(errorReply(null, null, RpcErrorCode.InvalidPayload, TOO_DEEP));
           return;
         }
-        const payload = parseBody(body, opcode);
+        const payload = parseJson(body, opcode);
         this.host.trace?.(this, 'in', opcode, payload, body);
         const reply = this.host.command(this, payload);
         if (reply instanceof Promise) return reply.then((r) => this.sendReply(r));
@@ -426,11 +426,16 @@ export class RpcConnection {
  * message). Bad JSON is a protocol violation; its message is Node's parser text.
  */
 function parseBody(body: Buffer, opcode: number, lenient = false): unknown {
-  if (body.length === 0) return null;
-  if (exceedsJsonDepth(body)) {
+  if (body.length > 0 && exceedsJsonDepth(body)) {
     if (lenient) return null;
     throw new ProtocolViolation(`${opcodeName(opcode)} frame: ${TOO_DEEP}`);
   }
+  return parseJson(body, opcode, lenient);
+}
+
+/** parseBody without the depth check, for a FRAME body already checked (it answers a deep one with an ERROR instead). */
+function parseJson(body: Buffer, opcode: number, lenient = false): unknown {
+  if (body.length === 0) return null;
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (error) {
