@@ -18,9 +18,18 @@ import os from 'node:os';
  * 833, 685, 690 µs at nice 10; 508, 629, 876, 472, 490 µs at nice 19 (arRPC beside them: 297,
  * 388, 652, 432, 412 µs).
  *
- * Called as `serve` starts (bin/companion.js), before the libuv pool exists: its threads (file
- * I/O) are made later by the main thread and keep its priority. Linux only: a nice value there
- * is per thread.
+ * Tried and not kept (2026-11-25, Linux 6.18): SCHED_IDLE through util-linux's chrt. Since
+ * Linux 6.6 (EEVDF) a running thread keeps the CPU for its slice (0.75 ms) whatever its nice
+ * value, while a SCHED_IDLE thread gives it up as soon as a normal one wakes: the p99 above fell
+ * to 366-374 µs. But on a CPU the main thread saturates, idle-class threads get almost nothing:
+ * code that had to be optimized under 100 clients stayed unoptimized, and the server's CPU per
+ * request ranged from 16 to 46 µs over seven rounds (15.7-18.8 µs at nice 10).
+ *
+ * Called as `serve` starts (bin/companion.js). An ES module entry has already read files
+ * asynchronously by then, so the libuv pool (file I/O) exists and is lowered too. Keeping the
+ * pool at the main thread's priority (its threads are the newest ones) was measured: start RSS
+ * 57.8-58.0 MiB against 54.1-54.3 with it lowered, for no gain we could measure. Linux only: a
+ * nice value there is per thread.
  */
 
 /**
