@@ -65,7 +65,7 @@ export class PresenceSettingsStore {
    * Announced apps by id, each with the tick of its latest activity: being active again sets a
    * number, no Map delete-then-set (that rebuilt the Map's hash table every few updates, in the
    * old generation; measured 2026-11-25, 12 of the 46 MB that outlived a scavenge in 10 s of 100
-   * games, docs/performance.md "Peak memory under load"). Recency order is made when asked for.
+   * games, docs/performance.md "Third pass"). Recency order is made when asked for.
    */
   private readonly announcedApps = new Map<string, AnnouncedSlot>();
   private activityTick = 0;

@@ -69,7 +69,7 @@ export class RelayOutcomeLog {
     // Replaced in place: no delete-then-set. A long-lived Map that deletes and re-adds on every
     // update rebuilds its hash table every few updates, and V8 allocates those tables straight
     // in the old generation; measured 2026-11-25, that was 3 of the 46 MB that outlived a
-    // scavenge in 10 s of 100 games (docs/performance.md, "Peak memory under load").
+    // scavenge in 10 s of 100 games (docs/performance.md, "Third pass").
     const known = this.lastByConnection.has(connection);
     this.lastByConnection.set(connection, outcome);
     if (!known && this.lastByConnection.size > MAX_CONNECTIONS) {
