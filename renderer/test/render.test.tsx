@@ -230,8 +230,8 @@ describe('screens (server-rendered, text only)', () => {
         hide_all: false,
         rules: { '43': { mode: 'redact', fields: ['details', 'state'] } },
         games: [
-          { connection_id: 'c1', application_id: '42', application_name: 'Space Game', shown: true, outcome: held },
-          { connection_id: 'c2', application_id: '43', application_name: 'Chess', shown: false, outcome: shadowed },
+          { connection_id: 'c1', application_id: '42', application_name: 'Space Game', shown: true, outcome: held, friends_see: null },
+          { connection_id: 'c2', application_id: '43', application_name: 'Chess', shown: false, outcome: shadowed, friends_see: null },
         ],
         recent_outcomes: [held, shadowed],
         announced: [],
@@ -251,6 +251,31 @@ describe('screens (server-rendered, text only)', () => {
     expect(count(settings, 'data-testid="presence-rule"')).toBe(1);
     const inspector = render(store, <InspectorScreen />);
     expect(count(inspector, 'data-testid="inspector-relay-outcome"')).toBe(2);
+  });
+
+  it("games: 'As friends see it' shows the relay's copy of the activity (a redact rule applied), and says when friends see nothing", async () => {
+    const own = { name: 'Chess', type: 0, state: 'Secret opening', details: 'Move 12' };
+    const game = (id: string, client: string, name: string) => ({ connection_id: id, client_id: client, application_name: name, pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: own, connected_at: 0 });
+    const store = await storeWith({
+      games: [game('c1', '42', 'Chess'), game('c2', '43', 'Hidden Game')],
+      presence: {
+        policy: 'most-recent',
+        pinned_application_id: null,
+        hide_all: false,
+        rules: { '42': { mode: 'redact', fields: ['details', 'state'] }, '43': { mode: 'hide' } },
+        games: [
+          { connection_id: 'c1', application_id: '42', application_name: 'Chess', shown: true, outcome: null, friends_see: { name: 'Chess', type: 0 } },
+          { connection_id: 'c2', application_id: '43', application_name: 'Hidden Game', shown: false, outcome: null, friends_see: null },
+        ],
+        recent_outcomes: [],
+        announced: [],
+      },
+    });
+    const html = render(store, <GamesScreen />);
+    expect(count(html, 'data-testid="game-friends-see"')).toBe(1);
+    expect(count(html, 'data-testid="game-hidden-preview"')).toBe(1);
+    expect(html).not.toContain('Secret opening');
+    expect(html).not.toContain('Move 12');
   });
 
   it('app: navigation, and the connection-lost banner', async () => {

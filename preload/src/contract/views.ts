@@ -213,6 +213,8 @@ export interface PresenceView extends PresenceSettingsView {
     /** Its activity is what friends see now. */
     readonly shown: boolean;
     readonly outcome: RelayOutcomeView | null;
+    /** What friends see of its activity when it is shown (the relay's own copy, redact rules applied); null: hidden, or none. */
+    readonly friends_see: ActivityView | null;
   }[];
   /** The latest outcomes of every game, oldest first (at most 50). */
   readonly recent_outcomes: readonly RelayOutcomeView[];

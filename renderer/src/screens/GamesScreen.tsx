@@ -68,14 +68,7 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
         <dt>Connected</dt>
         <dd>{formatDate(game.connected_at)}</dd>
       </dl>
-      <h3>As friends see it</h3>
-      {game.activity === null ? (
-        <p className="empty" data-testid="game-no-activity">
-          No activity set.
-        </p>
-      ) : (
-        <ActivityCard activity={game.activity} />
-      )}
+      <FriendsSeePreview game={game} />
       <GamePresence game={game} />
       <div className="card-actions">
         <button type="button" onClick={() => void link(game.client_id)} disabled={busy} data-testid="game-link-account">
@@ -83,6 +76,48 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
         </button>
       </div>
     </li>
+  );
+}
+
+/**
+ * The game's activity as friends see it: the copy the host's relay sends for this game (its
+ * privacy rule applied), not the game's own. A host without a relay shows the game's activity
+ * under its own heading.
+ */
+function FriendsSeePreview({ game }: { readonly game: GameView }): ReactNode {
+  const presence = useApp((s) => s.data?.presence ?? null);
+  if (game.activity === null) {
+    return (
+      <>
+        <h3>As friends see it</h3>
+        <p className="empty" data-testid="game-no-activity">
+          No activity set.
+        </p>
+      </>
+    );
+  }
+  if (presence === null) {
+    return (
+      <>
+        <h3>Activity the game set</h3>
+        <ActivityCard activity={game.activity} />
+      </>
+    );
+  }
+  const seen = presence.games.find((g) => g.connection_id === game.connection_id)?.friends_see ?? null;
+  return (
+    <>
+      <h3>As friends see it</h3>
+      {seen === null ? (
+        <p className="empty" data-testid="game-hidden-preview">
+          Friends see nothing of this game: your privacy settings hide it.
+        </p>
+      ) : (
+        <div data-testid="game-friends-see">
+          <ActivityCard activity={seen} />
+        </div>
+      )}
+    </>
   );
 }
 

@@ -152,7 +152,8 @@ export interface ControlEvent {
  * GET /v1/presence → {
  *   policy: 'most-recent' | 'first-connected', pinned_application_id: string | null, hide_all: boolean,
  *   rules: {[application_id]: {mode: 'hide'} | {mode: 'redact', fields: ('details' | 'state' | 'party' | 'buttons' | 'assets' | 'timestamps')[]}},
- *   games: [{connection_id, application_id, application_name, shown (what friends see now), outcome: RelayOutcome | null}],
+ *   games: [{connection_id, application_id, application_name, shown (what friends see now), outcome: RelayOutcome | null,
+ *     friends_see: the activity as the relay sends it when this game is shown (redact rules applied) | null (hidden, or none)}],
  *   recent_outcomes: RelayOutcome[] (oldest first, at most 200),
  *   announced_applications: [{application_id, application_name, at}] }
  * RelayOutcome: {connection_id, application_id, update (nth update of the connection), cause: 'command' | 'disconnect',

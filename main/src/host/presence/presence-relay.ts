@@ -110,6 +110,13 @@ interface Trigger {
   readonly cleared: boolean;
 }
 
+/** A game's activity as the gateway gets it: the wire form, with the fields the app's redact rule names taken out. */
+function sharedWireActivity(live: LiveActivity, startedAt: number | undefined, settings: PresenceSettings): WireActivity {
+  const wire = toWireActivity(live.activity, live.applicationId, startedAt);
+  const rule = ruleFor(settings, live.applicationId);
+  return rule.mode === 'redact' ? redactActivity(wire, rule.fields) : wire;
+}
+
 /**
  * Relays the games' activities to the platform as the user's presence: one activity, chosen
  * by the arbitration policy among every connected game's current activity.
@@ -348,11 +355,22 @@ export class PresenceRelay extends EventEmitter<PresenceRelayEvents> {
     if (memo !== undefined && memo.activity === winner.activity && memo.applicationId === winner.applicationId && memo.startedAt === startedAt && memo.settings === settings) {
       return memo.wire;
     }
-    let wire = toWireActivity(winner.activity, winner.applicationId, startedAt);
-    const rule = ruleFor(settings, winner.applicationId);
-    if (rule.mode === 'redact') wire = redactActivity(wire, rule.fields);
+    const wire = sharedWireActivity(winner, startedAt, settings);
     this.lastWire = { activity: winner.activity, applicationId: winner.applicationId, startedAt, settings, wire };
     return wire;
+  }
+
+  /**
+   * What friends would see of one game's activity if it were the one shown: the activity the
+   * relay sends for it (made by the same function), or null when the settings hide it or the
+   * game has none. The player's preview ("as friends see it") shows this.
+   */
+  sharedActivityOf(connectionId: string): WireActivity | null {
+    const live = this.activities.get(connectionId);
+    if (live === undefined) return null;
+    const settings = this.settings();
+    if (hiddenBy(settings, live.applicationId) !== undefined) return null;
+    return sharedWireActivity(live, this.startedAt.get(connectionId), settings);
   }
 
   private lastWire: { activity: GatewayActivity; applicationId: string; startedAt: number | undefined; settings: PresenceSettings; wire: WireActivity } | undefined;

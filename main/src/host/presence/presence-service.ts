@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { WireActivity } from '../../../../platform/src/wire/index.js';
 import type { ActivityChange, RpcConnection, RpcServer } from '../../../../rpc/src/index.js';
 import type { PresenceRelay } from './presence-relay.js';
 import { DEFAULT_REDACTED_FIELDS, type AppRule, type ArbitrationPolicyName, type PresenceSettings, type RedactableField } from './presence-privacy.js';
@@ -34,6 +35,11 @@ export interface PresenceGameView {
   readonly shown: boolean;
   /** Its latest update's outcome; null before its first SET_ACTIVITY. */
   readonly outcome: RelayOutcome | null;
+  /**
+   * What friends see of its activity when it is the one shown: what the relay sends for it
+   * (redact rules applied); null when the settings hide it or it has no activity.
+   */
+  readonly friends_see: WireActivity | null;
 }
 
 /** GET /v1/presence. */
@@ -156,6 +162,7 @@ export class PresenceService extends EventEmitter<PresenceServiceEvents> {
         application_name: connection.applicationName,
         shown: connection.id === shown,
         outcome: this.log.last(connection.id),
+        friends_see: this.relay.sharedActivityOf(connection.id),
       });
     }
     return {

@@ -2,6 +2,7 @@ import { RECENT_OUTCOMES, type AppRuleView, type PresenceSettingsView, type Pres
 import type { PresenceSettings } from '../presence/presence-privacy.js';
 import type { PresenceView as HostPresenceView } from '../presence/presence-service.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
+import { activityView } from './views.js';
 
 /** Outcomes a snapshot carries (the control API serves all 200). */
 export const SNAPSHOT_OUTCOMES = RECENT_OUTCOMES;
@@ -49,6 +50,7 @@ export function presenceView(view: HostPresenceView): PresenceView {
       application_name: game.application_name.slice(0, 128),
       shown: game.shown,
       outcome: game.outcome === null ? null : relayOutcomeView(game.outcome),
+      friends_see: activityView(game.friends_see),
     })),
     recent_outcomes: view.recent_outcomes.slice(-SNAPSHOT_OUTCOMES).map(relayOutcomeView),
     announced: view.announced_applications.map((app) => ({ application_id: app.application_id, application_name: app.application_name.slice(0, 128), at: app.at })),

@@ -19,7 +19,7 @@ class FakePresence implements PresenceControl {
   view(): PresenceView {
     return {
       ...this.settings,
-      games: [{ connection_id: 'ipc-1', application_id: APP, application_name: 'Demo', shown: true, outcome: null }],
+      games: [{ connection_id: 'ipc-1', application_id: APP, application_name: 'Demo', shown: true, outcome: null, friends_see: null }],
       recent_outcomes: [],
       announced_applications: [],
     };

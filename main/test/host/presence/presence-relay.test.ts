@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeActivity, type ActivityInput, type GatewayActivity } from '../../../../rpc/src/index.js';
 import type { PresenceUpdateCommand } from '../../../../platform/src/wire/index.js';
 import { mostRecentlyUpdated, type LiveActivity } from '../../../src/host/presence/arbitration.js';
+import { DEFAULT_PRESENCE_SETTINGS, type PresenceSettings } from '../../../src/host/presence/presence-privacy.js';
 import { PresenceRelay, jsonEqual, type PresenceRelayOptions } from '../../../src/host/presence/presence-relay.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -323,5 +324,41 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
     expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
     expect(jsonEqual([1], { 0: 1 })).toBe(false);
+  });
+});
+
+describe('PresenceRelay.sharedActivityOf: the preview of what friends see', () => {
+  const game = activity({ state: 'In a match', details: 'Ranked', party: { id: 'p1', size: [1, 4] }, buttons: [{ label: 'Watch', url: 'https://example.com/w' }] });
+
+  it('is the activity the relay sends for the game, under share, redact and hide', () => {
+    let settings: PresenceSettings = DEFAULT_PRESENCE_SETTINGS;
+    const { relay, sent, clock } = setup({ settings: () => settings });
+    relay.activityChanged({ connectionId: 'c1', applicationId: APP_A, pid: 42, activity: game });
+    expect(relay.sharedActivityOf('c1')).toEqual(sent.at(-1)?.payload.activities[0]);
+
+    settings = { ...settings, rules: { [APP_A]: { mode: 'redact', fields: ['details', 'state', 'buttons'] } } };
+    relay.settingsChanged();
+    clock.advance(WINDOW);
+    const redacted = relay.sharedActivityOf('c1');
+    expect(redacted).toEqual(sent.at(-1)?.payload.activities[0]);
+    expect(redacted).not.toHaveProperty('state');
+    expect(redacted).not.toHaveProperty('details');
+    expect(redacted).toHaveProperty('party');
+
+    settings = { ...settings, rules: { [APP_A]: { mode: 'hide' } } };
+    relay.settingsChanged();
+    clock.advance(WINDOW);
+    expect(sent.at(-1)?.payload.activities).toEqual([]);
+    expect(relay.sharedActivityOf('c1')).toBeNull();
+    settings = { ...DEFAULT_PRESENCE_SETTINGS, hide_all: true };
+    expect(relay.sharedActivityOf('c1')).toBeNull();
+  });
+
+  it('is null for a game without an activity or unknown', () => {
+    const { relay } = setup();
+    expect(relay.sharedActivityOf('c9')).toBeNull();
+    relay.activityChanged({ connectionId: 'c1', applicationId: APP_A, pid: 42, activity: game });
+    relay.activityChanged({ connectionId: 'c1', applicationId: APP_A, pid: 42, activity: null });
+    expect(relay.sharedActivityOf('c1')).toBeNull();
   });
 });
