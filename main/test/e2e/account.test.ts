@@ -125,6 +125,24 @@ describe('signing out and in', () => {
     }
   });
 
+  it('a failed switch to an unknown user keeps the current session: same account, gateway still ready, and says why', async () => {
+    world = await World.start();
+    const alice = await world.player('alice');
+    const aliceId = world.platform.user('alice')!.id;
+    await eventually(() => alice.host.session.status.status === 'ready', "alice's gateway");
+    const login = await alice.control('POST', '/v1/account/login', { username: 'mallory' });
+    expect(login.status).toBeGreaterThanOrEqual(400);
+    expect(login.status).toBeLessThan(500);
+    expect(login.text).toContain("no user named 'mallory'");
+    expect(alice.host.session.user?.username).toBe('alice');
+    expect(alice.host.session.status.status).toBe('ready');
+    expect(world.platform.sessions().some((s) => s.user_id === aliceId && s.connected)).toBe(true);
+    expect((await alice.control('GET', '/v1/status')).body).toMatchObject({ account: { user: { username: 'alice' } }, gateway: { status: 'ready' } });
+    const admitted = await RawClient.ready(alice.host.ipcPath, DEMO_APP_ID);
+    expect(admitted.ready.data.user.username).toBe('alice');
+    admitted.client.close();
+  });
+
   it('a sign-in with an unknown user is a clear 4xx from the control API and leaves the host signed out', async () => {
     world = await World.start();
     const alice = await world.player('alice');

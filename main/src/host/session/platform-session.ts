@@ -56,6 +56,14 @@ export interface PlatformSessionEvents {
   drain: [];
 }
 
+/** An account the platform confirmed for a sign-in, not yet this session's. */
+interface ConfirmedAccount {
+  readonly token: string;
+  readonly api: PlatformApi;
+  readonly user: PlatformUser;
+  readonly gatewayUrl: string;
+}
+
 /**
  * The host's account on the platform: signing in and out, the HTTP client with the user's
  * token, and the gateway connection. The token lives in memory here and, when a token store is
@@ -116,6 +124,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   async signIn(credentials: Credentials, options: { retry?: boolean } = {}): Promise<PlatformUser> {
     // A newer call (sign-in or sign-out) wins: every older one sees its generation change.
     const generation = ++this.generation;
+    if (this.api !== null) return this.switchAccount(credentials, generation);
     await this.stopCurrent();
     if (generation !== this.generation) throw new SupersededError();
     this.setStatus({ status: 'signing-in', detail: 'signing in' });
@@ -144,8 +153,31 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     }
   }
 
+  /**
+   * Signed in already: the new account is confirmed (its token, its user, the gateway's
+   * address) while the current session goes on, and only then replaces it. A switch that fails
+   * (an unknown user, a refused token, the platform away) rejects and leaves the current
+   * session as it was: same account, same gateway, same status. No retry: the player asked for
+   * this account now.
+   */
+  private async switchAccount(credentials: Credentials, generation: number): Promise<PlatformUser> {
+    const confirmed = await this.confirm(credentials);
+    if (generation !== this.generation) throw new SupersededError();
+    await this.stopCurrent();
+    if (generation !== this.generation) throw new SupersededError();
+    this.setStatus({ status: 'signing-in', detail: 'signing in' });
+    return this.adopt(confirmed);
+  }
+
   /** Everything that waits happens first; the account changes in one step, only if still current. */
   private async attempt(credentials: Credentials, generation: number): Promise<PlatformUser> {
+    const confirmed = await this.confirm(credentials);
+    if (generation !== this.generation) throw new SupersededError();
+    return this.adopt(confirmed);
+  }
+
+  /** The account the credentials give, asked of the platform without touching this session. */
+  private async confirm(credentials: Credentials): Promise<ConfirmedAccount> {
     let token: string;
     if ('token' in credentials) token = credentials.token;
     else {
@@ -162,7 +194,11 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     const api = new PlatformApi({ baseUrl: this.options.baseUrl, token });
     const user = await api.me();
     const gatewayUrl = await this.publicApi.gatewayUrl();
-    if (generation !== this.generation) throw new SupersededError();
+    return { token, api, user, gatewayUrl };
+  }
+
+  /** Makes a confirmed account this session's: its gateway connects, the cache and token store keep it. */
+  private async adopt({ token, api, user, gatewayUrl }: ConfirmedAccount): Promise<PlatformUser> {
     this.api = api;
     this.liveUser = user;
     this.cachedUser = user;
