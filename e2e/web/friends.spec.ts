@@ -8,6 +8,17 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
 
   const aliceGame = await games.xhayper(alice, DEMO_APP_ID);
   await aliceGame.client.subscribe('ACTIVITY_JOIN_REQUEST');
+  // A party with no join secret behind it: bob sees it, and no Ask to join (the platform would refuse).
+  await aliceGame.client.user!.setActivity({ details: 'Ranked match', state: 'Warming up', partyId: 'party-alpha', partySize: 1, partyMax: 4 }, process.pid);
+
+  // bob's UI in this page.
+  await openUi(page, bob, 'friends');
+  const friend = page.getByTestId('friend-row').filter({ hasText: '@alice' });
+  await expect(friend).toBeVisible();
+  await expect(friend.getByTestId('activity-state')).toContainText('Warming up');
+  await expect(friend.getByTestId('friend-ask-to-join')).toHaveCount(0);
+  await expect(friend.getByTestId('friend-join')).toHaveCount(0);
+
   await aliceGame.client.user!.setActivity(
     {
       details: 'Ranked match',
@@ -19,12 +30,8 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     },
     process.pid,
   );
-
-  // bob's UI in this page.
-  await openUi(page, bob, 'friends');
-  const friend = page.getByTestId('friend-row').filter({ hasText: '@alice' });
-  await expect(friend).toBeVisible();
   await expect(friend.getByTestId('activity-state')).toContainText('In a squad');
+  await expect(friend.getByTestId('friend-ask-to-join')).toHaveCount(1);
   await expect(friend.getByTestId('activity-party')).toContainText('1 of 4');
   // The join secret never reaches bob.
   await expect(page.locator('body')).not.toContainText('join-secret-alpha-7f3a');

@@ -32,16 +32,32 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await expect(card.getByTestId('game-relay-outcome')).toContainText(/sent|held/);
   await screenshot(page, 'games-activity-updated');
 
-  // The player hides this game from friends: the card says so, and why.
+  // The player hides this game from friends: the card says so, and why, and the preview shows nothing.
   await card.getByTestId('game-privacy-rule').selectOption('hide');
   await expect(card.getByTestId('game-not-shown')).toBeVisible();
   await expect(card.getByTestId('game-relay-outcome')).toContainText("hidden by this game's privacy rule");
+  await expect(card.getByTestId('game-hidden-preview')).toBeVisible();
+  await expect(card.getByTestId('activity-state')).toHaveCount(0);
+  // Game and time only: the preview is what the relay sends, without details, state and party.
+  await card.getByTestId('game-privacy-rule').selectOption('redact');
+  await expect(card.getByTestId('game-friends-see')).toBeVisible();
+  await expect(card.getByTestId('game-friends-see').getByTestId('activity-name')).toBeVisible();
+  await expect(card.getByTestId('activity-state')).toHaveCount(0);
+  await expect(card.getByTestId('activity-details')).toHaveCount(0);
   await card.getByTestId('game-privacy-rule').selectOption('share');
   await expect(card.getByTestId('game-shown')).toBeVisible();
+  await expect(card.getByTestId('activity-state')).toContainText('In a match');
 
   // Settings: where games connect, what friends see, and the doctor run in the host's environment.
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('presence-settings')).toBeVisible();
+  // A switch to an account the platform does not know fails and says why; the player stays signed in and online.
+  const signedInAs = (await page.getByTestId('account-user').textContent()) ?? '';
+  await page.getByTestId('account-username').fill('mallory');
+  await page.getByTestId('account-login').click();
+  await expect(page.getByTestId('error-message')).toContainText("no user named 'mallory'");
+  await expect(page.getByTestId('account-user')).toHaveText(signedInAs);
+  await expect(page.getByTestId('gateway-status')).toHaveText('Gateway: ready');
   await page.getByTestId('doctor-run').click();
   await expect(page.getByTestId('doctor-report')).toContainText('What each client library picks');
   await screenshot(page, 'settings');

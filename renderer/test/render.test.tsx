@@ -107,15 +107,17 @@ describe('screens (server-rendered, text only)', () => {
   it('friends: presence, Ask to join vs Join (public party), incoming join requests and invites', async () => {
     const store = await storeWith({
       friends: [
-        { user: FRIEND, presence: { status: 'online', activities: [HOSTILE] } },
-        { user: { ...FRIEND, id: '8', username: 'pub' }, presence: { status: 'idle', activities: [{ ...HOSTILE, flags: 64 }] } },
+        { user: FRIEND, presence: { status: 'online', activities: [{ ...HOSTILE, flags: 2 }] } },
+        { user: { ...FRIEND, id: '8', username: 'pub' }, presence: { status: 'idle', activities: [{ ...HOSTILE, flags: 64 | 2 }] } },
         { user: { ...FRIEND, id: '9', username: 'solo' }, presence: { status: 'dnd', activities: [{ name: 'Solo' }] } },
+        // A party without a join secret behind it (no JOIN flag): no button.
+        { user: { ...FRIEND, id: '10', username: 'nosecret' }, presence: { status: 'online', activities: [HOSTILE] } },
       ],
       join_requests: [{ id: 'jr1', user: FRIEND, application_id: '42', received_at: Date.now() }],
       invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, received_at: Date.now(), valid: true }],
     });
     const html = render(store, <FriendsScreen />);
-    expect(count(html, 'data-testid="friend-row"')).toBe(3);
+    expect(count(html, 'data-testid="friend-row"')).toBe(4);
     expect(count(html, 'data-testid="friend-ask-to-join"')).toBe(1);
     expect(count(html, 'data-testid="friend-join"')).toBe(1);
     expect(count(html, 'data-testid="join-request-row"')).toBe(1);
@@ -123,11 +125,15 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
-  it('joinAction: needs a game with a party and a free slot; flags & 64 joins at once', () => {
+  it('joinAction: the platform\'s rule: a game, a party with an id and a free slot, the JOIN flag; flags & 64 joins at once', () => {
     expect(joinAction({ name: 'x' })).toBeNull();
-    expect(joinAction({ application_id: '1', party: { id: 'p', size: [4, 4] } })).toBeNull();
-    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 4] } })).toBe('ask');
-    expect(joinAction({ application_id: '1', party: { id: 'p' }, flags: 64 | 2 })).toBe('join');
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [4, 4] }, flags: 2 })).toBeNull();
+    // No join secret behind it (no JOIN flag): nothing to offer, the platform would refuse.
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 4] } })).toBeNull();
+    expect(joinAction({ application_id: '1', party: { id: 'p' }, flags: 2 })).toBeNull();
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 4] }, flags: 2 })).toBe('ask');
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 0] }, flags: 2 })).toBe('ask');
+    expect(joinAction({ application_id: '1', party: { id: 'p', size: [1, 4] }, flags: 64 | 2 })).toBe('join');
   });
 
   it('authorized apps: grants with scopes and Revoke; empty state', async () => {

@@ -69,6 +69,20 @@ describe('presence and game invites between two hosts', () => {
     expect(alice.host.social.joinRequests()).toEqual([]);
   });
 
+  it('ask to join a party with no join secret: refused in plain words before the platform is asked, and alice\'s game is never asked', async () => {
+    const hostGame = await alice.game();
+    await hostGame.subscribe('ACTIVITY_JOIN_REQUEST');
+    await hostGame.client.user!.setActivity(joinableActivity({ joinSecret: undefined, partyId: 'party-closed' }));
+    await bobSeesParty('party-closed');
+
+    const asked = await bob.control('POST', `/v1/friends/${aliceId()}/join`, {});
+    expect(asked.status).toBe(409);
+    expect(asked.text).toContain("alice's game cannot be joined right now");
+    expect(asked.text).not.toMatch(/POST|Invalid Form Body|\(400\)/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hostGame.events.items.some(([evt]) => evt === 'ACTIVITY_JOIN_REQUEST')).toBe(false);
+  });
+
   it('ask to join, no: the request is closed and bob\'s game never gets the secret', async () => {
     const hostGame = await alice.game();
     await hostGame.subscribe('ACTIVITY_JOIN_REQUEST');

@@ -1,21 +1,13 @@
 import type { ReactNode } from 'react';
 import type { ActivityView, FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import { joinability } from '../../../common/src/joinable';
 import { ActivityCard } from '../components/ActivityCard';
 import { displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
 
-/** Party privacy "public" (the host joins at once): flags & 64. */
-export const PUBLIC_PARTY_FLAG = 64;
-
-/** Whether a friend's activity can be joined from here: a game with a party (the platform checks the rest). */
+/** Whether a friend's activity can be joined from here (the platform's rule: common/src/joinable.ts). */
 export function joinAction(activity: ActivityView): 'join' | 'ask' | null {
-  if (activity.application_id === undefined || activity.party?.id === undefined || activity.party.id === '') return null;
-  const size = activity.party.size;
-  if (size !== undefined && size.length >= 2) {
-    const [current = 0, max = 0] = size;
-    if (max !== 0 && current >= max) return null;
-  }
-  return ((activity.flags ?? 0) & PUBLIC_PARTY_FLAG) !== 0 ? 'join' : 'ask';
+  return joinability(activity);
 }
 
 export function FriendsScreen(): ReactNode {

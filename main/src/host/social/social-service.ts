@@ -1,3 +1,4 @@
+import { joinability } from '../../../../common/src/joinable.js';
 import { EventEmitter } from 'node:events';
 import {
   parseAcceptInviteArgs,
@@ -10,7 +11,6 @@ import {
   type RpcLogger,
   type RpcServer,
 } from '../../../../rpc/src/index.js';
-import { ActivityFlags } from '../../../../common/src/activity-flags.js';
 import {
   GatewayEvent,
   MessageActivityType,
@@ -427,8 +427,11 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       throw new SocialError(RpcErrorCode.NoEligibleActivity, `${friend.user.username} is not playing a game you can join`, 409);
     }
     const applicationId = target.application_id;
-    const isPublic = ((target.flags ?? 0) & ActivityFlags.PartyPrivacyFriends) !== 0;
-    if (isPublic) {
+    const how = joinability(target);
+    if (how === null) {
+      throw new SocialError(RpcErrorCode.NoEligibleActivity, `${friend.user.username}'s game cannot be joined right now: it offers no open party to join`, 409);
+    }
+    if (how === 'join') {
       return joinReport(await this.join(input.user_id, applicationId));
     }
     const platform = this.requirePlatform();
