@@ -47,9 +47,35 @@ export class PlatformApiError extends Error {
     readonly retryAfter?: number,
     /** The RFC 6749 `error` of OAuth2 routes (`invalid_scope`, ...); the message is then its description. */
     readonly oauthError?: string,
+    /** The platform's own words for an HTTP error, without the method and path (for messages a player reads). */
+    readonly reason?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * An HTTP error body's message in words: its `message`, and for Invalid Form Body the first
+ * problem the body names (`errors.<path>._errors[0].message`).
+ */
+export function errorReason(message: string, errors: unknown): string {
+  const first = firstFormError(errors, 0);
+  return first === undefined ? message : `${message}: ${first}`;
+}
+
+function firstFormError(node: unknown, depth: number): string | undefined {
+  if (typeof node !== 'object' || node === null || depth > 8) return undefined;
+  const list = (node as { _errors?: unknown })._errors;
+  if (Array.isArray(list)) {
+    const message = (list[0] as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string') return message;
+  }
+  for (const [key, child] of Object.entries(node)) {
+    if (key === '_errors') continue;
+    const found = firstFormError(child, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The query of the platform's authorize route (names as the route takes them). */
@@ -251,6 +277,7 @@ export class PlatformApi {
     const fields = (typeof body === 'object' && body !== null ? body : {}) as {
       code?: unknown;
       message?: unknown;
+      errors?: unknown;
       retry_after?: unknown;
       error?: unknown;
       error_description?: unknown;
@@ -267,7 +294,14 @@ export class PlatformApi {
       const header = Number(response.headers['retry-after']);
       retryAfter = typeof fields.retry_after === 'number' ? fields.retry_after : Number.isFinite(header) ? header : undefined;
     }
-    return new PlatformApiError(response.status, code, this.scrub(`${method} ${path} failed (${response.status}): ${message}`), retryAfter);
+    return new PlatformApiError(
+      response.status,
+      code,
+      this.scrub(`${method} ${path} failed (${response.status}): ${message}`),
+      retryAfter,
+      undefined,
+      this.scrub(errorReason(message, fields.errors)),
+    );
   }
 
   private describeFailure(error: unknown): string {

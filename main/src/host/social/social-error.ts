@@ -21,7 +21,9 @@ export function fromPlatformFailure(error: unknown, what: 'invite' | 'request' |
   if (typeof status !== 'number' || status === 0) {
     return new SocialError(RpcErrorCode.ServiceUnavailable, 'Companion cannot reach the platform right now; try again', 503);
   }
-  const detail = error instanceof Error ? error.message : 'platform error';
+  // The platform's own words when it gave some (never the method and path: players read these).
+  const reason = typeof error === 'object' && error !== null ? (error as { reason?: unknown }).reason : undefined;
+  const detail = typeof reason === 'string' ? reason : error instanceof Error ? error.message : 'platform error';
   if (status === 404) return new SocialError(RpcErrorCode.InvalidUser, `Invalid user: ${detail}`, 404);
   if (status === 429) return new SocialError(5011, `Rate limited by the platform: ${detail}`, 429);
   if (what === 'join') return new SocialError(RpcErrorCode.InvalidInvite, `Invalid invite: ${detail}`, 403);

@@ -33,6 +33,16 @@ describe('PlatformApi', () => {
     expect(request?.headers.authorization).toBe(TOKEN);
   });
 
+  it("an HTTP error keeps the platform's own words apart (the first form problem named), without method, path or token", async () => {
+    http.route = (_request, response) =>
+      json(response, 400, { code: 50035, message: 'Invalid Form Body', errors: { activity: { _errors: [{ code: 'invalid_form', message: `not joinable ${TOKEN}` }] } } });
+    const api = new PlatformApi({ baseUrl: `${http.baseUrl}/`, token: TOKEN });
+    const error = await api.sendMessage('1', { content: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformApiError);
+    expect((error as PlatformApiError).message).toContain('failed (400)');
+    expect((error as PlatformApiError).reason).toBe('Invalid Form Body: not joinable [redacted]');
+  });
+
   it('uses the routes of the contract', async () => {
     http.route = (request, response) => {
       if (request.url.endsWith('/decline-activity-request')) {

@@ -49,6 +49,13 @@ describe('fromPlatformFailure', () => {
     expect(mapped.message).toBe(message);
   });
 
+  it("uses the platform's own words when the error carries them, never the method and path", () => {
+    const error = httpError(400, 'POST /channels/1/messages failed (400): Invalid Form Body', { reason: "Invalid Form Body: The user's activity for this application is not joinable" });
+    const mapped = fromPlatformFailure(error, 'request');
+    expect(mapped.message).toBe("Invalid join request: Invalid Form Body: The user's activity for this application is not joinable");
+    expect(mapped.message).not.toContain('/channels/');
+  });
+
   it('treats a rejection without a value (undefined or null) as an unreachable platform', () => {
     for (const nothing of [undefined, null]) {
       const error = fromPlatformFailure(nothing, 'join');
