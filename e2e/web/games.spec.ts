@@ -1,4 +1,4 @@
-import { expect, openUi, screenshot, test } from './support/harness.js';
+import { axeViolations, expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost } from './support/processes.js';
 
 test("a game's activity appears on the Games screen and updates live", async ({ page, games }) => {
@@ -56,7 +56,15 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await page.getByTestId('account-username').fill('mallory');
   await page.getByTestId('account-login').click();
   await expect(page.getByTestId('error-message')).toContainText("no user named 'mallory'");
+  // The banner list passes axe-core like the rest of the screen.
+  expect(await axeViolations(page)).toEqual([]);
   await expect(page.getByTestId('account-user')).toHaveText(signedInAs);
+  await expect(page.getByTestId('gateway-status')).toHaveText('Gateway: ready');
+  // Signing in again as the same player succeeds: the error about mallory is resolved, not left behind.
+  const username = /@(\S+)/.exec(signedInAs)?.[1] ?? '';
+  await page.getByTestId('account-username').fill(username);
+  await page.getByTestId('account-login').click();
+  await expect(page.getByTestId('error-message')).toHaveCount(0);
   await expect(page.getByTestId('gateway-status')).toHaveText('Gateway: ready');
   await page.getByTestId('doctor-run').click();
   await expect(page.getByTestId('doctor-report')).toContainText('What each client library picks');

@@ -65,6 +65,9 @@ test('the inspector records a session to a file and opens a recording', async ({
   expect(await game.reply(nonce)).toMatchObject({ evt: null });
   await page.getByTestId('inspector-record').click();
   await expect(page.getByTestId('inspector-recording-live')).toHaveCount(0);
+  // Stop's message replaces Start's: no "Recording every frame to ..." left behind.
+  await expect(page.getByTestId('info-message')).toHaveCount(1);
+  await expect(page.getByTestId('info-message')).toContainText('Recording saved');
   const bytes = await readFile(file);
   expect(bytes.includes(Buffer.from('join-secret-not-in-recording'))).toBe(false);
 

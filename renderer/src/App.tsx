@@ -106,7 +106,16 @@ function Loading(): ReactNode {
 
 function GatewayBadge(): ReactNode {
   const gateway = useApp((s) => s.data?.status.gateway.status ?? null);
+  const hostLost = useApp((s) => s.connection.status === 'lost' || s.connection.status === 'failed');
   if (gateway === null) return null;
+  if (hostLost) {
+    // What the host last said is no longer known to be true.
+    return (
+      <div className="gateway gateway-unknown" data-testid="gateway-status">
+        Gateway: unknown (no connection to Companion)
+      </div>
+    );
+  }
   return (
     <div className={`gateway gateway-${gateway}`} data-testid="gateway-status">
       Gateway: {gateway}
@@ -143,15 +152,15 @@ function Messages(): ReactNode {
   const dismiss = useApp((s) => s.dismissMessage);
   if (messages.length === 0) return null;
   return (
-    <ul className="messages" aria-live="polite">
+    <div className="messages">
       {messages.map((message) => (
-        <li key={message.id} className={`banner banner-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'} data-testid={message.kind === 'error' ? 'error-message' : 'info-message'}>
+        <div key={message.id} className={`banner banner-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'} data-testid={message.kind === 'error' ? 'error-message' : 'info-message'}>
           <span>{message.text}</span>
           <button type="button" className="link" aria-label="Dismiss message" onClick={() => dismiss(message.id)}>
             ×
           </button>
-        </li>
+        </div>
       ))}
-    </ul>
+    </div>
   );
 }

@@ -289,8 +289,11 @@ describe('screens (server-rendered, text only)', () => {
     let html = render(store, <App />);
     for (const id of ['games', 'friends', 'inspector', 'apps', 'settings']) expect(html).toContain(`data-testid="nav-${id}"`);
     expect(html).not.toContain('connection-lost');
+    expect(html).not.toContain('Gateway: unknown');
     store.setState({ connection: { status: 'lost', error: null, attempt: 2, retryInMs: 1_000 } });
     html = render(store, <App />);
     expect(html).toContain('data-testid="connection-lost"');
+    // The gateway's last known state is not shown as current while the host is out of reach.
+    expect(html).toContain('Gateway: unknown (no connection to Companion)');
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createAppStore, selectVisibleConsent } from '../src/store/app-store';
+import { describe, expect, it, vi } from 'vitest';
+import { createAppStore, INFO_MESSAGE_MS, selectVisibleConsent } from '../src/store/app-store';
 import { filterRows } from '../src/store/frames';
 import { CONSENT, createFakeBridge, createLinkedFakeBridge, flush, frame, snapshot } from './fake-bridge';
 
@@ -193,6 +193,43 @@ describe('createAppStore', () => {
       ['companion:accept-join-request', 'jr'],
       ['companion:decline-join-request', 'jr2'],
     ]);
+  });
+
+  it('messages: a newer message on the same action replaces the old one, success resolves its error, info expires, errors stay', async () => {
+    vi.useFakeTimers();
+    try {
+      const bridge = createFakeBridge(snapshot());
+      const store = createAppStore(bridge);
+      await store.started;
+      const texts = (): string[] => store.getState().messages.map((m) => m.text);
+
+      bridge.answer('companion:login', () => {
+        throw new Error("no user named 'mallory' on the platform");
+      });
+      await store.getState().login('mallory');
+      expect(texts()).toEqual(["Could not sign in: no user named 'mallory' on the platform"]);
+      // The error stays however long it waits...
+      vi.advanceTimersByTime(INFO_MESSAGE_MS * 3);
+      expect(texts()).toHaveLength(1);
+      // ...until the same action succeeds.
+      bridge.answer('companion:login', snapshot().status);
+      await store.getState().login('alice');
+      expect(texts()).toEqual([]);
+
+      bridge.answer('companion:set-recording', { recording: true, file: '/tmp/r.rec', records: 0, started_at: '2026-11-25T00:00:00Z', dropped: 0, secrets: false, error: null });
+      await store.getState().setRecording(true);
+      bridge.answer('companion:set-recording', { recording: false, file: '/tmp/r.rec', records: 12, started_at: null, dropped: 0, secrets: false, error: null });
+      await store.getState().setRecording(false);
+      expect(texts()).toEqual(['Recording saved: /tmp/r.rec (12 records)']);
+      vi.advanceTimersByTime(INFO_MESSAGE_MS);
+      expect(texts()).toEqual([]);
+
+      bridge.answer('companion:accept-invite', { secret_delivered: true });
+      await store.getState().acceptInvite('inv1');
+      expect(texts()).toEqual(['Invite accepted: your game got the join secret and is joining']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('login, logout and settings update the data from the answers', async () => {

@@ -99,11 +99,19 @@ export interface UiMessage {
   readonly id: number;
   readonly kind: 'error' | 'info';
   readonly text: string;
+  /** What the message is about (an action's busy key): a newer message on it replaces this one. */
+  readonly topic?: string;
 }
+
+/** How long an informational message stays; errors stay until dismissed or resolved. */
+export const INFO_MESSAGE_MS = 8000;
 
 export interface MessagesSlice {
   readonly messages: readonly UiMessage[];
-  notify(kind: UiMessage['kind'], text: string): void;
+  /** Shows a message; one with a `topic` replaces the earlier message on that topic (its outcome arrived). */
+  notify(kind: UiMessage['kind'], text: string, topic?: string): void;
+  /** The messages on `topic` are settled: they go. */
+  resolveMessages(topic: string): void;
   dismissMessage(id: number): void;
 }
 
@@ -329,9 +337,13 @@ const createMessagesSlice =
     let nextId = 1;
     return {
       messages: [],
-      notify(kind, text) {
-        const message: UiMessage = { id: nextId++, kind, text };
-        set((s) => ({ messages: [...s.messages, message].slice(-ctx.options.maxMessages) }));
+      notify(kind, text, topic) {
+        const message: UiMessage = { id: nextId++, kind, text, ...(topic === undefined ? {} : { topic }) };
+        set((s) => ({ messages: [...s.messages.filter((m) => topic === undefined || m.topic !== topic), message].slice(-ctx.options.maxMessages) }));
+        if (kind === 'info') setTimeout(() => set((s) => ({ messages: s.messages.filter((m) => m.id !== message.id) })), INFO_MESSAGE_MS);
+      },
+      resolveMessages(topic) {
+        set((s) => (s.messages.some((m) => m.topic === topic) ? { messages: s.messages.filter((m) => m.topic !== topic) } : {}));
       },
       dismissMessage(id) {
         set((s) => ({ messages: s.messages.filter((m) => m.id !== id) }));
@@ -354,10 +366,12 @@ const createActionsSlice =
       set((s) => ({ busy: [...s.busy, key] }));
       try {
         const result = await ctx.bridge.invoke(channel, ...args);
+        // Done: an earlier failure of the same action is no longer true.
+        get().resolveMessages(key);
         onResult?.(result);
         return true;
       } catch (error) {
-        get().notify('error', `${failure}: ${errorText(error)}`);
+        get().notify('error', `${failure}: ${errorText(error)}`, key);
         return false;
       } finally {
         set((s) => ({ busy: without(s.busy, key) }));
@@ -372,16 +386,24 @@ const createActionsSlice =
       declineJoinRequest: (id) => run(`join-request:${id}`, 'Could not decline the join request', 'companion:decline-join-request', [id]),
       acceptInvite: (id) =>
         run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
-          if (!result.secret_delivered) get().notify('info', 'Invite accepted, but no running game took the join secret');
+          get().notify(
+            'info',
+            result.secret_delivered ? 'Invite accepted: your game got the join secret and is joining' : 'Invite accepted, but no running game took the join secret',
+            `invite:${id}`,
+          );
         }),
       declineInvite: (id) => run(`invite:${id}`, 'Could not decline the invite', 'companion:decline-invite', [id]),
       requestToJoin: (userId, applicationId) =>
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
-          get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer');
+          get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer', `join:${userId}`);
         }),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
-          get().notify('info', result.delivered > 0 ? `Link request sent to ${result.delivered} game connection(s)` : 'No game connection subscribed to the link request');
+          get().notify(
+            'info',
+            result.delivered > 0 ? `Link request sent to ${result.delivered} game connection(s)` : 'No game connection subscribed to the link request',
+            `authorize:${applicationId}`,
+          );
         }),
       revokeGrant: (applicationId) => run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId]),
       decideOrigin: (id, decision) => run(`origin:${id}`, 'Could not answer the web page', 'companion:decide-origin', [id, decision]),
@@ -395,7 +417,7 @@ const createActionsSlice =
       setRecording: (on) =>
         run('recording', on ? 'Could not start recording' : 'Could not stop recording', 'companion:set-recording', [on], (recording) => {
           patchData({ recording });
-          get().notify('info', on ? `Recording every frame to ${recording.file ?? 'a file'}` : `Recording saved: ${recording.file ?? ''} (${recording.records} records)`);
+          get().notify('info', on ? `Recording every frame to ${recording.file ?? 'a file'}` : `Recording saved: ${recording.file ?? ''} (${recording.records} records)`, 'recording');
         }),
       runDoctor: () => run('doctor', 'Could not run the doctor', 'companion:doctor', [], (doctor) => set({ doctor })),
       login: (username) => run('account', 'Could not sign in', 'companion:login', [username], (status) => patchData({ status })),
