@@ -47,10 +47,12 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     // bob declines it on his Friends screen and his host forgets it: a reload does not bring it back.
     const bobId = await alicePage.getByTestId('friend-row').filter({ hasText: '@bob' }).getAttribute('data-user-id');
     expect(bobId).toMatch(/^\d+$/);
-    await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId });
+    await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId, type: 1, content: 'Squad up? <b>now</b>' });
     const invite = page.getByTestId('invite-row');
     await expect(invite).toHaveCount(1);
     await expect(invite).toContainText('invites you');
+    // The invite's message, as text.
+    await expect(invite.getByTestId('invite-message')).toHaveText('Squad up? <b>now</b>');
     await invite.getByTestId('invite-decline').click();
     await expect(invite).toHaveCount(0);
     await page.reload();

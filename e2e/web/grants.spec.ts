@@ -9,6 +9,8 @@ test("revoking on Authorized apps removes the grant and closes the game's authen
   const game = await games.raw(host, DEMO_APP_ID);
 
   const nonce = game.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+  const promptWords = ((await page.getByTestId('consent-scope').first().locator('span').textContent()) ?? '').trim();
+  expect(promptWords.length).toBeGreaterThan(0);
   await page.getByTestId('consent-approve').click();
   const code = (await game.reply(nonce)).data.code as string;
   const response = await fetch(`${host.platformUrl}/api/v10/oauth2/token`, {
@@ -24,13 +26,23 @@ test("revoking on Authorized apps removes the grant and closes the game's authen
   await expect(grant).toBeVisible();
   await expect(grant.getByTestId('grant-app-name')).toHaveText(DEMO_APP_NAME);
   await expect(grant.getByTestId('grant-scopes')).toContainText('identify');
+  // The scopes in the consent prompt's own words.
+  await expect(grant.getByTestId('grant-scope').first()).toContainText(promptWords);
   await screenshot(page, 'authorized-apps');
 
+  // Revoke asks first; Cancel keeps the grant.
   await grant.getByTestId('grant-revoke').click();
+  await expect(grant.getByTestId('grant-revoke-question')).toContainText(`Revoke ${DEMO_APP_NAME}?`);
+  await grant.getByTestId('grant-revoke-cancel').click();
+  await expect(grant.getByTestId('grant-revoke-question')).toHaveCount(0);
+  await expect(grant).toBeVisible();
+  await grant.getByTestId('grant-revoke').click();
+  await grant.getByTestId('grant-revoke-confirm').click();
   const close = await game.waitFor((frame) => frame.opcode === Opcode.Close, 'CLOSE');
   expect(close.payload).toMatchObject({ code: 4003 });
   await game.waitClosed();
   await expect(grant).toHaveCount(0);
   await expect(page.getByTestId('grants-empty')).toBeVisible();
+  await expect(page.getByTestId('info-message')).toContainText(`${DEMO_APP_NAME} can no longer use your account`);
   await screenshot(page, 'authorized-apps-revoked');
 });

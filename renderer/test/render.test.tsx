@@ -76,7 +76,7 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).not.toContain('<b>Bold</b>');
     expect(html).toContain('&lt;b&gt;Bold&lt;/b&gt;');
     expect(html).toContain('data-testid="consent-verified"');
-    expect(html).toContain('No install context given');
+    expect(html).toContain('Not specified by the app');
   });
 
   it('games: a hostile activity renders as text with only http(s) links and images', async () => {
@@ -114,7 +114,7 @@ describe('screens (server-rendered, text only)', () => {
         { user: { ...FRIEND, id: '10', username: 'nosecret' }, presence: { status: 'online', activities: [HOSTILE] } },
       ],
       join_requests: [{ id: 'jr1', user: FRIEND, application_id: '42', received_at: Date.now() }],
-      invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, received_at: Date.now(), valid: true }],
+      invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, content: 'Come <b>play</b> with us', received_at: Date.now(), valid: true }],
     });
     const html = render(store, <FriendsScreen />);
     expect(count(html, 'data-testid="friend-row"')).toBe(4);
@@ -138,12 +138,14 @@ describe('screens (server-rendered, text only)', () => {
 
   it('authorized apps: grants with scopes and Revoke; empty state', async () => {
     const store = await storeWith({
-      grants: [{ id: 'g1', application: { id: '42', name: 'Space Game', icon: null }, scopes: ['openid', 'identify'], integration_type: 1, created_at: '2026-11-20T10:00:00.000Z' }],
+      grants: [{ id: 'g1', application: { id: '42', name: 'Space Game', icon: null }, scopes: ['openid', 'identify'], descriptions: [{ scope: 'openid', text: 'Know who you are (OpenID)' }, { scope: 'identify', text: 'See your username and avatar' }], integration_type: 1, created_at: '2026-11-20T10:00:00.000Z' }],
     });
     const html = render(store, <GrantsScreen />);
     expect(count(html, 'data-testid="grant-row"')).toBe(1);
     expect(count(html, 'data-testid="grant-revoke"')).toBe(1);
-    expect(html).toContain('openid, identify');
+    // The scopes in words (the consent prompt's), with their ids beside them.
+    expect(count(html, 'data-testid="grant-scope"')).toBe(2);
+    expect(html).toContain('See your username and avatar');
     expect(render(await storeWith({}), <GrantsScreen />)).toContain('data-testid="grants-empty"');
   });
 

@@ -250,7 +250,7 @@ describe('createAppStore', () => {
   });
 
   it('declining an invite asks the host to forget it (the protocol has no answer for it)', async () => {
-    const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, received_at: 0, valid: true };
+    const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, content: '', received_at: 0, valid: true };
     const bridge = createFakeBridge(snapshot({ invites: [invite] }));
     bridge.answer('companion:decline-invite', () => null);
     const store = createAppStore(bridge);

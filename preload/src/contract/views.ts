@@ -87,6 +87,8 @@ export interface InviteView {
   readonly user: UserView;
   readonly application_id: string;
   readonly activity: ActivityView | null;
+  /** The sender's message with the invite ('' for none); untrusted text, at most 1024 characters. */
+  readonly content: string;
   readonly received_at: number;
   readonly valid: boolean;
 }
@@ -107,6 +109,8 @@ export interface GrantView {
   readonly id: string;
   readonly application: { readonly id: string; readonly name: string; readonly icon: string | null };
   readonly scopes: readonly string[];
+  /** The scopes in the consent prompt's words. */
+  readonly descriptions: readonly { readonly scope: string; readonly text: string }[];
   readonly integration_type: number | null;
   readonly created_at: string;
 }

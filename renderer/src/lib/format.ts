@@ -45,7 +45,7 @@ export function displayName(user: UserView): string {
 export function integrationTypeText(type: number | null): string {
   if (type === 0) return 'Server install (integration type 0): the app is added to a server';
   if (type === 1) return 'User install (integration type 1): the app is added to your account';
-  return 'No install context given';
+  return 'Not specified by the app (neither a server nor a user install)';
 }
 
 export function formatClock(at: number): string {

@@ -124,6 +124,11 @@ function InviteRow({ invite }: { readonly invite: InviteView }): ReactNode {
           (app {invite.application_id}, {formatDate(invite.received_at)})
         </span>
         {!invite.valid && <span className="badge unverified"> expired</span>}
+        {invite.content !== '' && (
+          <q className="invite-message" data-testid="invite-message">
+            {invite.content}
+          </q>
+        )}
       </span>
       <span className="row-actions">
         <button type="button" className="primary" disabled={busy || !invite.valid} onClick={() => void accept(invite.id)} data-testid="invite-accept">

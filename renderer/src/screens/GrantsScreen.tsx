@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { GrantView } from '../../../preload/src/contract';
 import { SafeImage } from '../components/safe';
 import { formatDate, integrationTypeText } from '../lib/format';
@@ -28,6 +28,7 @@ export function GrantsScreen(): ReactNode {
 function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
   const revoke = useApp((s) => s.revokeGrant);
   const busy = useApp((s) => s.busy.includes(`revoke:${grant.application.id}`));
+  const [confirming, setConfirming] = useState(false);
   return (
     <li className="card grant" data-testid="grant-row" data-application-id={grant.application.id}>
       <div className="grant-head">
@@ -37,8 +38,20 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
         </h2>
       </div>
       <dl className="facts">
-        <dt>Scopes</dt>
-        <dd data-testid="grant-scopes">{grant.scopes.join(', ') || 'none'}</dd>
+        <dt>Allows</dt>
+        <dd data-testid="grant-scopes">
+          {grant.descriptions.length === 0 ? (
+            'nothing'
+          ) : (
+            <ul className="scopes">
+              {grant.descriptions.map((d) => (
+                <li key={d.scope} data-testid="grant-scope">
+                  {d.text} <code className="muted">{d.scope}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
         <dt>Authorized</dt>
         <dd>{formatDate(grant.created_at)}</dd>
         <dt>Install</dt>
@@ -46,11 +59,31 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
         <dt>Application ID</dt>
         <dd>{grant.application.id}</dd>
       </dl>
-      <div className="card-actions">
-        <button type="button" className="danger" disabled={busy} onClick={() => void revoke(grant.application.id)} data-testid="grant-revoke" aria-label={`Revoke ${grant.application.name}`}>
-          Revoke
-        </button>
-      </div>
+      {confirming ? (
+        <div className="card-actions" role="group" aria-label={`Revoke ${grant.application.name}?`}>
+          <span data-testid="grant-revoke-question">
+            Revoke {grant.application.name}? It loses access to your account now, and its games must ask again.
+          </span>
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => void revoke(grant.application.id).then(() => setConfirming(false))}
+            data-testid="grant-revoke-confirm"
+          >
+            Revoke
+          </button>
+          <button type="button" disabled={busy} onClick={() => setConfirming(false)} data-testid="grant-revoke-cancel">
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div className="card-actions">
+          <button type="button" className="danger" onClick={() => setConfirming(true)} data-testid="grant-revoke" aria-label={`Revoke ${grant.application.name}`}>
+            Revoke…
+          </button>
+        </div>
+      )}
     </li>
   );
 }

@@ -405,7 +405,12 @@ const createActionsSlice =
             `authorize:${applicationId}`,
           );
         }),
-      revokeGrant: (applicationId) => run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId]),
+      revokeGrant: (applicationId) => {
+        const name = get().data?.grants.find((g) => g.application.id === applicationId)?.application.name ?? `app ${applicationId}`;
+        return run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId], () => {
+          get().notify('info', `${name} can no longer use your account`, `revoke:${applicationId}`);
+        });
+      },
       decideOrigin: (id, decision) => run(`origin:${id}`, 'Could not answer the web page', 'companion:decide-origin', [id, decision]),
       forgetOrigin: (id) => run(`origin:${id}`, 'Could not forget the web page', 'companion:forget-origin', [id]),
       doctor: null,

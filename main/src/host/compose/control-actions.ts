@@ -49,6 +49,7 @@ export function socialActions(
         user: invite.user,
         application_id: invite.applicationId,
         activity: invite.activity,
+        content: invite.content,
         channel_id: invite.channelId,
         message_id: invite.messageId,
         received_at: invite.receivedAt,

@@ -1,7 +1,7 @@
 import type { PlatformUser, PresenceStatus, WireActivity } from '../../../../platform/src/wire/index.js';
 import type { GatewayActivity } from '../../../../rpc/src/index.js';
 import type * as contract from '../../../../preload/src/contract.js';
-import type { GrantView } from '../../../../preload/src/contract.js';
+import type { GrantView as ContractGrantView } from '../../../../preload/src/contract.js';
 
 /**
  * What the control API asks of the host. The host implements it; the HTTP layer only
@@ -72,7 +72,9 @@ export interface ControlBackend {
  * maps them back to the contract's shapes (main/src/host/ui-bridge/views.ts).
  */
 
-export type { GatewayState, GrantView } from '../../../../preload/src/contract.js';
+export type { GatewayState } from '../../../../preload/src/contract.js';
+/** A grant as the control API serves it; the UI's view adds the scopes in words. */
+export type GrantView = Omit<ContractGrantView, 'descriptions'>;
 
 /** One consent request as the control API serves it: the UI's view plus its timing and origin. Times are epoch ms. */
 export interface ConsentPromptView extends contract.ConsentPromptView {

@@ -17,6 +17,8 @@ export interface ReceivedInvite {
   readonly applicationId: string;
   readonly partyId: string | null;
   readonly activity: WireActivity | null;
+  /** The sender's message with the invite ('' for none); untrusted text. */
+  readonly content: string;
   readonly channelId: string;
   readonly messageId: string;
   readonly receivedAt: number;

@@ -187,6 +187,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
         applicationId,
         partyId: activity.party_id ?? null,
         activity: message.invite_activity ?? null,
+        content: typeof message.content === 'string' ? message.content : '',
         channelId: message.channel_id,
         messageId: message.id,
         receivedAt: this.now(),

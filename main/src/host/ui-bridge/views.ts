@@ -12,6 +12,7 @@ import type {
   StatusView,
   UserView,
 } from '../../../../preload/src/contract.js';
+import { describeScopes } from '../auth/consent-broker.js';
 import type * as control from '../control/control-backend.js';
 
 /**
@@ -77,6 +78,7 @@ export function inviteView(invite: control.InviteView): InviteView {
     user: userView(invite.user),
     application_id: invite.application_id,
     activity: activityView(invite.activity),
+    content: invite.content.slice(0, 1024),
     received_at: invite.received_at,
     valid: invite.valid,
   };
@@ -100,6 +102,7 @@ export function grantView(grant: control.GrantView): GrantView {
     id: grant.id,
     application: { id: grant.application.id, name: grant.application.name, icon: grant.application.icon },
     scopes: [...grant.scopes],
+    descriptions: describeScopes(grant.scopes).map(({ scope, text }) => ({ scope, text })),
     integration_type: grant.integration_type,
     created_at: grant.created_at,
   };

@@ -23,6 +23,7 @@ function invite(id: string, receivedAt: number): ReceivedInvite {
     applicationId: APP,
     partyId: 'party-1',
     activity: null,
+    content: '',
     channelId: 'channel-1',
     messageId: `message-${id}`,
     receivedAt,

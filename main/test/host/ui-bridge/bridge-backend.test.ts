@@ -42,7 +42,9 @@ describe('bridge backend: calls', () => {
     const b = bridge();
     const snapshot = await b.invoke('companion:ready', []);
     expect(snapshot.games).toEqual(GAMES);
-    expect(snapshot.grants).toEqual(GRANTS);
+    // The control API's grants, with their scopes in the consent prompt's words.
+    expect(snapshot.grants).toEqual(GRANTS.map((grant) => ({ ...grant, descriptions: grant.scopes.map((scope) => ({ scope, text: expect.any(String) })) })));
+    expect(snapshot.grants[0]?.descriptions[0]?.text).not.toBe(snapshot.grants[0]?.descriptions[0]?.scope);
     expect(snapshot.origin_requests).toEqual([ORIGIN_REQUEST]);
     expect(snapshot.status.websocket).toEqual({ port: 6463 });
     expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
