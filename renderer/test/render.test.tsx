@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ActivityView, Snapshot } from '../../preload/src/contract';
 import { App } from '../src/App';
 import { ConsentOverlay } from '../src/screens/ConsentPrompt';
-import { FriendsScreen, joinAction } from '../src/screens/FriendsScreen';
+import { joinability } from '../../common/src/joinable';
+import { FriendsScreen } from '../src/screens/FriendsScreen';
 import { GamesScreen } from '../src/screens/GamesScreen';
 import { GrantsScreen } from '../src/screens/GrantsScreen';
 import { InspectorScreen } from '../src/screens/InspectorScreen';
@@ -47,6 +48,9 @@ const HOSTILE: ActivityView = {
     { label: 'Site', url: 'https://game.example/' },
   ],
 };
+
+/** The Friends screen's rule for its Join / Ask to join buttons, on the contract's activity. */
+const joinAction = (activity: ActivityView): ReturnType<typeof joinability> => joinability(activity);
 
 describe('screens (server-rendered, text only)', () => {
   it('consent prompt: name, badge, account, scopes with the umbrella expansion, install context, controls', async () => {

@@ -37,27 +37,6 @@ function setActivity(i: number): Buffer {
   return encodeFrame(Opcode.Frame, { cmd: 'SET_ACTIVITY', nonce: `n-${i}`, args: { pid: process.pid, activity } });
 }
 
-/** Writes every frame, waiting for 'drain' whenever the socket's buffer is full. */
-function writeBlocking(client: RawClient, frames: (i: number) => Buffer, count: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let written = 0;
-    const pump = (): void => {
-      while (written < count) {
-        const more = client.socket.write(frames(written));
-        written += 1;
-        if (!more) {
-          client.socket.once('drain', pump);
-          return;
-        }
-      }
-      resolve();
-    };
-    client.socket.once('error', reject);
-    client.socket.once('close', () => written < count && reject(new Error(`the host closed the game after ${written} writes`)));
-    pump();
-  });
-}
-
 describe('a game that never reads, at host level', () => {
   it('10,000 SET_ACTIVITY written and never read: bob sees the last one and the game is still connected', async () => {
     world = new ProcessWorld({});
@@ -70,7 +49,7 @@ describe('a game that never reads, at host level', () => {
     game.socket.pause(); // never reads from here on
     expect(setActivity(COUNT - 1).length).toBeGreaterThan(560); // ~575 bytes, a real update loop's size
 
-    await writeBlocking(game, setActivity, COUNT);
+    await game.writeBlocking(setActivity, COUNT);
     // The host's relay sends at most 5 updates per 20 s: the last one may wait for a window.
     await until(async () => (await bob!.friendState('alice')) === stateOf(COUNT - 1), 'the 10,000th activity at bob', 45_000, 200);
 

@@ -1,14 +1,9 @@
 import type { ReactNode } from 'react';
-import type { ActivityView, FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import type { FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
 import { joinability } from '../../../common/src/joinable';
 import { ActivityCard } from '../components/ActivityCard';
 import { displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
-
-/** Whether a friend's activity can be joined from here (the platform's rule: common/src/joinable.ts). */
-export function joinAction(activity: ActivityView): 'join' | 'ask' | null {
-  return joinability(activity);
-}
 
 export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
@@ -64,7 +59,7 @@ function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
         <p className="empty">No activity.</p>
       ) : (
         friend.presence.activities.map((activity, index) => {
-          const action = joinAction(activity);
+          const action = joinability(activity);
           return (
             <ActivityCard
               key={index}

@@ -106,6 +106,31 @@ export class RawIpcClient<Payload = unknown> {
     if (!this.socket.destroyed) this.socket.write(bytes);
   }
 
+  /**
+   * Writes `count` frames (`frame(i)` for i = 0, 1, ...) as a game with blocking writes does:
+   * whenever the socket's buffer is full, the next write waits for 'drain'. Rejects if the
+   * socket fails or closes first.
+   */
+  writeBlocking(frame: (i: number) => Uint8Array, count: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let written = 0;
+      const pump = (): void => {
+        while (written < count) {
+          const more = this.socket.write(frame(written));
+          written += 1;
+          if (!more) {
+            this.socket.once('drain', pump);
+            return;
+          }
+        }
+        resolve();
+      };
+      this.socket.once('error', reject);
+      this.socket.once('close', () => written < count && reject(new Error(`the socket closed after ${written} of ${count} writes`)));
+      pump();
+    });
+  }
+
   /** Sends a command without waiting (a nonce in `extra` replaces the fresh one); returns its nonce (await the reply with reply()). */
   command(cmd: string, args: unknown, extra: Record<string, unknown> = {}): string {
     const payload = { cmd, args, nonce: `n-${randomUUID()}`, ...extra };

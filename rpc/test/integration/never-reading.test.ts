@@ -33,23 +33,8 @@ describe('a game that never reads its replies', () => {
     const { client } = await RawClient.ready(ts.path);
     client.socket.pause(); // never reads from here on
     const count = 10_000;
-    let written = 0;
     // Writes as a blocking game would: each write waits for the socket to take it.
-    await new Promise<void>((resolve, reject) => {
-      const pump = (): void => {
-        while (written < count) {
-          const more = client.socket.write(setActivity(written));
-          written += 1;
-          if (!more) {
-            client.socket.once('drain', pump);
-            return;
-          }
-        }
-        resolve();
-      };
-      client.socket.once('error', reject);
-      pump();
-    });
+    await client.writeBlocking(setActivity, count);
     await waitUntil(() => applied.length === count, `all ${count} SET_ACTIVITY applied (got ${applied.length})`, 20_000);
     const last = applied.at(-1)?.activity as { state?: string } | undefined;
     expect(last?.state).toBe(`Level ${count - 1}`.padEnd(100, '.'));
