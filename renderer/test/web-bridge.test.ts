@@ -94,13 +94,16 @@ describe('web bridge', () => {
     const got: unknown[] = [];
     const off = bridge.on('companion:frames', (frames) => got.push(frames));
     socket().receive({ push: 'companion:frames', payload: [{ seq: 1 }] });
+    // The pushes of one turn of the host's loop, as one message: delivered in order.
+    socket().receive({ pushes: [{ push: 'companion:frames', payload: [{ seq: 2 }] }, { push: 'companion:frames', payload: [{ seq: 3 }] }] });
+    socket().receive({ pushes: [{ push: 'companion:frames', payload: [{ seq: 9 }] }, { push: 'companion:evil', payload: 1 }] });
     socket().receive('not json');
     socket().receive({ push: 'companion:evil', payload: 1 });
     socket().receive({ id: 99, ok: true, result: null });
     socket().receive(null);
     off();
-    socket().receive({ push: 'companion:frames', payload: [{ seq: 2 }] });
-    expect(got).toEqual([[{ seq: 1 }]]);
+    socket().receive({ push: 'companion:frames', payload: [{ seq: 4 }] });
+    expect(got).toEqual([[{ seq: 1 }], [{ seq: 2 }], [{ seq: 3 }]]);
   });
 
   it('fails calls at once while not connected, and refuses unknown channels', async () => {

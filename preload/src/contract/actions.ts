@@ -1,4 +1,4 @@
-import type { DoctorView, PresencePatch, PresenceSettingsView, RecordingView, SettingsView, Snapshot, StatusView } from './views.js';
+import type { DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, SettingsView, Snapshot, StatusView } from './views.js';
 
 /**
  * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
@@ -41,6 +41,13 @@ export interface InvokeChannels {
    * redacted), or stops. The UI never chooses the path.
    */
   'companion:set-recording': { args: [on: boolean]; result: RecordingView };
+  /**
+   * The inspector is on screen: answers the frames still in the host's ring whose seq is above
+   * `since` and the relay's recent outcomes (the UI replaces its own), and has frames and
+   * outcomes pushed for INSPECTOR_LEASE_MS from now. The inspector calls it when it opens and
+   * every INSPECTOR_RENEW_MS while it stays open.
+   */
+  'companion:watch-inspector': { args: [since: number]; result: InspectorCatchUp };
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -65,6 +72,7 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:doctor': true,
   'companion:update-presence': true,
   'companion:set-recording': true,
+  'companion:watch-inspector': true,
 };
 
 export const INVOKE_CHANNELS = Object.keys(ACTION_NAMES) as readonly InvokeChannel[];

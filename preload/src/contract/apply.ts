@@ -13,6 +13,12 @@ export function applyTopic(data: HostData, push: TopicPush): HostData {
   return { ...data, presence: presence === null ? null : { ...presence, recent_outcomes: data.presence?.recent_outcomes ?? [] } };
 }
 
+/** `presence.recent_outcomes` replaced by the host's list (an inspector's catch-up), keeping the newest RECENT_OUTCOMES. */
+export function replaceOutcomes(data: HostData, outcomes: readonly RelayOutcomeView[]): HostData {
+  if (data.presence === null) return data;
+  return { ...data, presence: { ...data.presence, recent_outcomes: outcomes.slice(-RECENT_OUTCOMES) } };
+}
+
 /** Appends outcomes to `presence.recent_outcomes`, keeping the newest RECENT_OUTCOMES. */
 export function appendOutcomes(data: HostData, outcomes: readonly RelayOutcomeView[]): HostData {
   if (data.presence === null || outcomes.length === 0) return data;

@@ -11,6 +11,9 @@ import type { FrameView, RelayOutcomeView, Topic, TopicValues } from './views.js
  *   UI appends them (each frame reaches a UI once).
  * - `companion:outcomes`: relay outcomes newer than anything this UI has; the UI appends them
  *   to `presence.recent_outcomes` (keeping RECENT_OUTCOMES).
+ * Frames and outcomes are what the inspector shows: they are pushed only while some window
+ * shows it (`companion:watch-inspector`); otherwise they wait in the host, and the inspector
+ * asks for them when it opens.
  * Pushes that arrive while `companion:ready` is in flight are older than its answer: the UI
  * drops them.
  */
@@ -19,12 +22,22 @@ export const CHANNEL_PREFIX = 'companion:';
 
 /**
  * The web bridge's WebSocket subprotocol for compressed messages: a page that offers it gets
- * every server message of 1 KiB or more as a binary message holding the JSON text in raw
- * DEFLATE (one message, one stream); smaller ones stay text. Pages decode it with
- * DecompressionStream('deflate-raw'), in order.
+ * every server message of BRIDGE_DEFLATE_THRESHOLD or more as a binary message holding the
+ * JSON text in raw DEFLATE (one message, one stream); smaller ones stay text. Pages decode it
+ * with DecompressionStream('deflate-raw'), in order. The threshold is where compressing pays:
+ * a topic round's message (about 4 KiB) cost the host more to compress (a fresh deflate state
+ * each time) than its bytes cost to send over loopback; the inspector's frame batches (about
+ * 30 KiB) shrink about tenfold (ui-bridge bench phase, 2026-11-25).
  */
 export const BRIDGE_DEFLATE_PROTOCOL = 'companion.deflate-raw';
-export const BRIDGE_DEFLATE_THRESHOLD = 1024;
+export const BRIDGE_DEFLATE_THRESHOLD = 8 * 1024;
+
+/**
+ * How long one `companion:watch-inspector` keeps frames and outcomes pushed, and how often an open inspector
+ * calls it again. A window that closes or crashes stops the pushes within the lease.
+ */
+export const INSPECTOR_LEASE_MS = 10_000;
+export const INSPECTOR_RENEW_MS = 4_000;
 
 /** One topic's new value. */
 export type TopicPush = { readonly [T in Topic]: { readonly topic: T; readonly value: TopicValues[T] } }[Topic];
@@ -54,7 +67,19 @@ export interface CompanionBridge {
 
 export type BridgeClientMessage = { readonly id: number; readonly channel: InvokeChannel; readonly args: readonly unknown[] };
 
+/** One push on the web bridge's wire. */
+export interface BridgeWirePush {
+  readonly push: PushChannel;
+  readonly payload: unknown;
+}
+
+/**
+ * A reply, one push, or the pushes the host made in one turn of its event loop (a topic round
+ * changes several topics), in order, as one message: one serialisation, one compression and
+ * one send instead of one each.
+ */
 export type BridgeServerMessage =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly id: number; readonly ok: false; readonly error: string }
-  | { readonly push: PushChannel; readonly payload: unknown };
+  | BridgeWirePush
+  | { readonly pushes: readonly BridgeWirePush[] };

@@ -95,6 +95,7 @@ export const CHANNEL_SCHEMAS = {
   'companion:update-presence': v.strictTuple([presencePatch], 'takes [patch]'),
   'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
   'companion:update-settings': v.strictTuple([SettingsPatchSchema], 'takes [settings]'),
+  'companion:watch-inspector': v.strictTuple([v.pipe(v.number('must be a number'), v.safeInteger('must be a safe integer'), v.minValue(0, 'must not be negative'))], 'takes [since]'),
 } as const satisfies { readonly [C in InvokeChannel]: v.GenericSchema<unknown, InvokeChannels[C]['args']> };
 
 const EnvelopeSchema = v.strictObject(

@@ -308,6 +308,12 @@ export type HostData = Omit<Snapshot, 'frames'>;
 /** Presence as a topic push carries it: the outcomes stream separately (`companion:outcomes`). */
 export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
 
+/** What an inspector coming on screen gets: the frames it has not seen that the host still has, and the recent outcomes. */
+export interface InspectorCatchUp {
+  readonly frames: readonly FrameView[];
+  readonly outcomes: readonly RelayOutcomeView[];
+}
+
 /** The parts of the host's state pushed one by one, each whole, only when it changed. */
 export type TopicValues = Omit<HostData, 'presence'> & { readonly presence: PresenceStateView | null };
 export type Topic = keyof TopicValues;

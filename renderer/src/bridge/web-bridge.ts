@@ -4,6 +4,7 @@ import {
   PUSH_CHANNELS,
   type BridgeClientMessage,
   type BridgeServerMessage,
+  type BridgeWirePush,
   type CompanionBridge,
   type InvokeChannel,
   type InvokeChannels,
@@ -78,6 +79,10 @@ function isPushChannel(value: unknown): value is PushChannel {
   return typeof value === 'string' && (PUSH_CHANNELS as readonly string[]).includes(value);
 }
 
+function wirePush(record: Record<string, unknown>): BridgeWirePush | null {
+  return isPushChannel(record['push']) ? { push: record['push'], payload: record['payload'] } : null;
+}
+
 function parseServerMessage(data: unknown): BridgeServerMessage | null {
   if (typeof data !== 'string') return null;
   let message: unknown;
@@ -88,7 +93,11 @@ function parseServerMessage(data: unknown): BridgeServerMessage | null {
   }
   if (typeof message !== 'object' || message === null) return null;
   const record = message as Record<string, unknown>;
-  if ('push' in record) return isPushChannel(record['push']) ? { push: record['push'], payload: record['payload'] } : null;
+  if ('push' in record) return wirePush(record);
+  if (Array.isArray(record['pushes'])) {
+    const pushes = (record['pushes'] as unknown[]).map((item) => (typeof item === 'object' && item !== null ? wirePush(item as Record<string, unknown>) : null));
+    return pushes.every((push) => push !== null) ? { pushes: pushes as BridgeWirePush[] } : null;
+  }
   if (typeof record['id'] !== 'number') return null;
   if (record['ok'] === true) return { id: record['id'], ok: true, result: record['result'] };
   if (record['ok'] === false) return { id: record['id'], ok: false, error: typeof record['error'] === 'string' ? record['error'] : 'The host refused the call' };
@@ -288,6 +297,7 @@ class WebSocketBridge implements WebBridge {
     const message = parseServerMessage(data);
     if (message === null) return;
     if ('push' in message) this.listeners.push(message.push, message.payload);
+    else if ('pushes' in message) for (const push of message.pushes) this.listeners.push(push.push, push.payload);
     else this.pending.settle(message.id, message);
   }
 

@@ -1,4 +1,5 @@
-import { useDeferredValue, useMemo, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
+import { FRAME_RING_SIZE, INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
 import { formatClock, relayOutcomeText } from '../lib/format';
 import { connectionIds, filterRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
@@ -43,6 +44,14 @@ export function InspectorScreen(): ReactNode {
   const dropped = useApp((s) => s.droppedFrames);
   const cap = useApp((s) => s.frameCap);
   const selectFrame = useApp((s) => s.selectFrame);
+  const missed = useApp((s) => s.missedFrames);
+  const watchInspector = useApp((s) => s.watchInspector);
+  // While on screen, the host pushes frames (it keeps them in its ring otherwise).
+  useEffect(() => {
+    void watchInspector();
+    const timer = setInterval(() => void watchInspector(), INSPECTOR_RENEW_MS);
+    return () => clearInterval(timer);
+  }, [watchInspector]);
 
   return (
     <section aria-labelledby="inspector-title" className="inspector">
@@ -52,6 +61,7 @@ export function InspectorScreen(): ReactNode {
       <p className="muted" data-testid="inspector-count" aria-live="polite">
         {visible.length} of {frames.length} frames{paused ? `, paused (${heldCount} held)` : ''}
         {dropped > 0 ? `, ${dropped} oldest dropped (keeps ${cap.toLocaleString()})` : ''}
+        {missed > 0 ? `, ${missed} not shown (they came while the inspector was closed, beyond the host's last ${FRAME_RING_SIZE.toLocaleString()})` : ''}
       </p>
       <RelayOutcomes />
       <div className="inspector-body">

@@ -1,6 +1,7 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import {
   appendOutcomes,
+  replaceOutcomes,
   applyTopic,
   type CompanionBridge,
   type ConsentPromptView,
@@ -79,7 +80,14 @@ export interface InspectorSlice {
   readonly lastSeq: number;
   readonly selectedSeq: number | null;
   readonly frameCap: number;
+  /** Frames the host no longer had when the inspector asked for them (more than its ring came while no window showed it). */
+  readonly missedFrames: number;
   ingestFrames(frames: readonly FrameView[]): void;
+  /**
+   * The inspector is on screen: fetches the frames it has not seen and the recent relay
+   * outcomes, and keeps both coming (call again within INSPECTOR_LEASE_MS).
+   */
+  watchInspector(): Promise<void>;
   setPaused(paused: boolean): void;
   selectFrame(seq: number | null): void;
   clearFrames(): void;
@@ -273,6 +281,7 @@ const createInspectorSlice =
     held: [],
     paused: false,
     droppedFrames: 0,
+    missedFrames: 0,
     lastSeq: 0,
     selectedSeq: null,
     frameCap: ctx.options.frameCap,
@@ -293,11 +302,16 @@ const createInspectorSlice =
     closeRecording() {
       set({ recording: null, selectedSeq: null });
     },
-    ingestFrames(incoming) {
+    ingestFrames(arrived) {
+      // Frames come in seq order (pushes, and the inspector's catch-up): a frame at or below
+      // lastSeq is one this UI already has (a catch-up answer and a push may overlap).
+      const known = get().lastSeq;
+      const incoming = arrived.filter((frame) => frame.seq > known);
       if (incoming.length === 0) return;
-      // The host sends each frame once, in order: append.
+      const missed = known > 0 ? Math.max(0, (incoming[0]?.seq ?? 0) - known - 1) : 0;
+      if (missed > 0) set((s) => ({ missedFrames: s.missedFrames + missed }));
       const rows = incoming.map((frame) => ctx.pairer.pair(frame));
-      const lastSeq = Math.max(get().lastSeq, incoming[incoming.length - 1]?.seq ?? 0);
+      const lastSeq = Math.max(known, incoming[incoming.length - 1]?.seq ?? 0);
       const cap = ctx.options.frameCap;
       set((s) => {
         if (s.paused) {
@@ -307,6 +321,17 @@ const createInspectorSlice =
         const frames = appendCapped(s.frames, rows, cap);
         return { frames, lastSeq, droppedFrames: s.droppedFrames + (s.frames.length + rows.length - frames.length) };
       });
+    },
+    async watchInspector() {
+      try {
+        const catchUp = await ctx.bridge.invoke('companion:watch-inspector', get().lastSeq);
+        get().ingestFrames(catchUp.frames);
+        const data = get().data;
+        if (data !== null) set({ data: replaceOutcomes(data, catchUp.outcomes) });
+      } catch {
+        // The connection is down: the store reconnects and asks for a snapshot, and the
+        // inspector asks again at its next renewal.
+      }
     },
     setPaused(paused) {
       set((s) => {
@@ -320,7 +345,7 @@ const createInspectorSlice =
       set({ selectedSeq: seq });
     },
     clearFrames() {
-      set({ frames: [], held: [], selectedSeq: null });
+      set({ frames: [], held: [], selectedSeq: null, missedFrames: 0 });
     },
   });
 

@@ -262,12 +262,12 @@ function checkStatusDisplay(activity: Json, add: Add): void {
 
 /**
  * For the host, per SET_ACTIVITY: looks up the application's uploaded asset keys (cached by
- * the caller; undefined while unknown) and lints the args.
+ * the caller; undefined while unknown) and lints the args as of `now` (default: the clock).
  */
-export function createActivityLinter(options: { assetKeys?: (applicationId: string) => ReadonlySet<string> | undefined; now?: () => number } = {}): (applicationId: string, args: unknown) => ActivityLint[] {
-  return (applicationId, args) =>
+export function createActivityLinter(options: { assetKeys?: (applicationId: string) => ReadonlySet<string> | undefined; now?: () => number } = {}): (applicationId: string, args: unknown, now?: number) => ActivityLint[] {
+  return (applicationId, args, now) =>
     lintSetActivityArgs(args, {
-      ...(options.now === undefined ? {} : { now: options.now() }),
+      ...(now !== undefined ? { now } : options.now === undefined ? {} : { now: options.now() }),
       assetKeys: options.assetKeys?.(applicationId),
     });
 }

@@ -1,4 +1,4 @@
-import type { InvokeChannel, InvokeChannels, RelayOutcomeView, Snapshot } from '../../../../preload/src/contract.js';
+import { INSPECTOR_LEASE_MS, type InspectorCatchUp, type InvokeChannel, type InvokeChannels, type RelayOutcomeView, type Snapshot } from '../../../../preload/src/contract.js';
 import { isInvokeChannel, parseChannelArgs } from '../../../../preload/src/contract/schemas.js';
 import type { FrameTrace, RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlEvent } from '../control/control-backend.js';
@@ -7,10 +7,10 @@ import { PRESENCE_EVENTS } from '../control/presence-routes.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
 import { BatchStream } from './batch-stream.js';
 import type { BridgeBackend, PushMessage } from './bridge-port.js';
-import { FrameLog, type FrameLinter } from './frame-log.js';
+import { FrameLog, type FrameEntry, type FrameLinter } from './frame-log.js';
 import { readHostData } from './host-data.js';
 import type { WebUiSettings } from './host-settings.js';
-import { relayOutcomeView } from './presence-view.js';
+import { relayOutcomeView, SNAPSHOT_OUTCOMES } from './presence-view.js';
 import { PushFanout } from './push-fanout.js';
 import { ThrottledTask } from './throttled-task.js';
 import { TopicCache, topicValues } from './topic-cache.js';
@@ -26,7 +26,9 @@ export type { WebUiBackend } from './web-ui-backend.js';
  * bridge). Calls are validated again here (whoever forwards them) and run by their handler
  * (ui-actions.ts). Pushes are changes only: a topic when its value changed (at most one push
  * per topic per snapshot interval), inspector frames and relay outcomes as append-only
- * batches. `snapshot()` (what `companion:ready` answers) first sends what waits to the UIs
+ * batches. Frames are recorded while any UI is subscribed but pushed only while a window
+ * shows the inspector (its `companion:watch-inspector` lease): an open UI on any other screen
+ * costs the host no work per frame beyond recording it (the ui-bridge bench phase). `snapshot()` (what `companion:ready` answers) first sends what waits to the UIs
  * already ready, so that everything pushed after it is newer than it. Nothing here knows
  * about Electron, HTTP or sockets.
  */
@@ -45,6 +47,8 @@ export interface BridgeBackendOptions {
   readonly snapshotIntervalMs?: number;
   /** Minimum time between two frame batches (default 50 ms). */
   readonly framesIntervalMs?: number;
+  /** The clock of the inspector's lease (default Date.now). */
+  readonly now?: () => number;
 }
 
 export interface SubscribeOptions {
@@ -87,11 +91,14 @@ export class UiBridge implements HostBridge {
   private readonly fanout: PushFanout;
   private readonly topics = new TopicCache();
   private readonly topicRounds: ThrottledTask;
-  private readonly frameStream: BatchStream<ReturnType<FrameLog['record']>>;
+  private readonly frameStream: BatchStream<FrameEntry>;
   private readonly outcomeStream: BatchStream<RelayOutcomeView>;
   private readonly actions: ActionContext;
   private unsubscribeBackend: (() => void) | undefined;
   private closed = false;
+  /** Frames are pushed until then (the inspector's lease). */
+  private inspectorWatchedUntil = 0;
+  private readonly now: () => number;
 
   constructor(private readonly options: BridgeBackendOptions) {
     this.backend = options.backend;
@@ -99,13 +106,14 @@ export class UiBridge implements HostBridge {
     this.frames = options.frameLog ?? new FrameLog(undefined, options.lint);
     this.fanout = new PushFanout(this.logger, () => this.attachSources(), () => this.detachSources());
     this.topicRounds = new ThrottledTask(options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS, () => this.pushTopics());
+    this.now = options.now ?? Date.now;
     this.frameStream = new BatchStream(options.framesIntervalMs ?? FRAMES_INTERVAL_MS, MAX_PENDING_FRAMES, (batch) =>
-      this.fanout.emit({ channel: 'companion:frames', payload: batch }),
+      this.fanout.emit({ channel: 'companion:frames', payload: batch.map((entry) => entry.view()) }),
     );
     this.outcomeStream = new BatchStream(options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS, MAX_PENDING_OUTCOMES, (batch) =>
       this.fanout.emit({ channel: 'companion:outcomes', payload: batch }),
     );
-    this.actions = { backend: this.backend, settings: options.settings, snapshot: () => this.snapshot() };
+    this.actions = { backend: this.backend, settings: options.settings, snapshot: () => this.snapshot(), watchInspector: (since) => this.watchInspector(since) };
   }
 
   async invoke<C extends InvokeChannel>(channel: C, args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['result']> {
@@ -137,6 +145,25 @@ export class UiBridge implements HostBridge {
     return { ...data, frames: this.frames.list() };
   }
 
+  /**
+   * A window shows the inspector: frames and outcomes are pushed for a lease. Answers the frames
+   * above `since` and the recent outcomes; what waited to be pushed goes first, so that every
+   * push after the answer is newer than it.
+   */
+  async watchInspector(since: number): Promise<InspectorCatchUp> {
+    const outcomes = this.backend.presence(SNAPSHOT_OUTCOMES)?.recent_outcomes ?? [];
+    if (this.wanted()) {
+      this.outcomeStream.flush();
+      this.frameStream.flush();
+    }
+    this.inspectorWatchedUntil = this.now() + INSPECTOR_LEASE_MS;
+    return { frames: this.frames.since(since), outcomes };
+  }
+
+  private inspectorWatched(): boolean {
+    return this.now() < this.inspectorWatchedUntil && this.wanted();
+  }
+
   close(): void {
     this.closed = true;
     this.fanout.clear();
@@ -165,12 +192,13 @@ export class UiBridge implements HostBridge {
   }
 
   private readonly onFrame = (trace: FrameTrace): void => {
-    const view = this.frames.record(trace);
-    if (this.wanted()) this.frameStream.add(view); // else the ready snapshot carries the ring
+    const entry = this.frames.record(trace);
+    // Else the ring keeps it: the inspector asks when it opens, a `ready` snapshot carries it.
+    if (this.inspectorWatched()) this.frameStream.add(entry);
   };
 
   private readonly onEvent = (event: ControlEvent): void => {
-    if (event.type === PRESENCE_EVENTS.outcome && this.wanted()) this.outcomeStream.add(relayOutcomeView(event.data as RelayOutcome));
+    if (event.type === PRESENCE_EVENTS.outcome && this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(event.data as RelayOutcome));
     this.changed();
   };
 

@@ -12,5 +12,8 @@ import type { FrameLinter } from './frame-log.js';
 export function frameLinter(server: Pick<RpcServer, 'connection'>, platform: Pick<PlatformApi, 'assetNames'>): FrameLinter {
   const assets = new AssetKeyCache({ fetch: (applicationId) => platform.assetNames(applicationId) });
   const lint = createActivityLinter({ assetKeys: (applicationId) => (applicationId === '' ? undefined : assets.keys(applicationId)) });
-  return (connectionId, args) => lint(server.connection(connectionId)?.clientId ?? '', args);
+  return {
+    applicationOf: (connectionId) => server.connection(connectionId)?.clientId ?? '',
+    lint: (applicationId, args, at) => lint(applicationId, args, at),
+  };
 }

@@ -59,13 +59,11 @@ function field(payload: unknown, key: 'cmd' | 'evt' | 'nonce'): string | null {
  * The payload as the inspector shows it. Most frames hold no secret and nest shallowly: those
  * are shown as they are, found by a walk of the keys (the recorder's holdsSecret, one level
  * short of the bound so the walk never decides differently from redactPayload) and sized by
- * the wire JSON the trace carries. Measured 2026-11-25 in the ui-bridge bench phase (a game at
+ * the wire JSON the trace carried. Measured 2026-11-25 in the ui-bridge bench phase (a game at
  * 50 SET_ACTIVITY/s, one UI open): recording a frame took about 63 us by the copying path.
  */
-function inspectorPayload(trace: FrameTrace): unknown {
-  const payload = trace.payload;
-  const json = trace.json;
-  if (json !== undefined && json.byteLength <= MAX_FRAME_PAYLOAD_CHARS && typeof payload === 'object' && payload !== null && keptNonce(payload) && !holdsSecret(payload, MAX_DEPTH - 1)) {
+function inspectorPayload(payload: unknown, jsonBytes: number | undefined): unknown {
+  if (jsonBytes !== undefined && jsonBytes <= MAX_FRAME_PAYLOAD_CHARS && typeof payload === 'object' && payload !== null && keptNonce(payload) && !holdsSecret(payload, MAX_DEPTH - 1)) {
     return payload;
   }
   return capped(redactPayload(payload));
@@ -91,17 +89,69 @@ function capped(payload: unknown): unknown {
 }
 
 /**
- * The inspector's frames: numbered, redacted, and the last FRAME_RING_SIZE kept for the
- * snapshot (a ring: memory is bounded whatever the traffic).
- */
-/**
  * Lints an incoming SET_ACTIVITY's args (what the real client accepts but shows badly); the
- * inspector shows them beside the frame. Given the connection, for the app's asset names.
+ * inspector shows them beside the frame. In two steps: the connection's application is taken
+ * when the frame is recorded (the game may have left when the frame is shown), the lint runs
+ * when the frame is first shown, as of the frame's time. Measured 2026-11-25 in the ui-bridge
+ * bench phase: linting every SET_ACTIVITY as it came cost the host about 1.7 ms of CPU a second
+ * with a UI open on another screen, most of what the frames cost it.
  */
-export type FrameLinter = (connectionId: string, args: unknown) => readonly LintView[];
+export interface FrameLinter {
+  /** The connection's application id ('' when unknown). */
+  applicationOf(connectionId: string): string;
+  lint(applicationId: string, args: unknown, at: number): readonly LintView[];
+}
 
+/** What a recorded SET_ACTIVITY needs to be linted later. */
+interface PendingLint {
+  readonly linter: FrameLinter;
+  readonly applicationId: string;
+}
+
+/**
+ * One recorded frame. Its view (redacted payload, cmd, evt, nonce) is made when a UI first
+ * asks for it: frames are recorded whenever a UI is open, but most are never looked at while
+ * no window shows the inspector (see UiBridge.watchInspector). So are its lints (FrameLinter).
+ */
+export class FrameEntry {
+  private made: FrameView | undefined;
+
+  constructor(
+    readonly seq: number,
+    private readonly trace: Omit<FrameTrace, 'json'>,
+    /** The wire JSON's length (the trace's bytes are reused after the event: not kept). */
+    private readonly jsonBytes: number | undefined,
+    private readonly lint: PendingLint | undefined,
+  ) {}
+
+  view(): FrameView {
+    this.made ??= this.make();
+    return this.made;
+  }
+
+  private make(): FrameView {
+    const lints = this.lint?.linter.lint(this.lint.applicationId, (this.trace.payload as { args?: unknown }).args, this.trace.at);
+    return {
+      seq: this.seq,
+      connection_id: this.trace.connectionId,
+      direction: this.trace.direction,
+      opcode: this.trace.opcode,
+      at: this.trace.at,
+      cmd: field(this.trace.payload, 'cmd'),
+      evt: field(this.trace.payload, 'evt'),
+      nonce: field(this.trace.payload, 'nonce'),
+      payload: inspectorPayload(this.trace.payload, this.jsonBytes),
+      ...(lints === undefined ? {} : { lints }),
+    };
+  }
+}
+
+/**
+ * The inspector's frames: numbered, and the last FRAME_RING_SIZE kept (a ring: memory is
+ * bounded whatever the traffic). Views are made on demand and kept (FrameEntry).
+ */
 export class FrameLog {
-  private readonly ring: (FrameView | undefined)[];
+  private readonly ring: (FrameEntry | undefined)[];
   private next = 0;
   private size = 0;
   private seq = 0;
@@ -110,7 +160,7 @@ export class FrameLog {
     readonly capacity = FRAME_RING_SIZE,
     private readonly lint?: FrameLinter,
   ) {
-    this.ring = new Array<FrameView | undefined>(capacity);
+    this.ring = new Array<FrameEntry | undefined>(capacity);
   }
 
   /** The seq of the newest frame (0 before the first). */
@@ -118,38 +168,32 @@ export class FrameLog {
     return this.seq;
   }
 
-  record(trace: FrameTrace): FrameView {
+  record(trace: FrameTrace): FrameEntry {
     this.seq += 1;
-    const cmd = field(trace.payload, 'cmd');
-    const lints =
-      this.lint !== undefined && trace.direction === 'in' && cmd === 'SET_ACTIVITY'
-        ? this.lint(trace.connectionId, (trace.payload as { args?: unknown }).args)
+    const lint =
+      this.lint !== undefined && trace.direction === 'in' && field(trace.payload, 'cmd') === 'SET_ACTIVITY'
+        ? { linter: this.lint, applicationId: this.lint.applicationOf(trace.connectionId) }
         : undefined;
-    const view: FrameView = {
-      seq: this.seq,
-      connection_id: trace.connectionId,
-      direction: trace.direction,
-      opcode: trace.opcode,
-      at: trace.at,
-      cmd,
-      evt: field(trace.payload, 'evt'),
-      nonce: field(trace.payload, 'nonce'),
-      payload: inspectorPayload(trace),
-      ...(lints === undefined ? {} : { lints }),
-    };
-    this.ring[this.next] = view;
+    const { connectionId, direction, opcode, payload, at } = trace;
+    const entry = new FrameEntry(this.seq, { connectionId, direction, opcode, payload, at }, trace.json?.byteLength, lint);
+    this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);
-    return view;
+    return entry;
   }
 
   /** Oldest first. */
   list(): FrameView[] {
+    return this.since(0);
+  }
+
+  /** The frames still in the ring whose seq is above `seq`, oldest first. */
+  since(seq: number): FrameView[] {
     const out: FrameView[] = [];
     const start = (this.next - this.size + this.capacity) % this.capacity;
     for (let i = 0; i < this.size; i++) {
-      const view = this.ring[(start + i) % this.capacity];
-      if (view !== undefined) out.push(view);
+      const entry = this.ring[(start + i) % this.capacity];
+      if (entry !== undefined && entry.seq > seq) out.push(entry.view());
     }
     return out;
   }

@@ -1,13 +1,17 @@
-import type { InvokeChannel, InvokeChannels, Snapshot } from '../../../../preload/src/contract.js';
+import type { InspectorCatchUp, InvokeChannel, InvokeChannels, Snapshot } from '../../../../preload/src/contract.js';
 import type { WebUiSettings } from './host-settings.js';
 import { settingsView, statusView } from './views.js';
 import type { WebUiBackend } from './web-ui-backend.js';
 
-/** What a handler may use: the host's backend, the runtime settings, and the snapshot (for `companion:ready`). */
+/**
+ * What a handler may use: the host's backend, the runtime settings, the snapshot (for
+ * `companion:ready`) and the inspector's lease (for `companion:watch-inspector`).
+ */
 export interface ActionContext {
   readonly backend: WebUiBackend;
   readonly settings: WebUiSettings;
   readonly snapshot: () => Promise<Snapshot>;
+  readonly watchInspector: (since: number) => Promise<InspectorCatchUp>;
 }
 
 type Handler<C extends InvokeChannel> = (context: ActionContext, ...args: InvokeChannels[C]['args']) => Promise<InvokeChannels[C]['result']>;
@@ -57,11 +61,12 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
   'companion:doctor': ({ backend }) => backend.doctor(),
   'companion:update-presence': ({ backend }, patch) => backend.updatePresence(patch),
   'companion:set-recording': ({ backend }, on) => backend.setRecording(on),
+  'companion:watch-inspector': ({ watchInspector }, since) => watchInspector(since),
   'companion:update-settings': async ({ settings }, patch) => settingsView(await settings.update(patch)),
 };
 
 /** Calls that only read: no topic push follows them. */
-export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor']);
+export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor', 'companion:watch-inspector']);
 
 function nothing(_done: void): null {
   return null;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RpcServer } from '../../../../rpc/src/index.js';
+import { INSPECTOR_LEASE_MS } from '../../../../preload/src/contract.js';
 import type { PushMessage } from '../../../src/host/ui-bridge/bridge-port.js';
 import { createGuardedHandler, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
 import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../../src/host/ui-bridge/bridge-backend.js';
@@ -19,7 +20,7 @@ let settings: FakeSettings;
 let server: FakeServer;
 const bridges: HostBridge[] = [];
 
-function bridge(options: { snapshotIntervalMs?: number; framesIntervalMs?: number } = {}): HostBridge {
+function bridge(options: { snapshotIntervalMs?: number; framesIntervalMs?: number; now?: () => number } = {}): HostBridge {
   backend = new FakeUiBackend();
   settings = new FakeSettings();
   server = new FakeServer();
@@ -60,6 +61,7 @@ describe('bridge backend: calls', () => {
     expect(await b.invoke('companion:doctor', [])).toEqual(DOCTOR);
     expect(await b.invoke('companion:update-presence', [{ hide_all: true }])).toMatchObject({ hide_all: true });
     expect(await b.invoke('companion:set-recording', [true])).toMatchObject({ recording: true });
+    expect(await b.invoke('companion:watch-inspector', [0])).toEqual({ frames: [], outcomes: [] });
     expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
     expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
     expect(await b.invoke('companion:revoke-grant', ['1234'])).toBeNull();
@@ -207,6 +209,7 @@ describe('bridge backend: pushes', () => {
     const b = bridge({ snapshotIntervalMs: 10 });
     const { messages } = collect(b);
     await b.invoke('companion:ready', []);
+    await b.invoke('companion:watch-inspector', [0]);
     const outcome = { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'shadowed', by_application_id: '43', by_connection_id: 'c2' };
     backend.emit({ type: 'presence-outcome', data: outcome });
     await vi.waitFor(() => expect(messages.some((m) => m.channel === 'companion:outcomes')).toBe(true));
@@ -217,6 +220,7 @@ describe('bridge backend: pushes', () => {
   it('a second frames push does not repeat frames, and the ready snapshot sends what waits first', async () => {
     const b = bridge({ framesIntervalMs: 20 });
     const { messages } = collect(b);
+    await b.invoke('companion:watch-inspector', [0]);
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'a' });
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'b' });
     await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames')).toHaveLength(1));
@@ -237,6 +241,7 @@ describe('bridge backend: pushes', () => {
   it('batches frames in order, redacted; the ring keeps them for the next snapshot', async () => {
     const b = bridge({ framesIntervalMs: 20 });
     const { messages } = collect(b);
+    await b.invoke('companion:watch-inspector', [0]);
     server.frame({ cmd: 'AUTHENTICATE', args: { access_token: 'tok-SECRET' }, nonce: 'n1' });
     server.frame({ cmd: 'AUTHENTICATE', data: {}, nonce: 'n1' }, 'out');
     await vi.waitFor(() => expect(messages.some((m) => m.channel === 'companion:frames')).toBe(true));
@@ -261,9 +266,39 @@ describe('bridge backend: pushes', () => {
     expect(backend.calls.some((call) => call.method === 'grants')).toBe(false);
     expect((await b.invoke('companion:ready', [])).frames).toHaveLength(1);
     ready = true;
+    await b.invoke('companion:watch-inspector', [1]);
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'y' });
     changeFriends(backend, 2);
     await vi.waitFor(() => expect(messages.map((m) => m.channel).sort()).toEqual(['companion:frames', 'companion:topic']));
+  });
+
+  it('pushes frames and outcomes only while the inspector holds its lease; it catches up on what it missed', async () => {
+    let now = 1_000_000;
+    const b = bridge({ snapshotIntervalMs: 10, framesIntervalMs: 10, now: () => now });
+    const { messages } = collect(b);
+    await b.invoke('companion:ready', []);
+    const outcome = { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'sent' };
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'a' });
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'b' });
+    backend.emit({ type: 'presence-outcome', data: outcome });
+    await sleep(40);
+    // Another screen: recorded, not pushed.
+    expect(messages.filter((m) => m.channel !== 'companion:topic')).toEqual([]);
+    expect(b.frames.lastSeq).toBe(2);
+    // The inspector opens having seen frame 1: it gets frame 2, and the frames after it are pushed.
+    const catchUp = await b.invoke('companion:watch-inspector', [1]);
+    expect(catchUp.frames.map((frame) => [frame.seq, frame.nonce])).toEqual([[2, 'b']]);
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'c' });
+    backend.emit({ type: 'presence-outcome', data: { ...outcome, update: 2 } });
+    await vi.waitFor(() => expect(messages.map((m) => m.channel).filter((c) => c !== 'companion:topic').sort()).toEqual(['companion:frames', 'companion:outcomes']));
+    expect(messages.find((m) => m.channel === 'companion:frames')?.payload).toMatchObject([{ seq: 3, nonce: 'c' }]);
+    // The lease runs out (the window closed without a word): pushes stop again.
+    now += INSPECTOR_LEASE_MS;
+    server.frame({ cmd: 'SUBSCRIBE', nonce: 'd' });
+    backend.emit({ type: 'presence-outcome', data: { ...outcome, update: 3 } });
+    await sleep(40);
+    expect(messages.filter((m) => m.channel === 'companion:frames')).toHaveLength(1);
+    expect(messages.filter((m) => m.channel === 'companion:outcomes')).toHaveLength(1);
   });
 
   it('a throwing listener does not stop the others; close() stops every push', async () => {

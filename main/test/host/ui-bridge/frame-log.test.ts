@@ -29,7 +29,7 @@ describe('frame redaction', () => {
 describe('FrameLog', () => {
   it('numbers frames, extracts cmd/evt/nonce and keeps only the last 1,000', () => {
     const log = new FrameLog();
-    const first = log.record(trace({ cmd: 'DISPATCH', evt: 'READY', nonce: null, data: {} }, 'out'));
+    const first = log.record(trace({ cmd: 'DISPATCH', evt: 'READY', nonce: null, data: {} }, 'out')).view();
     expect(first).toEqual({ seq: 1, connection_id: 'ipc-1', direction: 'out', opcode: 1, at: 1_700_000_000_000, cmd: 'DISPATCH', evt: 'READY', nonce: null, payload: { cmd: 'DISPATCH', evt: 'READY', nonce: null, data: {} } });
     for (let i = 0; i < 1500; i++) log.record(trace({ cmd: 'PING', nonce: String(i) }));
     const list = log.list();
@@ -39,9 +39,19 @@ describe('FrameLog', () => {
     expect(log.lastSeq).toBe(1501);
   });
 
+  it('answers the frames above a seq still in the ring, and makes each view once', () => {
+    const log = new FrameLog(5);
+    for (let i = 0; i < 8; i++) log.record(trace({ cmd: 'PING', nonce: String(i) }));
+    expect(log.since(5).map((view) => view.seq)).toEqual([6, 7, 8]);
+    // Asked from before the ring's oldest: what the ring still has.
+    expect(log.since(1).map((view) => view.seq)).toEqual([4, 5, 6, 7, 8]);
+    expect(log.since(8)).toEqual([]);
+    expect(log.since(6)[0]).toBe(log.since(6)[0]);
+  });
+
   it('replaces an oversized payload with a bounded preview', () => {
     const log = new FrameLog(10);
-    const view = log.record(trace({ cmd: 'SET_ACTIVITY', args: { blob: 'x'.repeat(MAX_FRAME_PAYLOAD_CHARS * 2) } }));
+    const view = log.record(trace({ cmd: 'SET_ACTIVITY', args: { blob: 'x'.repeat(MAX_FRAME_PAYLOAD_CHARS * 2) } })).view();
     expect(view.payload).toMatchObject({ truncated: true, length: expect.any(Number) });
     expect(JSON.stringify(view.payload).length).toBeLessThan(4096);
     expect(view.cmd).toBe('SET_ACTIVITY');
@@ -51,18 +61,27 @@ describe('FrameLog', () => {
 describe('frame lints', () => {
   it('an incoming SET_ACTIVITY carries the linter\'s findings; other frames carry none', () => {
     const seen: unknown[] = [];
-    const log = new FrameLog(10, (connectionId, args) => {
-      seen.push([connectionId, args]);
-      return [{ code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' }];
+    const apps = new Map([['ipc-1', '42']]);
+    const log = new FrameLog(10, {
+      applicationOf: (connectionId) => apps.get(connectionId) ?? '',
+      lint: (applicationId, args, at) => {
+        seen.push([applicationId, args, at]);
+        return [{ code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' }];
+      },
     });
     const args = { pid: 1, activity: { timestamps: { start: 1_700_000_000 } } };
-    expect(log.record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toEqual([
+    const entry = log.record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' }));
+    // The game leaves before the frame is shown: the lint still knows its application.
+    apps.delete('ipc-1');
+    expect(seen).toEqual([]);
+    expect(entry.view().lints).toEqual([
       { code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' },
     ]);
-    expect(seen).toEqual([['ipc-1', args]]);
-    expect(log.record(trace({ cmd: 'SET_ACTIVITY', data: {}, evt: null, nonce: 'n' }, 'out')).lints).toBeUndefined();
-    expect(log.record(trace({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'm' })).lints).toBeUndefined();
-    expect(new FrameLog(10).record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).lints).toBeUndefined();
+    expect(entry.view().lints).toHaveLength(1);
+    expect(seen).toEqual([['42', args, 1_700_000_000_000]]);
+    expect(log.record(trace({ cmd: 'SET_ACTIVITY', data: {}, evt: null, nonce: 'n' }, 'out')).view().lints).toBeUndefined();
+    expect(log.record(trace({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'm' })).view().lints).toBeUndefined();
+    expect(new FrameLog(10).record(trace({ cmd: 'SET_ACTIVITY', args, nonce: 'n' })).view().lints).toBeUndefined();
     expect(seen).toHaveLength(1);
   });
 });
@@ -102,8 +121,8 @@ describe('FrameLog: the fast path for frames without secrets', () => {
     fc.assert(
       fc.property(payloadArb, fc.constantFrom<'in' | 'out'>('in', 'out'), (payload, direction) => {
         const trace = { connectionId: 'c1', direction, opcode: 1, payload, at: 0 };
-        const slow = new FrameLog().record(trace).payload;
-        const fast = new FrameLog().record({ ...trace, json: Buffer.from(JSON.stringify(payload)) }).payload;
+        const slow = new FrameLog().record(trace).view().payload;
+        const fast = new FrameLog().record({ ...trace, json: Buffer.from(JSON.stringify(payload)) }).view().payload;
         expect(fast).toEqual(slow);
       }),
       { numRuns: 2000 },
@@ -112,7 +131,7 @@ describe('FrameLog: the fast path for frames without secrets', () => {
 
   it('still redacts a secret and bounds a deep payload when the wire JSON is given', () => {
     const payload = { cmd: 'AUTHENTICATE', args: { access_token: 'tok-123' }, nonce: 'n1', deep: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } };
-    const view = new FrameLog().record({ connectionId: 'c1', direction: 'in', opcode: 1, payload, at: 0, json: Buffer.from(JSON.stringify(payload)) });
+    const view = new FrameLog().record({ connectionId: 'c1', direction: 'in', opcode: 1, payload, at: 0, json: Buffer.from(JSON.stringify(payload)) }).view();
     expect(JSON.stringify(view.payload)).not.toContain('tok-123');
     expect(JSON.stringify(view.payload)).toContain('[too deep]');
     expect((view.payload as { nonce: string }).nonce).toBe('n1');

@@ -167,8 +167,11 @@ export class BridgeClient {
       const text = (isBinary ? inflateRawSync(data as Buffer) : (data as Buffer)).toString('utf8');
       this.texts.push(text);
       const message = JSON.parse(text);
-      this.messages.push(message);
-      this.apply(message);
+      // The pushes of one turn of the host's loop come as one message: taken apart, as the page does.
+      for (const one of 'pushes' in message ? message.pushes : [message]) {
+        this.messages.push(one);
+        this.apply(one);
+      }
       for (const wake of [...this.waiters]) wake();
     });
     this.closed = new Promise((resolve) => ws.on('close', (code) => resolve({ code })));

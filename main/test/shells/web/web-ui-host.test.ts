@@ -84,6 +84,8 @@ describe('the host serves the web UI', () => {
     expect(first.status.account?.user.username).toBe('alice');
     // The test host's logger has no levels, so the level shows as info; a headless host cannot start at login.
     expect(first.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
+    // The inspector is on screen: every frame is pushed.
+    await client.invoke('companion:watch-inspector', 0);
 
     const game = await rawGame(player);
     const shown = await client.waitForState((state) => state.games.length === 1, 'the game in a topic push');
@@ -191,6 +193,7 @@ describe('the inspector\'s lint channel', () => {
   it('a SET_ACTIVITY the real client accepts but shows badly: the wire answer is unchanged, the frame carries the lints', async () => {
     const { player, client } = await aliceWithBridge();
     await client.invoke('companion:ready');
+    await client.invoke('companion:watch-inspector', 0);
     const game = await rawGame(player);
     const activity = { state: 'In a match', timestamps: { start: Math.floor(Date.now() / 1000) }, buttons: [{ label: '🎮 Play', url: 'https://game.example/' }] };
     const reply = await game.request('SET_ACTIVITY', { pid: process.pid, activity });

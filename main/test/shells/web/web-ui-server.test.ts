@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import { startTestServer, type TestServer } from '../../../../rpc/test/support/test-server.js';
-import { BRIDGE_DEFLATE_PROTOCOL, INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
+import { BRIDGE_DEFLATE_PROTOCOL, BRIDGE_DEFLATE_THRESHOLD, INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
 import { ControlError } from '../../../src/host/control/control-backend.js';
 import { isReservedPort } from '../../../src/host/control/control-server.js';
 import { startWebUi, type WebUi } from '../../../src/shells/web/web-ui-server.js';
@@ -201,6 +201,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect((await client.invoke('companion:doctor')).clients[0]).toMatchObject({ name: 'pypresence', outcome: 'connects' });
     expect(await client.invoke('companion:update-presence', { policy: 'first-connected' })).toMatchObject({ policy: 'first-connected' });
     expect(await client.invoke('companion:set-recording', false)).toMatchObject({ recording: false });
+    expect(await client.invoke('companion:watch-inspector', 0)).toEqual({ frames: [], outcomes: [] });
     expect(await client.invoke('companion:request-to-join', '200', null)).toEqual({ joined: false });
     expect(await client.invoke('companion:request-to-join', '200', '1234567890123456789')).toEqual({ joined: false });
     expect(await client.invoke('companion:send-invite', '200', null)).toEqual({ message_id: '777' });
@@ -330,6 +331,8 @@ describe('web UI: the WebSocket bridge', () => {
     expect(client.pushes).toEqual([]);
 
     expect(snapshot.friends[0]?.presence.activities).toEqual([{ name: 'Game 1', type: 0 }]);
+    // The inspector comes on screen: frames are pushed from now on.
+    expect(await client.invoke('companion:watch-inspector', 4)).toEqual({ frames: [], outcomes: [] });
     await rawGame.request('GET_SELECTED_VOICE_CHANNEL');
     changeFriends(backend, 2);
     const frames = await client.waitFor((message) => message.push === 'companion:frames', 'a frames push');
@@ -380,6 +383,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('pushes frames in batches, in order, with secrets redacted', async () => {
     const client = await bridge();
     await client.invoke('companion:ready');
+    await client.invoke('companion:watch-inspector', 0);
     const rawGame = await game();
     const batchTimes: number[] = [];
     client.ws.on('message', (data) => {
@@ -436,14 +440,17 @@ describe('web UI: the WebSocket bridge', () => {
 });
 
 describe('web UI: compressed messages', () => {
-  it('a page that offers the protocol gets messages of 1 KiB or more as raw DEFLATE, smaller ones as text', async () => {
+  it('a page that offers the protocol gets messages of the threshold or more as raw DEFLATE, smaller ones as text', async () => {
+    // Enough games that the snapshot passes the threshold.
+    const many = Array.from({ length: 60 }, (_, i) => ({ ...GAMES[0]!, connection_id: `ipc-${i + 1}` }));
+    backend.games = () => many;
     const client = await BridgeClient.open(ui.port, await sessionCookie(ui.port, ui.token), `http://127.0.0.1:${ui.port}`, [BRIDGE_DEFLATE_PROTOCOL]);
     cleanups.push(() => client.close());
     expect(client.ws.protocol).toBe(BRIDGE_DEFLATE_PROTOCOL);
     const snapshot = await client.invoke('companion:ready');
     expect(client.binaryMessages).toBe(1);
-    expect(client.texts.at(-1)?.length).toBeGreaterThanOrEqual(1024);
-    expect(snapshot.games).toEqual(GAMES);
+    expect(client.texts.at(-1)?.length).toBeGreaterThanOrEqual(BRIDGE_DEFLATE_THRESHOLD);
+    expect(snapshot.games).toEqual(many);
     expect(snapshot.grants).toEqual(GRANTS.map((grant) => ({ ...grant, descriptions: expect.any(Array) })));
     await client.invoke('companion:decline-invite', '901');
     expect(client.binaryMessages).toBe(1); // the short answer came as text
