@@ -55,12 +55,21 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
 test('the inspector records a session to a file and opens a recording', async ({ page, games }) => {
   const host = await startHost();
   await openUi(page, host, 'inspector');
+  // Empty: it says where frames come from and names the QA tools that make some.
+  const empty = page.getByTestId('inspector-empty');
+  await expect(empty).toContainText('companion scenario run FILE');
+  await expect(empty).toContainText('companion serve --record FILE');
+  await expect(empty).toContainText('companion replay FILE');
+  await screenshot(page, 'inspector-empty');
   await page.getByTestId('inspector-record').click();
   await expect(page.getByTestId('inspector-recording-live')).toContainText('recording-');
-  const file = (await page.getByTestId('inspector-recording-live').locator('code').textContent()) ?? '';
+  const file = (await page.getByTestId('inspector-recording-live').locator('code').first().textContent()) ?? '';
   expect(file).toMatch(/recordings\/recording-.*\.rec$/);
+  // Where the file goes, and how to replay it.
+  await expect(page.getByTestId('inspector-replay-hint')).toContainText(`companion replay ${file}`);
 
   const game = await games.raw(host, DEMO_APP_ID);
+  await expect(empty).toHaveCount(0);
   const nonce = game.command('SET_ACTIVITY', { pid: process.pid, activity: { state: 'Recorded state', secrets: { join: 'join-secret-not-in-recording' } } });
   expect(await game.reply(nonce)).toMatchObject({ evt: null });
   await page.getByTestId('inspector-record').click();
@@ -68,6 +77,8 @@ test('the inspector records a session to a file and opens a recording', async ({
   // Stop's message replaces Start's: no "Recording every frame to ..." left behind.
   await expect(page.getByTestId('info-message')).toHaveCount(1);
   await expect(page.getByTestId('info-message')).toContainText('Recording saved');
+  await expect(page.getByTestId('inspector-recording-done')).toContainText(file);
+  await expect(page.getByTestId('inspector-recording-done').getByTestId('inspector-replay-hint')).toContainText(`companion replay ${file}`);
   const bytes = await readFile(file);
   expect(bytes.includes(Buffer.from('join-secret-not-in-recording'))).toBe(false);
 

@@ -89,9 +89,7 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
         <span>RTT</span>
       </div>
       {total === 0 ? (
-        <p className="empty" data-testid="inspector-empty">
-          No frames yet. They appear here as games talk to Companion.
-        </p>
+        <EmptyInspector />
       ) : (
         <VirtualList
           count={visible.length}
@@ -104,6 +102,26 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
           testId="inspector-list"
         />
       )}
+    </div>
+  );
+}
+
+/** No frame yet: where frames come from, and the QA tools that make some. */
+function EmptyInspector(): ReactNode {
+  return (
+    <div className="empty empty-hint" data-testid="inspector-empty">
+      <p>No frames yet. Every frame a game and Companion exchange shows here, as it happens.</p>
+      <ul>
+        <li>
+          Start a game that uses Rich Presence, or the fake game: <code>companion game --client-id ID</code>.
+        </li>
+        <li>
+          Run a scripted flow against this host: <code>companion scenario run FILE</code>.
+        </li>
+        <li>
+          Keep a whole session in a file from the start: <code>companion serve --record FILE</code>, then <code>companion replay FILE</code>.
+        </li>
+      </ul>
     </div>
   );
 }

@@ -22,7 +22,11 @@ export function RecordingControls(): ReactNode {
           aria-pressed={recording.recording}
           disabled={busy}
           onClick={() => void setRecording(!recording.recording)}
-          title={recording.recording ? `Recording to ${recording.file ?? ''}` : 'Record every frame to a file in Companion\'s data directory (secrets redacted)'}
+          title={
+            recording.recording
+              ? `Recording to ${recording.file ?? ''}`
+              : 'Record every frame to a new file in Companion\'s data directory (secrets redacted), to replay with companion replay or open here'
+          }
           data-testid="inspector-record"
         >
           {recording.recording ? '■ Stop recording' : '● Record'}
@@ -36,18 +40,33 @@ export function RecordingControls(): ReactNode {
   );
 }
 
+/** How to use a recording: replay its game side against a host, or open it here. */
+function ReplayHint({ file }: { readonly file: string }): ReactNode {
+  return (
+    <span data-testid="inspector-replay-hint">
+      Play its game side against a host and compare the replies with <code>companion replay {quoted(file)}</code>, or look at it here with Open recording…
+    </span>
+  );
+}
+
+/** A path as a shell takes it: quoted when it holds anything but plain characters. */
+function quoted(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /** What the list shows besides live frames: an opened recording (with a way back), or the recording under way. */
 export function OpenedRecordingBanner(): ReactNode {
   const opened = useApp((s) => s.recording);
   const live = useApp((s) => s.data?.recording ?? null);
   const close = useApp((s) => s.closeRecording);
   if (opened === null) {
-    if (live?.recording !== true) return null;
+    if (live === null || live.file === null) return null;
     return (
-      <p className="banner" data-testid="inspector-recording-live">
-        Recording to <code>{live.file}</code>
-        {live.secrets ? ' (with secrets)' : ''}
-        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}
+      <p className="banner" data-testid={live.recording ? 'inspector-recording-live' : 'inspector-recording-done'}>
+        {live.recording ? 'Recording every frame to ' : 'Last recording: '}
+        <code>{live.file}</code>
+        {live.secrets ? ' (with secrets)' : ' (secrets redacted)'}
+        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}. <ReplayHint file={live.file} />
       </p>
     );
   }
