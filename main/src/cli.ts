@@ -9,6 +9,7 @@ Companion is a desktop companion app that games talk to over local RPC
 Commands:
   serve        Start the host: the RPC server games connect to
   control      Talk to a running host: friends, joins, invites, account
+  ui           Print a link that opens the running host's UI (once); --open opens it
   platform     Run the platform emulator standalone, or administer one
   doctor       Explain why a game does not reach Companion, or check an activity
   install-sockets, uninstall-sockets
@@ -45,6 +46,10 @@ const COMMANDS: Record<string, Command> = {
   control: {
     run: async (argv, io) => (await import('./shells/cli/control.js')).controlCommand(argv, io),
     help: async () => (await import('./shells/cli/control.js')).CONTROL_HELP,
+  },
+  ui: {
+    run: async (argv, io) => (await import('./shells/cli/ui.js')).uiCommand(argv, io),
+    help: async () => (await import('./shells/cli/ui.js')).UI_HELP,
   },
   platform: {
     run: async (argv, io) => (await import('./shells/cli/platform.js')).platformCommand(argv, io),

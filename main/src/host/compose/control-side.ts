@@ -7,6 +7,8 @@ import { frameLinter } from '../ui-bridge/frame-lints.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
+import { ControlError } from '../control/control-backend.js';
+import type { ControlRouteEntry } from '../control/control-routes.js';
 import type { AuthorizationSide } from './authorization-side.js';
 import { startHostControl, type HostControl } from './host-control.js';
 import type { HostOptions } from './host-options.js';
@@ -42,11 +44,16 @@ export interface ControlSideParts {
 export async function startControlSide(options: HostOptions, parts: ControlSideParts, teardown: Teardown): Promise<ControlSide> {
   const { platform, server, auth } = parts;
   const { session, embedded } = platform;
-  const extraRoutes = options.qa?.controlRoutes({
-    server,
-    session,
-    platformAdmin: embedded === null ? null : { url: platform.url, adminToken: embedded.adminToken },
-  });
+  // The web UI starts after the control API, which serves its one-time links (`companion ui`).
+  let webUi: WebUi | null = null;
+  const extraRoutes = [
+    uiLinkRoute(() => webUi),
+    ...(options.qa?.controlRoutes({
+      server,
+      session,
+      platformAdmin: embedded === null ? null : { url: platform.url, adminToken: embedded.adminToken },
+    }) ?? []),
+  ];
   const control = await startHostControl({
     recorder: { recorder: auth.recorder, dir: join(options.dataDir, 'recordings') },
     origins: parts.origins,
@@ -65,14 +72,14 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     webSocketPort: parts.webSocketPort,
     doctor: parts.doctor,
     logger: options.logger,
-    ...(extraRoutes === undefined ? {} : { extraRoutes }),
+    extraRoutes,
   });
   teardown.add(() => control.close());
 
   const lint = frameLinter(server, session.publicApi);
   const logLevel = logLevelOf(options.logger);
   const start = options.ui?.start;
-  const webUi =
+  webUi =
     start === undefined
       ? null
       : await start({
@@ -83,6 +90,20 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
           logger: options.logger,
           ...(options.ui?.rendererDir === undefined ? {} : { rendererDir: options.ui.rendererDir }),
         });
-  if (webUi !== null) teardown.add(() => webUi.close());
-  return { control, webUi, frameLinter: lint };
+  const started = webUi;
+  if (started !== null) teardown.add(() => started.close());
+  return { control, webUi: started, frameLinter: lint };
+}
+
+/** `POST /v1/ui/links`: a URL that opens the web UI once (`companion ui`). */
+function uiLinkRoute(webUi: () => WebUi | null): ControlRouteEntry {
+  return [
+    'POST',
+    '/v1/ui/links',
+    async () => {
+      const ui = webUi();
+      if (ui === null) throw new ControlError(404, 'This host serves no web UI (it is the desktop app: open its window)');
+      return { url: ui.oneTimeUrl() };
+    },
+  ];
 }

@@ -17,6 +17,8 @@ export interface WebUi {
   readonly token: string;
   /** The session cookie's name, `companion_ui_<port>`. */
   readonly cookieName: string;
+  /** A URL whose token opens one session, once, within a few minutes (`companion ui`). */
+  oneTimeUrl(): string;
   close(): Promise<void>;
 }
 

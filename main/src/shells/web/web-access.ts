@@ -39,6 +39,10 @@ export function splitUrl(raw: string): { readonly path: string; readonly query: 
   return q === -1 ? { path: raw, query: new URLSearchParams() } : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
 }
 
+/** How long a one-time token (`companion ui`) opens a session, and how many may wait. */
+export const ONE_TIME_TOKEN_MS = 5 * 60_000;
+const MAX_ONE_TIME_TOKENS = 16;
+
 /**
  * Who may use the web UI on one port: the token (once, in the URL) becomes an HttpOnly,
  * SameSite=Strict session cookie named after the port, carrying its own random value.
@@ -53,6 +57,8 @@ export class WebAccess {
   private readonly session = randomBytes(32).toString('base64url');
   private readonly sessionDigest = digest(this.session);
   private readonly port: number;
+  /** Unused one-time tokens (by digest) and until when each works. */
+  private readonly oneTime = new Map<string, number>();
 
   constructor(port: number, token: string) {
     this.token = token;
@@ -95,6 +101,25 @@ export class WebAccess {
 
   tokenMatches(given: string): boolean {
     return matches(given, this.tokenDigest);
+  }
+
+  /**
+   * A token that opens one session (`companion ui`): it works once, within ONE_TIME_TOKEN_MS.
+   * At most MAX_ONE_TIME_TOKENS wait at a time (the oldest goes first).
+   */
+  issueOneTime(now = Date.now()): string {
+    const token = randomBytes(32).toString('base64url');
+    this.oneTime.set(digest(token).toString('base64'), now + ONE_TIME_TOKEN_MS);
+    while (this.oneTime.size > MAX_ONE_TIME_TOKENS) this.oneTime.delete(this.oneTime.keys().next().value as string);
+    return token;
+  }
+
+  /** Whether `given` is a one-time token still unused and in time; it is used up either way. */
+  redeemOneTime(given: string, now = Date.now()): boolean {
+    const key = digest(given).toString('base64');
+    const until = this.oneTime.get(key);
+    this.oneTime.delete(key);
+    return until !== undefined && now < until;
   }
 
   /** The Set-Cookie value that opens the session. */

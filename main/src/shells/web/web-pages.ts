@@ -45,15 +45,21 @@ export class WebPages {
     const given = query.get('token');
     if (given !== null) return this.openSession(req, res, given);
     if (!this.access.hasSession(req)) {
-      return this.sendPage(res, req, 401, 'Unauthorized', 'Open the URL with the token that companion serve printed (also in its runtime file).');
+      return this.sendPage(res, req, 401, 'Unauthorized', 'Run companion ui for a link that opens the UI (or open the URL with the token that companion serve printed).');
     }
     if (rawPath === '/bridge') return this.sendPage(res, req, 426, 'Upgrade Required', 'The bridge speaks WebSocket only.', { Upgrade: 'websocket' });
     return this.serveStatic(req, res, rawPath);
   }
 
   private openSession(req: IncomingMessage, res: ServerResponse, given: string): void {
-    if (!this.access.tokenMatches(given)) {
-      this.sendPage(res, req, 401, 'Unauthorized', 'Wrong token. Open the URL that companion serve printed, or the one in its runtime file.');
+    if (!this.access.tokenMatches(given) && !this.access.redeemOneTime(given)) {
+      this.sendPage(
+        res,
+        req,
+        401,
+        'Unauthorized',
+        'This link does not open Companion (any more): a link from companion ui works once. Run companion ui again for a new one.',
+      );
       return;
     }
     // The token leaves the address bar (and the history) at once; the cookie takes over.

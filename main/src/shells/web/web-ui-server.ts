@@ -63,6 +63,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     port,
     token,
     cookieName: access.cookieName,
+    oneTimeUrl: () => `${baseUrl}?token=${access.issueOneTime()}`,
     close() {
       closed ??= (async () => {
         await sockets.close();

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isReservedPort } from '../../../src/host/control/control-server.js';
@@ -30,6 +30,44 @@ describe('companion serve and npm start print the web UI', () => {
     expect((await rawRequest(port, `/?token=${info.webUi.token}`)).status).toBe(302);
     proc.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
+  });
+
+  it('companion ui prints a link that opens the UI once; --open hands it to the browser', async () => {
+    const runtime = await dir();
+    const host = track(CliProcess.run(['serve', '--runtime-dir', runtime], { XDG_CONFIG_HOME: await dir() }));
+    await host.waitForStdout(WEB_UI, 15_000);
+    const ui = track(CliProcess.run(['ui', '--runtime-dir', runtime]));
+    expect((await ui.exited).code).toBe(0);
+    const url = new URL(ui.stdout.trim());
+    const info = JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8')) as { webUi: { url: string; token: string } };
+    expect(url.origin + url.pathname).toBe(info.webUi.url);
+    const token = url.searchParams.get('token') ?? '';
+    expect(token).not.toBe(info.webUi.token);
+    const port = Number(url.port);
+    // Once: it opens a session, then it is used up.
+    expect((await rawRequest(port, `/?token=${token}`)).status).toBe(302);
+    const again = await rawRequest(port, `/?token=${token}`);
+    expect(again.status).toBe(401);
+    expect(again.body).toContain('companion ui');
+    // Each call gives a new link.
+    const second = track(CliProcess.run(['ui', '--runtime-dir', runtime]));
+    expect((await second.exited).code).toBe(0);
+    expect(second.stdout.trim()).not.toBe(ui.stdout.trim());
+
+    // --open: the platform's opener (here a stand-in for xdg-open on PATH) gets the link.
+    const bin = await dir();
+    const opened = path.join(bin, 'opened.txt');
+    await writeFile(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+    const open = track(CliProcess.run(['ui', '--open', '--runtime-dir', runtime], { PATH: `${bin}:${process.env.PATH ?? ''}` }));
+    expect((await open.exited).code).toBe(0);
+    await expect.poll(() => readFile(opened, 'utf8').catch(() => ''), { timeout: 5000 }).toBe(open.stdout.trim());
+
+    // No host there: said in words, exit code 1.
+    const none = track(CliProcess.run(['ui', '--runtime-dir', await dir()]));
+    expect((await none.exited).code).toBe(1);
+    expect(none.stderr).toMatch(/^companion ui: /);
+    host.kill('SIGTERM');
+    expect((await host.exited).code).toBe(0);
   });
 
   // util-linux `script` gives the host a pseudo-terminal, as when a user runs it.
