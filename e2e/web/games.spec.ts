@@ -70,3 +70,24 @@ test("a game's activity appears on the Games screen and updates live", async ({ 
   await expect(page.getByTestId('doctor-report')).toContainText('What each client library picks');
   await screenshot(page, 'settings');
 });
+
+test('Link account is offered only to a game that listens for link requests, and says what it does', async ({ page, games }) => {
+  const host = await startHost();
+  await openUi(page, host, 'games');
+  const game = await games.raw(host, DEMO_APP_ID);
+  const card = page.locator(`[data-testid="game-card"][data-client-id="${DEMO_APP_ID}"]`);
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('game-link-account')).toHaveCount(0);
+  // The game subscribes to AUTHORIZE_REQUEST: now the player can ask it.
+  const nonce = game.command('SUBSCRIBE', {}, { evt: 'AUTHORIZE_REQUEST' });
+  expect(await game.reply(nonce)).toMatchObject({ cmd: 'SUBSCRIBE', evt: null, data: { evt: 'AUTHORIZE_REQUEST' } });
+  const link = card.getByTestId('game-link-account');
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAccessibleDescription(/connect your account to the game/);
+  await link.click();
+  await expect(page.getByTestId('info-message')).toContainText('Link request sent to 1 game connection');
+  // The game gets the request (after the frames it already had).
+  let event = await game.next();
+  while (event.payload?.evt !== 'AUTHORIZE_REQUEST') event = await game.next();
+  expect(event.payload).toMatchObject({ cmd: 'DISPATCH', evt: 'AUTHORIZE_REQUEST' });
+});

@@ -85,7 +85,7 @@ describe('screens (server-rendered, text only)', () => {
 
   it('games: a hostile activity renders as text with only http(s) links and images', async () => {
     const store = await storeWith({
-      games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 4242, transport: 'ipc', client_library: { library: 'pypresence', reason: '<b>nonces</b>' }, activity: HOSTILE, connected_at: Date.now() }],
+      games: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 4242, transport: 'ipc', client_library: { library: 'pypresence', reason: '<b>nonces</b>' }, activity: HOSTILE, connected_at: Date.now(), link_requests: true }],
     });
     const html = render(store, <GamesScreen />);
     expect(count(html, 'data-testid="game-card"')).toBe(1);
@@ -233,8 +233,8 @@ describe('screens (server-rendered, text only)', () => {
     const shadowed = { connection_id: 'c2', application_id: '43', update: 1, cause: 'command', cleared: false, at: 2_000, kind: 'shadowed', by_application_id: '42' } as const;
     const store = await storeWith({
       games: [
-        { connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0 },
-        { connection_id: 'c2', client_id: '43', application_name: 'Chess', pid: 2, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0 },
+        { connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0, link_requests: false },
+        { connection_id: 'c2', client_id: '43', application_name: 'Chess', pid: 2, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: null, connected_at: 0, link_requests: false },
       ],
       presence: {
         policy: 'most-recent',
@@ -251,6 +251,8 @@ describe('screens (server-rendered, text only)', () => {
     });
     const games = render(store, <GamesScreen />);
     expect(count(games, 'data-testid="game-shown"')).toBe(1);
+    // Neither game listens for link requests: no Link account to offer.
+    expect(games).not.toContain('data-testid="game-link-account"');
     expect(count(games, 'data-testid="game-not-shown"')).toBe(1);
     expect(games).toContain('held by the rate limit until');
     expect(games).toContain('(2 updates)');
@@ -267,7 +269,7 @@ describe('screens (server-rendered, text only)', () => {
 
   it("games: 'As friends see it' shows the relay's copy of the activity (a redact rule applied), and says when friends see nothing", async () => {
     const own = { name: 'Chess', type: 0, state: 'Secret opening', details: 'Move 12' };
-    const game = (id: string, client: string, name: string) => ({ connection_id: id, client_id: client, application_name: name, pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: own, connected_at: 0 });
+    const game = (id: string, client: string, name: string) => ({ connection_id: id, client_id: client, application_name: name, pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: '' }, activity: own, connected_at: 0, link_requests: false });
     const store = await storeWith({
       games: [game('c1', '42', 'Chess'), game('c2', '43', 'Hidden Game')],
       presence: {

@@ -26,7 +26,7 @@ describe('createAppStore', () => {
     await store.started;
     const before = store.getState().data;
     bridge.emit('companion:frames', [frame(3)]);
-    bridge.emit('companion:topic', { topic: 'games', value: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }] });
+    bridge.emit('companion:topic', { topic: 'games', value: [{ connection_id: 'c1', client_id: '42', application_name: 'Space Game', pid: 7, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0, link_requests: false }] });
     bridge.emit('companion:frames', [frame(4)]);
     const state = store.getState();
     expect(state.data?.games).toHaveLength(1);

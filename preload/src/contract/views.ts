@@ -68,6 +68,8 @@ export interface GameView {
   readonly activity: ActivityView | null;
   /** Epoch ms. */
   readonly connected_at: number;
+  /** The game subscribed to AUTHORIZE_REQUEST: it can be asked to start linking the player's account. */
+  readonly link_requests: boolean;
 }
 
 export interface FriendView {

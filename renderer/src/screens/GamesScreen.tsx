@@ -70,11 +70,22 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
       </dl>
       <FriendsSeePreview game={game} />
       <GamePresence game={game} />
-      <div className="card-actions">
-        <button type="button" onClick={() => void link(game.client_id)} disabled={busy} data-testid="game-link-account">
-          Link account
-        </button>
-      </div>
+      {game.link_requests && (
+        <div className="card-actions">
+          <button
+            type="button"
+            onClick={() => void link(game.client_id)}
+            disabled={busy}
+            aria-describedby={`link-help-${game.connection_id}`}
+            data-testid="game-link-account"
+          >
+            Link account
+          </button>
+          <span className="muted" id={`link-help-${game.connection_id}`}>
+            Asks {game.application_name} to connect your account to the game: the game then asks for your permission.
+          </span>
+        </div>
+      )}
     </li>
   );
 }

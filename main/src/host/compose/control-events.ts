@@ -66,6 +66,10 @@ export class ControlEvents {
     });
     server.on('ready', (connection) => publish({ type: 'game-connected', data: { connection_id: connection.id, client_id: connection.clientId } }));
     server.on('disconnect', (connection) => publish({ type: 'game-disconnected', data: { connection_id: connection.id } }));
+    // What a game can be asked for changed (Link account needs AUTHORIZE_REQUEST).
+    server.on('subscribe', (connection, subscription) => {
+      if (subscription.evt === 'AUTHORIZE_REQUEST') publish({ type: 'game-subscribed', data: { connection_id: connection.id, evt: subscription.evt } });
+    });
     // On the SET_ACTIVITY path: build the event only when someone streams events.
     server.on('activity', (change) => {
       if (this.watched) publish({ type: 'game-activity', data: { connection_id: change.connection.id, activity: withoutSecrets(change.activity) } });

@@ -45,6 +45,11 @@ export async function mapped<T>(work: Promise<T>): Promise<T> {
 }
 
 /** The games connected and ready, as `GET /v1/games` lists them. */
+function subscribedTo(connection: { readonly subscriptions: ReadonlyMap<string, { readonly evt: string }> }, evt: string): boolean {
+  for (const subscription of connection.subscriptions.values()) if (subscription.evt === evt) return true;
+  return false;
+}
+
 export function gameViews(server: RpcServer): ReturnType<WebUiBackend['games']> {
   return [...server.connections()]
     .filter((connection) => connection.state === 'ready' && connection.clientId !== null)
@@ -57,5 +62,6 @@ export function gameViews(server: RpcServer): ReturnType<WebUiBackend['games']> 
       client_library: server.clientGuess(connection),
       activity: withoutSecrets(connection.activity),
       connected_at: connection.connectedAt,
+      link_requests: subscribedTo(connection, 'AUTHORIZE_REQUEST'),
     }));
 }

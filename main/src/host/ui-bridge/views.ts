@@ -55,6 +55,7 @@ export function gameView(game: control.GameView): GameView {
     client_library: { library: game.client_library.library.slice(0, 64), reason: game.client_library.reason.slice(0, 256) },
     activity: activityView(game.activity),
     connected_at: game.connected_at,
+    link_requests: game.link_requests,
   };
 }
 

@@ -24,7 +24,7 @@ export const STATUS: ControlStatus = {
 };
 
 export const GAMES: GameView[] = [
-  { connection_id: 'ipc-1', client_id: '1234567890123456789', application_name: 'Demo', pid: 42, transport: 'ipc', client_library: { library: 'discord-rpc', reason: 'UUID nonces' }, activity: null, connected_at: 1_700_000_000_000 },
+  { connection_id: 'ipc-1', client_id: '1234567890123456789', application_name: 'Demo', pid: 42, transport: 'ipc', client_library: { library: 'discord-rpc', reason: 'UUID nonces' }, activity: null, connected_at: 1_700_000_000_000, link_requests: true },
 ];
 export const FRIENDS: FriendView[] = [{ user: BOB, presence: { status: 'online', activities: [] } }];
 export const JOIN_REQUESTS: JoinRequestView[] = [

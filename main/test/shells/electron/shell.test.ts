@@ -79,7 +79,7 @@ describe('notifications', () => {
     expect(first.notifications).toEqual([]);
     const next = snapshotChanges(
       snapshot(),
-      snapshot({ join_requests: [join], invites: [invite], games: [{ connection_id: 'c', client_id: '99', application_name: 'Chess', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0 }] }),
+      snapshot({ join_requests: [join], invites: [invite], games: [{ connection_id: 'c', client_id: '99', application_name: 'Chess', pid: 1, transport: 'ipc', client_library: { library: 'unknown', reason: 'no command seen yet' }, activity: null, connected_at: 0, link_requests: false }] }),
     );
     expect(next.notifications).toEqual([
       { kind: 'join-request', id: 'j1', title: 'Ask to Join', body: 'b mallory /b wants to join your game Chess.' },
