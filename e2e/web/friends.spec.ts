@@ -67,6 +67,13 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     await expect(incoming).toHaveCount(1);
     await expect(incoming).toContainText('asks to join your game');
     await screenshot(alicePage, 'friends-join-request');
+
+    // alice accepts: bob's "waiting for an answer" gives way to what became of his join.
+    const bobMessages = page.getByTestId('info-message');
+    await expect(bobMessages.filter({ hasText: 'waiting for an answer' })).toHaveCount(1);
+    await incoming.getByTestId('join-request-accept').click();
+    await expect(bobMessages.filter({ hasText: /^Join(ed|ing):/ })).toHaveCount(1);
+    await expect(bobMessages.filter({ hasText: 'waiting for an answer' })).toHaveCount(0);
   } finally {
     await aliceContext.close();
   }

@@ -71,6 +71,21 @@ describe('createAppStore', () => {
     expect(store.getState().frames).toHaveLength(5);
   });
 
+  it("a join's outcome replaces its \"waiting for an answer\" message; one for nobody in particular stands alone", async () => {
+    const bridge = createFakeBridge(snapshot({}));
+    bridge.answer('companion:request-to-join', { joined: false });
+    const store = createAppStore(bridge);
+    await store.started;
+    await store.getState().requestToJoin('200', null);
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Join request sent: waiting for an answer']);
+    bridge.emit('companion:social', { type: 'join-pending', user_id: '200', application_id: '42' });
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joining: the game gets the join secret when it starts']);
+    bridge.emit('companion:social', { type: 'join-delivered', user_id: '200', application_id: '42' });
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: the game received the join secret']);
+    bridge.emit('companion:social', { type: 'request-declined', user_id: null, application_id: '42' });
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: the game received the join secret', 'Your request to join was declined']);
+  });
+
   it('appends pushed relay outcomes to presence, keeping the newest 50', async () => {
     const outcome = (update: number) => ({ connection_id: 'c1', application_id: '42', update, cause: 'command' as const, cleared: false, at: update, kind: 'sent' as const });
     const presence = { policy: 'most-recent' as const, pinned_application_id: null, hide_all: false, rules: {}, games: [], recent_outcomes: [outcome(1)], announced: [] };

@@ -1,5 +1,5 @@
 import type { InvokeChannel, InvokeChannels } from './actions.js';
-import type { FrameView, RelayOutcomeView, Topic, TopicValues } from './views.js';
+import type { FrameView, RelayOutcomeView, SocialOutcomeView, Topic, TopicValues } from './views.js';
 
 /**
  * What the host sends on its own (`push`), the same messages over Electron IPC and over the
@@ -46,11 +46,13 @@ export interface PushChannels {
   'companion:topic': TopicPush;
   'companion:frames': readonly FrameView[];
   'companion:outcomes': readonly RelayOutcomeView[];
+  /** What became of the player's own join (the UI resolves its "waiting" message). */
+  'companion:social': SocialOutcomeView;
 }
 
 export type PushChannel = keyof PushChannels;
 
-const PUSH_NAMES: { readonly [C in PushChannel]: true } = { 'companion:topic': true, 'companion:frames': true, 'companion:outcomes': true };
+const PUSH_NAMES: { readonly [C in PushChannel]: true } = { 'companion:topic': true, 'companion:frames': true, 'companion:outcomes': true, 'companion:social': true };
 export const PUSH_CHANNELS = Object.keys(PUSH_NAMES) as readonly PushChannel[];
 
 /** One push as a tagged union (channel and its payload together). */

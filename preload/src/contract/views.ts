@@ -310,6 +310,17 @@ export type HostData = Omit<Snapshot, 'frames'>;
 /** Presence as a topic push carries it: the outcomes stream separately (`companion:outcomes`). */
 export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
 
+/**
+ * What became of the player's own join: the game got the secret (`join-delivered`), it will
+ * when it starts (`join-pending`), or the friend declined the request (`request-declined`).
+ * `user_id`: whose game was joined, when known.
+ */
+export interface SocialOutcomeView {
+  readonly type: 'join-delivered' | 'join-pending' | 'request-declined';
+  readonly user_id: string | null;
+  readonly application_id: string | null;
+}
+
 /** What an inspector coming on screen gets: the frames it has not seen that the host still has, and the recent outcomes. */
 export interface InspectorCatchUp {
   readonly frames: readonly FrameView[];

@@ -14,6 +14,7 @@ import {
   type RelayOutcomeView,
   type SettingsView,
   type Snapshot,
+  type SocialOutcomeView,
   type TopicPush,
 } from '../../../preload/src/contract';
 import { hasLink } from '../bridge/link';
@@ -120,6 +121,8 @@ export interface MessagesSlice {
   notify(kind: UiMessage['kind'], text: string, topic?: string): void;
   /** The messages on `topic` are settled: they go. */
   resolveMessages(topic: string): void;
+  /** What became of the player's own join: replaces its "waiting for an answer" message. */
+  socialOutcome(outcome: SocialOutcomeView): void;
   dismissMessage(id: number): void;
 }
 
@@ -356,16 +359,26 @@ const createFilterSlice: Slice<FilterSlice> = (set) => ({
   },
 });
 
+const SOCIAL_OUTCOME_TEXT: Readonly<Record<SocialOutcomeView['type'], string>> = {
+  'join-delivered': 'Joined: the game received the join secret',
+  'join-pending': 'Joining: the game gets the join secret when it starts',
+  'request-declined': 'Your request to join was declined',
+};
+
 const createMessagesSlice =
   (ctx: Context): Slice<MessagesSlice> =>
   (set) => {
     let nextId = 1;
+    const notify: MessagesSlice['notify'] = (kind, text, topic) => {
+      const message: UiMessage = { id: nextId++, kind, text, ...(topic === undefined ? {} : { topic }) };
+      set((s) => ({ messages: [...s.messages.filter((m) => topic === undefined || m.topic !== topic), message].slice(-ctx.options.maxMessages) }));
+      if (kind === 'info') setTimeout(() => set((s) => ({ messages: s.messages.filter((m) => m.id !== message.id) })), INFO_MESSAGE_MS);
+    };
     return {
       messages: [],
-      notify(kind, text, topic) {
-        const message: UiMessage = { id: nextId++, kind, text, ...(topic === undefined ? {} : { topic }) };
-        set((s) => ({ messages: [...s.messages.filter((m) => topic === undefined || m.topic !== topic), message].slice(-ctx.options.maxMessages) }));
-        if (kind === 'info') setTimeout(() => set((s) => ({ messages: s.messages.filter((m) => m.id !== message.id) })), INFO_MESSAGE_MS);
+      notify,
+      socialOutcome(outcome) {
+        notify('info', SOCIAL_OUTCOME_TEXT[outcome.type], outcome.user_id === null ? undefined : `join:${outcome.user_id}`);
       },
       resolveMessages(topic) {
         set((s) => (s.messages.some((m) => m.topic === topic) ? { messages: s.messages.filter((m) => m.topic !== topic) } : {}));
@@ -498,6 +511,9 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
     }),
     bridge.on('companion:outcomes', (outcomes) => {
       if (live() && Array.isArray(outcomes)) store.getState().appendOutcomes(outcomes);
+    }),
+    bridge.on('companion:social', (outcome) => {
+      if (live()) store.getState().socialOutcome(outcome);
     }),
     bridge.on('companion:frames', (frames) => {
       if (live() && Array.isArray(frames)) store.getState().ingestFrames(frames);

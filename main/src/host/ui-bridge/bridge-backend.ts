@@ -1,4 +1,4 @@
-import { INSPECTOR_LEASE_MS, type InspectorCatchUp, type InvokeChannel, type InvokeChannels, type RelayOutcomeView, type Snapshot } from '../../../../preload/src/contract.js';
+import { INSPECTOR_LEASE_MS, type InspectorCatchUp, type SocialOutcomeView, type InvokeChannel, type InvokeChannels, type RelayOutcomeView, type Snapshot } from '../../../../preload/src/contract.js';
 import { isInvokeChannel, parseChannelArgs } from '../../../../preload/src/contract/schemas.js';
 import type { FrameTrace, RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlEvent } from '../control/control-backend.js';
@@ -199,6 +199,8 @@ export class UiBridge implements HostBridge {
 
   private readonly onEvent = (event: ControlEvent): void => {
     if (event.type === PRESENCE_EVENTS.outcome && this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(event.data as RelayOutcome));
+    const social = socialOutcomeView(event);
+    if (social !== null && this.wanted()) this.fanout.emit({ channel: 'companion:social', payload: social });
     this.changed();
   };
 
@@ -217,6 +219,19 @@ export class UiBridge implements HostBridge {
     this.topicRounds.cancel();
     this.topics.clear();
   }
+}
+
+const SOCIAL_OUTCOMES: ReadonlySet<string> = new Set(['join-delivered', 'join-pending', 'request-declined']);
+
+/** The player's own join outcomes among the host's events, in the contract's shape. */
+function socialOutcomeView(event: ControlEvent): SocialOutcomeView | null {
+  if (!SOCIAL_OUTCOMES.has(event.type)) return null;
+  const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as { user_id?: unknown; application_id?: unknown };
+  return {
+    type: event.type as SocialOutcomeView['type'],
+    user_id: typeof data.user_id === 'string' ? data.user_id : null,
+    application_id: typeof data.application_id === 'string' ? data.application_id : null,
+  };
 }
 
 export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {

@@ -301,6 +301,19 @@ describe('bridge backend: pushes', () => {
     expect(messages.filter((m) => m.channel === 'companion:outcomes')).toHaveLength(1);
   });
 
+  it("pushes the player's own join outcomes as they come, in the contract shape", async () => {
+    const b = bridge();
+    const { messages } = collect(b);
+    await b.invoke('companion:ready', []);
+    backend.emit({ type: 'join-delivered', data: { application_id: '42', user_id: '200' } });
+    backend.emit({ type: 'request-declined', data: { message_id: '9', application_id: '42' } });
+    backend.emit({ type: 'invite', data: { id: '1' } });
+    expect(messages.filter((m) => m.channel === 'companion:social').map((m) => m.payload)).toEqual([
+      { type: 'join-delivered', user_id: '200', application_id: '42' },
+      { type: 'request-declined', user_id: null, application_id: '42' },
+    ]);
+  });
+
   it('a throwing listener does not stop the others; close() stops every push', async () => {
     const b = bridge({ snapshotIntervalMs: 10 });
     b.subscribe(() => {
