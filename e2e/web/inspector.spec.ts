@@ -50,6 +50,24 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
   expect(exported).toContain(badNonce);
   expect(exported).toContain('timestamp-seconds');
   expect(exported).not.toContain(joinSecret);
+
+  // A SET_ACTIVITY the host refuses (secrets with buttons: 5005): the reply is marked with its
+  // code, and the command shows the refusal first, never "Accepted, but shows badly".
+  const refusedNonce = game.command('SET_ACTIVITY', {
+    pid: process.pid,
+    activity: { state: 'Refused', timestamps: { start: Math.floor(Date.now() / 1000) }, party: { id: 'p2', size: [1, 4] }, secrets: { join: 'j-refused' }, buttons: [{ label: 'Go', url: 'https://game.example/' }] },
+  });
+  expect(await game.reply(refusedNonce)).toMatchObject({ evt: 'ERROR', data: { code: 5005 } });
+  await page.getByTestId('inspector-search').fill(refusedNonce);
+  await expect(rows).toHaveCount(2);
+  await expect(reply.getByTestId('inspector-error-code')).toHaveText('5005');
+  await expect(reply).toHaveClass(/error-reply/);
+  await command.click();
+  await expect(page.getByTestId('inspector-refusal')).toContainText('Refused with 5005');
+  await expect(page.getByTestId('inspector-refusal')).toContainText('secrets cannot currently be sent with buttons');
+  await expect(page.getByTestId('inspector-lints')).toContainText('Would also show badly');
+  await expect(page.locator('.inspector-detail')).not.toContainText('Accepted, but shows badly');
+  await screenshot(page, 'inspector-refused');
 });
 
 test('the inspector records a session to a file and opens a recording', async ({ page, games }) => {

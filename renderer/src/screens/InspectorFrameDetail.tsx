@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { opcodeName } from '../lib/format';
-import type { FrameRow } from '../store/frames';
+import { errorReply, type FrameRow } from '../store/frames';
 
 function jsonText(value: unknown): string {
   try {
@@ -10,15 +10,19 @@ function jsonText(value: unknown): string {
   }
 }
 
-/** What the activity linter said of a SET_ACTIVITY frame. */
-function FrameLints({ lints }: { readonly lints: NonNullable<FrameRow['frame']['lints']> }): ReactNode {
+/**
+ * What the activity linter said of a SET_ACTIVITY frame. Once the host refused the command,
+ * the lints only say what else would show badly.
+ */
+function FrameLints({ lints, refused }: { readonly lints: NonNullable<FrameRow['frame']['lints']>; readonly refused: boolean }): ReactNode {
+  if (refused && lints.length === 0) return null;
   return (
     <div className="lints" data-testid="inspector-lints">
       {lints.length === 0 ? (
         <p className="muted">Lint: this activity shows as meant.</p>
       ) : (
         <>
-          <h3>Accepted, but shows badly</h3>
+          <h3>{refused ? 'Would also show badly' : 'Accepted, but shows badly'}</h3>
           <ul>
             {lints.map((lint) => (
               <li key={`${lint.code}:${lint.field}`} data-testid="inspector-lint">
@@ -29,6 +33,22 @@ function FrameLints({ lints }: { readonly lints: NonNullable<FrameRow['frame']['
         </>
       )}
     </div>
+  );
+}
+
+/** The ERROR that answered a command (or that the selected frame is), or null. */
+function refusal(frame: FrameRow['frame'], reply: FrameRow | undefined): ReturnType<typeof errorReply> {
+  return errorReply(frame) ?? (reply === undefined ? null : errorReply(reply.frame));
+}
+
+/** A refused command says so first: the code and the host's words. */
+function Refusal({ frame, reply }: { readonly frame: FrameRow['frame']; readonly reply: FrameRow | undefined }): ReactNode {
+  const error = refusal(frame, reply);
+  if (error === null) return null;
+  return (
+    <p className="refusal" role="note" data-testid="inspector-refusal">
+      <strong>Refused{error.code === null ? '' : ` with ${error.code}`}</strong>: {error.message}
+    </p>
   );
 }
 
@@ -53,7 +73,8 @@ export function InspectorFrameDetail({ selected, reply }: { readonly selected: F
               Answered by #{reply.frame.seq} after {reply.rttMs} ms
             </p>
           )}
-          {selected.frame.lints !== undefined && <FrameLints lints={selected.frame.lints} />}
+          <Refusal frame={selected.frame} reply={reply} />
+          {selected.frame.lints !== undefined && <FrameLints lints={selected.frame.lints} refused={refusal(selected.frame, reply) !== null} />}
           <pre className="json" data-testid="inspector-json">
             {jsonText(selected.frame.payload)}
           </pre>

@@ -1,7 +1,7 @@
 import { useCallback, type KeyboardEvent, type ReactNode } from 'react';
 import { VirtualList } from '../components/VirtualList';
 import { formatClock, opcodeName } from '../lib/format';
-import type { FrameRow } from '../store/frames';
+import { errorReply, type FrameRow } from '../store/frames';
 
 const INSPECTOR_ROW_HEIGHT = 26;
 
@@ -16,10 +16,11 @@ function navigatedIndex(key: string, selectedIndex: number, count: number): numb
 
 function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; readonly selected: boolean; readonly onSelect: (seq: number) => void }): ReactNode {
   const { frame } = row;
+  const error = errorReply(frame);
   return (
     <button
       type="button"
-      className={`frame-row dir-${frame.direction}${selected ? ' selected' : ''}`}
+      className={`frame-row dir-${frame.direction}${selected ? ' selected' : ''}${error === null ? '' : ' error-reply'}`}
       aria-pressed={selected}
       onClick={() => onSelect(frame.seq)}
       data-testid="inspector-row"
@@ -38,7 +39,15 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
           </span>
         )}
       </span>
-      <span>{frame.evt ?? ''}</span>
+      <span>
+        {frame.evt ?? ''}
+        {error !== null && (
+          <span className="error-code" title={error.message} data-testid="inspector-error-code">
+            {' '}
+            {error.code ?? '?'}
+          </span>
+        )}
+      </span>
       <span title={frame.nonce ?? undefined}>{frame.nonce ?? ''}</span>
       <span data-testid="inspector-rtt">{row.rttMs === null ? '' : `${row.rttMs} ms`}</span>
     </button>

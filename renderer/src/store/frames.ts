@@ -111,3 +111,10 @@ export function connectionIds(rows: readonly FrameRow[]): readonly string[] {
 export function exportRows(rows: readonly FrameRow[]): string {
   return rows.map((row) => JSON.stringify({ ...row.frame, rtt_ms: row.rttMs, reply_to: row.pairSeq })).join('\n') + (rows.length > 0 ? '\n' : '');
 }
+
+/** An ERROR reply's code and message (the protocol's `evt: "ERROR"`, `data: {code, message}`), or null. */
+export function errorReply(frame: FrameView): { readonly code: number | null; readonly message: string } | null {
+  if (frame.direction !== 'out' || frame.evt !== 'ERROR') return null;
+  const data = (frame.payload as { data?: { code?: unknown; message?: unknown } } | null)?.data;
+  return { code: typeof data?.code === 'number' ? data.code : null, message: typeof data?.message === 'string' ? data.message : '' };
+}
