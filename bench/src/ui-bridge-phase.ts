@@ -281,9 +281,10 @@ export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<s
     // its later ones, 2026-11-25, from tier-up compiles and heap growth).
     await sleep(settleMs);
     await sleep(warmMs);
-    const warm = await BridgeCounter.open(info.webUi.url, info.webUi.token, 'inspector');
+    ui = (await BridgeCounter.open(info.webUi.url, info.webUi.token, 'inspector')).counter;
     await sleep(warmMs);
-    warm.counter.close();
+    ui.close();
+    ui = undefined;
     // And without it again: the first measured window without a UI came out 20-50 % above the
     // later ones when it followed the UI's warm-up at once.
     await sleep(warmMs);

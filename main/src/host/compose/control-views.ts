@@ -44,12 +44,13 @@ export async function mapped<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** The games connected and ready, as `GET /v1/games` lists them. */
+/** Whether the connection subscribed to `evt` (with any arguments). */
 function subscribedTo(connection: { readonly subscriptions: ReadonlyMap<string, { readonly evt: string }> }, evt: string): boolean {
   for (const subscription of connection.subscriptions.values()) if (subscription.evt === evt) return true;
   return false;
 }
 
+/** The games connected and ready, as `GET /v1/games` lists them. */
 export function gameViews(server: RpcServer): ReturnType<WebUiBackend['games']> {
   return [...server.connections()]
     .filter((connection) => connection.state === 'ready' && connection.clientId !== null)

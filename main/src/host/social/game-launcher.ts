@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { urlOpener } from '../../base/url-opener.js';
 
 /** How a game that is not running gets started when its player joins a friend. */
 export interface GameLauncher {
@@ -56,10 +57,7 @@ export class CommandGameLauncher implements GameLauncher {
     if (registered !== undefined) return this.start('registered command', registered, 'game');
     const desktop = this.platform === 'linux' ? await this.desktopEntryCommand(applicationId) : undefined;
     if (desktop !== undefined) return this.start('desktop entry', desktop, 'game');
-    const url = `discord-${applicationId}://`;
-    if (this.platform === 'darwin') return this.start('url handler', ['open', url], 'opener');
-    if (this.platform === 'win32') return this.start('url handler', ['cmd', '/c', 'start', '', url], 'opener');
-    return this.start('url handler', ['xdg-open', url], 'opener');
+    return this.start('url handler', urlOpener(this.platform, `discord-${applicationId}://`), 'opener');
   }
 
   private async start(how: string, [command, ...args]: readonly string[], kind: 'game' | 'opener'): Promise<LaunchResult> {

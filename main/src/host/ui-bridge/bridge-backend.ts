@@ -26,11 +26,13 @@ export type { WebUiBackend } from './web-ui-backend.js';
  * bridge). Calls are validated again here (whoever forwards them) and run by their handler
  * (ui-actions.ts). Pushes are changes only: a topic when its value changed (at most one push
  * per topic per snapshot interval), inspector frames and relay outcomes as append-only
- * batches. Frames are recorded while any UI is subscribed but pushed only while a window
- * shows the inspector (its `companion:watch-inspector` lease): an open UI on any other screen
- * costs the host no work per frame beyond recording it (the ui-bridge bench phase). `snapshot()` (what `companion:ready` answers) first sends what waits to the UIs
- * already ready, so that everything pushed after it is newer than it. Nothing here knows
- * about Electron, HTTP or sockets.
+ * batches, the player's own join outcomes as they come. Frames are recorded while any UI is
+ * subscribed, but frames and relay outcomes are pushed only while a window shows the
+ * inspector (its `companion:watch-inspector` lease): an open UI on any other screen costs the
+ * host no work per frame beyond recording it (the ui-bridge bench phase). `snapshot()` (what
+ * `companion:ready` answers) first sends what waits to the UIs already ready, so that
+ * everything pushed after it is newer than it. Nothing here knows about Electron, HTTP or
+ * sockets.
  */
 
 export interface BridgeBackendOptions {
@@ -96,7 +98,7 @@ export class UiBridge implements HostBridge {
   private readonly actions: ActionContext;
   private unsubscribeBackend: (() => void) | undefined;
   private closed = false;
-  /** Frames are pushed until then (the inspector's lease). */
+  /** Frames and relay outcomes are pushed until then (the inspector's lease). */
   private inspectorWatchedUntil = 0;
   private readonly now: () => number;
 

@@ -14,6 +14,6 @@ export function frameLinter(server: Pick<RpcServer, 'connection'>, platform: Pic
   const lint = createActivityLinter({ assetKeys: (applicationId) => (applicationId === '' ? undefined : assets.keys(applicationId)) });
   return {
     applicationOf: (connectionId) => server.connection(connectionId)?.clientId ?? '',
-    lint: (applicationId, args, at) => lint(applicationId, args, at),
+    lint,
   };
 }

@@ -92,9 +92,9 @@ function capped(payload: unknown): unknown {
  * Lints an incoming SET_ACTIVITY's args (what the real client accepts but shows badly); the
  * inspector shows them beside the frame. In two steps: the connection's application is taken
  * when the frame is recorded (the game may have left when the frame is shown), the lint runs
- * when the frame is first shown, as of the frame's time. Measured 2026-11-25 in the ui-bridge
- * bench phase: linting every SET_ACTIVITY as it came cost the host about 1.7 ms of CPU a second
- * with a UI open on another screen, most of what the frames cost it.
+ * when the frame is first shown, as of the frame's time. Measured 2026-11-25 with perf in the
+ * ui-bridge bench phase: recording every frame with its lints cost the host about 1.7 ms of CPU
+ * a second with a UI open on another screen, most of it in the lint's checks.
  */
 export interface FrameLinter {
   /** The connection's application id ('' when unknown). */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { call } from '../../base/control-client.js';
+import { urlOpener } from '../../base/url-opener.js';
 import { parseCommandArgs, UsageError, type CommandIo } from './cli-args.js';
 import { withControlHost } from './control.js';
 
@@ -18,17 +19,9 @@ Options:
   -h, --help          Show this help
 `;
 
-/** The platform's way to open a URL in the default browser. */
-export function browserOpener(platform: NodeJS.Platform, url: string): { readonly command: string; readonly args: readonly string[] } {
-  if (platform === 'darwin') return { command: 'open', args: [url] };
-  // `start` is a cmd built-in; its first quoted argument is a window title.
-  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url.replace(/&/g, '^&')] };
-  return { command: 'xdg-open', args: [url] };
-}
-
 /** Starts the browser and does not wait for it; says so when there is none to start. */
 async function openInBrowser(url: string, io: CommandIo): Promise<void> {
-  const { command, args } = browserOpener(process.platform, url);
+  const [command, ...args] = urlOpener(process.platform, url);
   await new Promise<void>((resolve) => {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.once('error', () => {
