@@ -51,7 +51,7 @@
  *                 screen, and showing the inspector), while a game sends SET_ACTIVITY at 50/s and 5 friends
  *                 change presence once a second; targets < 50 KB/s, ratio <= 1.2
  *                 BENCH_UI_BRIDGE_MS (10000)  BENCH_UI_BRIDGE_ROUNDS (3)  BENCH_UI_BRIDGE_WARM_MS (10000)
- *                 BENCH_UI_BRIDGE_SETTLE_MS (2000)  BENCH_UI_BRIDGE_RATE (50)  BENCH_UI_BRIDGE_FRIENDS (5)
+ *                 BENCH_UI_BRIDGE_SETTLE_MS (2000)  BENCH_UI_BRIDGE_OPEN_MS (15000)  BENCH_UI_BRIDGE_RATE (50)  BENCH_UI_BRIDGE_FRIENDS (5)
  *   fuzz          not in the default list: the bounded test's fuzz (main/src/tools/fuzz) at any scale against
  *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).
  *                 `npm run bench -- fuzz --frames N [--seed S]`, or BENCH_PHASES=fuzz BENCH_FUZZ_FRAMES=N (default 20000);

@@ -3,12 +3,21 @@
  * SET_ACTIVITY at BENCH_UI_BRIDGE_RATE (50) per second over discord-ipc, BENCH_UI_BRIDGE_FRIENDS
  * (5) friends each change their presence once a second through the emulator's gateway; the host
  * is `companion serve --platform <emulator> --user alice`. After a warm-up (BENCH_UI_BRIDGE_WARM_MS
- * without a UI, as long with one, as long without), BENCH_UI_BRIDGE_ROUNDS (3) rounds of three windows of
- * BENCH_UI_BRIDGE_MS (10000): no UI; one UI on a screen other than the inspector; one UI showing
- * the inspector (it renews its frame lease, so every frame is pushed); then a last window
- * without. A UI is a raw WebSocket bridge client (cookie, `companion:ready`, then every push
- * counted in bytes). Reported for each screen: bytes/s sent to the UI, host CPU with it (every
- * window and the mean), and its ratio to the mean without.
+ * without a UI, as long with one, as long without), BENCH_UI_BRIDGE_ROUNDS (3) rounds of: a
+ * window of BENCH_UI_BRIDGE_MS (10000) without a UI; a UI opens on a screen other than the
+ * inspector and, once it has been open BENCH_UI_BRIDGE_OPEN_MS (15000), a window with it; the UI
+ * then shows the inspector (it renews its frame lease, so every frame is pushed) and, after
+ * BENCH_UI_BRIDGE_SETTLE_MS, a window; the UI closes and the host settles as long as it took to
+ * open before the next round. A last window without a UI ends the rounds. A UI is a raw WebSocket
+ * bridge client (cookie, `companion:ready`, then every push counted in bytes). Reported for each
+ * screen: bytes/s sent to the UI, host CPU with it (every window and the mean), its ratio to the
+ * mean without; and the host's CPU in the first BENCH_UI_BRIDGE_OPEN_MS of each UI (`opening`).
+ *
+ * Why a UI is measured once it has been open a while: V8 drops optimised code that held objects
+ * of a UI that went away ("weak objects") and the host's code for a UI is compiled again when the
+ * next one opens. With perf on the host (2026-11-26), TurboFan's compiles were about 4 ms of CPU a
+ * second over the first 30 s after a UI opened, against about 1 without one. A player's window
+ * stays open for minutes; that one-time cost is reported apart, as `opening`.
  */
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -30,9 +39,11 @@ export const UI_BRIDGE_CONFIG = {
   activityPerSec: envInt('BENCH_UI_BRIDGE_RATE', 50),
   friends: envInt('BENCH_UI_BRIDGE_FRIENDS', 5),
   settleMs: envInt('BENCH_UI_BRIDGE_SETTLE_MS', 2000),
+  /** How long a UI is open before its window is measured, and how long the host settles after it closes. */
+  openMs: envInt('BENCH_UI_BRIDGE_OPEN_MS', 15_000),
   /** Warm-up before measuring: this long without a UI, this long with one (on the inspector), and this long without again. */
   warmMs: envInt('BENCH_UI_BRIDGE_WARM_MS', 10_000),
-  /** Rounds of one window without and one with a UI (a last window without ends them). */
+  /** Rounds of a window without a UI and one with each screen (a last window without ends them). */
   rounds: envInt('BENCH_UI_BRIDGE_ROUNDS', 3),
 };
 
@@ -153,7 +164,7 @@ class BridgeCounter {
     const answered = new Promise<number>((resolve) => ws.once('message', (data: WebSocket.RawData, isBinary: boolean) => resolve(isBinary ? inflateRawSync(data as Buffer).length : (data as Buffer).length)));
     ws.send(JSON.stringify({ id: 1, channel: 'companion:ready', args: [] }));
     const readyBytes = await answered;
-    if (screen === 'inspector') counter.watchInspector();
+    if (screen === 'inspector') counter.showInspector();
     counter.reset();
     return { counter, readyBytes };
   }
@@ -167,8 +178,8 @@ class BridgeCounter {
     return this.socket.bytesRead;
   }
 
-  /** As the inspector does while on screen: now, and again every INSPECTOR_RENEW_MS. */
-  private watchInspector(): void {
+  /** The UI shows the inspector: it asks for the frame lease now, and again every INSPECTOR_RENEW_MS. */
+  showInspector(): void {
     const watch = (): void => this.ws.send(JSON.stringify({ id: this.nextId++, channel: 'companion:watch-inspector', args: [this.lastSeq] }));
     watch();
     this.watchTimer = setInterval(watch, INSPECTOR_RENEW_MS);
@@ -186,6 +197,14 @@ class BridgeCounter {
     clearInterval(this.watchTimer);
     this.ws.close();
   }
+}
+
+/** One measured window with `ui` open: its CPU, bytes and pushes go to `windows`. */
+async function measureUi(host: ServerProcess, ui: BridgeCounter, windows: UiWindows, readyBytes: number): Promise<void> {
+  ui.reset();
+  const t0 = performance.now();
+  const cpu = await cpuWindow(host, UI_BRIDGE_CONFIG.durationMs);
+  windows.add(cpu, (performance.now() - t0) / 1000, ui, readyBytes);
 }
 
 /** Host CPU (cores) over one window of the load. */
@@ -256,7 +275,7 @@ class UiWindows {
 }
 
 export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<string, unknown>> {
-  const { durationMs, settleMs, warmMs, rounds } = UI_BRIDGE_CONFIG;
+  const { durationMs, settleMs, openMs, warmMs, rounds } = UI_BRIDGE_CONFIG;
   let emulator: Emulator | undefined;
   let host: ServerProcess | undefined;
   let game: IpcGame | undefined;
@@ -288,25 +307,24 @@ export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<s
     // And without it again: the first measured window without a UI came out 20-50 % above the
     // later ones when it followed the UI's warm-up at once.
     await sleep(warmMs);
-    // Measured: rounds of a window without a UI, one with a UI on another screen, one with the
-    // inspector on screen; a last window without.
+    // Measured: rounds of a window without a UI, one with a UI open on another screen, one with
+    // the same UI showing the inspector; a last window without.
     const without: number[] = [];
+    const opening: number[] = [];
     const other = new UiWindows();
     const inspector = new UiWindows();
     for (let round = 0; round < rounds; round += 1) {
       without.push(await cpuWindow(host, durationMs));
-      for (const [screen, windows] of [['other', other], ['inspector', inspector]] as const) {
-        const opened = await BridgeCounter.open(info.webUi.url, info.webUi.token, screen);
-        ui = opened.counter;
-        await sleep(settleMs);
-        ui.reset();
-        const t0 = performance.now();
-        const cpu = await cpuWindow(host, durationMs);
-        windows.add(cpu, (performance.now() - t0) / 1000, ui, opened.readyBytes);
-        ui.close();
-        ui = undefined;
-        await sleep(settleMs);
-      }
+      const opened = await BridgeCounter.open(info.webUi.url, info.webUi.token, 'other');
+      ui = opened.counter;
+      opening.push(await cpuWindow(host, openMs));
+      await measureUi(host, ui, other, opened.readyBytes);
+      ui.showInspector();
+      await sleep(settleMs);
+      await measureUi(host, ui, inspector, opened.readyBytes);
+      ui.close();
+      ui = undefined;
+      await sleep(openMs);
     }
     without.push(await cpuWindow(host, durationMs));
     const meanWithout = mean(without);
@@ -316,6 +334,8 @@ export async function uiBridgePhase(ctx: PlatformBenchContext): Promise<Record<s
       targets: UI_BRIDGE_TARGETS,
       hostCpuWithoutUi: round4(meanWithout),
       hostCpuWithoutUiWindows: without.map(round4),
+      /** The host's CPU over the first openMs of each UI (its code for a UI compiled again). */
+      opening: { hostCpuWindows: opening.map(round4), cpuRatio: round2(mean(opening) / meanWithout) },
       /** The UI open on any screen but the inspector. */
       ...figures.other,
       /** The UI showing the inspector (every frame pushed). */

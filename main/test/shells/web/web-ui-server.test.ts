@@ -35,7 +35,8 @@ beforeEach(async () => {
   settings = new FakeSettings();
   rpc = await startTestServer();
   renderer = await fakeRenderer();
-  ui = await startWebUi({ backend, server: rpc.server, settings, rendererDir: renderer.rendererDir });
+  // Topic rounds every 100 ms (the product's interval is longer: SNAPSHOT_INTERVAL_MS), so the spacing test is quick.
+  ui = await startWebUi({ backend, server: rpc.server, settings, rendererDir: renderer.rendererDir, snapshotIntervalMs: 100 });
 });
 
 afterEach(async () => {
