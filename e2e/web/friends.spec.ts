@@ -33,6 +33,12 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
   await expect(friend.getByTestId('activity-state')).toContainText('In a squad');
   await expect(friend.getByTestId('friend-ask-to-join')).toHaveCount(1);
   await expect(friend.getByTestId('activity-party')).toContainText('1 of 4');
+  // Grouped like a friends list: alice is online, the seed's carol and dave are not.
+  await expect(page.getByTestId('friends-online').getByTestId('friend-row').filter({ hasText: '@alice' })).toHaveCount(1);
+  await expect(page.getByTestId('friends-online-count')).toHaveText('1');
+  await expect(page.getByTestId('friends-offline-count')).toHaveText('2');
+  await expect(friend.getByTestId('friend-status')).toHaveText('Online · Playing Companion Demo Game');
+  await expect(friend.getByTestId('avatar')).toHaveText('A');
   // The join secret never reaches bob.
   await expect(page.locator('body')).not.toContainText('join-secret-alpha-7f3a');
   await screenshot(page, 'friends-joinable');
@@ -58,6 +64,19 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     await page.reload();
     await expect(page.getByTestId('friend-row').filter({ hasText: '@alice' })).toBeVisible();
     await expect(page.getByTestId('invite-row')).toHaveCount(0);
+    await expect(page.getByTestId('friends-badge')).toHaveCount(0);
+
+    // alice's game is joinable: her Friends screen offers to invite bob to it. bob's Friends
+    // button counts what waits for him.
+    const bobOnAlice = alicePage.getByTestId('friend-row').filter({ hasText: '@bob' });
+    await bobOnAlice.getByTestId('friend-invite').click();
+    await expect(alicePage.getByTestId('info-message').filter({ hasText: 'Invite to Companion Demo Game sent to' })).toHaveCount(1);
+    await expect(page.getByTestId('invite-row')).toHaveCount(1);
+    await expect(page.getByTestId('friends-badge')).toHaveText('1 waiting for an answer');
+    await page.getByTestId('invite-row').getByTestId('invite-decline').click();
+    await expect(page.getByTestId('friends-badge')).toHaveCount(0);
+    // A friend who is offline is not offered one.
+    await expect(alicePage.getByTestId('friend-row').filter({ hasText: '@carol' }).getByTestId('friend-invite')).toHaveCount(0);
 
     await friend.getByTestId('friend-ask-to-join').click();
     const request = (await aliceGame.event('ACTIVITY_JOIN_REQUEST')) as { user?: { username?: string } };
@@ -66,6 +85,7 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     const incoming = alicePage.getByTestId('join-request-row');
     await expect(incoming).toHaveCount(1);
     await expect(incoming).toContainText('asks to join your game');
+    await expect(alicePage.getByTestId('friends-badge')).toHaveText('1 waiting for an answer');
     await screenshot(alicePage, 'friends-join-request');
 
     // alice accepts: bob's "waiting for an answer" gives way to what became of his join.

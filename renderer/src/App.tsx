@@ -62,6 +62,7 @@ export function App(): ReactNode {
             <li key={s.id}>
               <button type="button" className={screen === s.id ? 'active' : ''} aria-current={screen === s.id ? 'page' : undefined} onClick={() => go(s.id)} data-testid={`nav-${s.id}`}>
                 {s.label}
+                {s.id === 'friends' && <FriendsBadge />}
               </button>
             </li>
           ))}
@@ -101,6 +102,18 @@ function Loading(): ReactNode {
     <p className="empty" data-testid="loading">
       Connecting to Companion…
     </p>
+  );
+}
+
+/** How many join requests and invites wait for an answer, on the Friends button. */
+function FriendsBadge(): ReactNode {
+  const waiting = useApp((s) => (s.data?.join_requests.length ?? 0) + (s.data?.invites.length ?? 0));
+  if (waiting === 0) return null;
+  return (
+    <span className="nav-badge" data-testid="friends-badge">
+      {waiting}
+      <span className="visually-hidden"> waiting for an answer</span>
+    </span>
   );
 }
 

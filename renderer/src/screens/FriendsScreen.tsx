@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
-import type { FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import { useMemo, type ReactNode } from 'react';
+import type { ActivityView, FriendView, GameView, InviteView, JoinRequestView } from '../../../preload/src/contract';
 import { joinability } from '../../../common/src/joinable';
 import { ActivityCard } from '../components/ActivityCard';
-import { displayName, formatDate } from '../lib/format';
+import { Avatar, statusWord } from '../components/Avatar';
+import { activityHeading, displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
 
 export function FriendsScreen(): ReactNode {
@@ -10,18 +11,18 @@ export function FriendsScreen(): ReactNode {
   const joinRequests = useApp((s) => s.data?.join_requests);
   const invites = useApp((s) => s.data?.invites);
   if (friends === undefined || joinRequests === undefined || invites === undefined) return null;
-  const visibleInvites = invites;
+  const { online, offline } = groupFriends(friends);
   return (
     <section aria-labelledby="friends-title">
       <h1 id="friends-title">Friends</h1>
-      {(joinRequests.length > 0 || visibleInvites.length > 0) && (
+      {(joinRequests.length > 0 || invites.length > 0) && (
         <section aria-labelledby="incoming-title" className="incoming">
           <h2 id="incoming-title">Incoming</h2>
           <ul className="rows">
             {joinRequests.map((request) => (
               <JoinRequestRow key={request.id} request={request} />
             ))}
-            {visibleInvites.map((invite) => (
+            {invites.map((invite) => (
               <InviteRow key={invite.id} invite={invite} />
             ))}
           </ul>
@@ -32,57 +33,113 @@ export function FriendsScreen(): ReactNode {
           No friends yet, or you are not signed in.
         </p>
       ) : (
-        <ul className="cards">
-          {friends.map((friend) => (
-            <FriendRow key={friend.user.id} friend={friend} />
-          ))}
-        </ul>
+        <>
+          <FriendGroup id="online" title="Online" friends={online} />
+          <FriendGroup id="offline" title="Offline" friends={offline} />
+        </>
       )}
     </section>
   );
 }
 
+/** Online (online, idle, do not disturb) and offline friends, each by name. */
+export function groupFriends(friends: readonly FriendView[]): { readonly online: FriendView[]; readonly offline: FriendView[] } {
+  const byName = (a: FriendView, b: FriendView): number => displayName(a.user).localeCompare(displayName(b.user));
+  const online = friends.filter((friend) => friend.presence.status !== 'offline').sort(byName);
+  const offline = friends.filter((friend) => friend.presence.status === 'offline').sort(byName);
+  return { online, offline };
+}
+
+function FriendGroup({ id, title, friends }: { readonly id: string; readonly title: string; readonly friends: readonly FriendView[] }): ReactNode {
+  if (friends.length === 0) return null;
+  return (
+    <section aria-labelledby={`friends-${id}-title`} className="friend-group" data-testid={`friends-${id}`}>
+      <h2 id={`friends-${id}-title`} className="group-title">
+        {title} — <span data-testid={`friends-${id}-count`}>{friends.length}</span>
+      </h2>
+      <ul className="friend-list">
+        {friends.map((friend) => (
+          <FriendRow key={friend.user.id} friend={friend} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The player's own games a friend can be invited to (a joinable activity, by the platform's rule). */
+function useJoinableGames(): readonly GameView[] {
+  const games = useApp((s) => s.data?.games);
+  return useMemo(
+    () => (games ?? []).filter((game) => game.activity !== null && joinability({ ...game.activity, application_id: game.client_id }) !== null),
+    [games],
+  );
+}
+
 function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
+  const status = friend.presence.status;
+  const playing = friend.presence.activities[0];
+  return (
+    <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
+      <div className="friend-head">
+        <Avatar user={friend.user} status={status} />
+        <div className="friend-names">
+          <span className="friend-name" data-testid="friend-name">
+            {displayName(friend.user)}
+          </span>{' '}
+          <span className="muted">@{friend.user.username}</span>
+          <div className="muted friend-line" data-testid="friend-status">
+            {statusWord(status)}
+            {playing !== undefined && <> · {activityHeading(playing)}</>}
+          </div>
+        </div>
+        <InviteButtons friend={friend} />
+      </div>
+      {friend.presence.activities.map((activity, index) => (
+        <FriendActivity key={index} friend={friend} activity={activity} />
+      ))}
+    </li>
+  );
+}
+
+/** "Invite to <game>" for each of the player's joinable games, to a friend who is online. */
+function InviteButtons({ friend }: { readonly friend: FriendView }): ReactNode {
+  const games = useJoinableGames();
+  const invite = useApp((s) => s.sendInvite);
+  const busy = useApp((s) => s.busy.includes(`send-invite:${friend.user.id}`));
+  if (friend.presence.status === 'offline' || games.length === 0) return null;
+  return (
+    <span className="row-actions">
+      {games.map((game) => (
+        <button key={game.connection_id} type="button" disabled={busy} onClick={() => void invite(friend.user.id, game.client_id)} data-testid="friend-invite">
+          Invite to {game.application_name}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+function FriendActivity({ friend, activity }: { readonly friend: FriendView; readonly activity: ActivityView }): ReactNode {
   const requestToJoin = useApp((s) => s.requestToJoin);
   const busy = useApp((s) => s.busy.includes(`join:${friend.user.id}`));
-  const status = friend.presence.status;
+  const action = joinability(activity);
   return (
-    <li className="card" data-testid="friend-row" data-user-id={friend.user.id}>
-      <h2 className="card-title">
-        <span className={`status-dot status-${/^[a-z]+$/.test(status) ? status : 'unknown'}`} aria-hidden="true" />
-        <span data-testid="friend-name">{displayName(friend.user)}</span> <span className="muted">@{friend.user.username}</span>
-      </h2>
-      <div className="muted" data-testid="friend-status">
-        {status}
-      </div>
-      {friend.presence.activities.length === 0 ? (
-        <p className="empty">No activity.</p>
-      ) : (
-        friend.presence.activities.map((activity, index) => {
-          const action = joinability(activity);
-          return (
-            <ActivityCard
-              key={index}
-              activity={activity}
-              footer={
-                action !== null && (
-                  <div className="card-actions">
-                    <button
-                      type="button"
-                      disabled={busy}
-                      onClick={() => void requestToJoin(friend.user.id, activity.application_id ?? null)}
-                      data-testid={action === 'join' ? 'friend-join' : 'friend-ask-to-join'}
-                    >
-                      {action === 'join' ? 'Join' : 'Ask to join'}
-                    </button>
-                  </div>
-                )
-              }
-            />
-          );
-        })
-      )}
-    </li>
+    <ActivityCard
+      activity={activity}
+      footer={
+        action !== null && (
+          <div className="card-actions">
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void requestToJoin(friend.user.id, activity.application_id ?? null)}
+              data-testid={action === 'join' ? 'friend-join' : 'friend-ask-to-join'}
+            >
+              {action === 'join' ? 'Join' : 'Ask to join'}
+            </button>
+          </div>
+        )
+      }
+    />
   );
 }
 

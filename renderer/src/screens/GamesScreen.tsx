@@ -52,40 +52,46 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
       <h2 className="card-title" data-testid="game-name">
         {game.application_name}
       </h2>
-      <dl className="facts">
-        <dt>Process ID</dt>
-        <dd data-testid="game-pid">{game.pid ?? 'unknown'}</dd>
-        <dt>Client ID</dt>
-        <dd data-testid="game-client-id">{game.client_id}</dd>
-        <dt>Connection</dt>
-        <dd>
-          {game.connection_id} · <span data-testid="game-transport">{transportLabel(game.transport)}</span>
-        </dd>
-        <dt>Client library</dt>
-        <dd data-testid="game-client-library" title={game.client_library.reason}>
-          {libraryLabel(game.client_library.library)} <span className="muted">({game.client_library.reason})</span>
-        </dd>
-        <dt>Connected</dt>
-        <dd>{formatDate(game.connected_at)}</dd>
-      </dl>
-      <FriendsSeePreview game={game} />
-      <GamePresence game={game} />
-      {game.link_requests && (
-        <div className="card-actions">
-          <button
-            type="button"
-            onClick={() => void link(game.client_id)}
-            disabled={busy}
-            aria-describedby={`link-help-${game.connection_id}`}
-            data-testid="game-link-account"
-          >
-            Link account
-          </button>
-          <span className="muted" id={`link-help-${game.connection_id}`}>
-            Asks {game.application_name} to connect your account to the game: the game then asks for your permission.
-          </span>
+      <div className="game-body">
+        <div>
+          <dl className="facts">
+            <dt>Process ID</dt>
+            <dd data-testid="game-pid">{game.pid ?? 'unknown'}</dd>
+            <dt>Client ID</dt>
+            <dd data-testid="game-client-id">{game.client_id}</dd>
+            <dt>Connection</dt>
+            <dd>
+              {game.connection_id} · <span data-testid="game-transport">{transportLabel(game.transport)}</span>
+            </dd>
+            <dt>Client library</dt>
+            <dd data-testid="game-client-library" title={game.client_library.reason}>
+              {libraryLabel(game.client_library.library)} <span className="muted">({game.client_library.reason})</span>
+            </dd>
+            <dt>Connected</dt>
+            <dd>{formatDate(game.connected_at)}</dd>
+          </dl>
         </div>
-      )}
+        <div>
+          <FriendsSeePreview game={game} />
+          <GamePresence game={game} />
+          {game.link_requests && (
+            <div className="card-actions">
+              <button
+                type="button"
+                onClick={() => void link(game.client_id)}
+                disabled={busy}
+                aria-describedby={`link-help-${game.connection_id}`}
+                data-testid="game-link-account"
+              >
+                Link account
+              </button>
+              <span className="muted" id={`link-help-${game.connection_id}`}>
+                Asks {game.application_name} to connect your account to the game: the game then asks for your permission.
+              </span>
+            </div>
+          )}
+        </div>
+      </div>
     </li>
   );
 }

@@ -134,6 +134,8 @@ export interface ActionsSlice {
   acceptInvite(id: string): Promise<boolean>;
   declineInvite(id: string): Promise<boolean>;
   requestToJoin(userId: string, applicationId: string | null): Promise<boolean>;
+  /** Invites a friend to one of the player's joinable games. */
+  sendInvite(userId: string, applicationId: string): Promise<boolean>;
   sendAuthorizeRequest(applicationId: string): Promise<boolean>;
   revokeGrant(applicationId: string): Promise<boolean>;
   /** Lets a web page's origin use the RPC WebSocket for that app, or refuses it. */
@@ -435,6 +437,14 @@ const createActionsSlice =
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
           get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer', `join:${userId}`);
         }),
+      sendInvite: (userId, applicationId) => {
+        const friend = get().data?.friends.find((f) => f.user.id === userId)?.user;
+        const game = get().data?.games.find((g) => g.client_id === applicationId)?.application_name ?? 'your game';
+        const name = friend === undefined ? 'your friend' : (friend.global_name ?? friend.username);
+        return run(`send-invite:${userId}`, `Could not invite ${name}`, 'companion:send-invite', [userId, applicationId], () => {
+          get().notify('info', `Invite to ${game} sent to ${name}`, `send-invite:${userId}`);
+        });
+      },
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
           get().notify(

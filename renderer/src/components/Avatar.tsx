@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { UserView } from '../../../preload/src/contract';
+import { displayName } from '../lib/format';
+
+/** Backgrounds for the initials, all with white text above 4.5:1 (WCAG AA) in both themes. */
+const AVATAR_COLOURS = ['#4752c4', '#2f6f4f', '#8a3f9b', '#a8431d', '#1f6b8a', '#7a5a00', '#b0304f', '#4a5566'] as const;
+
+function colourOf(id: string): string {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return AVATAR_COLOURS[hash % AVATAR_COLOURS.length] ?? AVATAR_COLOURS[0];
+}
+
+/** The first letter of the name a player sees (a surrogate pair kept whole). */
+function initialOf(user: UserView): string {
+  const first = Array.from(displayName(user).trim())[0];
+  return first === undefined ? '?' : first.toUpperCase();
+}
+
+const STATUS_WORDS: Readonly<Record<string, string>> = { online: 'Online', idle: 'Idle', dnd: 'Do not disturb', offline: 'Offline' };
+
+export function statusWord(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
+/**
+ * A user's avatar: their initial on a colour of their own, with their status as a dot on the
+ * corner (its meaning is said in text next to it, the dot is decoration).
+ */
+export function Avatar({ user, status, size = 40 }: { readonly user: UserView; readonly status?: string; readonly size?: number }): ReactNode {
+  return (
+    <span className="avatar" style={{ width: size, height: size, background: colourOf(user.id), fontSize: size * 0.45 }} aria-hidden="true" data-testid="avatar">
+      {initialOf(user)}
+      {status !== undefined && <span className={`avatar-status status-dot status-${/^[a-z]+$/.test(status) ? status : 'unknown'}`} />}
+    </span>
+  );
+}
