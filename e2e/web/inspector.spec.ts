@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, startHost } from './support/processes.js';
+import { Opcode } from '../../rpc/src/protocol/opcodes.js';
 
 test("the inspector shows a session's frames: the game's SET_ACTIVITY and its reply", async ({ page, games }) => {
   const host = await startHost();
@@ -11,9 +12,9 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
   expect(await game.reply(nonce)).toMatchObject({ cmd: 'SET_ACTIVITY', evt: null, data: { state: 'Inspecting frames' } });
 
   const rows = page.getByTestId('inspector-row');
-  // The session: the handshake in, READY out, the command in, its reply out.
+  // The session: the handshake in, READY out, the command in, its reply out (and the host's own rows around them).
   await expect(rows.filter({ hasText: 'SET_ACTIVITY' })).toHaveCount(2);
-  await expect(rows.filter({ hasText: 'READY' })).toHaveCount(1);
+  await expect(rows.and(page.locator('[data-direction="out"]')).filter({ hasText: 'READY' })).toHaveCount(1);
   await screenshot(page, 'inspector');
 
   await page.getByTestId('inspector-search').fill(nonce);
@@ -110,4 +111,143 @@ test('the inspector records a session to a file and opens a recording', async ({
   await screenshot(page, 'inspector-recording');
   await page.getByTestId('inspector-recording-close').click();
   await expect(page.getByTestId('inspector-recording-opened')).toHaveCount(0);
+});
+
+test('the inspector filters like devtools: chips, negation, sort, resizable columns, one-click copy, and an export opened again', async ({ page, games, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const host = await startHost();
+  await openUi(page, host, 'inspector');
+  const game = await games.raw(host, DEMO_APP_ID);
+  expect(await game.request('SET_ACTIVITY', { pid: process.pid, activity: { state: 'Chips' } })).toMatchObject({ evt: null });
+  expect(await game.request('SUBSCRIBE', {}, { evt: 'ACTIVITY_JOIN' })).toMatchObject({ cmd: 'SUBSCRIBE', evt: null, data: { evt: 'ACTIVITY_JOIN' } });
+  game.send(Opcode.Ping, { hello: 'ping' });
+  await game.waitFor((frame) => frame.opcode === Opcode.Pong, 'PONG');
+  const rows = page.getByTestId('inspector-row');
+  await expect(rows.filter({ hasText: 'SUBSCRIBE' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'PING' })).toHaveCount(1);
+  const total = await rows.count();
+
+  // A chip shows its value alone; a second click hides it; a third clears it.
+  const chip = (key: string) => page.locator(`[data-testid="inspector-chip"][data-chip="${key}"]`);
+  await chip('command:SUBSCRIBE').click();
+  await expect(chip('command:SUBSCRIBE')).toHaveAttribute('data-state', 'only');
+  await expect(rows).toHaveCount(2);
+  await chip('direction:out').click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-direction', 'out');
+  await page.getByTestId('inspector-chips-clear').click();
+  await expect(rows).toHaveCount(total);
+  await chip('opcode:PING').click();
+  await chip('opcode:PING').click();
+  await expect(chip('opcode:PING')).toHaveAttribute('data-state', 'hide');
+  await expect(rows.filter({ hasText: 'PING' })).toHaveCount(0);
+  await expect(rows).toHaveCount(total - 1);
+  await chip('opcode:PING').click();
+  await expect(rows).toHaveCount(total);
+  // Negation in the search box: every word but those starting with '-'.
+  await page.getByTestId('inspector-search').fill('-ping -handshake');
+  await expect(rows.filter({ hasText: 'PING' })).toHaveCount(0);
+  await expect(rows.filter({ hasText: 'HANDSHAKE' })).toHaveCount(0);
+  await page.getByTestId('inspector-search').fill('');
+
+  // Sorting: newest first, then by command.
+  const sort = (column: string) => page.locator(`[data-testid="inspector-sort"][data-column="${column}"]`);
+  await sort('time').click();
+  await expect(sort('time')).toHaveAttribute('data-sorted', 'descending');
+  const seqs = async (): Promise<number[]> => (await rows.evaluateAll((list) => list.map((row) => Number(row.getAttribute('data-seq')))));
+  const descending = await seqs();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+  await sort('cmd').click();
+  await expect(sort('cmd')).toHaveAttribute('data-sorted', 'ascending');
+  const commands = await rows.evaluateAll((list) => list.map((row) => row.children[4]?.textContent ?? ''));
+  expect(commands).toEqual([...commands].sort((a, b) => a.localeCompare(b)));
+  await sort('time').click();
+
+  // A column's edge resizes it, by keyboard and by dragging; the width is kept for the next visit.
+  const edge = page.locator('[data-testid="inspector-column-edge"][data-column="cmd"]');
+  const cmdCell = rows.first().locator('span').nth(4);
+  const before = (await cmdCell.boundingBox())?.width ?? 0;
+  await edge.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(edge).toHaveAttribute('aria-valuenow', String(Math.round(before) + 16));
+  const box = await edge.boundingBox();
+  if (box === null) throw new Error('no column edge');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(edge).toHaveAttribute('aria-valuenow', String(Math.round(before) + 16 + 60));
+  await page.reload();
+  await expect(page.locator('[data-testid="inspector-column-edge"][data-column="cmd"]')).toHaveAttribute('aria-valuenow', String(Math.round(before) + 76));
+
+  // One click copies the payload.
+  await rows.filter({ hasText: 'SET_ACTIVITY' }).first().click();
+  await page.getByTestId('inspector-copy').click();
+  await expect(page.getByTestId('inspector-copy-status')).toHaveText('Copied to the clipboard.');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(JSON.parse(copied)).toMatchObject({ cmd: 'SET_ACTIVITY', args: { activity: { state: 'Chips' } } });
+
+  // What Export wrote opens again as a session.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('inspector-export').click();
+  const exported = await (await download).path();
+  await page.getByTestId('inspector-recording-file').setInputFiles({ name: 'session.jsonl', mimeType: 'application/x-ndjson', buffer: await readFile(exported) });
+  await expect(page.getByTestId('inspector-recording-opened')).toContainText('session.jsonl');
+  await expect(rows).toHaveCount(total);
+  await expect(rows.filter({ hasText: 'SUBSCRIBE' })).toHaveCount(2);
+  await screenshot(page, 'inspector-export-opened');
+});
+
+test('the inspector shows the whole conversation: PONGs, connections opening and closing, consent decisions told apart, relay outcomes; a recording lists its host events', async ({ page, games }) => {
+  const host = await startHost();
+  await openUi(page, host, 'inspector');
+  await page.getByTestId('inspector-record').click();
+  await expect(page.getByTestId('inspector-recording-live')).toBeVisible();
+  const file = (await page.getByTestId('inspector-recording-live').locator('code').first().textContent()) ?? '';
+  const game = await games.raw(host, DEMO_APP_ID);
+  const rows = page.getByTestId('inspector-row');
+  const hostRows = rows.and(page.locator('[data-direction="host"]'));
+  // The connection opening and its handshake, as the host's rows before and after the frames.
+  await expect(hostRows.filter({ hasText: 'open' }).first()).toContainText('ipc');
+  await expect(hostRows.filter({ hasText: 'ready' })).toHaveCount(1);
+
+  // A denied AUTHORIZE and a dismissed one get the same reply on the wire; the rows tell them apart.
+  const prompt = page.getByTestId('consent-prompt');
+  const denied = game.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+  await prompt.getByTestId('consent-deny').click();
+  const deniedReply = await game.reply(denied);
+  const dismissed = game.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
+  await prompt.getByTestId('consent-dismiss').click();
+  const dismissedReply = await game.reply(dismissed);
+  expect(dismissedReply.data).toEqual(deniedReply.data);
+  const replyTo = (nonce: string) => rows.and(page.locator('[data-direction="out"]')).filter({ hasText: nonce });
+  await expect(replyTo(denied).getByTestId('inspector-consent-decision')).toHaveText('· denied (player)');
+  await expect(replyTo(dismissed).getByTestId('inspector-consent-decision')).toHaveText('· dismissed (player)');
+  await expect(hostRows.filter({ hasText: 'consent' })).toHaveCount(2);
+
+  // PING in, PONG out; a SET_ACTIVITY and what the relay made of it.
+  game.send(Opcode.Ping, { keepalive: 1 });
+  await game.waitFor((frame) => frame.opcode === Opcode.Pong, 'PONG');
+  await expect(rows.and(page.locator('[data-direction="out"]')).filter({ hasText: 'PONG' })).toHaveCount(1);
+  expect(await game.request('SET_ACTIVITY', { pid: process.pid, activity: { state: 'Whole conversation' } })).toMatchObject({ evt: null });
+  await expect(hostRows.filter({ hasText: 'relay' }).first()).toContainText('sent');
+
+  // The game leaves: the close, with who ended it.
+  game.close();
+  await expect(hostRows.filter({ hasText: 'close' })).toHaveCount(1);
+  await expect(hostRows.filter({ hasText: 'close' })).toContainText('peer');
+  await hostRows.filter({ hasText: 'close' }).click();
+  await expect(page.getByTestId('inspector-json')).toContainText('"reason"');
+  await screenshot(page, 'inspector-whole-conversation');
+
+  // The recording of the same session lists its host events among the frames.
+  await page.getByTestId('inspector-record').click();
+  await expect(page.getByTestId('inspector-recording-done')).toBeVisible();
+  await page.getByTestId('inspector-recording-file').setInputFiles(file);
+  await expect(page.getByTestId('inspector-recording-opened')).toContainText('host events');
+  await expect(hostRows.filter({ hasText: 'consent' })).toHaveCount(2);
+  await expect(hostRows.filter({ hasText: 'close' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'PONG' })).toHaveCount(1);
+  await expect(replyTo(denied).getByTestId('inspector-consent-decision')).toHaveText('· denied (player)');
+  await expect(replyTo(dismissed).getByTestId('inspector-consent-decision')).toHaveText('· dismissed (player)');
 });

@@ -1,6 +1,9 @@
 import { encode, ExtData } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
+import { HOST_EVENT_OPCODE } from '../../common/src/recording/host-event-row';
 import { NotARecording, parseRecording } from '../src/lib/recording-file';
+import { createFramePairer, exportRows } from '../src/store/frames';
+import { frame } from './fake-bridge';
 
 const header = { kind: 'header', format: 'companion-recording', version: 1, companion: '0.1.0', started_at: '2026-11-22T05:00:00.000Z', redacted: true };
 
@@ -28,16 +31,21 @@ describe('opening a recording in the inspector', () => {
     const bytes = file({ ...header, version: 2, compression: 'deflate-raw' }, first, second);
     const opened = await parseRecording('new.rec', bytes);
     expect(opened).toMatchObject({ otherRecords: 1, truncated: false });
-    expect(opened.frames.map((f) => [f.cmd, f.nonce])).toEqual([['SUBSCRIBE', 'n1'], ['SET_ACTIVITY', 'n2']]);
-    expect(opened.frames[1]?.payload).toEqual({ cmd: 'SET_ACTIVITY', args: { pid: 1, activity: { state: 'Ünïcode' } }, nonce: 'n2' });
+    // The open record is a host row between the frames.
+    expect(opened.frames.map((f) => [f.direction, f.cmd, f.nonce])).toEqual([
+      ['in', 'SUBSCRIBE', 'n1'],
+      ['host', 'open', null],
+      ['in', 'SET_ACTIVITY', 'n2'],
+    ]);
+    expect(opened.frames[2]?.payload).toEqual({ cmd: 'SET_ACTIVITY', args: { pid: 1, activity: { state: 'Ünïcode' } }, nonce: 'n2' });
 
     // The last chunk cut off: what came before it is shown, and the cut is said.
     const cut = await parseRecording('cut.rec', bytes.subarray(0, bytes.length - 4));
     expect(cut.truncated).toBe(true);
-    expect(cut.frames.map((f) => f.nonce)).toEqual(['n1']);
+    expect(cut.frames.map((f) => f.nonce)).toEqual(['n1', null]);
   });
 
-  it('turns frame records into inspector frames, in order, with wall-clock times', async () => {
+  it('turns every record into an inspector row, in order, with wall-clock times: frames, and host events as the host lists them', async () => {
     const bytes = file(
       header,
       { kind: 'open', t: 1, connection: 'c1', transport: 'ipc' },
@@ -47,8 +55,9 @@ describe('opening a recording in the inspector', () => {
     const opened = await parseRecording('bug.rec', bytes);
     expect(opened).toMatchObject({ name: 'bug.rec', companion: '0.1.0', redacted: true, otherRecords: 1, truncated: false });
     expect(opened.frames).toEqual([
-      { seq: 1, connection_id: 'c1', direction: 'in', opcode: 1, at: Date.parse(header.started_at) + 3, cmd: 'SET_ACTIVITY', evt: null, nonce: 'n1', payload: { cmd: 'SET_ACTIVITY', args: { pid: 1 }, nonce: 'n1' } },
-      { seq: 2, connection_id: 'c1', direction: 'out', opcode: 1, at: Date.parse(header.started_at) + 4, cmd: 'SET_ACTIVITY', evt: null, nonce: 'n1', payload: { cmd: 'SET_ACTIVITY', data: null, evt: null, nonce: 'n1' } },
+      { seq: 1, connection_id: 'c1', direction: 'host', opcode: HOST_EVENT_OPCODE, at: Date.parse(header.started_at) + 1, cmd: 'open', evt: 'ipc', nonce: null, payload: { transport: 'ipc' } },
+      { seq: 2, connection_id: 'c1', direction: 'in', opcode: 1, at: Date.parse(header.started_at) + 3, cmd: 'SET_ACTIVITY', evt: null, nonce: 'n1', payload: { cmd: 'SET_ACTIVITY', args: { pid: 1 }, nonce: 'n1' } },
+      { seq: 3, connection_id: 'c1', direction: 'out', opcode: 1, at: Date.parse(header.started_at) + 4, cmd: 'SET_ACTIVITY', evt: null, nonce: 'n1', payload: { cmd: 'SET_ACTIVITY', data: null, evt: null, nonce: 'n1' } },
     ]);
   });
 
@@ -68,5 +77,31 @@ describe('opening a recording in the inspector', () => {
     await expect(parseRecording('x.bin', file({ kind: 'header', format: 'other' }))).rejects.toThrow('x.bin is not a Companion recording');
     await expect(parseRecording('x.txt', new TextEncoder().encode('hello, world'))).rejects.toThrow(NotARecording);
     await expect(parseRecording('empty.rec', new Uint8Array())).rejects.toThrow('empty.rec is empty');
+  });
+});
+
+describe('opening an exported session in the inspector', () => {
+  it('reads back what Export wrote: the same frames in order, numbered again, with their lints', async () => {
+    const pairer = createFramePairer();
+    const rows = [
+      frame(7, { nonce: 'n1', at: 1_700_000_000_000, lints: [{ code: 'x', field: 'state', message: 'short', severity: 'warning' }] }),
+      frame(9, { nonce: 'n1', direction: 'out', at: 1_700_000_000_012, evt: null, cmd: 'SET_ACTIVITY' }),
+    ].map((f) => pairer.pair(f));
+    const opened = await parseRecording('session.jsonl', new TextEncoder().encode(exportRows(rows)));
+    expect(opened).toMatchObject({ name: 'session.jsonl', companion: 'inspector export', redacted: true, truncated: false, otherRecords: 0 });
+    expect(opened.startedAt).toBe(new Date(1_700_000_000_000).toISOString());
+    expect(opened.frames.map((f) => [f.seq, f.direction, f.nonce, f.at])).toEqual([
+      [1, 'in', 'n1', 1_700_000_000_000],
+      [2, 'out', 'n1', 1_700_000_000_012],
+    ]);
+    expect(opened.frames[0]?.lints).toEqual([{ code: 'x', field: 'state', message: 'short', severity: 'warning' }]);
+    expect(opened.frames[0]?.payload).toEqual({ seq: 7 });
+  });
+
+  it('a line that is not an exported frame refuses the file, naming the line', async () => {
+    const good = JSON.stringify({ ...frame(1), rtt_ms: null, reply_to: null });
+    await expect(parseRecording('bad.jsonl', new TextEncoder().encode(`${good}\n{"direction":"sideways"}\n`))).rejects.toThrow('bad.jsonl, line 2: not a frame of an exported session');
+    await expect(parseRecording('bad.jsonl', new TextEncoder().encode(`${good}\n{oops\n`))).rejects.toThrow('bad.jsonl, line 2: not JSON');
+    await expect(parseRecording('blank.jsonl', new TextEncoder().encode('  {\n'))).rejects.toThrow(NotARecording);
   });
 });

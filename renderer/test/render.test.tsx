@@ -160,7 +160,7 @@ describe('screens (server-rendered, text only)', () => {
     const rows = count(html, 'data-testid="inspector-row"');
     expect(rows).toBeGreaterThan(0);
     expect(rows).toBeLessThan(60);
-    expect(html).toContain('10000 of 10000 frames');
+    expect(html).toContain('10000 of 10000 rows');
     expect(html).toContain('1 ms');
   });
 

@@ -254,12 +254,17 @@ export interface RecordingView {
   readonly error: string | null;
 }
 
-/** One RPC frame for the inspector. */
+/**
+ * One row of the inspector: an RPC frame ('in' from the game, 'out' to it), or a host-side
+ * event ('host': a connection opening, its handshake, its close with code and reason, a consent
+ * decision, a relay outcome, a gateway dispatch), with opcode HOST_EVENT_OPCODE, the event's
+ * name as `cmd` and its gist as `evt` (common/src/recording/host-event-row.ts).
+ */
 export interface FrameView {
-  /** The inspector stream's sequence number: increasing per host, one per frame. */
+  /** The inspector stream's sequence number: increasing per host, one per row. */
   readonly seq: number;
   readonly connection_id: string;
-  readonly direction: 'in' | 'out';
+  readonly direction: 'in' | 'out' | 'host';
   readonly opcode: number;
   /** Epoch ms. */
   readonly at: number;

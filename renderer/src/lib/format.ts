@@ -1,3 +1,4 @@
+import { HOST_EVENT_OPCODE } from '../../../common/src/recording/host-event-row';
 import type { ActivityView, RelayOutcomeView, UserView } from '../../../preload/src/contract';
 
 /** `h:mm:ss` or `m:ss`. */
@@ -60,7 +61,8 @@ export function formatDate(value: string | number): string {
   return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
 }
 
-const OPCODES: Readonly<Record<number, string>> = { 0: 'HANDSHAKE', 1: 'FRAME', 2: 'CLOSE', 3: 'PING', 4: 'PONG' };
+/** The protocol's opcodes, and the host events' (HOST_EVENT_OPCODE) among them. */
+const OPCODES: Readonly<Record<number, string>> = { [HOST_EVENT_OPCODE]: 'EVENT', 0: 'HANDSHAKE', 1: 'FRAME', 2: 'CLOSE', 3: 'PING', 4: 'PONG' };
 
 export function opcodeName(opcode: number): string {
   return OPCODES[opcode] ?? String(opcode);

@@ -1,20 +1,23 @@
+import { HOST_EVENT_OPCODE, hostEventRow } from '../../../common/src/recording/host-event-row';
 import { RecordingError } from '../../../common/src/recording/recording-error';
 import { isRecordMap, scanRecordingAsync, type DeflatedChunk, type InflatedChunk, type RecordingScan } from '../../../common/src/recording/recording-scan';
-import type { FrameView } from '../../../preload/src/contract';
+import type { FrameView, LintView } from '../../../preload/src/contract';
 
 /**
  * Reads a recording (`companion serve --record`, or the inspector's Record button) in the
  * browser, for the inspector, with the reader `companion record show` uses (common/src/recording):
- * a file cut off by a kill is read up to its last whole record. Only frame records become rows;
- * the host-side events (open, close, consent, gateway) stay in `companion record show`.
+ * a file cut off by a kill is read up to its last whole record. Every record becomes a row, in
+ * file order: frames, and the host-side events (open, ready, close, consent, gateway, gap) as
+ * the live inspector lists them (common/src/recording/host-event-row.ts).
  */
 export interface LoadedRecording {
   readonly name: string;
   readonly companion: string;
   readonly startedAt: string;
   readonly redacted: boolean;
+  /** The rows: frames and host events, in file order. */
   readonly frames: readonly FrameView[];
-  /** Records of other kinds (connections, consent, gateway) in the file. */
+  /** How many of the rows are host events (connections, consent, gateway). */
   readonly otherRecords: number;
   /** The file ended inside a record (a recording cut off by a kill). */
   readonly truncated: boolean;
@@ -57,7 +60,7 @@ async function inflate(chunk: DeflatedChunk): Promise<InflatedChunk> {
   return bytes;
 }
 
-/** A recording's frame records, kept in order, and a count of the others. */
+/** A recording's records, kept in order, and a count of those that are not frames. */
 class FrameRecords {
   readonly records: Fields[] = [];
   otherRecords = 0;
@@ -66,29 +69,39 @@ class FrameRecords {
 
   readonly add = (value: unknown): void => {
     if (!isRecordMap(value)) throw new NotARecording(`${this.name}: a record is not a map`);
-    if (value['kind'] === 'frame') this.records.push(value);
-    else this.otherRecords += 1;
+    this.records.push(value);
+    if (value['kind'] !== 'frame') this.otherRecords += 1;
   };
 
   /** The inspector's rows, with their times on the wall clock (`start`: the header's started_at, ms). */
   views(start: number): FrameView[] {
     return this.records.map((record, index) => {
-      const payload = record['payload'];
-      const fields = typeof payload === 'object' && payload !== null ? (payload as Fields) : {};
       const t = typeof record['t'] === 'number' ? record['t'] : 0;
-      return {
-        seq: index + 1,
-        connection_id: text(record['connection'], 64) ?? '?',
-        direction: record['direction'] === 'out' ? 'out' : 'in',
-        opcode: typeof record['opcode'] === 'number' ? record['opcode'] : -1,
-        at: Math.round(start + t),
-        cmd: text(fields['cmd']),
-        evt: text(fields['evt']),
-        nonce: text(fields['nonce']),
-        payload,
-      };
+      const at = Math.round(start + t);
+      return record['kind'] === 'frame' ? frameView(record, index + 1, at) : eventView(record, index + 1, at);
     });
   }
+}
+
+function frameView(record: Fields, seq: number, at: number): FrameView {
+  const payload = record['payload'];
+  const fields = typeof payload === 'object' && payload !== null ? (payload as Fields) : {};
+  return {
+    seq,
+    connection_id: text(record['connection'], 64) ?? '?',
+    direction: record['direction'] === 'out' ? 'out' : 'in',
+    opcode: typeof record['opcode'] === 'number' ? record['opcode'] : -2,
+    at,
+    cmd: text(fields['cmd']),
+    evt: text(fields['evt']),
+    nonce: text(fields['nonce']),
+    payload,
+  };
+}
+
+function eventView(record: Fields, seq: number, at: number): FrameView {
+  const row = hostEventRow(record);
+  return { seq, connection_id: row.connection_id, direction: 'host', opcode: HOST_EVENT_OPCODE, at, cmd: row.cmd, evt: row.evt, nonce: null, payload: row.payload };
 }
 
 /** What the inspector says about a file the reader refused. */
@@ -99,7 +112,67 @@ function refusal(name: string, error: RecordingError): NotARecording {
   return new NotARecording(`${name} is not a Companion recording`);
 }
 
+/** The most frames an opened export may hold (the inspector's own cap is lower: Export writes what it shows). */
+const MAX_EXPORT_LINES = 1_000_000;
+
+/** One line of the inspector's Export as a frame, or null when it is not one. */
+function exportedFrame(value: unknown, seq: number): FrameView | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const fields = value as Fields;
+  const direction = fields['direction'];
+  if ((direction !== 'in' && direction !== 'out' && direction !== 'host') || typeof fields['opcode'] !== 'number' || typeof fields['at'] !== 'number' || !('payload' in fields)) return null;
+  const payload = fields['payload'];
+  const body = typeof payload === 'object' && payload !== null ? (payload as Fields) : {};
+  return {
+    seq,
+    connection_id: text(fields['connection_id'], 64) ?? '?',
+    direction,
+    opcode: fields['opcode'],
+    at: fields['at'],
+    cmd: text(fields['cmd']) ?? text(body['cmd']),
+    evt: text(fields['evt']) ?? text(body['evt']),
+    nonce: text(fields['nonce']) ?? text(body['nonce']),
+    payload,
+    ...(Array.isArray(fields['lints']) ? { lints: fields['lints'] as readonly LintView[] } : {}),
+  };
+}
+
+/**
+ * Reads what the inspector's Export wrote (JSON lines, one frame each, redacted by the host)
+ * back as a session. Frames are numbered again in file order; a line that is not a frame
+ * refuses the file, naming the line.
+ */
+export function parseExport(name: string, content: string): LoadedRecording {
+  const lines = content.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length > MAX_EXPORT_LINES) throw new NotARecording(`${name} holds more than ${MAX_EXPORT_LINES.toLocaleString()} frames`);
+  const frames = lines.map((line, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new NotARecording(`${name}, line ${index + 1}: not JSON, so not an exported session`);
+    }
+    const frame = exportedFrame(value, index + 1);
+    if (frame === null) throw new NotARecording(`${name}, line ${index + 1}: not a frame of an exported session`);
+    return frame;
+  });
+  if (frames.length === 0) throw new NotARecording(`${name} is empty`);
+  const events = frames.filter((frame) => frame.direction === 'host').length;
+  return { name, companion: 'inspector export', startedAt: new Date(frames[0]?.at ?? 0).toISOString(), redacted: true, frames, otherRecords: events, truncated: false };
+}
+
+/** Whether the file is text starting with `{` (an export) rather than a recording's binary header. */
+function looksLikeExport(bytes: Uint8Array): boolean {
+  for (const byte of bytes.subarray(0, 64)) {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte === 0x7b;
+  }
+  return false;
+}
+
+/** A recording (`.rec`) or an inspector export (`.jsonl`), told apart by their first bytes. */
 export async function parseRecording(name: string, bytes: Uint8Array): Promise<LoadedRecording> {
+  if (looksLikeExport(bytes)) return parseExport(name, new TextDecoder('utf-8', { fatal: false }).decode(bytes));
   const records = new FrameRecords(name);
   let scan: RecordingScan;
   try {

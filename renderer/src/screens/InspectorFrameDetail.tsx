@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { opcodeName } from '../lib/format';
 import { errorReply, type FrameRow } from '../store/frames';
 
@@ -52,6 +52,38 @@ function Refusal({ frame, reply }: { readonly frame: FrameRow['frame']; readonly
   );
 }
 
+const DIRECTION_WORDS: Readonly<Record<FrameRow['frame']['direction'], string>> = { in: 'from the game', out: 'to the game', host: 'host event' };
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+/** Copies the payload's JSON in one click, and says whether it worked. */
+function CopyPayload({ seq, text }: { readonly seq: number; readonly text: string }): ReactNode {
+  const [state, setState] = useState<CopyState>('idle');
+  // Another frame: nothing of it was copied yet.
+  useEffect(() => setState('idle'), [seq]);
+  const copy = (): void => {
+    const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+    if (clipboard === undefined) {
+      setState('failed');
+      return;
+    }
+    clipboard.writeText(text).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
+  };
+  return (
+    <p className="copy-line">
+      <button type="button" onClick={copy} data-testid="inspector-copy">
+        Copy payload
+      </button>{' '}
+      <span role="status" className="muted" data-testid="inspector-copy-status">
+        {state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'The browser refused the clipboard: select the text below and copy it.' : ''}
+      </span>
+    </p>
+  );
+}
+
 /** The selected frame: what it is, its pairing with a reply, its lints, its payload. */
 export function InspectorFrameDetail({ selected, reply }: { readonly selected: FrameRow | undefined; readonly reply: FrameRow | undefined }): ReactNode {
   return (
@@ -61,7 +93,7 @@ export function InspectorFrameDetail({ selected, reply }: { readonly selected: F
       ) : (
         <>
           <h2>
-            #{selected.frame.seq} {selected.frame.direction === 'in' ? 'from the game' : 'to the game'} · {opcodeName(selected.frame.opcode)}
+            #{selected.frame.seq} {DIRECTION_WORDS[selected.frame.direction]} · {selected.frame.direction === 'host' ? selected.frame.cmd : opcodeName(selected.frame.opcode)}
           </h2>
           {selected.pairSeq !== null && (
             <p>
@@ -75,6 +107,7 @@ export function InspectorFrameDetail({ selected, reply }: { readonly selected: F
           )}
           <Refusal frame={selected.frame} reply={reply} />
           {selected.frame.lints !== undefined && <FrameLints lints={selected.frame.lints} refused={refusal(selected.frame, reply) !== null} />}
+          <CopyPayload seq={selected.frame.seq} text={jsonText(selected.frame.payload)} />
           <pre className="json" data-testid="inspector-json">
             {jsonText(selected.frame.payload)}
           </pre>

@@ -1,9 +1,13 @@
-import { useCallback, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { VirtualList } from '../components/VirtualList';
 import { formatClock, opcodeName } from '../lib/format';
+import { gridTemplate, rowWidth } from '../lib/frame-columns';
 import { errorReply, type FrameRow } from '../store/frames';
+import { FrameListHead, useColumnWidths } from './InspectorColumns';
 
 const INSPECTOR_ROW_HEIGHT = 26;
+
+const DIRECTION_LABELS: Readonly<Record<FrameRow['frame']['direction'], string>> = { in: '→ in', out: '← out', host: '• host' };
 
 const NAVIGATION_KEYS: ReadonlySet<string> = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End']);
 
@@ -28,7 +32,7 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
       data-direction={frame.direction}
     >
       <span>{formatClock(frame.at)}</span>
-      <span>{frame.direction === 'in' ? '→ in' : '← out'}</span>
+      <span>{DIRECTION_LABELS[frame.direction]}</span>
       <span title={frame.connection_id}>{frame.connection_id}</span>
       <span>{opcodeName(frame.opcode)}</span>
       <span>
@@ -45,6 +49,11 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
           <span className="error-code" title={error.message} data-testid="inspector-error-code">
             {' '}
             {error.code ?? '?'}
+          </span>
+        )}
+        {row.decision !== undefined && row.decision !== null && (
+          <span className="muted" data-testid="inspector-consent-decision">
+            {' '}· {row.decision}
           </span>
         )}
       </span>
@@ -77,6 +86,10 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
     [visible, selectedSeq, onSelect],
   );
 
+  const [widths, resize] = useColumnWidths();
+  // Every row follows the header's columns; the list scrolls sideways when they do not fit.
+  const tableStyle = { '--frame-columns': gridTemplate(widths), ...(total === 0 ? {} : { minWidth: rowWidth(widths) }) } as CSSProperties;
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (!NAVIGATION_KEYS.has(event.key)) return;
     event.preventDefault();
@@ -86,31 +99,24 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
   };
 
   return (
-    <div className="inspector-list">
-      <div className="frame-row frame-head" aria-hidden="true">
-        <span>Time</span>
-        <span>Dir</span>
-        <span>Connection</span>
-        <span>Op</span>
-        <span>Cmd</span>
-        <span>Evt</span>
-        <span>Nonce</span>
-        <span>RTT</span>
+    <div className="inspector-list" data-testid="inspector-scroll">
+      <div className="frame-table" style={tableStyle}>
+        <FrameListHead widths={widths} onResize={resize} />
+        {total === 0 ? (
+          <EmptyInspector />
+        ) : (
+          <VirtualList
+            count={visible.length}
+            rowHeight={INSPECTOR_ROW_HEIGHT}
+            renderRow={renderRow}
+            followTail={followTail}
+            revealIndex={selectedIndex < 0 ? null : selectedIndex}
+            onKeyDown={onKeyDown}
+            label="Frames"
+            testId="inspector-list"
+          />
+        )}
       </div>
-      {total === 0 ? (
-        <EmptyInspector />
-      ) : (
-        <VirtualList
-          count={visible.length}
-          rowHeight={INSPECTOR_ROW_HEIGHT}
-          renderRow={renderRow}
-          followTail={followTail}
-          revealIndex={selectedIndex < 0 ? null : selectedIndex}
-          onKeyDown={onKeyDown}
-          label="Frames"
-          testId="inspector-list"
-        />
-      )}
     </div>
   );
 }

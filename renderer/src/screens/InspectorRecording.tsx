@@ -35,7 +35,7 @@ export function RecordingControls(): ReactNode {
       <button type="button" onClick={() => input.current?.click()} data-testid="inspector-open-recording">
         Open recording…
       </button>
-      <input ref={input} type="file" accept=".rec,application/octet-stream" hidden onChange={onFile} data-testid="inspector-recording-file" />
+      <input ref={input} type="file" accept=".rec,.jsonl,application/octet-stream,application/x-ndjson" hidden onChange={onFile} data-testid="inspector-recording-file" />
     </>
   );
 }
@@ -73,8 +73,8 @@ export function OpenedRecordingBanner(): ReactNode {
   const { file } = opened;
   return (
     <p className="banner" data-testid="inspector-recording-opened">
-      Showing the recording <strong>{file.name}</strong> (Companion {file.companion}, started {file.startedAt}
-      {file.redacted ? ', secrets redacted' : ', with secrets'}; {file.frames.length} frames, {file.otherRecords} host events
+      Showing <strong>{file.name}</strong> ({file.companion === 'inspector export' ? 'an inspector export' : `a recording by Companion ${file.companion}`}, started {file.startedAt}
+      {file.redacted ? ', secrets redacted' : ', with secrets'}; {file.frames.length - file.otherRecords} frames, {file.otherRecords} host events
       {file.truncated ? '; cut off at the end' : ''}){' '}
       <button type="button" onClick={close} data-testid="inspector-recording-close">
         Back to live frames

@@ -1,8 +1,9 @@
 import { useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
 import { FRAME_RING_SIZE, INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
 import { formatClock, relayOutcomeText } from '../lib/format';
-import { connectionIds, filterRows, type FrameRow } from '../store/frames';
+import { connectionIds, facetValues, filterRows, sortRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
+import { InspectorChips } from './InspectorChips';
 import { InspectorFrameDetail } from './InspectorFrameDetail';
 import { InspectorFrameList } from './InspectorFrameList';
 import { OpenedRecordingBanner } from './InspectorRecording';
@@ -13,6 +14,8 @@ interface InspectorView {
   readonly frames: readonly FrameRow[];
   readonly visible: readonly FrameRow[];
   readonly connections: readonly string[];
+  /** The chips offered: the directions, opcodes and commands present. */
+  readonly facets: ReturnType<typeof facetValues>;
   readonly selectedSeq: number | null;
   readonly selectedIndex: number;
   readonly selected: FrameRow | undefined;
@@ -29,16 +32,27 @@ function useInspectorView(): InspectorView {
   const selectedSeq = useApp((s) => s.selectedSeq);
   // Typing stays responsive with 10,000 rows: the list filters with the deferred text.
   const deferredText = useDeferredValue(filter.text);
-  const visible = useMemo(() => filterRows(frames, { connectionId: filter.connectionId, text: deferredText }), [frames, filter.connectionId, deferredText]);
+  const visible = useMemo(
+    () => sortRows(filterRows(frames, { connectionId: filter.connectionId, text: deferredText, chips: filter.chips }), filter.sort),
+    [frames, filter.connectionId, deferredText, filter.chips, filter.sort],
+  );
   const connections = useMemo(() => connectionIds(frames), [frames]);
+  const facets = useMemo(() => facetValues(frames), [frames]);
   const selectedIndex = useMemo(() => (selectedSeq === null ? -1 : visible.findIndex((row) => row.frame.seq === selectedSeq)), [visible, selectedSeq]);
   const selected = useMemo(() => (selectedSeq === null ? undefined : frames.find((row) => row.frame.seq === selectedSeq)), [frames, selectedSeq]);
   const reply = useMemo(() => (selected === undefined ? undefined : frames.find((row) => row.pairSeq === selected.frame.seq)), [frames, selected]);
-  return { frames, visible, connections, selectedSeq, selectedIndex, selected, reply };
+  return { frames, visible, connections, facets, selectedSeq, selectedIndex, selected, reply };
+}
+
+function eventCount(rows: readonly FrameRow[]): number {
+  let count = 0;
+  for (const row of rows) if (row.frame.direction === 'host') count += 1;
+  return count;
 }
 
 export function InspectorScreen(): ReactNode {
-  const { frames, visible, connections, selectedSeq, selectedIndex, selected, reply } = useInspectorView();
+  const { frames, visible, connections, facets, selectedSeq, selectedIndex, selected, reply } = useInspectorView();
+  const sort = useApp((s) => s.filter.sort);
   const heldCount = useApp((s) => s.held.length);
   const paused = useApp((s) => s.paused);
   const dropped = useApp((s) => s.droppedFrames);
@@ -57,9 +71,10 @@ export function InspectorScreen(): ReactNode {
     <section aria-labelledby="inspector-title" className="inspector">
       <h1 id="inspector-title">Inspector</h1>
       <InspectorToolbar connections={connections} visible={visible} />
+      <InspectorChips values={facets} />
       <OpenedRecordingBanner />
       <p className="muted" data-testid="inspector-count" aria-live="polite">
-        {visible.length} of {frames.length} frames{paused ? `, paused (${heldCount} held)` : ''}
+        {visible.length} of {frames.length} rows ({eventCount(frames)} host events){paused ? `, paused (${heldCount} held)` : ''}
         {dropped > 0 ? `, ${dropped} oldest dropped (keeps ${cap.toLocaleString()})` : ''}
         {missed > 0 ? `, ${missed} not shown (they came while the inspector was closed, beyond the host's last ${FRAME_RING_SIZE.toLocaleString()})` : ''}
       </p>
@@ -70,7 +85,7 @@ export function InspectorScreen(): ReactNode {
           visible={visible}
           selectedSeq={selectedSeq}
           selectedIndex={selectedIndex}
-          followTail={!paused}
+          followTail={!paused && sort.key === 'time' && !sort.descending}
           onSelect={selectFrame}
         />
         <InspectorFrameDetail selected={selected} reply={reply} />

@@ -278,6 +278,8 @@ export class RpcConnection {
       return;
     }
     this.host.trace?.(this, 'in', Opcode.Ping, payload, frame.body);
+    // The PONG echoes the PING's body: the same payload, traced as what went out.
+    this.host.trace?.(this, 'out', Opcode.Pong, payload, frame.body);
     this.out.reply(encodeRawFrame(Opcode.Pong, frame.body));
   }
 
@@ -285,7 +287,7 @@ export class RpcConnection {
     const { opcode, body } = frame;
     switch (opcode) {
       case Opcode.Pong:
-        parseBody(body, opcode);
+        this.host.trace?.(this, 'in', opcode, parseBody(body, opcode), body);
         return;
       case Opcode.Close:
         this.host.trace?.(this, 'in', opcode, parseBody(body, opcode, true));

@@ -233,11 +233,22 @@ describe('keepalive', () => {
     const sdk = connection({ socketPaths: [test.path], pingIntervalMs: 20, pongTimeoutMs: 60 });
     const disconnects = record<[DisconnectDetail]>(sdk, 'disconnected');
     const pings = new Recorder<number>();
-    test.server.on('frame', (trace) => trace.opcode === Opcode.Ping && pings.push(trace.at));
+    const keepalive: [string, number, unknown][] = [];
+    test.server.on('frame', (trace) => {
+      if (trace.opcode === Opcode.Ping || trace.opcode === Opcode.Pong) keepalive.push([trace.direction, trace.opcode, trace.payload]);
+      if (trace.opcode === Opcode.Ping) pings.push(trace.at);
+    });
     await sdk.connect(APP_ID);
     // Five PINGs span more than the PONG limit.
     await pings.until(() => pings.items.length >= 5, 3000, 'five PINGs');
     expect(disconnects.items).toEqual([]);
+    // The server's PONGs are traced too (the inspector shows the whole conversation), each
+    // right after its PING, with the PING's payload.
+    for (let i = 0; i + 1 < keepalive.length; i += 2) {
+      const [ping, pong] = [keepalive[i], keepalive[i + 1]];
+      expect(ping?.slice(0, 2)).toEqual(['in', Opcode.Ping]);
+      expect(pong).toEqual(['out', Opcode.Pong, ping?.[2]]);
+    }
     expect(sdk.status).toBe('ready');
   });
 });

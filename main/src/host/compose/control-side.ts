@@ -4,6 +4,7 @@ import type { DoctorView } from '../../../../preload/src/contract.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import { frameLinter } from '../ui-bridge/frame-lints.js';
+import { HostEvents } from '../record/host-events.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
@@ -22,6 +23,8 @@ export interface ControlSide {
   /** The headless UI, or null when turned off. */
   readonly webUi: WebUi | null;
   readonly frameLinter: FrameLinter;
+  /** The host's side of the conversation for the inspector (the desktop shell's bridge uses it too). */
+  readonly hostEvents: HostEvents;
 }
 
 export interface ControlSideParts {
@@ -77,6 +80,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   teardown.add(() => control.close());
 
   const lint = frameLinter(server, session.publicApi);
+  const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
   const logLevel = logLevelOf(options.logger);
   const start = options.ui?.start;
   webUi =
@@ -87,12 +91,13 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
           server,
           settings: hostSettings({ broker: auth.broker, logger: options.logger, ...(logLevel === undefined ? {} : { logLevel }) }),
           lint,
+          hostEvents,
           logger: options.logger,
           ...(options.ui?.rendererDir === undefined ? {} : { rendererDir: options.ui.rendererDir }),
         });
   const started = webUi;
   if (started !== null) teardown.add(() => started.close());
-  return { control, webUi: started, frameLinter: lint };
+  return { control, webUi: started, frameLinter: lint, hostEvents };
 }
 
 /** `POST /v1/ui/links`: a URL that opens the web UI once (`companion ui`). */

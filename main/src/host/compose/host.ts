@@ -14,6 +14,7 @@ import type { PresenceService } from '../presence/presence-service.js';
 import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { SocialService } from '../social/social-service.js';
+import type { HostEvents } from '../record/host-events.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
 import type { EmbeddedPlatform } from './embedded-platform.js';
@@ -54,6 +55,8 @@ export interface Host {
   readonly webUi: WebUi | null;
   /** The inspector's lints for SET_ACTIVITY frames (the desktop shell's bridge uses it too). */
   readonly frameLinter: FrameLinter;
+  /** The host's side of the conversation for the inspector (the desktop shell's bridge uses it too). */
+  readonly hostEvents: HostEvents;
   /** Records RPC traffic to a file: started by `record`, or at runtime (a UI toggle) with start/stop. */
   readonly recorder: HostRecorder;
   readonly consent: ConsentBroker;
@@ -120,6 +123,7 @@ class RunningHost implements Host {
   readonly control;
   readonly webUi;
   readonly frameLinter;
+  readonly hostEvents;
   readonly recorder;
   readonly consent;
   readonly grants;
@@ -155,6 +159,7 @@ class RunningHost implements Host {
     this.control = parts.control.control;
     this.webUi = parts.control.webUi;
     this.frameLinter = parts.control.frameLinter;
+    this.hostEvents = parts.control.hostEvents;
     this.recorder = parts.auth.recorder;
     this.consent = parts.auth.broker;
     this.grants = parts.auth.grants;

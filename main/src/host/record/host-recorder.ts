@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { DisconnectInfo, FrameTrace, RpcConnection, RpcLogger, RpcServer } from '../../../../rpc/src/index.js';
-import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../auth/consent-broker.js';
+import type { FrameTrace, RpcLogger, RpcServer } from '../../../../rpc/src/index.js';
+import type { ConsentBroker } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
-import { headerRecord, type BodyRecord, type ConsentRecord } from '../../../../common/src/recording/recording-format.js';
+import { headerRecord, type BodyRecord } from '../../../../common/src/recording/recording-format.js';
+import { HostEvents, type HostEvent } from './host-events.js';
 import type { RecordWriter } from './record-writer.js';
 
 /** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
@@ -77,8 +78,12 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
   private starting: string | undefined;
   private last: { file: string; secrets: boolean; startedAt: string; writer: RecordWriter; error: string | null } | undefined;
 
+  private readonly events: HostEvents;
+  private unsubscribeEvents: (() => void) | undefined;
+
   constructor(private readonly sources: RecorderSources) {
     super();
+    this.events = new HostEvents(sources);
   }
 
   get recording(): boolean {
@@ -187,66 +192,27 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
     );
   };
 
-  private readonly onConnection = (connection: RpcConnection): void => {
-    this.session?.transports.set(connection.id, connection.transport);
-    this.write({ kind: 'open', t: this.now(), connection: connection.id, transport: connection.transport });
-  };
-
-  private readonly onReady = (connection: RpcConnection): void => {
-    this.write({ kind: 'ready', t: this.now(), connection: connection.id, client_id: connection.clientId });
-  };
-
-  private readonly onDisconnect = (connection: RpcConnection, info: DisconnectInfo): void => {
-    // Probes (connected and left without a byte) are noise, as in the logs.
-    if (!connection.wasProbe) {
-      this.write({
-        kind: 'close',
-        t: this.now(),
-        connection: connection.id,
-        client_id: connection.clientId,
-        pid: connection.pid,
-        reason: info.reason,
-        code: info.code ?? null,
-      });
+  private readonly onHostEvent = (event: HostEvent): void => {
+    const session = this.session;
+    if (session === undefined) return;
+    if (event.kind === 'open') session.transports.set(event.connection, event.transport);
+    if (event.kind === 'close') {
+      session.transports.delete(event.connection);
+      const { probe, ...close } = event;
+      if (!probe) session.writer.append({ ...close, t: this.now() });
+      return;
     }
-    this.session?.transports.delete(connection.id);
-  };
-
-  private readonly onSettled = (request: ConsentRequestView, outcome: ConsentOutcome): void => {
-    this.write(consentRecord(this.now(), request, outcome, outcome.kind === 'approved' && outcome.remembered ? 'remembered' : 'player'));
-  };
-
-  private readonly onDecided = (request: ConsentRequestView, outcome: ConsentOutcome): void => {
-    this.write(consentRecord(this.now(), request, outcome, outcome.kind === 'approved' && outcome.remembered ? 'remembered' : 'policy'));
-  };
-
-  private readonly onDispatch = (type: string, data: unknown): void => {
-    this.write({ kind: 'gateway', t: this.now(), type, data });
+    session.writer.append({ ...event, t: this.now() } as BodyRecord);
   };
 
   private attach(): void {
-    const { server, consent, gateway } = this.sources;
-    server.on('connection', this.onConnection);
-    server.on('ready', this.onReady);
-    server.on('disconnect', this.onDisconnect);
-    server.on('frame', this.onFrame);
-    consent?.on('settled', this.onSettled);
-    consent?.on('decided', this.onDecided);
-    gateway?.on('dispatch', this.onDispatch);
+    this.sources.server.on('frame', this.onFrame);
+    this.unsubscribeEvents = this.events.subscribe(this.onHostEvent);
   }
 
   private detach(): void {
-    const { server, consent, gateway } = this.sources;
-    server.off('connection', this.onConnection);
-    server.off('ready', this.onReady);
-    server.off('disconnect', this.onDisconnect);
-    server.off('frame', this.onFrame);
-    consent?.off('settled', this.onSettled);
-    consent?.off('decided', this.onDecided);
-    gateway?.off('dispatch', this.onDispatch);
+    this.sources.server.off('frame', this.onFrame);
+    this.unsubscribeEvents?.();
+    this.unsubscribeEvents = undefined;
   }
-}
-
-function consentRecord(t: number, request: ConsentRequestView, outcome: ConsentOutcome, by: ConsentRecord['by']): ConsentRecord {
-  return { kind: 'consent', t, connection: request.connectionId, application_id: request.applicationId, scopes: request.expandedScopes, outcome: outcome.kind, by };
 }

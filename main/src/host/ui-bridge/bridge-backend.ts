@@ -7,7 +7,8 @@ import { PRESENCE_EVENTS } from '../control/presence-routes.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
 import { BatchStream } from './batch-stream.js';
 import type { BridgeBackend, PushMessage } from './bridge-port.js';
-import { FrameLog, type FrameEntry, type FrameLinter } from './frame-log.js';
+import type { HostEvent, HostEvents } from '../record/host-events.js';
+import { FrameLog, type FrameLinter, type LogEntry } from './frame-log.js';
 import { readHostData } from './host-data.js';
 import type { WebUiSettings } from './host-settings.js';
 import { relayOutcomeView, SNAPSHOT_OUTCOMES } from './presence-view.js';
@@ -44,6 +45,8 @@ export interface BridgeBackendOptions {
   readonly frameLog?: FrameLog;
   /** Lints for incoming SET_ACTIVITY frames, shown in the inspector. */
   readonly lint?: FrameLinter;
+  /** The host's side of the conversation (connections, consent, gateway), listed among the frames. */
+  readonly hostEvents?: Pick<HostEvents, 'subscribe'>;
   readonly logger?: ControlLogger;
   /** Minimum time between two topic rounds (default SNAPSHOT_INTERVAL_MS). */
   readonly snapshotIntervalMs?: number;
@@ -102,10 +105,11 @@ export class UiBridge implements HostBridge {
   private readonly fanout: PushFanout;
   private readonly topics = new TopicCache();
   private readonly topicRounds: ThrottledTask;
-  private readonly frameStream: BatchStream<FrameEntry>;
+  private readonly frameStream: BatchStream<LogEntry>;
   private readonly outcomeStream: BatchStream<RelayOutcomeView>;
   private readonly actions: ActionContext;
   private unsubscribeBackend: (() => void) | undefined;
+  private unsubscribeHostEvents: (() => void) | undefined;
   private closed = false;
   /** Frames and relay outcomes are pushed until then (the inspector's lease). */
   private inspectorWatchedUntil = 0;
@@ -203,13 +207,29 @@ export class UiBridge implements HostBridge {
   }
 
   private readonly onFrame = (trace: FrameTrace): void => {
-    const entry = this.frames.record(trace);
-    // Else the ring keeps it: the inspector asks when it opens, a `ready` snapshot carries it.
+    this.listed(this.frames.record(trace));
+  };
+
+  /** A row in the ring; pushed at once while the inspector is shown. Else the ring keeps it: the inspector asks when it opens, a `ready` snapshot carries it. */
+  private listed(entry: LogEntry): void {
     if (this.inspectorWatched()) this.frameStream.add(entry);
+  }
+
+  private readonly onHostEvent = (event: HostEvent): void => {
+    if (event.kind === 'close') {
+      const { probe, ...close } = event;
+      if (!probe) this.listed(this.frames.recordEvent(close, this.now()));
+      return;
+    }
+    this.listed(this.frames.recordEvent(event, this.now()));
   };
 
   private readonly onEvent = (event: ControlEvent): void => {
-    if (event.type === PRESENCE_EVENTS.outcome && this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(event.data as RelayOutcome));
+    if (event.type === PRESENCE_EVENTS.outcome) {
+      const outcome = event.data as RelayOutcome;
+      this.listed(this.frames.recordEvent({ kind: 'relay', connection: outcome.connection_id, outcome }, this.now()));
+      if (this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(outcome));
+    }
     const social = socialOutcomeView(event);
     if (social !== null && this.wanted()) this.fanout.emit({ channel: 'companion:social', payload: social });
     this.changed();
@@ -218,6 +238,7 @@ export class UiBridge implements HostBridge {
   private attachSources(): void {
     this.options.server.on('frame', this.onFrame);
     this.unsubscribeBackend = this.backend.subscribe(this.onEvent);
+    this.unsubscribeHostEvents = this.options.hostEvents?.subscribe(this.onHostEvent);
   }
 
   private detachSources(): void {
@@ -225,6 +246,8 @@ export class UiBridge implements HostBridge {
     this.options.server.off('frame', this.onFrame);
     this.unsubscribeBackend();
     this.unsubscribeBackend = undefined;
+    this.unsubscribeHostEvents?.();
+    this.unsubscribeHostEvents = undefined;
     this.frameStream.clear();
     this.outcomeStream.clear();
     this.topicRounds.cancel();

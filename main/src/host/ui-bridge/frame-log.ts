@@ -2,6 +2,7 @@ import { FRAME_RING_SIZE, type FrameView, type LintView } from '../../../../prel
 import type { FrameTrace } from '../../../../rpc/src/index.js';
 import { REDACTED, scrubSecrets } from '../../base/logger.js';
 import { holdsSecret } from '../record/redact-secrets.js';
+import { HOST_EVENT_OPCODE, hostEventRow } from '../../../../common/src/recording/host-event-row.js';
 
 /** How many frames the snapshot carries (the contract's limit). */
 export { FRAME_RING_SIZE };
@@ -113,7 +114,13 @@ interface PendingLint {
  * asks for it: frames are recorded whenever a UI is open, but most are never looked at while
  * no window shows the inspector (see UiBridge.watchInspector). So are its lints (FrameLinter).
  */
-export class FrameEntry {
+/** What the inspector's ring holds: a frame or a host event, numbered, its view made when first asked for. */
+export interface LogEntry {
+  readonly seq: number;
+  view(): FrameView;
+}
+
+export class FrameEntry implements LogEntry {
   private made: FrameView | undefined;
 
   constructor(
@@ -147,11 +154,44 @@ export class FrameEntry {
 }
 
 /**
- * The inspector's frames: numbered, and the last FRAME_RING_SIZE kept (a ring: memory is
- * bounded whatever the traffic). Views are made on demand and kept (FrameEntry).
+ * A host-side event in the ring (a recording's record kinds, and the relay's outcomes: see
+ * common/src/recording/host-event-row.ts), listed among the frames. Its payload is redacted
+ * like a frame's: a gateway dispatch may carry what must not be shown.
+ */
+export class EventEntry implements LogEntry {
+  private made: FrameView | undefined;
+
+  constructor(
+    readonly seq: number,
+    private readonly at: number,
+    private readonly record: Readonly<Record<string, unknown>>,
+  ) {}
+
+  view(): FrameView {
+    if (this.made === undefined) {
+      const row = hostEventRow(this.record);
+      this.made = {
+        seq: this.seq,
+        connection_id: row.connection_id,
+        direction: 'host',
+        opcode: HOST_EVENT_OPCODE,
+        at: this.at,
+        cmd: row.cmd,
+        evt: row.evt,
+        nonce: null,
+        payload: capped(redactPayload(row.payload)),
+      };
+    }
+    return this.made;
+  }
+}
+
+/**
+ * The inspector's rows: numbered, and the last FRAME_RING_SIZE kept (a ring: memory is
+ * bounded whatever the traffic). Views are made on demand and kept (FrameEntry, EventEntry).
  */
 export class FrameLog {
-  private readonly ring: (FrameEntry | undefined)[];
+  private readonly ring: (LogEntry | undefined)[];
   private next = 0;
   private size = 0;
   private seq = 0;
@@ -160,7 +200,7 @@ export class FrameLog {
     readonly capacity = FRAME_RING_SIZE,
     private readonly lint?: FrameLinter,
   ) {
-    this.ring = new Array<FrameEntry | undefined>(capacity);
+    this.ring = new Array<LogEntry | undefined>(capacity);
   }
 
   /** The seq of the newest frame (0 before the first). */
@@ -175,7 +215,16 @@ export class FrameLog {
         ? { linter: this.lint, applicationId: this.lint.applicationOf(trace.connectionId) }
         : undefined;
     const { connectionId, direction, opcode, payload, at } = trace;
-    const entry = new FrameEntry(this.seq, { connectionId, direction, opcode, payload, at }, trace.json?.byteLength, lint);
+    return this.keep(new FrameEntry(this.seq, { connectionId, direction, opcode, payload, at }, trace.json?.byteLength, lint));
+  }
+
+  /** A host event (`kind` and its fields, as a recording's record) at `at` (epoch ms). */
+  recordEvent(record: Readonly<Record<string, unknown>>, at: number): LogEntry {
+    this.seq += 1;
+    return this.keep(new EventEntry(this.seq, at, record));
+  }
+
+  private keep<E extends LogEntry>(entry: E): E {
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     this.size = Math.min(this.size + 1, this.capacity);

@@ -1,5 +1,6 @@
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlLogger } from '../control/control-server.js';
+import type { HostEvents } from '../record/host-events.js';
 import type { FrameLinter } from './frame-log.js';
 import type { WebUiSettings } from './bridge-backend.js';
 import type { WebUiBackend } from './web-ui-backend.js';
@@ -33,6 +34,8 @@ export interface WebUiParts {
   readonly settings: WebUiSettings;
   /** Lints for the inspector's SET_ACTIVITY frames. */
   readonly lint?: FrameLinter;
+  /** The host's side of the conversation, listed among the inspector's frames. */
+  readonly hostEvents?: Pick<HostEvents, 'subscribe'>;
 }
 
 export type WebUiStarter = (parts: WebUiParts) => Promise<WebUi>;

@@ -93,6 +93,7 @@ export function hostBridge(host: Host, logger?: ControlLogger, loginItem?: Login
     backend: host.control.backend,
     server: host.server,
     lint: host.frameLinter,
+    hostEvents: host.hostEvents,
     settings: hostSettings({
       broker: host.consent,
       ...(logger === undefined ? {} : { logger }),

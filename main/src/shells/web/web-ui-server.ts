@@ -17,9 +17,9 @@ export type { WebUi } from '../../host/ui-bridge/web-ui-port.js';
 export interface WebUiOptions extends WebUiParts {
   /** Default 32 random bytes, base64url. */
   readonly token?: string;
-  /** Minimum time between two topic rounds (default 100 ms). */
+  /** Minimum time between two topic rounds (default SNAPSHOT_INTERVAL_MS). */
   readonly snapshotIntervalMs?: number;
-  /** Minimum time between two frame batches (default 50 ms). */
+  /** Minimum time between two frame batches (default FRAMES_INTERVAL_MS). */
   readonly framesIntervalMs?: number;
   /** The inspector's ring (default a new one). */
   readonly frameLog?: FrameLog;
@@ -44,6 +44,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     logger,
     ...(options.frameLog === undefined ? {} : { frameLog: options.frameLog }),
     ...(options.lint === undefined ? {} : { lint: options.lint }),
+    ...(options.hostEvents === undefined ? {} : { hostEvents: options.hostEvents }),
     snapshotIntervalMs: options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS,
     framesIntervalMs: options.framesIntervalMs ?? FRAMES_INTERVAL_MS,
   });

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RpcServer } from '../../../../rpc/src/index.js';
-import { INSPECTOR_LEASE_MS } from '../../../../preload/src/contract.js';
+import { INSPECTOR_LEASE_MS, type FrameView } from '../../../../preload/src/contract.js';
+import { HOST_EVENT_OPCODE } from '../../../../common/src/recording/host-event-row.js';
+import type { HostEvent } from '../../../src/host/record/host-events.js';
 import type { PushMessage } from '../../../src/host/ui-bridge/bridge-port.js';
 import { createGuardedHandler, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
 import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../../src/host/ui-bridge/bridge-backend.js';
@@ -141,13 +143,13 @@ describe('bridge backend: calls', () => {
   });
 });
 
-describe('bridge backend: pushes', () => {
-  function collect(b: HostBridge, wants?: () => boolean): { messages: PushMessage[]; unsubscribe: () => void } {
-    const messages: PushMessage[] = [];
-    const unsubscribe = b.subscribe((message) => messages.push(message), wants === undefined ? {} : { wants });
-    return { messages, unsubscribe };
-  }
+function collect(b: HostBridge, wants?: () => boolean): { messages: PushMessage[]; unsubscribe: () => void } {
+  const messages: PushMessage[] = [];
+  const unsubscribe = b.subscribe((message) => messages.push(message), wants === undefined ? {} : { wants });
+  return { messages, unsubscribe };
+}
 
+describe('bridge backend: pushes', () => {
   it('listens to the host only while subscribed', () => {
     const b = bridge();
     expect(server.listenerCount('frame')).toBe(0);
@@ -284,14 +286,21 @@ describe('bridge backend: pushes', () => {
     await sleep(40);
     // Another screen: recorded, not pushed.
     expect(messages.filter((m) => m.channel !== 'companion:topic')).toEqual([]);
-    expect(b.frames.lastSeq).toBe(2);
-    // The inspector opens having seen frame 1: it gets frame 2, and the frames after it are pushed.
+    // Two frames and the outcome's row.
+    expect(b.frames.lastSeq).toBe(3);
+    // The inspector opens having seen frame 1: it gets frame 2 and the outcome's row, and the rows after them are pushed.
     const catchUp = await b.invoke('companion:watch-inspector', [1]);
-    expect(catchUp.frames.map((frame) => [frame.seq, frame.nonce])).toEqual([[2, 'b']]);
+    expect(catchUp.frames.map((frame) => [frame.seq, frame.nonce ?? frame.cmd])).toEqual([
+      [2, 'b'],
+      [3, 'relay'],
+    ]);
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'c' });
     backend.emit({ type: 'presence-outcome', data: { ...outcome, update: 2 } });
     await vi.waitFor(() => expect(messages.map((m) => m.channel).filter((c) => c !== 'companion:topic').sort()).toEqual(['companion:frames', 'companion:outcomes']));
-    expect(messages.find((m) => m.channel === 'companion:frames')?.payload).toMatchObject([{ seq: 3, nonce: 'c' }]);
+    expect(messages.find((m) => m.channel === 'companion:frames')?.payload).toMatchObject([
+      { seq: 4, nonce: 'c' },
+      { seq: 5, direction: 'host', cmd: 'relay' },
+    ]);
     // The lease runs out (the window closed without a word): pushes stop again.
     now += INSPECTOR_LEASE_MS;
     server.frame({ cmd: 'SUBSCRIBE', nonce: 'd' });
@@ -330,5 +339,47 @@ describe('bridge backend: pushes', () => {
     server.frame({ cmd: 'X' });
     await sleep(40);
     expect(messages).toHaveLength(1);
+  });
+});
+
+describe('bridge backend: host events', () => {
+  it('lists the host side of the conversation among the frames, as host rows, redacted; probes are left out', async () => {
+    const events = new EventEmitter();
+    const hostEvents = {
+      subscribe(listener: (event: HostEvent) => void) {
+        events.on('event', listener);
+        return () => events.off('event', listener);
+      },
+    };
+    backend = new FakeUiBackend();
+    settings = new FakeSettings();
+    server = new FakeServer();
+    const b = createBridgeBackend({ backend, settings, server: server as unknown as Pick<RpcServer, 'on' | 'off'>, hostEvents, framesIntervalMs: 10 });
+    bridges.push(b);
+    const { messages } = collect(b);
+    await b.invoke('companion:ready', []);
+    expect(events.listenerCount('event')).toBe(1);
+    await b.invoke('companion:watch-inspector', [0]);
+    events.emit('event', { kind: 'open', connection: 'c1', transport: 'ipc' });
+    server.frame({ cmd: 'AUTHORIZE', nonce: 'n1' });
+    events.emit('event', { kind: 'consent', connection: 'c1', application_id: '42', scopes: ['identify'], outcome: 'dismissed', by: 'player' });
+    events.emit('event', { kind: 'gateway', type: 'READY', data: { access_token: 'secret-token-value' } });
+    events.emit('event', { kind: 'close', connection: 'c9', client_id: null, pid: null, reason: 'peer-closed', code: null, probe: true });
+    events.emit('event', { kind: 'close', connection: 'c1', client_id: '42', pid: 7, reason: 'server-close', code: 4003, probe: false });
+    backend.emit({ type: 'presence-outcome', data: { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'sent' } });
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[])).toHaveLength(6));
+    const rows = messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]);
+    expect(rows.map((row) => [row.direction, row.opcode, row.connection_id, row.cmd, row.evt])).toEqual([
+      ['host', HOST_EVENT_OPCODE, 'c1', 'open', 'ipc'],
+      ['in', 1, 'c1', 'AUTHORIZE', null],
+      ['host', HOST_EVENT_OPCODE, 'c1', 'consent', 'dismissed (player)'],
+      ['host', HOST_EVENT_OPCODE, 'host', 'gateway', 'READY'],
+      ['host', HOST_EVENT_OPCODE, 'c1', 'close', '4003 server-close'],
+      ['host', HOST_EVENT_OPCODE, 'c1', 'relay', 'sent'],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('secret-token-value');
+    expect(rows[4]?.payload).toEqual({ client_id: '42', pid: 7, reason: 'server-close', code: 4003 });
+    b.close();
+    expect(events.listenerCount('event')).toBe(0);
   });
 });
