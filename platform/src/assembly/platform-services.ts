@@ -9,6 +9,7 @@ import { apiRoutes } from '../http/api-routes.js';
 import { createRequestHandler } from '../http/handler.js';
 import type { Route } from '../http/router.js';
 import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oauth-routes.js';
+import { cdnRoutes } from '../http/cdn-routes.js';
 import { simulationRoutes } from '../http/simulation-routes.js';
 import { InviteService } from '../invites/invites.js';
 import { OidcKeys } from '../oauth/jwt.js';
@@ -112,7 +113,7 @@ export class PlatformServices {
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],
-      rootRoutes: oauthRootRoutes(oauthRouteDeps),
+      rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],
     };
   }
 

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ActivityView } from '../../../preload/src/contract';
 import { activityHeading, activityTime } from '../lib/format';
-import { safeImageUrl, safeLinkUrl } from '../lib/url';
+import { activityImageUrl } from '../lib/images';
+import { safeLinkUrl } from '../lib/url';
 import { useNow } from '../lib/use-now';
 import { ExternalLink, SafeImage } from './safe';
 
@@ -13,16 +14,33 @@ function activityButtons(activity: ActivityView): { label: string; url: string |
   );
 }
 
-function AssetImage({ value, text, kind }: { readonly value: string | undefined; readonly text: string | undefined; readonly kind: string }): ReactNode {
-  if (value === undefined || value === '') return null;
-  if (safeImageUrl(value) !== null) {
-    return <SafeImage src={value} alt={text ?? `${kind} image`} className={`asset asset-${kind}`} size={kind === 'large' ? 64 : 24} />;
-  }
-  // An asset key (uploaded art, mp:external/…): shown as the key, never loaded.
+/** The first letter of the activity's name: what shows when its picture cannot. */
+function ArtFallback({ activity }: { readonly activity: ActivityView }): ReactNode {
   return (
-    <span className={`asset-key asset-${kind}`} title={text}>
-      {kind} image: <code>{value}</code>
+    <span className="art-fallback" aria-hidden="true" data-testid="activity-art-fallback">
+      {Array.from(activity.name ?? '?')[0]?.toUpperCase() ?? '?'}
     </span>
+  );
+}
+
+/**
+ * The activity's pictures as the client shows them: the large image, with the small one as a
+ * round badge on its corner (alone, the small image takes the large one's place). Hovering shows
+ * their texts. A picture that cannot be shown gives way to the activity's initial.
+ */
+function ActivityArt({ activity, applicationId }: { readonly activity: ActivityView; readonly applicationId: string | undefined }): ReactNode {
+  const assets = activity.assets ?? {};
+  let large = { value: assets['large_image'], text: assets['large_text'] };
+  let small = { value: assets['small_image'], text: assets['small_text'] };
+  if ((large.value === undefined || large.value === '') && small.value !== undefined && small.value !== '') [large, small] = [small, { value: undefined, text: undefined }];
+  const largeUrl = activityImageUrl(applicationId, large.value);
+  if (large.value === undefined || large.value === '') return null;
+  const smallUrl = activityImageUrl(applicationId, small.value);
+  return (
+    <div className="activity-art">
+      <SafeImage src={largeUrl} alt={large.text ?? ''} className="asset asset-large" size={72} fallback={<ArtFallback activity={activity} />} testId="activity-large-image" />
+      {smallUrl !== null && <SafeImage src={smallUrl} alt={small.text ?? ''} className="asset asset-small" size={24} testId="activity-small-image" />}
+    </div>
   );
 }
 
@@ -30,18 +48,14 @@ function AssetImage({ value, text, kind }: { readonly value: string | undefined;
  * An activity rendered as friends see it. Every field comes from an untrusted game: all of it
  * is rendered as text, and URLs become links or images only when they are http(s).
  */
-export function ActivityCard({ activity, footer }: { readonly activity: ActivityView; readonly footer?: ReactNode }): ReactNode {
+export function ActivityCard({ activity, footer, applicationId }: { readonly activity: ActivityView; readonly footer?: ReactNode; readonly applicationId?: string }): ReactNode {
   const now = useNow(1000);
   const time = activityTime(activity.timestamps, now);
   const size = activity.party?.size;
   const buttons = activityButtons(activity);
-  const assets = activity.assets ?? {};
   return (
     <div className="activity" data-testid="activity">
-      <div className="activity-images">
-        <AssetImage value={assets['large_image']} text={assets['large_text']} kind="large" />
-        <AssetImage value={assets['small_image']} text={assets['small_text']} kind="small" />
-      </div>
+      <ActivityArt activity={activity} applicationId={applicationId ?? activity.application_id} />
       <div className="activity-text">
         <div className="activity-name" data-testid="activity-name">
           {activityHeading(activity)}

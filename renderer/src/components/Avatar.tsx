@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import type { UserView } from '../../../preload/src/contract';
 import { displayName } from '../lib/format';
+import { avatarUrl } from '../lib/images';
+import { SafeImage } from './safe';
 
 /** Backgrounds for the initials, all with white text above 4.5:1 (WCAG AA) in both themes. */
 const AVATAR_COLOURS = ['#4752c4', '#2f6f4f', '#8a3f9b', '#a8431d', '#1f6b8a', '#7a5a00', '#b0304f', '#4a5566'] as const;
@@ -24,13 +26,15 @@ export function statusWord(status: string): string {
 }
 
 /**
- * A user's avatar: their initial on a colour of their own, with their status as a dot on the
- * corner (its meaning is said in text next to it, the dot is decoration).
+ * A user's avatar: their picture from the platform, or (none, or it cannot be shown) their
+ * initial on a colour of their own, as the client's default avatars; their status as a dot on
+ * the corner (its meaning is said in text next to it, the dot is decoration).
  */
 export function Avatar({ user, status, size = 40 }: { readonly user: UserView; readonly status?: string; readonly size?: number }): ReactNode {
+  const initial = <>{initialOf(user)}</>;
   return (
     <span className="avatar" style={{ width: size, height: size, background: colourOf(user.id), fontSize: size * 0.45 }} aria-hidden="true" data-testid="avatar">
-      {initialOf(user)}
+      <SafeImage src={avatarUrl(user.id, user.avatar)} alt="" className="avatar-image" size={size} fallback={initial} />
       {status !== undefined && <span className={`avatar-status status-dot status-${/^[a-z]+$/.test(status) ? status : 'unknown'}`} />}
     </span>
   );

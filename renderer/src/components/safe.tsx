@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { safeImageUrl, safeLinkUrl } from '../lib/url';
 
 /** A link only when `href` is http(s); otherwise just its children, as text. */
@@ -12,9 +12,13 @@ export function ExternalLink({ href, children }: { readonly href: unknown; reado
   );
 }
 
+/** A `cdn/` path of lib/images.ts (made from checked ids and keys only). */
+const CDN_PATH = /^cdn\/(?:app-icons|app-assets|avatars)\/\d{1,20}\/[A-Za-z0-9_.%-]{1,80}$/;
+
 /**
- * An image only when `src` is http(s) or a raster data URL; otherwise `fallback` (or nothing).
- * Images never send a referrer.
+ * An image only when `src` is http(s), a raster data URL or one of the UI's `cdn/` paths;
+ * otherwise, or when it fails to load (a broken link, no network, an unknown asset), `fallback`
+ * (or nothing). Images never send a referrer.
  */
 export function SafeImage(props: {
   readonly src: unknown;
@@ -22,19 +26,24 @@ export function SafeImage(props: {
   readonly className?: string;
   readonly size?: number;
   readonly fallback?: ReactNode;
+  readonly testId?: string;
 }): ReactNode {
-  const safe = safeImageUrl(props.src);
-  if (safe === null) return props.fallback ?? null;
+  const safe = typeof props.src === 'string' && CDN_PATH.test(props.src) ? props.src : safeImageUrl(props.src);
+  const [failed, setFailed] = useState<string | null>(null);
+  if (safe === null || failed === safe) return props.fallback ?? null;
   return (
     <img
       src={safe}
       alt={props.alt}
+      title={props.alt === '' ? undefined : props.alt}
       className={props.className}
       width={props.size}
       height={props.size}
       referrerPolicy="no-referrer"
       loading="lazy"
       decoding="async"
+      onError={() => setFailed(safe)}
+      data-testid={props.testId}
     />
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ConsentPromptView, UserView } from '../../../preload/src/contract';
 import { SafeImage } from '../components/safe';
+import { appIconUrl } from '../lib/images';
 import { displayName, formatDuration, integrationTypeText } from '../lib/format';
 import { useNow } from '../lib/use-now';
 
@@ -13,7 +14,7 @@ const UMBRELLAS: Readonly<Record<string, string>> = {
 export function ConsentHeader({ application, titleId }: { readonly application: ConsentPromptView['application']; readonly titleId: string }): ReactNode {
   return (
     <header className="consent-header">
-      <SafeImage src={application.icon} alt="" className="app-icon" size={64} fallback={<div className="app-icon placeholder" aria-hidden="true" />} />
+      <SafeImage src={appIconUrl(application.id, application.icon)} alt="" className="app-icon" size={64} testId="consent-app-icon" fallback={<div className="app-icon placeholder" aria-hidden="true" />} />
       <div>
         <h2 id={titleId}>
           <span data-testid="consent-app-name">{application.name}</span> wants to access your account

@@ -117,7 +117,7 @@ function FriendsSeePreview({ game }: { readonly game: GameView }): ReactNode {
     return (
       <>
         <h3>Activity the game set</h3>
-        <ActivityCard activity={game.activity} />
+        <ActivityCard activity={game.activity} applicationId={game.client_id} />
       </>
     );
   }
@@ -131,7 +131,7 @@ function FriendsSeePreview({ game }: { readonly game: GameView }): ReactNode {
         </p>
       ) : (
         <div data-testid="game-friends-see">
-          <ActivityCard activity={seen} />
+          <ActivityCard activity={seen} applicationId={game.client_id} />
         </div>
       )}
     </>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { GrantView } from '../../../preload/src/contract';
 import { SafeImage } from '../components/safe';
+import { appIconUrl } from '../lib/images';
 import { formatDate, integrationTypeText } from '../lib/format';
 import { useApp } from '../store/react';
 
@@ -32,7 +33,7 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
   return (
     <li className="card grant" data-testid="grant-row" data-application-id={grant.application.id}>
       <div className="grant-head">
-        <SafeImage src={grant.application.icon} alt="" className="app-icon small" size={32} fallback={<div className="app-icon small placeholder" aria-hidden="true" />} />
+        <SafeImage src={appIconUrl(grant.application.id, grant.application.icon)} alt="" className="app-icon small" size={32} testId="grant-app-icon" fallback={<div className="app-icon small placeholder" aria-hidden="true" />} />
         <h2 className="card-title" data-testid="grant-app-name">
           {grant.application.name}
         </h2>

@@ -5,6 +5,7 @@ import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import { frameLinter } from '../ui-bridge/frame-lints.js';
 import { HostEvents } from '../record/host-events.js';
+import { UiImages } from '../ui-bridge/ui-images.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
@@ -25,6 +26,8 @@ export interface ControlSide {
   readonly frameLinter: FrameLinter;
   /** The host's side of the conversation for the inspector (the desktop shell's bridge uses it too). */
   readonly hostEvents: HostEvents;
+  /** The pictures the UI shows, from the platform's CDN (the desktop shell serves them too). */
+  readonly images: UiImages;
 }
 
 export interface ControlSideParts {
@@ -81,6 +84,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
 
   const lint = frameLinter(server, session.publicApi);
   const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
+  const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId) });
   const logLevel = logLevelOf(options.logger);
   const start = options.ui?.start;
   webUi =
@@ -92,12 +96,13 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
           settings: hostSettings({ broker: auth.broker, logger: options.logger, ...(logLevel === undefined ? {} : { logLevel }) }),
           lint,
           hostEvents,
+          images,
           logger: options.logger,
           ...(options.ui?.rendererDir === undefined ? {} : { rendererDir: options.ui.rendererDir }),
         });
   const started = webUi;
   if (started !== null) teardown.add(() => started.close());
-  return { control, webUi: started, frameLinter: lint, hostEvents };
+  return { control, webUi: started, frameLinter: lint, hostEvents, images };
 }
 
 /** `POST /v1/ui/links`: a URL that opens the web UI once (`companion ui`). */

@@ -15,6 +15,7 @@ import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { SocialService } from '../social/social-service.js';
 import type { HostEvents } from '../record/host-events.js';
+import type { UiImages } from '../ui-bridge/ui-images.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
 import type { EmbeddedPlatform } from './embedded-platform.js';
@@ -57,6 +58,8 @@ export interface Host {
   readonly frameLinter: FrameLinter;
   /** The host's side of the conversation for the inspector (the desktop shell's bridge uses it too). */
   readonly hostEvents: HostEvents;
+  /** The pictures the UI shows, from the platform's CDN (the desktop shell serves them too). */
+  readonly images: UiImages;
   /** Records RPC traffic to a file: started by `record`, or at runtime (a UI toggle) with start/stop. */
   readonly recorder: HostRecorder;
   readonly consent: ConsentBroker;
@@ -124,6 +127,7 @@ class RunningHost implements Host {
   readonly webUi;
   readonly frameLinter;
   readonly hostEvents;
+  readonly images;
   readonly recorder;
   readonly consent;
   readonly grants;
@@ -160,6 +164,7 @@ class RunningHost implements Host {
     this.webUi = parts.control.webUi;
     this.frameLinter = parts.control.frameLinter;
     this.hostEvents = parts.control.hostEvents;
+    this.images = parts.control.images;
     this.recorder = parts.auth.recorder;
     this.consent = parts.auth.broker;
     this.grants = parts.auth.grants;

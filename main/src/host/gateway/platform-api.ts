@@ -154,11 +154,19 @@ export class PlatformApi {
     }
   }
 
-  /** The names of the application's uploaded art assets (what `large_image` keys may name). */
-  async assetNames(applicationId: string): Promise<string[]> {
+  /** The application's uploaded art assets: their ids (the CDN's file names) and names (what `large_image` keys may name). */
+  async assets(applicationId: string): Promise<{ id: string; name: string }[]> {
     const assets = await this.request<unknown>('GET', `/oauth2/applications/${seg(applicationId)}/assets`, { auth: false });
     if (!Array.isArray(assets)) throw new PlatformApiError(0, 0, 'the assets answer is not a list');
-    return assets.flatMap((asset) => (typeof asset === 'object' && asset !== null && typeof (asset as { name?: unknown }).name === 'string' ? [(asset as { name: string }).name] : []));
+    return assets.flatMap((asset) => {
+      const { id, name } = (typeof asset === 'object' && asset !== null ? asset : {}) as { id?: unknown; name?: unknown };
+      return typeof name === 'string' ? [{ id: typeof id === 'string' ? id : '', name }] : [];
+    });
+  }
+
+  /** The names of the application's uploaded art assets (what `large_image` keys may name). */
+  async assetNames(applicationId: string): Promise<string[]> {
+    return (await this.assets(applicationId)).map((asset) => asset.name);
   }
 
   /** The DM channel with a user (created on first use). */

@@ -2,6 +2,7 @@ import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlLogger } from '../control/control-server.js';
 import type { HostEvents } from '../record/host-events.js';
 import type { FrameLinter } from './frame-log.js';
+import type { UiImages } from './ui-images.js';
 import type { WebUiSettings } from './bridge-backend.js';
 import type { WebUiBackend } from './web-ui-backend.js';
 
@@ -36,6 +37,8 @@ export interface WebUiParts {
   readonly lint?: FrameLinter;
   /** The host's side of the conversation, listed among the inspector's frames. */
   readonly hostEvents?: Pick<HostEvents, 'subscribe'>;
+  /** The pictures the UI shows (app icons, art assets, avatars), from the platform's CDN. */
+  readonly images?: UiImages;
 }
 
 export type WebUiStarter = (parts: WebUiParts) => Promise<WebUi>;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { APP_HOST, APP_SCHEME } from './url-policy.js';
 import { CONTENT_TYPES } from '../../base/content-types.js';
+import type { UiImages } from '../../host/ui-bridge/ui-images.js';
 
 /**
  * The `app://companion/...` protocol handler's decisions: which file of the
@@ -102,17 +103,35 @@ export function resolveAppPath(rendererDir: string, requestUrl: string): string 
 }
 
 export interface AppResponse {
-  readonly status: 200 | 404;
+  readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: Uint8Array | string;
 }
 
-/** The answer to one `app://` request: the file, or 404 for anything refused or missing. */
+/** The pictures under `app://companion/cdn/...` (the host's UiImages), once the host runs. */
+export type AppImages = () => Pick<UiImages, 'image'> | null;
+
+/** A `cdn/` picture: from the host (404 before it runs); as a document it can do nothing (CSP sandbox). */
+async function serveImage(path: string, images: AppImages): Promise<AppResponse> {
+  const source = images();
+  const image = source === null ? null : await source.image(path);
+  if (image === null) return { status: 404, headers: appResponseHeaders('text/plain; charset=utf-8'), body: 'Not found' };
+  return {
+    status: image.status,
+    headers: { ...appResponseHeaders(image.contentType), 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox", 'Cache-Control': 'private, max-age=3600' },
+    body: new Uint8Array(image.body),
+  };
+}
+
+/** The answer to one `app://` request: the file (or a `cdn/` picture), or 404 for anything refused or missing. */
 export async function serveAppRequest(
   rendererDir: string,
   requestUrl: string,
   read: (path: string) => Promise<Uint8Array> = readFile,
+  images: AppImages = () => null,
 ): Promise<AppResponse> {
+  const cdnPrefix = `${APP_SCHEME}://${APP_HOST}/cdn/`;
+  if (typeof requestUrl === 'string' && requestUrl.startsWith(cdnPrefix)) return serveImage(requestUrl.slice(cdnPrefix.length - 'cdn/'.length).split(/[?#]/, 1)[0] ?? '', images);
   const file = resolveAppPath(rendererDir, requestUrl);
   const notFound: AppResponse = { status: 404, headers: appResponseHeaders('text/plain; charset=utf-8'), body: 'Not found' };
   if (file === null) return notFound;

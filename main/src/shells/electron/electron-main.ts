@@ -57,8 +57,10 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
 
   await app.whenReady();
   denyAllPermissions(electron.session.defaultSession, logger);
-  handleAppProtocol(electron.protocol, RENDERER_DIR);
+  let started: Host | null = null;
+  handleAppProtocol(electron.protocol, RENDERER_DIR, () => started?.images ?? null);
   const { host, loginItem } = await startShellHost(app, electron.safeStorage, logger, ELECTRON_MAIN_ENTRY);
+  started = host;
   const bridge = options.createBridge(host, logger, loginItem);
   installGuardedHandlers(
     electron.ipcMain as unknown as { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void },

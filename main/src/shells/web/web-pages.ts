@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { contentType, findIndex, resolveStatic } from './static-files.js';
+import { UiImages } from '../../host/ui-bridge/ui-images.js';
 import { splitUrl, type WebAccess } from './web-access.js';
 
 function escapeHtml(text: string): string {
@@ -18,6 +19,8 @@ export class WebPages {
   constructor(
     private readonly access: WebAccess,
     private readonly rendererDir: string,
+    /** The pictures under `cdn/` (ui-images.ts); without it those paths are 404. */
+    private readonly images?: UiImages,
   ) {}
 
   sendPage(res: ServerResponse, req: IncomingMessage, status: number, title: string, text: string, headers: Readonly<Record<string, string>> = {}): void {
@@ -48,7 +51,21 @@ export class WebPages {
       return this.sendPage(res, req, 401, 'Unauthorized', 'Run companion ui for a link that opens the UI (or open the URL with the token that companion serve printed).');
     }
     if (rawPath === '/bridge') return this.sendPage(res, req, 426, 'Upgrade Required', 'The bridge speaks WebSocket only.', { Upgrade: 'websocket' });
+    if (UiImages.handles(rawPath.slice(1))) return this.serveImage(req, res, rawPath.slice(1));
     return this.serveStatic(req, res, rawPath);
+  }
+
+  /** A picture from the platform's CDN, under this origin; as a document it can do nothing (CSP sandbox). */
+  private async serveImage(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const image = this.images === undefined ? { status: 404, contentType: 'text/plain; charset=utf-8', body: Buffer.from('No such image.\n') } : await this.images.image(path);
+    res.writeHead(image.status, {
+      ...this.access.securityHeaders,
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      'Content-Type': image.contentType,
+      'Content-Length': image.body.length,
+      'Cache-Control': image.status === 200 ? 'private, max-age=3600' : 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : image.body);
   }
 
   private openSession(req: IncomingMessage, res: ServerResponse, given: string): void {

@@ -50,7 +50,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   });
   const { server, port } = await listenOutsideReserved(() => listenLoopbackHttp());
   const access = new WebAccess(port, token);
-  const pages = new WebPages(access, options.rendererDir ?? defaultRendererDir());
+  const pages = new WebPages(access, options.rendererDir ?? defaultRendererDir(), options.images);
   const sockets = new BridgeSockets(bridge, access, logger);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => onRequest(pages, logger, req, res));
   server.on('upgrade', sockets.onUpgrade);

@@ -110,4 +110,23 @@ describe('serveAppRequest', () => {
     expect(escape.status).toBe(404);
     expect(String(escape.body)).not.toContain('secret');
   });
+
+  it("serves the host's cdn/ pictures once the host runs (404 before), sandboxed; the asked path goes to the host as it is", async () => {
+    const root = path.join(dir, 'renderer');
+    expect((await serveAppRequest(root, 'app://companion/cdn/app-icons/1/abc.png')).status).toBe(404);
+    const asked: string[] = [];
+    const images = () => ({
+      image: async (p: string) => {
+        asked.push(p);
+        return { status: 200, contentType: 'image/svg+xml', body: Buffer.from('<svg/>') };
+      },
+    });
+    const picture = await serveAppRequest(root, 'app://companion/cdn/app-icons/1/abc.png?size=64', undefined, images);
+    expect(picture.status).toBe(200);
+    expect(picture.headers['Content-Type']).toBe('image/svg+xml');
+    expect(picture.headers['Content-Security-Policy']).toContain('sandbox');
+    expect(picture.headers['X-Content-Type-Options']).toBe('nosniff');
+    expect(Buffer.from(picture.body).toString()).toBe('<svg/>');
+    expect(asked).toEqual(['cdn/app-icons/1/abc.png']);
+  });
 });

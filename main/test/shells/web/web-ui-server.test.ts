@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON messages */
+import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Opcode } from '../../../../rpc/src/index.js';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
@@ -6,6 +7,7 @@ import { startTestServer, type TestServer } from '../../../../rpc/test/support/t
 import { BRIDGE_DEFLATE_PROTOCOL, BRIDGE_DEFLATE_THRESHOLD, INVOKE_CHANNELS } from '../../../../preload/src/contract.js';
 import { ControlError } from '../../../src/host/control/control-backend.js';
 import { isReservedPort } from '../../../src/host/control/control-server.js';
+import { UiImages } from '../../../src/host/ui-bridge/ui-images.js';
 import { startWebUi, type WebUi } from '../../../src/shells/web/web-ui-server.js';
 import { ALICE, CONSENT_REQUESTS, GAMES, GRANTS, INVITES, JOIN_REQUESTS, STATUS } from '../../host/control/fake-backend.js';
 import {
@@ -162,6 +164,31 @@ describe('web UI: HTTP access', () => {
     expect(response.body).toContain('not built');
     expect(response.body).toContain('vite build');
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it("serves the host's pictures under cdn/ to a session only, sandboxed, from the platform's CDN", async () => {
+    const cdn = http.createServer((req, res) => {
+      if (req.url === '/app-icons/1234567890123456789/abc.png') res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => cdn.close(resolve)));
+    const port = (cdn.address() as { port: number }).port;
+    const images = new UiImages({ cdnBase: () => `http://127.0.0.1:${port}/`, assets: async () => [] });
+    const withImages = await startWebUi({ backend, server: rpc.server, settings, rendererDir: renderer.rendererDir, images });
+    cleanups.push(() => withImages.close());
+    const path = '/cdn/app-icons/1234567890123456789/abc.png';
+    expect((await rawRequest(withImages.port, path, { Host: `127.0.0.1:${withImages.port}` })).status).toBe(401);
+    const cookie = await sessionCookie(withImages.port, withImages.token);
+    const picture = await rawRequest(withImages.port, path, { Cookie: cookie, Host: `127.0.0.1:${withImages.port}` });
+    expect(picture.status).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/svg+xml');
+    expect(picture.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(picture.headers['x-content-type-options']).toBe('nosniff');
+    expect(picture.body).toContain('<svg');
+    expect((await rawRequest(withImages.port, '/cdn/app-icons/1234567890123456789/nope.png', { Cookie: cookie, Host: `127.0.0.1:${withImages.port}` })).status).toBe(404);
+    // Without images (the UI's own server in this suite), cdn/ is 404, never the SPA's index.
+    expect((await rawRequest(ui.port, path, { Cookie: await sessionCookie(ui.port, ui.token) })).status).toBe(404);
   });
 
   it('two servers use different cookies', async () => {

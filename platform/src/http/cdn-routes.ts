@@ -1,0 +1,81 @@
+import type { AppRecord } from '../state/model.js';
+import { notFoundRoute } from './errors.js';
+import type { Route, RouteResult } from './router.js';
+
+/**
+ * The CDN's image routes **(ours: generated images)**: `GET /app-icons/{app id}/{icon}.png` and
+ * `GET /app-assets/{app id}/{asset id}.png`, the paths of the real CDN. The emulator keeps no
+ * image data (an asset is a name and a type), so it answers a picture drawn from what it knows:
+ * an SVG (`image/svg+xml`, whatever the extension asked for) with the asset's name, or the app's
+ * initial, on a colour of the id's own. Unknown apps, icons and assets answer 404, as the CDN does.
+ */
+
+/** The extensions the CDN serves; the id is the file name without it. */
+const IMAGE_FILE = /^(\d{1,20})\.(png|jpg|jpeg|webp|gif)$/;
+
+const COLOURS = ['#4752c4', '#2f6f4f', '#8a3f9b', '#a8431d', '#1f6b8a', '#7a5a00', '#b0304f', '#3d4a5c'] as const;
+
+function colourOf(id: string): string {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return COLOURS[hash % COLOURS.length] ?? COLOURS[0];
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A square picture: `label` centred on the id's colour. */
+export function placeholderSvg(id: string, label: string): string {
+  const text = escapeXml(Array.from(label).slice(0, 12).join(''));
+  const size = label.length <= 2 ? 128 : Math.max(28, Math.floor(200 / Math.max(4, Array.from(label).length)));
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">` +
+    `<rect width="256" height="256" fill="${colourOf(id)}"/>` +
+    `<text x="128" y="128" dominant-baseline="central" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${size}" fill="#ffffff">${text}</text>` +
+    `</svg>`
+  );
+}
+
+function image(id: string, label: string): RouteResult {
+  return { status: 200, text: placeholderSvg(id, label), contentType: 'image/svg+xml', headers: { 'Cache-Control': 'public, max-age=86400' } };
+}
+
+function fileId(file: string | undefined): string {
+  const match = IMAGE_FILE.exec(file ?? '');
+  if (match === null) throw notFoundRoute();
+  return match[1] as string;
+}
+
+export function cdnRoutes(resolveApp: (id: string) => AppRecord | undefined): Route[] {
+  const app = (id: string | undefined): AppRecord => {
+    const found = id === undefined ? undefined : resolveApp(id);
+    if (found === undefined) throw notFoundRoute();
+    return found;
+  };
+  return [
+    {
+      method: 'GET',
+      pattern: '/app-icons/:app/:file',
+      auth: 'none',
+      handle: (ctx) => {
+        const record = app(ctx.params.app);
+        const id = fileId(ctx.params.file);
+        if (record.icon !== id) throw notFoundRoute();
+        return image(id, Array.from(record.name.trim())[0]?.toUpperCase() ?? '?');
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/app-assets/:app/:file',
+      auth: 'none',
+      handle: (ctx) => {
+        const record = app(ctx.params.app);
+        const id = fileId(ctx.params.file);
+        const asset = record.assets.find((candidate) => candidate.id === id);
+        if (asset === undefined) throw notFoundRoute();
+        return image(id, asset.name);
+      },
+    },
+  ];
+}
