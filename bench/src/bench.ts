@@ -413,7 +413,7 @@ async function profileFlags(name: string): Promise<string[]> {
 
 interface CompanionLaunch {
   readonly server: ServerProcess;
-  readonly mode: 'cli' | 'bin' | 'fallback-runner';
+  readonly mode: 'bin' | 'fallback-runner';
   readonly attempts: readonly string[];
 }
 
@@ -428,7 +428,6 @@ async function launchCompanion(dir: string, logDir: string): Promise<CompanionLa
   const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir];
   const candidates: { mode: CompanionLaunch['mode']; script: string; args: string[] }[] = [];
   if (process.env.BENCH_FORCE_FALLBACK !== '1') {
-    candidates.push({ mode: 'cli', script: path.join(ROOT, 'out/main/src/cli.js'), args: serveArgs });
     candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: serveArgs });
   }
   candidates.push({ mode: 'fallback-runner', script: path.join(HERE, 'fallback-server.js'), args: [dir] });
