@@ -1,0 +1,369 @@
+import { LOBBY_LIMITS, LobbyEvent, type Lobby, type LobbyMember, type LobbyMessage, type LobbyMetadata } from '../wire/lobbies.js';
+import type { PlatformUser } from '../wire/index.js';
+import { LobbyError } from './lobby-error.js';
+import { checkContent, checkMembersPerRequest, checkMetadata, checkSecret, idleTimeout } from './lobby-rules.js';
+
+/** What the lobby service needs of the platform. */
+export interface LobbyServiceDeps {
+  readonly nextId: () => string;
+  readonly now: () => number;
+  /** The user as others see them, or undefined for an unknown id. */
+  readonly user: (id: string) => PlatformUser | undefined;
+  /** Whether the user has a gateway session open (a lobby with no connected member is idle). */
+  readonly connected: (userId: string) => boolean;
+  /** A gateway dispatch to these users' sessions. */
+  readonly dispatch: (userIds: readonly string[], event: string, data: unknown) => void;
+}
+
+interface MemberState {
+  metadata: LobbyMetadata | null;
+  flags: number;
+}
+
+interface LobbyState {
+  readonly id: string;
+  readonly applicationId: string;
+  /** The SDK's create-or-join secret; null for a lobby made by the server API (SDK clients cannot join or leave it). */
+  readonly secret: string | null;
+  readonly secretExpiresAt: number;
+  metadata: LobbyMetadata | null;
+  idleTimeoutSeconds: number;
+  readonly members: Map<string, MemberState>;
+  readonly messages: LobbyMessage[];
+  /** When the lobby last had no connected member (null while one is connected). */
+  idleSince: number | null;
+}
+
+export interface CreateOrJoinInput {
+  readonly secret: string;
+  readonly lobby_metadata?: LobbyMetadata | null;
+  readonly member_metadata?: LobbyMetadata | null;
+  readonly idle_timeout_seconds?: number;
+}
+
+export interface MemberInput {
+  readonly id: string;
+  readonly metadata?: LobbyMetadata | null;
+  readonly flags?: number;
+  readonly remove_member?: boolean;
+}
+
+export interface ServerLobbyInput {
+  readonly metadata?: LobbyMetadata | null;
+  readonly members?: readonly MemberInput[];
+  readonly idle_timeout_seconds?: number;
+}
+
+/**
+ * Lobbies (the Social SDK's, and the server API's): kept in memory **(ours: they do not outlive
+ * the emulator)**, within the public docs' limits (wire/lobbies.ts LOBBY_LIMITS). Members
+ * are told of every change by gateway dispatch (LobbyEvent). A lobby with no connected member
+ * is idle, and is deleted once idle for its timeout (`sweep`, called by a timer).
+ */
+export class LobbyService {
+  private readonly lobbies = new Map<string, LobbyState>();
+  /** `${application id}\0${secret}` → lobby id. */
+  private readonly bySecret = new Map<string, string>();
+
+  constructor(private readonly deps: LobbyServiceDeps) {}
+
+  /** The SDK's CreateOrJoinLobby: the lobby of this secret for the app (joined), or a new one (created). */
+  createOrJoin(userId: string, applicationId: string, input: CreateOrJoinInput): Lobby {
+    checkSecret(input.secret);
+    checkMetadata('lobby_metadata', input.lobby_metadata);
+    checkMetadata('member_metadata', input.member_metadata);
+    const timeout = input.idle_timeout_seconds === undefined ? undefined : idleTimeout(input.idle_timeout_seconds);
+    const existing = this.bySecretOf(applicationId, input.secret);
+    const lobby = existing ?? this.newLobby(applicationId, input.secret, timeout ?? LOBBY_LIMITS.idleTimeoutDefaultSeconds);
+    if (!lobby.members.has(userId)) this.checkRoomFor(lobby, userId);
+    if (existing === undefined) this.store(lobby);
+    if (existing !== undefined && input.lobby_metadata !== undefined) lobby.metadata = input.lobby_metadata;
+    else if (existing === undefined) lobby.metadata = input.lobby_metadata ?? null;
+    if (timeout !== undefined) lobby.idleTimeoutSeconds = timeout;
+    const changedLobby = existing !== undefined && (input.lobby_metadata !== undefined || timeout !== undefined);
+    this.upsertMember(lobby, { id: userId, ...(input.member_metadata === undefined ? {} : { metadata: input.member_metadata }) });
+    if (changedLobby) this.tell(lobby, LobbyEvent.Update, this.view(lobby));
+    this.refreshIdle(lobby);
+    return this.view(lobby);
+  }
+
+  /** The lobby, for one of its members (or the server API: `asMember` null). */
+  get(lobbyId: string, asMember: string | null): Lobby {
+    const lobby = this.known(lobbyId);
+    if (asMember !== null && !lobby.members.has(asMember)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    return this.view(lobby);
+  }
+
+  /** Leaves the lobby; safe when not a member, refused for an unknown lobby. */
+  leave(lobbyId: string, userId: string): void {
+    this.removeMember(this.known(lobbyId), userId);
+  }
+
+  // ---- the server API (the application's bot token)
+
+  create(applicationId: string, input: ServerLobbyInput): Lobby {
+    checkMetadata('metadata', input.metadata);
+    checkMembersPerRequest(input.members?.length ?? 0);
+    for (const member of input.members ?? []) this.checkMemberInput(member);
+    const lobby = this.newLobby(applicationId, null, idleTimeout(input.idle_timeout_seconds));
+    lobby.metadata = input.metadata ?? null;
+    this.store(lobby);
+    for (const member of input.members ?? []) if (this.hasRoom(lobby, member.id)) this.upsertMember(lobby, member);
+    this.refreshIdle(lobby);
+    return this.view(lobby);
+  }
+
+  modify(lobbyId: string, applicationId: string, input: ServerLobbyInput): Lobby {
+    const lobby = this.ownedBy(lobbyId, applicationId);
+    checkMetadata('metadata', input.metadata);
+    if (input.members !== undefined) {
+      checkMembersPerRequest(input.members.length);
+      for (const member of input.members) this.checkMemberInput(member);
+    }
+    const timeout = input.idle_timeout_seconds === undefined ? undefined : idleTimeout(input.idle_timeout_seconds);
+    if (input.metadata !== undefined) lobby.metadata = input.metadata;
+    if (timeout !== undefined) lobby.idleTimeoutSeconds = timeout;
+    if (input.members !== undefined) {
+      const keep = new Set(input.members.map((member) => member.id));
+      for (const id of [...lobby.members.keys()]) if (!keep.has(id)) this.removeMember(lobby, id);
+      for (const member of input.members) if (this.hasRoom(lobby, member.id)) this.upsertMember(lobby, member);
+    }
+    this.tell(lobby, LobbyEvent.Update, this.view(lobby));
+    this.refreshIdle(lobby);
+    return this.view(lobby);
+  }
+
+  /** Deletes the lobby; safe when it is already gone. */
+  delete(lobbyId: string, applicationId: string): void {
+    const lobby = this.lobbies.get(lobbyId);
+    if (lobby === undefined) return;
+    if (lobby.applicationId !== applicationId) throw new LobbyError('unknown_lobby', `Unknown Lobby ${lobbyId}`);
+    this.drop(lobby);
+  }
+
+  /** Adds the user, or updates their metadata and flags when already a member. */
+  putMember(lobbyId: string, applicationId: string, member: MemberInput): LobbyMember {
+    const lobby = this.ownedBy(lobbyId, applicationId);
+    this.checkMemberInput(member);
+    if (!lobby.members.has(member.id)) this.checkRoomFor(lobby, member.id);
+    this.upsertMember(lobby, member);
+    this.refreshIdle(lobby);
+    return this.memberView(member.id, lobby.members.get(member.id) as MemberState);
+  }
+
+  deleteMember(lobbyId: string, applicationId: string, userId: string): void {
+    this.removeMember(this.ownedBy(lobbyId, applicationId), userId);
+  }
+
+  /**
+   * Adds, updates or removes up to 25 members. An unknown user refuses the whole request (404);
+   * one who would pass the per-user lobby limit is left out, as the docs say. Answers the
+   * members upserted.
+   */
+  bulk(lobbyId: string, applicationId: string, members: readonly MemberInput[]): LobbyMember[] {
+    const lobby = this.ownedBy(lobbyId, applicationId);
+    if (members.length === 0) throw new LobbyError('invalid_form', 'the body must list at least one member', 'members');
+    checkMembersPerRequest(members.length, 'members');
+    for (const member of members) this.checkMemberInput(member);
+    const upserted: LobbyMember[] = [];
+    for (const member of members) {
+      if (member.remove_member === true) {
+        this.removeMember(lobby, member.id);
+        continue;
+      }
+      if (!this.hasRoom(lobby, member.id)) continue;
+      this.upsertMember(lobby, member);
+      upserted.push(this.memberView(member.id, lobby.members.get(member.id) as MemberState));
+    }
+    this.refreshIdle(lobby);
+    return upserted;
+  }
+
+  // ---- messages
+
+  sendMessage(lobbyId: string, userId: string, content: string, metadata?: LobbyMetadata): LobbyMessage {
+    const lobby = this.known(lobbyId);
+    if (!lobby.members.has(userId)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    checkContent(content);
+    checkMetadata('metadata', metadata);
+    const author = this.deps.user(userId);
+    if (author === undefined) throw new LobbyError('unknown_user', `Unknown User ${userId}`);
+    const message: LobbyMessage = {
+      id: this.deps.nextId(),
+      type: 0,
+      content,
+      lobby_id: lobby.id,
+      channel_id: lobby.id,
+      author,
+      ...(metadata === undefined ? {} : { metadata }),
+      flags: 0,
+      application_id: lobby.applicationId,
+      timestamp: new Date(this.deps.now()).toISOString(),
+    };
+    lobby.messages.push(message);
+    if (lobby.messages.length > LOBBY_LIMITS.messagesKept) lobby.messages.splice(0, lobby.messages.length - LOBBY_LIMITS.messagesKept);
+    this.tell(lobby, LobbyEvent.MessageCreate, message);
+    return message;
+  }
+
+  /** The newest messages first, at most `limit` (1-200) and none older than 72 hours. */
+  messages(lobbyId: string, userId: string | null, limit: number): LobbyMessage[] {
+    const lobby = this.known(lobbyId);
+    if (userId !== null && !lobby.members.has(userId)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_LIMITS.messagesKept) {
+      throw new LobbyError('invalid_form', `limit must be an integer from 1 to ${LOBBY_LIMITS.messagesKept}`, 'limit');
+    }
+    const oldest = this.deps.now() - LOBBY_LIMITS.messageAgeMs;
+    return lobby.messages.filter((message) => Date.parse(message.timestamp) >= oldest).slice(-limit).reverse();
+  }
+
+  // ---- idleness
+
+  /** A user's gateway sessions came or went: the lobbies they are in may have become idle, or stopped being. */
+  connectionChanged(userId: string): void {
+    for (const lobby of this.lobbies.values()) {
+      if (!lobby.members.has(userId)) continue;
+      this.refreshIdle(lobby);
+      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(userId, lobby.members.get(userId) as MemberState) });
+    }
+  }
+
+  /** Deletes the lobbies idle for longer than their timeout; answers how many. */
+  sweep(): number {
+    const now = this.deps.now();
+    let deleted = 0;
+    for (const lobby of [...this.lobbies.values()]) {
+      if (lobby.idleSince !== null && now - lobby.idleSince >= lobby.idleTimeoutSeconds * 1000) {
+        this.drop(lobby);
+        deleted += 1;
+      }
+    }
+    return deleted;
+  }
+
+  /** Every lobby (the emulator's admin view and `companion platform lobbies`). */
+  list(): Lobby[] {
+    return [...this.lobbies.values()].map((lobby) => this.view(lobby));
+  }
+
+  // ---- inside
+
+  private bySecretOf(applicationId: string, secret: string): LobbyState | undefined {
+    const id = this.bySecret.get(`${applicationId}\u0000${secret}`);
+    const lobby = id === undefined ? undefined : this.lobbies.get(id);
+    if (lobby === undefined || lobby.secretExpiresAt <= this.deps.now()) return undefined;
+    return lobby;
+  }
+
+  private newLobby(applicationId: string, secret: string | null, idleTimeoutSeconds: number): LobbyState {
+    return {
+      id: this.deps.nextId(),
+      applicationId,
+      secret,
+      secretExpiresAt: this.deps.now() + LOBBY_LIMITS.secretTtlMs,
+      metadata: null,
+      idleTimeoutSeconds,
+      members: new Map(),
+      messages: [],
+      idleSince: this.deps.now(),
+    };
+  }
+
+  private store(lobby: LobbyState): void {
+    this.lobbies.set(lobby.id, lobby);
+    if (lobby.secret !== null) this.bySecret.set(`${lobby.applicationId}\u0000${lobby.secret}`, lobby.id);
+  }
+
+  private known(lobbyId: string): LobbyState {
+    const lobby = this.lobbies.get(lobbyId);
+    if (lobby === undefined) throw new LobbyError('unknown_lobby', `Unknown Lobby ${lobbyId}`);
+    return lobby;
+  }
+
+  /** The server API sees only its own application's lobbies. */
+  private ownedBy(lobbyId: string, applicationId: string): LobbyState {
+    const lobby = this.known(lobbyId);
+    if (lobby.applicationId !== applicationId) throw new LobbyError('unknown_lobby', `Unknown Lobby ${lobbyId}`);
+    return lobby;
+  }
+
+  private checkMemberInput(member: MemberInput): void {
+    if (this.deps.user(member.id) === undefined) throw new LobbyError('unknown_user', `Unknown User ${member.id}`);
+    checkMetadata('metadata', member.metadata);
+  }
+
+  private lobbiesOf(userId: string, applicationId: string): number {
+    let count = 0;
+    for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) count += 1;
+    return count;
+  }
+
+  private hasRoom(lobby: LobbyState, userId: string): boolean {
+    if (lobby.members.has(userId)) return true;
+    return lobby.members.size < LOBBY_LIMITS.membersPerLobby && this.lobbiesOf(userId, lobby.applicationId) < LOBBY_LIMITS.lobbiesPerUserPerApp;
+  }
+
+  private checkRoomFor(lobby: LobbyState, userId: string): void {
+    if (lobby.members.size >= LOBBY_LIMITS.membersPerLobby) throw new LobbyError('lobby_full', `The lobby has ${LOBBY_LIMITS.membersPerLobby} members already`);
+    if (this.lobbiesOf(userId, lobby.applicationId) >= LOBBY_LIMITS.lobbiesPerUserPerApp) {
+      throw new LobbyError('too_many_lobbies', `You are in ${LOBBY_LIMITS.lobbiesPerUserPerApp} lobbies of this game already; leave one first`);
+    }
+  }
+
+  private upsertMember(lobby: LobbyState, input: MemberInput): void {
+    const existing = lobby.members.get(input.id);
+    if (existing === undefined) {
+      const member: MemberState = { metadata: input.metadata ?? null, flags: input.flags ?? 0 };
+      lobby.members.set(input.id, member);
+      // The newcomer gets the whole lobby; the others, the new member.
+      this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby));
+      this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(input.id, member) });
+      return;
+    }
+    if (input.metadata === undefined && input.flags === undefined) return;
+    if (input.metadata !== undefined) existing.metadata = input.metadata;
+    if (input.flags !== undefined) existing.flags = input.flags;
+    this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(input.id, existing) });
+  }
+
+  private removeMember(lobby: LobbyState, userId: string): void {
+    if (!lobby.members.delete(userId)) return;
+    this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id });
+    this.tell(lobby, LobbyEvent.MemberRemove, { lobby_id: lobby.id, member: { id: userId } });
+    this.refreshIdle(lobby);
+  }
+
+  private drop(lobby: LobbyState): void {
+    this.tell(lobby, LobbyEvent.Delete, { id: lobby.id });
+    this.lobbies.delete(lobby.id);
+    if (lobby.secret !== null && this.bySecret.get(`${lobby.applicationId}\u0000${lobby.secret}`) === lobby.id) this.bySecret.delete(`${lobby.applicationId}\u0000${lobby.secret}`);
+  }
+
+  private refreshIdle(lobby: LobbyState): void {
+    const anyConnected = [...lobby.members.keys()].some((id) => this.deps.connected(id));
+    if (anyConnected) lobby.idleSince = null;
+    else lobby.idleSince ??= this.deps.now();
+  }
+
+  private tell(lobby: LobbyState, event: string, data: unknown): void {
+    if (lobby.members.size > 0) this.deps.dispatch([...lobby.members.keys()], event, data);
+  }
+
+  private tellOthers(lobby: LobbyState, except: string, event: string, data: unknown): void {
+    const others = [...lobby.members.keys()].filter((id) => id !== except);
+    if (others.length > 0) this.deps.dispatch(others, event, data);
+  }
+
+  private memberView(id: string, member: MemberState): LobbyMember {
+    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id) };
+  }
+
+  private view(lobby: LobbyState): Lobby {
+    return {
+      id: lobby.id,
+      application_id: lobby.applicationId,
+      metadata: lobby.metadata,
+      members: [...lobby.members.entries()].map(([id, member]) => this.memberView(id, member)),
+    };
+  }
+}

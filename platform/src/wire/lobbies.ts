@@ -1,0 +1,73 @@
+import type { PlatformUser } from './gateway-types.js';
+
+/** String key/value pairs on a lobby or a member: at most LOBBY_LIMITS.metadataChars in total (keys and values). */
+export type LobbyMetadata = Readonly<Record<string, string>>;
+
+/** Lobby member flags. */
+export const LobbyMemberFlags = {
+  /** The member can link a guild text channel to the lobby. */
+  CanLinkLobby: 1 << 0,
+} as const;
+
+export interface LobbyMember {
+  readonly id: string;
+  readonly metadata: LobbyMetadata | null;
+  readonly flags: number;
+  /** **(ours)** Whether the member has a gateway session open (members stay members when they disconnect). */
+  readonly connected: boolean;
+}
+
+export interface Lobby {
+  readonly id: string;
+  readonly application_id: string;
+  readonly metadata: LobbyMetadata | null;
+  readonly members: readonly LobbyMember[];
+}
+
+/** A message in a lobby (the channel message shape, with the lobby's id as its channel). */
+export interface LobbyMessage {
+  readonly id: string;
+  readonly type: 0;
+  readonly content: string;
+  readonly lobby_id: string;
+  readonly channel_id: string;
+  readonly author: PlatformUser;
+  readonly metadata?: LobbyMetadata;
+  readonly moderation_metadata?: LobbyMetadata;
+  readonly flags: number;
+  readonly application_id: string;
+  /** ISO 8601. */
+  readonly timestamp: string;
+}
+
+/** The limits of the public docs, and ours where they are silent. */
+export const LOBBY_LIMITS = {
+  metadataChars: 1000,
+  membersPerLobby: 1000,
+  lobbiesPerUserPerApp: 100,
+  secretChars: 250,
+  secretTtlMs: 30 * 24 * 60 * 60 * 1000,
+  idleTimeoutDefaultSeconds: 300,
+  idleTimeoutMinSeconds: 5,
+  idleTimeoutMaxSeconds: 604_800,
+  /** Members in one server-side create, modify or bulk request. */
+  membersPerRequest: 25,
+  /** What `GET /lobbies/{id}/messages` returns at most, and how far back (the SDK's GetLobbyMessagesWithLimit). */
+  messagesKept: 200,
+  messageAgeMs: 72 * 60 * 60 * 1000,
+  /** **(ours)** the message content limit of channel messages. */
+  messageChars: 2000,
+} as const;
+
+/** Gateway dispatches to a lobby's members **(ours: the names and payloads; the public record does not show the SDK's gateway events)**. */
+export const LobbyEvent = {
+  Create: 'LOBBY_CREATE',
+  Update: 'LOBBY_UPDATE',
+  Delete: 'LOBBY_DELETE',
+  MemberAdd: 'LOBBY_MEMBER_ADD',
+  MemberUpdate: 'LOBBY_MEMBER_UPDATE',
+  MemberRemove: 'LOBBY_MEMBER_REMOVE',
+  MessageCreate: 'LOBBY_MESSAGE_CREATE',
+  MessageUpdate: 'LOBBY_MESSAGE_UPDATE',
+  MessageDelete: 'LOBBY_MESSAGE_DELETE',
+} as const;
