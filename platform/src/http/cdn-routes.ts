@@ -1,5 +1,4 @@
 import type { AppRecord } from '../state/model.js';
-import { notFoundRoute } from './errors.js';
 import type { Route, RouteResult } from './router.js';
 
 /**
@@ -41,16 +40,31 @@ function image(id: string, label: string): RouteResult {
   return { status: 200, text: placeholderSvg(id, label), contentType: 'image/svg+xml', headers: { 'Cache-Control': 'public, max-age=86400' } };
 }
 
+/** No such picture: a 404 of the CDN's own (the router's 404 says there is no route at all). */
+class NoSuchImage extends Error {}
+
+const NOT_FOUND: RouteResult = { status: 404, body: { code: 0, message: '404: No such image' } };
+
 function fileId(file: string | undefined): string {
   const match = IMAGE_FILE.exec(file ?? '');
-  if (match === null) throw notFoundRoute();
+  if (match === null) throw new NoSuchImage();
   return match[1] as string;
+}
+
+/** The route's answer, or the CDN's 404 for an unknown app, icon, asset or file name. */
+function answer(work: () => RouteResult): RouteResult {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof NoSuchImage) return NOT_FOUND;
+    throw error;
+  }
 }
 
 export function cdnRoutes(resolveApp: (id: string) => AppRecord | undefined): Route[] {
   const app = (id: string | undefined): AppRecord => {
     const found = id === undefined ? undefined : resolveApp(id);
-    if (found === undefined) throw notFoundRoute();
+    if (found === undefined) throw new NoSuchImage();
     return found;
   };
   return [
@@ -58,24 +72,26 @@ export function cdnRoutes(resolveApp: (id: string) => AppRecord | undefined): Ro
       method: 'GET',
       pattern: '/app-icons/:app/:file',
       auth: 'none',
-      handle: (ctx) => {
-        const record = app(ctx.params.app);
-        const id = fileId(ctx.params.file);
-        if (record.icon !== id) throw notFoundRoute();
-        return image(id, Array.from(record.name.trim())[0]?.toUpperCase() ?? '?');
-      },
+      handle: (ctx) =>
+        answer(() => {
+          const record = app(ctx.params.app);
+          const id = fileId(ctx.params.file);
+          if (record.icon !== id) throw new NoSuchImage();
+          return image(id, Array.from(record.name.trim())[0]?.toUpperCase() ?? '?');
+        }),
     },
     {
       method: 'GET',
       pattern: '/app-assets/:app/:file',
       auth: 'none',
-      handle: (ctx) => {
-        const record = app(ctx.params.app);
-        const id = fileId(ctx.params.file);
-        const asset = record.assets.find((candidate) => candidate.id === id);
-        if (asset === undefined) throw notFoundRoute();
-        return image(id, asset.name);
-      },
+      handle: (ctx) =>
+        answer(() => {
+          const record = app(ctx.params.app);
+          const id = fileId(ctx.params.file);
+          const asset = record.assets.find((candidate) => candidate.id === id);
+          if (asset === undefined) throw new NoSuchImage();
+          return image(id, asset.name);
+        }),
     },
   ];
 }
