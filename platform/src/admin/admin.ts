@@ -31,6 +31,8 @@ export interface AdminApp {
   readonly webhook_events_url: string | null;
   /** The OAuth2 client secret: shown here (admin only), never logged. */
   readonly client_secret: string;
+  /** The bot token of the server APIs (lobbies): shown here (admin only), never logged. */
+  readonly bot_token: string;
   readonly public_key: string;
 }
 

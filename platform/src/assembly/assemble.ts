@@ -96,6 +96,7 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
       await closeServer(server, { drain: () => services.gateway.close() });
       await services.webhooks.close();
       services.apps.stop();
+      services.lobbySweeper.stop();
       await services.store.close();
       await removeRuntimeFile(o.dataDir, running.adminToken);
       releaseDataDir(o.dataDir);
@@ -139,5 +140,6 @@ export async function assemble(store: Store, o: AssembleOptions): Promise<Platfo
   const server = createPlatformHttpServer(services.requestHandler(), services.gateway);
   const running = await goLive(services, server, o, addresses, adminToken);
   services.apps.start();
+  services.lobbySweeper.start();
   return platformServer(running, o);
 }

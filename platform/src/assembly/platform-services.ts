@@ -12,13 +12,15 @@ import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oa
 import { cdnRoutes } from '../http/cdn-routes.js';
 import { simulationRoutes } from '../http/simulation-routes.js';
 import { InviteService } from '../invites/invites.js';
+import { LobbyService } from '../lobbies/lobby-service.js';
+import { LobbySweeper } from '../lobbies/lobby-sweeper.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
 import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
 import { AppRegistry } from '../state/app-registry.js';
 import type { AppRecord } from '../state/model.js';
-import type { Store } from '../state/store.js';
+import { toPlatformUser, type Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
@@ -52,6 +54,8 @@ export class PlatformServices {
   readonly simulator: FriendSimulator;
   /** Application look-ups and registration on first use. */
   readonly apps: AppRegistry;
+  readonly lobbies: LobbyService;
+  readonly lobbySweeper: LobbySweeper;
 
   constructor(
     readonly store: Store,
@@ -86,6 +90,19 @@ export class PlatformServices {
     this.oauth = new OAuthService({ store, dispatcher: this.sessions, webhooks: this.webhooks, keys: this.keys, limits, now, logger, resolveApp, issuer: () => addresses.url });
     this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
     this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
+    this.lobbies = new LobbyService({
+      nextId: () => store.ids.next(),
+      now,
+      user: (id) => {
+        const user = store.user(id);
+        return user === undefined ? undefined : toPlatformUser(user);
+      },
+      connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
+      dispatch: (userIds, event, data) => {
+        for (const userId of userIds) this.sessions.dispatchToUser(userId, event, data);
+      },
+    });
+    this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
@@ -109,7 +126,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps }),
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],

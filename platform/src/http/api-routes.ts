@@ -1,4 +1,5 @@
 import { applicationRoutes } from './api-application-routes.js';
+import { lobbyRoutes } from './api-lobby-routes.js';
 import { guildRoutes } from './api-guild-routes.js';
 import { messageRoutes } from './api-message-routes.js';
 import { sessionRoutes } from './api-session-routes.js';
@@ -14,5 +15,5 @@ export { toPlatformMessage } from '../invites/dm-messages.js';
  * pattern and method match answers, so `/users/@me...` come before `/users/:id`.
  */
 export function apiRoutes(deps: HttpDeps): Route[] {
-  return [...sessionRoutes(deps), ...userRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...applicationRoutes(deps)];
+  return [...sessionRoutes(deps), ...userRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps)];
 }

@@ -2,6 +2,7 @@ import type { GatewayServer } from '../gateway/server.js';
 import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import type { InviteService } from '../invites/invites.js';
+import type { LobbyService } from '../lobbies/lobby-service.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord } from '../state/model.js';
@@ -24,4 +25,5 @@ export interface HttpDeps {
   readonly resolveApp: (id: string) => AppRecord | undefined;
   /** Registration on first use (the registration route only). */
   readonly apps: Pick<AppRegistry, 'register'>;
+  readonly lobbies: LobbyService;
 }

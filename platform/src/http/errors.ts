@@ -25,6 +25,7 @@ export const ErrorCode = {
   UnknownGuild: 10004,
   UnknownMessage: 10008,
   UnknownUser: 10013,
+  UnknownLobby: 10031,
   Unauthorized: 40001,
   MissingAccess: 50001,
   MissingOAuthScope: 50026,
@@ -42,6 +43,7 @@ export const unknownChannel = (): ApiError => new ApiError(404, ErrorCode.Unknow
 export const unknownGuild = (): ApiError => new ApiError(404, ErrorCode.UnknownGuild, 'Unknown Guild');
 export const unknownMessage = (): ApiError => new ApiError(404, ErrorCode.UnknownMessage, 'Unknown Message');
 export const unknownUser = (): ApiError => new ApiError(404, ErrorCode.UnknownUser, 'Unknown User');
+export const unknownLobby = (): ApiError => new ApiError(404, ErrorCode.UnknownLobby, 'Unknown Lobby');
 export const invalidJson = (): ApiError => new ApiError(400, ErrorCode.InvalidJson, 'The request body contains invalid JSON.');
 
 /** 50035 with `errors` mirroring the request path of one field. */

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
-import type { UserRecord } from '../state/model.js';
+import type { AppRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
 import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, unauthorized } from './errors.js';
@@ -35,10 +35,18 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
 
-  const authenticate = (route: Route, request: IncomingMessage): { user?: UserRecord; oauth?: BearerAuth } => {
+  const authenticate = (route: Route, request: IncomingMessage): { user?: UserRecord; oauth?: BearerAuth; bot?: AppRecord } => {
     const header = request.headers.authorization;
     if (route.auth === 'none') return {};
     if (header === undefined) throw unauthorized();
+    if (route.auth === 'bot' || route.auth === 'bearer-or-bot') {
+      if (header.startsWith('Bot ')) {
+        const app = appByBotToken(options.store, header.slice(4).trim());
+        if (app === undefined) throw unauthorized();
+        return { bot: app };
+      }
+      if (route.auth === 'bot') throw unauthorized();
+    }
     if (route.auth === 'admin') {
       const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
       if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
@@ -51,7 +59,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
       return { user: oauth.user, oauth };
     }
-    if (route.auth === 'bearer') throw unauthorized();
+    if (route.auth === 'bearer' || route.auth === 'bearer-or-bot') throw unauthorized();
     const user = options.store.userByToken(header);
     if (user === undefined) throw unauthorized();
     return { user };
@@ -81,7 +89,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const route = match.route;
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
-    const { user, oauth } = authenticate(route, request);
+    const { user, oauth, bot } = authenticate(route, request);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
     let rateHeaders: Record<string, string> = {};
@@ -98,7 +106,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
     const body = route.body === 'raw' ? undefined : parseJson(rawBody);
     const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, ip });
+    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip });
     return {
       result: { ...result, headers: { ...rateHeaders, ...result.headers } },
       route: route.pattern,
@@ -116,6 +124,17 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       })
       .catch((error: unknown) => options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http response failed'));
   };
+}
+
+/** The app whose bot token this is (compared in constant time), or undefined. */
+function appByBotToken(store: Store, token: string): AppRecord | undefined {
+  const given = Buffer.from(token);
+  let found: AppRecord | undefined;
+  for (const app of store.apps()) {
+    const expected = Buffer.from(app.bot_token);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) found = app;
+  }
+  return found;
 }
 
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { WindowLimit } from '../support/limits.js';
-import type { UserRecord } from '../state/model.js';
+import type { AppRecord, UserRecord } from '../state/model.js';
 import type { BearerAuth } from '../oauth/bearer-auth.js';
 
 export type { BearerAuth };
@@ -22,6 +22,8 @@ export interface RequestContext {
   readonly user: UserRecord | undefined;
   /** Set when the request carried an OAuth2 Bearer token. */
   readonly oauth: BearerAuth | undefined;
+  /** Set on `bot` and `bearer-or-bot` routes when the request carried an application's bot token. */
+  readonly bot?: AppRecord | undefined;
   readonly ip: string;
 }
 
@@ -34,8 +36,8 @@ export interface RouteResult {
   readonly contentType?: string;
 }
 
-/** `bearer`: an OAuth2 Bearer token only. */
-export type Auth = 'none' | 'user' | 'admin' | 'bearer';
+/** `bearer`: an OAuth2 Bearer token only. `bot`: an application's bot token only. `bearer-or-bot`: either. */
+export type Auth = 'none' | 'user' | 'admin' | 'bearer' | 'bot' | 'bearer-or-bot';
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -34,24 +34,26 @@ interface LobbyState {
   idleSince: number | null;
 }
 
+// Optional fields may be given as undefined (what a parsed body holds for an absent one).
+
 export interface CreateOrJoinInput {
   readonly secret: string;
-  readonly lobby_metadata?: LobbyMetadata | null;
-  readonly member_metadata?: LobbyMetadata | null;
-  readonly idle_timeout_seconds?: number;
+  readonly lobby_metadata?: LobbyMetadata | null | undefined;
+  readonly member_metadata?: LobbyMetadata | null | undefined;
+  readonly idle_timeout_seconds?: number | undefined;
 }
 
 export interface MemberInput {
   readonly id: string;
-  readonly metadata?: LobbyMetadata | null;
-  readonly flags?: number;
-  readonly remove_member?: boolean;
+  readonly metadata?: LobbyMetadata | null | undefined;
+  readonly flags?: number | undefined;
+  readonly remove_member?: boolean | undefined;
 }
 
 export interface ServerLobbyInput {
-  readonly metadata?: LobbyMetadata | null;
-  readonly members?: readonly MemberInput[];
-  readonly idle_timeout_seconds?: number;
+  readonly metadata?: LobbyMetadata | null | undefined;
+  readonly members?: readonly MemberInput[] | undefined;
+  readonly idle_timeout_seconds?: number | undefined;
 }
 
 /**
@@ -228,11 +230,12 @@ export class LobbyService {
     }
   }
 
-  /** Deletes the lobbies idle for longer than their timeout; answers how many. */
+  /** Deletes the lobbies idle for longer than their timeout; answers how many. Idleness is looked at again first. */
   sweep(): number {
     const now = this.deps.now();
     let deleted = 0;
     for (const lobby of [...this.lobbies.values()]) {
+      this.refreshIdle(lobby);
       if (lobby.idleSince !== null && now - lobby.idleSince >= lobby.idleTimeoutSeconds * 1000) {
         this.drop(lobby);
         deleted += 1;

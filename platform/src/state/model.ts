@@ -153,6 +153,8 @@ export interface AppRecord {
   webhook_events_url: string | null;
   /** The OAuth2 client secret (secret: shown only by the admin API, never logged). */
   client_secret: string;
+  /** The app's bot token, for the server APIs (`Authorization: Bot <token>`; secret: shown only by the admin API, never logged). */
+  bot_token: string;
   /** Ed25519 public key, raw 32 bytes as hex (what the real portal shows). */
   readonly public_key: string;
   /** Ed25519 private key, PKCS#8 DER as base64 (secret: never served or logged). */

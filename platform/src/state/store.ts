@@ -596,6 +596,7 @@ function newApp(id: string, name: string, flags: { verified: boolean; autoRegist
     assets: [],
     webhook_events_url: null,
     client_secret: randomToken(),
+    bot_token: randomToken(),
     // The raw key is the last 32 bytes of the SPKI encoding.
     public_key: spki.subarray(spki.length - 32).toString('hex'),
     private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
@@ -683,6 +684,11 @@ function migrate(data: StateFile, now: number): boolean {
   for (const app of data.apps) {
     if (typeof app.client_secret !== 'string') {
       app.client_secret = randomToken();
+      changed = true;
+    }
+    // Added after version 1 shipped: apps of older files get one.
+    if (typeof app.bot_token !== 'string') {
+      app.bot_token = randomToken();
       changed = true;
     }
   }

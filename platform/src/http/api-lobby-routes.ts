@@ -1,0 +1,125 @@
+import * as v from 'valibot';
+import { LobbyError } from '../lobbies/lobby-error.js';
+import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
+import type { AppRecord } from '../state/model.js';
+import { me, noContent, ok, parseBody } from './api-kit.js';
+import type { HttpDeps } from './deps.js';
+import { type ApiError, invalidField, missingAccess, unknownLobby, unknownUser } from './errors.js';
+import type { RequestContext, Route, RouteResult } from './router.js';
+
+/** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
+const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
+
+const Metadata = v.nullable(v.record(v.string(), v.string()));
+const Member = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,20}$/)), metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const BulkMember = v.object({ ...Member.entries, remove_member: v.optional(v.boolean()) });
+const CreateOrJoinBody = v.object({
+  secret: v.string(),
+  lobby_metadata: v.optional(Metadata),
+  member_metadata: v.optional(Metadata),
+  idle_timeout_seconds: v.optional(v.number()),
+});
+const ServerLobbyBody = v.object({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
+const MemberBody = v.object({ metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const MessageBody = v.object({ content: v.string(), metadata: v.optional(v.record(v.string(), v.string())) });
+
+function lobbyErrorToApi(error: LobbyError): ApiError {
+  switch (error.reason) {
+    case 'unknown_lobby':
+      return unknownLobby();
+    case 'unknown_user':
+      return unknownUser();
+    case 'missing_access':
+      return missingAccess();
+    case 'invalid_form':
+      return invalidField(error.field ?? 'body', 'BASE_TYPE_BAD', error.message);
+    case 'too_many_lobbies':
+      return invalidField('secret', 'MAX_LOBBIES', error.message);
+    case 'lobby_full':
+      return invalidField('secret', 'LOBBY_FULL', error.message);
+  }
+}
+
+/** `work()`, with a lobby refusal thrown as its API error. */
+function lobbyAnswer(work: () => RouteResult): RouteResult {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof LobbyError) throw lobbyErrorToApi(error);
+    throw error;
+  }
+}
+
+/** The caller as the lobby service sees it: a member (Bearer) or the app's server (bot token). */
+function caller(ctx: RequestContext): { readonly userId: string | null; readonly applicationId: string } {
+  if (ctx.bot !== undefined) return { userId: null, applicationId: ctx.bot.id };
+  return { userId: me(ctx).id, applicationId: ctx.oauth?.applicationId ?? '' };
+}
+
+function param(ctx: RequestContext, name: string): string {
+  return ctx.params[name] as string;
+}
+
+function app(ctx: RequestContext): AppRecord {
+  return ctx.bot as AppRecord;
+}
+
+/** The Social SDK's side: a game's Bearer token with `sdk.social_layer`. */
+function memberRoutes(lobbies: LobbyService): Route[] {
+  const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
+  return [
+    { method: 'PUT', pattern: '/lobbies', ...bearer, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', ...bearer, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(param(ctx, 'id'), me(ctx).id), noContent)) },
+    {
+      method: 'POST',
+      pattern: '/lobbies/:id/messages',
+      ...bearer,
+      handle: (ctx) =>
+        lobbyAnswer(() => {
+          const body = parseBody(MessageBody, ctx.body);
+          return ok(lobbies.sendMessage(param(ctx, 'id'), me(ctx).id, body.content, body.metadata));
+        }),
+    },
+  ];
+}
+
+/** Routes either side may call: a member with its Bearer token, or the app's server with its bot token. */
+function sharedRoutes(lobbies: LobbyService): Route[] {
+  const either = { auth: 'bearer-or-bot' as const, bearerScopes: SOCIAL_SCOPES };
+  const limit = (ctx: RequestContext): number => {
+    const raw = ctx.query.get('limit');
+    return raw === null ? 50 : Number(raw);
+  };
+  return [
+    { method: 'GET', pattern: '/lobbies/:id', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(param(ctx, 'id'), caller(ctx).userId))) },
+    { method: 'GET', pattern: '/lobbies/:id/messages', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(param(ctx, 'id'), caller(ctx).userId, limit(ctx)))) },
+  ];
+}
+
+/** The server API: the application's bot token. */
+function serverRoutes(lobbies: LobbyService): Route[] {
+  const bot = { auth: 'bot' as const };
+  return [
+    { method: 'POST', pattern: '/lobbies', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    { method: 'PATCH', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(param(ctx, 'id'), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    { method: 'DELETE', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.delete(param(ctx, 'id'), app(ctx).id), noContent)) },
+    {
+      method: 'PUT',
+      pattern: '/lobbies/:id/members/:user',
+      ...bot,
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(param(ctx, 'id'), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
+    },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/:user', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(param(ctx, 'id'), app(ctx).id, param(ctx, 'user')), noContent)) },
+    {
+      method: 'POST',
+      pattern: '/lobbies/:id/members/bulk',
+      ...bot,
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(param(ctx, 'id'), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
+    },
+  ];
+}
+
+/** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
+export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies'>): Route[] {
+  return [...memberRoutes(deps.lobbies), ...sharedRoutes(deps.lobbies), ...serverRoutes(deps.lobbies)];
+}
