@@ -77,6 +77,8 @@ export class PlatformServices {
       gatewayUrl: () => addresses.gatewayUrl,
       allMembersRequests: new Map(),
       endSession: (session) => this.endSession(session),
+      // Read late: the OAuth2 service is made after the gateway.
+      bearer: (token) => this.oauth.bearer(token),
     });
     this.webhooks = new WebhookDeliverer({
       now,
@@ -87,7 +89,18 @@ export class PlatformServices {
       ...(options.webhookSleep !== undefined ? { sleep: options.webhookSleep } : {}),
     });
     this.keys = new OidcKeys(store);
-    this.oauth = new OAuthService({ store, dispatcher: this.sessions, webhooks: this.webhooks, keys: this.keys, limits, now, logger, resolveApp, issuer: () => addresses.url });
+    this.oauth = new OAuthService({
+      store,
+      dispatcher: this.sessions,
+      webhooks: this.webhooks,
+      keys: this.keys,
+      limits,
+      now,
+      logger,
+      resolveApp,
+      issuer: () => addresses.url,
+      grantRemoved: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
+    });
     this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
     this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
     this.lobbies = new LobbyService({

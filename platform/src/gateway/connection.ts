@@ -24,6 +24,8 @@ import {
   VoiceStateSchema,
 } from './schemas.js';
 import type { Session, SessionTransport } from './session.js';
+import { heldScopes, mayConnect, mayReceive } from './oauth-scopes.js';
+import type { UserRecord } from '../state/model.js';
 
 let connectionCounter = 0;
 
@@ -197,31 +199,53 @@ export class GatewayConnection implements SessionTransport {
     if (!parsed.success) return this.close(GatewayClose.UnknownOpcode);
     const identify = parsed.output;
     if (identify.intents !== undefined && !validIntents(identify.intents)) return this.close(GatewayClose.InvalidIntents);
-    const user = this.ctx.store.userByToken(identify.token);
-    if (user === undefined) return this.close(GatewayClose.AuthenticationFailed);
+    const auth = this.authenticate(identify.token);
+    if (auth === undefined) return this.close(GatewayClose.AuthenticationFailed);
+    const { user, oauth } = auth;
 
-    const { store, presence } = this.ctx;
+    const { presence } = this.ctx;
     const session = this.ctx.sessions.create(user.id);
+    session.oauth = oauth;
     this.session = session;
     session.transport = this;
-    const ready: ReadyEvent = {
+    session.dispatch(GatewayEvent.Ready, this.readyEvent(user, session));
+    this.ctx.logger.info({ connection: this.id, sessionId: session.id, userId: user.id, v: this.version, oauth: oauth !== undefined }, 'gateway session identified');
+    // The initial presence counts as a presence update but not against the game-activity limit. **(ours)**
+    // JSON has no undefined values, so the parsed presence is a PresenceUpdateCommand.
+    presence.apply(session, (identify.presence as Session['presence'] | undefined) ?? session.presence, this.ctx.now());
+  }
+
+  /**
+   * Who a token stands for: a user token, or (a game's own connection) an OAuth2 access token,
+   * with or without `Bearer `, whose scopes let it connect (oauth-scopes.ts). Undefined: refused.
+   */
+  private authenticate(token: string): { user: UserRecord; oauth?: Session['oauth'] } | undefined {
+    const user = this.ctx.store.userByToken(token);
+    if (user !== undefined) return { user };
+    const bearer = this.ctx.bearer?.(token.startsWith('Bearer ') ? token.slice(7).trim() : token);
+    if (bearer === undefined || !mayConnect(bearer.scopes)) return undefined;
+    return { user: bearer.user, oauth: { applicationId: bearer.applicationId, scopes: [...heldScopes(bearer.scopes)], tokenId: bearer.tokenId } };
+  }
+
+  /** READY: what the session may know, by its scopes for a game's own connection. */
+  private readyEvent(user: UserRecord, session: Session): ReadyEvent {
+    const { store, presence } = this.ctx;
+    const may = (t: string): boolean => session.oauth === undefined || mayReceive(session.oauth.scopes, t);
+    return {
       v: this.version,
       user: toPlatformUser(user),
       session_id: session.id,
       resume_gateway_url: this.ctx.gatewayUrl(),
-      relationships: store.friendsOf(user.id).flatMap((id) => {
-        const friend = store.user(id);
-        return friend === undefined ? [] : [{ id, type: RelationshipType.Friend, user: toPlatformUser(friend) }];
-      }),
-      guilds: store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)),
-      private_channels: store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)),
-      presences: presence.onlineFriends(user.id),
+      relationships: !may(GatewayEvent.RelationshipAdd)
+        ? []
+        : store.friendsOf(user.id).flatMap((id) => {
+            const friend = store.user(id);
+            return friend === undefined ? [] : [{ id, type: RelationshipType.Friend, user: toPlatformUser(friend) }];
+          }),
+      guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],
+      private_channels: may(GatewayEvent.ChannelCreate) ? store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)) : [],
+      presences: may(GatewayEvent.PresenceUpdate) ? presence.onlineFriends(user.id) : [],
     };
-    session.dispatch(GatewayEvent.Ready, ready);
-    this.ctx.logger.info({ connection: this.id, sessionId: session.id, userId: user.id, v: this.version }, 'gateway session identified');
-    // The initial presence counts as a presence update but not against the game-activity limit. **(ours)**
-    // JSON has no undefined values, so the parsed presence is a PresenceUpdateCommand.
-    presence.apply(session, (identify.presence as Session['presence'] | undefined) ?? session.presence, this.ctx.now());
   }
 
   private resume(d: unknown): void {
@@ -229,13 +253,16 @@ export class GatewayConnection implements SessionTransport {
     const parsed = v.safeParse(ResumeSchema, d);
     if (!parsed.success) return this.close(GatewayClose.UnknownOpcode);
     const { token, session_id: sessionId, seq } = parsed.output;
-    const user = this.ctx.store.userByToken(token);
-    if (user === undefined) return this.close(GatewayClose.AuthenticationFailed);
+    const auth = this.authenticate(token);
+    if (auth === undefined) return this.close(GatewayClose.AuthenticationFailed);
+    const { user } = auth;
     const session = this.ctx.sessions.get(sessionId);
     const expired =
       session !== undefined && session.detachedAt !== undefined && this.ctx.now() - session.detachedAt >= this.ctx.limits.resumeWindowMs;
     if (session !== undefined && expired && session.transport === undefined) this.ctx.endSession(session);
-    if (session === undefined || session.ended || expired || session.userId !== user.id) {
+    // A session resumes with the kind of token it was identified with (a game's token: the same app's).
+    const sameKind = session?.oauth?.applicationId === auth.oauth?.applicationId;
+    if (session === undefined || session.ended || expired || session.userId !== user.id || !sameKind) {
       this.ctx.logger.debug({ connection: this.id }, 'gateway resume refused: unknown session');
       return this.sendOp(GatewayOp.InvalidSession, false);
     }

@@ -1,11 +1,20 @@
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
+import type { UserRecord } from '../state/model.js';
 import type { PresenceHub } from './presence.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './sessions.js';
 
 /** What a gateway connection needs from the emulator. */
+/** The part of an OAuth2 access token's meaning the gateway uses. */
+export interface GatewayBearer {
+  readonly user: UserRecord;
+  readonly applicationId: string;
+  readonly scopes: readonly string[];
+  readonly tokenId: string;
+}
+
 export interface GatewayContext {
   readonly store: Store;
   readonly sessions: SessionRegistry;
@@ -19,4 +28,6 @@ export interface GatewayContext {
   readonly allMembersRequests: Map<string, number>;
   /** Ends a session for good: forgotten, and the user's presence republished. */
   endSession(session: Session): void;
+  /** What an OAuth2 access token stands for (a game's own connection), or undefined (the OAuth2 service's `bearer`). */
+  readonly bearer?: (token: string) => GatewayBearer | undefined;
 }

@@ -73,6 +73,22 @@ export class GatewayServer {
     return count;
   }
 
+  /**
+   * A game's authorization went (revoked, or its grant removed): its own gateway sessions of that
+   * user end with 4004 Authentication failed, not resumable. Returns how many.
+   */
+  endAuthorized(userId: string, applicationId: string): number {
+    let count = 0;
+    for (const connection of [...this.connections]) {
+      const session = connection.session;
+      if (session?.oauth === undefined || session.userId !== userId || session.oauth.applicationId !== applicationId) continue;
+      connection.close(GatewayClose.AuthenticationFailed);
+      this.ctx.endSession(session);
+      count += 1;
+    }
+    return count;
+  }
+
   /** Drops every connection without a close frame; sessions stay resumable. */
   kill(): number {
     const all = [...this.connections];

@@ -1,5 +1,6 @@
 import { FixedWindow, type PlatformLimits } from '../support/limits.js';
 import type { PresenceUpdateCommand } from '../wire/index.js';
+import { mayReceive } from './oauth-scopes.js';
 
 /** What a session needs from the connection it is attached to. */
 export interface SessionTransport {
@@ -45,6 +46,11 @@ export class Session {
   detachedAt: number | undefined;
   expiryTimer: NodeJS.Timeout | undefined;
   ended = false;
+  /**
+   * Set for a session identified with a game's OAuth2 access token: its app, its scopes spelled
+   * out (only the dispatches they allow are sent, oauth-scopes.ts) and its token.
+   */
+  oauth: { readonly applicationId: string; readonly scopes: readonly string[]; readonly tokenId: string } | undefined;
 
   constructor(
     readonly id: string,
@@ -58,6 +64,7 @@ export class Session {
   }
 
   dispatch(t: string, d: unknown): number {
+    if (this.oauth !== undefined && !mayReceive(this.oauth.scopes, t)) return this.seq;
     this.seq += 1;
     // Same bytes as JSON.stringify({op: 0, d, s, t}); `d` is serialised once per event object,
     // not once per receiving session (a presence fans out to every friend's sessions).

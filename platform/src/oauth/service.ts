@@ -51,6 +51,8 @@ export interface OAuthServiceDeps {
   readonly resolveApp: (id: string) => AppRecord | undefined;
   /** The emulator's URL: the OIDC issuer. */
   readonly issuer: () => string;
+  /** A grant went (revoked, deauthorized): the game's own gateway sessions of that user end. */
+  readonly grantRemoved?: (userId: string, applicationId: string) => void;
 }
 
 const KNOWN = new Set<string>(KNOWN_SCOPES);
@@ -296,6 +298,7 @@ export class OAuthService {
     this.deps.store.deleteGrant(grant.id);
     this.deps.logger.info({ userId: grant.user_id, applicationId: grant.application_id, grantId: grant.id }, `oauth2 ${why}`);
     this.deps.dispatcher.dispatchToUser(grant.user_id, OAuthGatewayEvent.GrantDelete, { grant: wire });
+    this.deps.grantRemoved?.(grant.user_id, grant.application_id);
     const app = this.deps.store.app(grant.application_id);
     const user = this.deps.store.user(grant.user_id);
     if (app !== undefined && user !== undefined) this.webhook(app, WebhookEventType.ApplicationDeauthorized, { user: toPlatformUser(user) });
