@@ -1,6 +1,8 @@
 import { toU64String } from './authorization-args.js';
-import { ClientResult, ClientResultError } from './client-result.js';
-import { trimBase } from './redirects.js';
+import { ClientResult } from './client-result.js';
+import { fail, isRecord, platformCall, scrubSecrets } from './platform-request.js';
+
+export { scrubSecrets };
 
 /**
  * The OAuth2 token calls of a public client against the platform: `POST
@@ -94,103 +96,11 @@ function secretsOf(options: CommonOptions, extra: readonly (string | undefined)[
   return [...extra, options.clientSecret].filter((s): s is string => s !== undefined && s.length > 0);
 }
 
-/** `text` with every secret (raw, percent-encoded and form-encoded) replaced by `[redacted]`. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponent(secret));
-    forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
-  }
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
-  return out;
-}
-
-function fail(result: ClientResult): never {
-  throw new ClientResultError(result);
-}
-
-/** Seconds from a Retry-After header or a JSON `retry_after`; 0 when neither says. */
-function retryAfterOf(response: Response, json: unknown): number {
-  const header = response.headers.get('retry-after');
-  if (header !== null) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-  }
-  if (isRecord(json) && typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
-  return 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 async function post(options: CommonOptions, path: string, form: URLSearchParams, requestSecrets: readonly (string | undefined)[]): Promise<unknown> {
-  const { timeoutMs } = options;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number of milliseconds');
   form.set('client_id', toU64String(options.applicationId, 'applicationId'));
   if (options.clientSecret !== undefined) form.set('client_secret', requireString(options.clientSecret, 'clientSecret'));
-  const secrets = secretsOf(options, requestSecrets);
-  const scrub = (text: string): string => scrubSecrets(text, secrets);
-
-  if (options.signal?.aborted === true) fail(ClientResult.aborted());
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const whyAborted = (): ClientResult => (options.signal?.aborted === true ? ClientResult.aborted() : ClientResult.timeout(timeoutMs));
-
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(`${trimBase(options.platformBase)}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: form.toString(),
-      signal,
-      redirect: 'error',
-    });
-    text = await response.text();
-  } catch (error) {
-    if (signal.aborted) fail(whyAborted());
-    fail(ClientResult.networkError(scrub(`the platform could not be reached: ${describeFetchError(error)}`)));
-  }
-
-  let json: unknown;
-  try {
-    json = text.length > 0 ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (response.ok) return json;
-
-  const status = response.status;
-  const retryAfter = retryAfterOf(response, json);
-  if (isRecord(json) && typeof json.error === 'string') {
-    const description = typeof json.error_description === 'string' ? scrub(json.error_description) : undefined;
-    fail(ClientResult.fromOAuthError(json.error, description, status, retryAfter));
-  }
-  const apiCode = isRecord(json) && typeof json.code === 'number' ? json.code : 0;
-  const apiMessage = isRecord(json) && typeof json.message === 'string' ? scrub(json.message) : response.statusText;
-  const retryable = status === 429 || status >= 500;
-  fail(
-    ClientResult.failure(status >= 500 ? 'ServerError' : 'HttpError', `HTTP ${status}${apiMessage.length > 0 ? `: ${apiMessage}` : ''}`, {
-      status,
-      errorCode: apiCode,
-      retryable,
-      retryAfter,
-    }),
-  );
-}
-
-/** `fetch failed (ECONNREFUSED)` and the like: the error's message and its cause's code. */
-function describeFetchError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : cause instanceof Error ? cause.message : undefined;
-  return code !== undefined ? `${error.message} (${code})` : error.message;
+  const init: RequestInit = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, body: form.toString() };
+  return platformCall(options, path, init, secretsOf(options, requestSecrets));
 }
 
 function parseTokenResponse(json: unknown, secrets: readonly string[]): TokenResponse {

@@ -1,0 +1,107 @@
+import { ClientResult, ClientResultError } from './client-result.js';
+import { trimBase } from './redirects.js';
+
+/**
+ * One HTTP call of the SDK to the platform (`<base><path>`), and what its answer means: the
+ * parsed JSON of a success, or a {@link ClientResultError} (network, timeout, abort, an OAuth2
+ * error, an HTTP error with the API's code and `retryAfter`). Every secret given is cut out of
+ * whatever the server or the network said before it can reach a message.
+ */
+
+export interface PlatformCallOptions {
+  /** `http://127.0.0.1:PORT` (no `/api`). */
+  readonly platformBase: string;
+  /** The whole request, answer included (the Client's `setHttpRequestTimeout`). */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** `text` with every secret (raw, percent-encoded and form-encoded) replaced by `[redacted]`. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
+  }
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
+  return out;
+}
+
+export function fail(result: ClientResult): never {
+  throw new ClientResultError(result);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Seconds from a Retry-After header or a JSON `retry_after`; 0 when neither says. */
+function retryAfterOf(response: Response, json: unknown): number {
+  const header = response.headers.get('retry-after');
+  if (header !== null) {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  }
+  if (isRecord(json) && typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
+  return 0;
+}
+
+/** `fetch failed (ECONNREFUSED)` and the like: the error's message and its cause's code. */
+function describeFetchError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : cause instanceof Error ? cause.message : undefined;
+  return code !== undefined ? `${error.message} (${code})` : error.message;
+}
+
+/** The failure an HTTP answer that is not a success stands for. */
+function failureOf(response: Response, json: unknown, scrub: (text: string) => string): ClientResult {
+  const status = response.status;
+  const retryAfter = retryAfterOf(response, json);
+  if (isRecord(json) && typeof json.error === 'string') {
+    const description = typeof json.error_description === 'string' ? scrub(json.error_description) : undefined;
+    return ClientResult.fromOAuthError(json.error, description, status, retryAfter);
+  }
+  const apiCode = isRecord(json) && typeof json.code === 'number' ? json.code : 0;
+  const apiMessage = isRecord(json) && typeof json.message === 'string' ? scrub(json.message) : response.statusText;
+  return ClientResult.failure(status >= 500 ? 'ServerError' : 'HttpError', `HTTP ${status}${apiMessage.length > 0 ? `: ${apiMessage}` : ''}`, {
+    status,
+    errorCode: apiCode,
+    retryable: status === 429 || status >= 500,
+    retryAfter,
+  });
+}
+
+/** Sends the request and answers its JSON (undefined for an empty body), or rejects with the result. */
+export async function platformCall(options: PlatformCallOptions, path: string, init: RequestInit, secrets: readonly string[]): Promise<unknown> {
+  const { timeoutMs } = options;
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number of milliseconds');
+  const scrub = (text: string): string => scrubSecrets(text, secrets);
+  if (options.signal?.aborted === true) fail(ClientResult.aborted());
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const whyAborted = (): ClientResult => (options.signal?.aborted === true ? ClientResult.aborted() : ClientResult.timeout(timeoutMs));
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${trimBase(options.platformBase)}${path}`, { ...init, signal, redirect: 'error' });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) fail(whyAborted());
+    fail(ClientResult.networkError(scrub(`the platform could not be reached: ${describeFetchError(error)}`)));
+  }
+  let json: unknown;
+  try {
+    json = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (response.ok) return json;
+  fail(failureOf(response, json, scrub));
+}
