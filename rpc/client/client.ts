@@ -9,6 +9,7 @@ import type { ActivityInput } from '../src/commands/activity-schema.js';
 import { parseAcceptInviteArgs, parseInviteUserArgs, parseUserIdArgs } from '../src/commands/invite-args.js';
 import { toU64String, type AuthorizationArgs } from './authorization-args.js';
 import { authorizeResultFromRpcError, ClientResult, toClientResult } from './client-result.js';
+import { ClientLobbies, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
@@ -137,6 +138,8 @@ export class Client {
   readonly connection: SdkConnection;
   private applicationId: string | undefined;
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
+  /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
+  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   private lastReady: ReadyData | null = null;
   private statusCallback: StatusCallback | undefined;
   private joinCallback: ((joinSecret: string) => void) | undefined;
@@ -652,6 +655,48 @@ export class Client {
    * `~/.config/companion`: the host's data directory), written to a temp file and renamed
    * over it, so the host never reads half a file. Returns whether it was written.
    */
+  // ---- lobbies (the game's own platform session: HTTP with the token of updateToken)
+
+  /** Client::CreateOrJoinLobby: joins the game's lobby of this secret, or makes it; resolves with the lobby's id. */
+  createOrJoinLobby(secret: string, callback?: (result: ClientResult, lobbyId: string | null) => void): Promise<{ result: ClientResult; lobbyId: string | null }> {
+    return this.lobbies.createOrJoin(secret, undefined, undefined, callback);
+  }
+
+  /** Client::CreateOrJoinLobbyWithMetadata: as createOrJoinLobby, setting the lobby's and the player's metadata. */
+  createOrJoinLobbyWithMetadata(secret: string, lobbyMetadata: Metadata, memberMetadata: Metadata, callback?: (result: ClientResult, lobbyId: string | null) => void): Promise<{ result: ClientResult; lobbyId: string | null }> {
+    return this.lobbies.createOrJoin(secret, lobbyMetadata, memberMetadata, callback);
+  }
+
+  /** Client::LeaveLobby. */
+  leaveLobby(lobbyId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.lobbies.leave(lobbyId, callback);
+  }
+
+  /** Client::GetLobbyHandle: a lobby the game is in, as last seen (null for another); `refreshLobby` asks the platform. */
+  getLobbyHandle(lobbyId: string): LobbyHandle | null {
+    return this.lobbies.handle(lobbyId);
+  }
+
+  /** The lobby as the platform has it now (ours: the Social SDK keeps it current from gateway events). */
+  refreshLobby(lobbyId: string): Promise<{ result: ClientResult; lobby: LobbyHandle | null }> {
+    return this.lobbies.refresh(lobbyId);
+  }
+
+  /** Client::GetLobbyIds. */
+  getLobbyIds(): string[] {
+    return this.lobbies.ids();
+  }
+
+  /** Client::SendLobbyMessage. */
+  sendLobbyMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
+    return this.lobbies.sendMessage(lobbyId, content, callback);
+  }
+
+  /** Client::GetLobbyMessagesWithLimit: newest first, at most 200 messages and 72 hours. */
+  getLobbyMessagesWithLimit(lobbyId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
+    return this.lobbies.messagesWithLimit(lobbyId, limit, callback);
+  }
+
   async registerLaunchCommand(applicationId: string | bigint, command: readonly string[]): Promise<boolean> {
     let id: string;
     try {

@@ -103,3 +103,5 @@ export {
   type SdkConnectionEvents,
   type SdkConnectionOptions,
 } from './connection/index.js';
+
+export type { LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
