@@ -1,16 +1,33 @@
 import { ClientResult, toClientResult } from './client-result.js';
 import * as api from './lobby-api.js';
-import type { LobbyCallOptions, LobbyHandle, MessageHandle, Metadata } from './lobby-api.js';
+import { toLobbyHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type MessageHandle, type Metadata } from './lobby-api.js';
 
 export type { LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './lobby-api.js';
+
+/** The Social SDK's lobby and message callbacks (each set or cleared on its own). */
+export interface LobbyCallbacks {
+  lobbyCreated?: ((lobbyId: string) => void) | undefined;
+  lobbyUpdated?: ((lobbyId: string) => void) | undefined;
+  lobbyDeleted?: ((lobbyId: string) => void) | undefined;
+  memberAdded?: ((lobbyId: string, memberId: string) => void) | undefined;
+  memberUpdated?: ((lobbyId: string, memberId: string) => void) | undefined;
+  memberRemoved?: ((lobbyId: string, memberId: string) => void) | undefined;
+  messageCreated?: ((messageId: string) => void) | undefined;
+}
+
+/** Messages kept for getMessageHandle (the newest). */
+const MESSAGES_KEPT = 1000;
 
 /**
  * The Client's lobby calls in the Social SDK's shape: each resolves with its ClientResult (and
  * what it made) and calls the callback when one is given; none throws. The lobbies the game is
- * in are kept (getLobbyHandle answers from them), refreshed by every answer.
+ * in are kept (getLobbyHandle answers from them), refreshed by every answer and by the game's
+ * own gateway connection (`dispatch`), which also calls the lobby and message callbacks.
  */
 export class ClientLobbies {
   private readonly known = new Map<string, LobbyHandle>();
+  private readonly messages = new Map<string, MessageHandle>();
+  readonly callbacks: LobbyCallbacks = {};
 
   /** The options of a call now (the platform base, the token set by updateToken, the timeout). */
   constructor(private readonly options: () => LobbyCallOptions) {}
@@ -51,7 +68,7 @@ export class ClientLobbies {
 
   /** Client::SendLobbyMessage. */
   async sendMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
-    const outcome = await this.attempt(async () => (await api.sendLobbyMessage(this.options(), lobbyId, content)).id);
+    const outcome = await this.attempt(async () => this.remember(await api.sendLobbyMessage(this.options(), lobbyId, content)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, messageId: outcome.value };
   }
@@ -62,6 +79,58 @@ export class ClientLobbies {
     const messages = outcome.value ?? [];
     callback?.(outcome.result, messages);
     return { result: outcome.result, messages };
+  }
+
+  /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000). */
+  message(messageId: string): MessageHandle | null {
+    return this.messages.get(messageId) ?? null;
+  }
+
+  /** A dispatch of the game's own gateway connection: lobby and message events update what is kept and call back. */
+  dispatch(t: string, d: unknown): void {
+    const data = (typeof d === 'object' && d !== null ? d : {}) as { id?: unknown; lobby_id?: unknown; member?: { id?: unknown } };
+    const lobbyId = typeof data.lobby_id === 'string' ? data.lobby_id : '';
+    const memberId = typeof data.member?.id === 'string' ? data.member.id : '';
+    switch (t) {
+      case 'LOBBY_CREATE':
+      case 'LOBBY_UPDATE': {
+        const lobby = this.keep(toLobbyHandle(d));
+        (t === 'LOBBY_CREATE' ? this.callbacks.lobbyCreated : this.callbacks.lobbyUpdated)?.(lobby.id);
+        return;
+      }
+      case 'LOBBY_DELETE':
+        if (typeof data.id === 'string' && this.known.delete(data.id)) this.callbacks.lobbyDeleted?.(data.id);
+        return;
+      case 'LOBBY_MEMBER_ADD':
+      case 'LOBBY_MEMBER_UPDATE':
+      case 'LOBBY_MEMBER_REMOVE':
+        return this.memberEvent(t, lobbyId, memberId, data.member);
+      case 'LOBBY_MESSAGE_CREATE': {
+        const message = this.remember(toMessageHandle(d));
+        this.callbacks.messageCreated?.(message.id);
+        return;
+      }
+    }
+  }
+
+  private memberEvent(t: string, lobbyId: string, memberId: string, member: unknown): void {
+    const lobby = this.known.get(lobbyId);
+    if (lobby === undefined || memberId === '') return;
+    const others = lobby.lobbyMembers.filter((m) => m.id !== memberId);
+    const [seen] = toLobbyHandle({ id: lobbyId, members: [member] }).lobbyMembers;
+    const present = others.length !== lobby.lobbyMembers.length;
+    // An update keeps the member's place; an add comes last; a remove drops it.
+    const members =
+      t === 'LOBBY_MEMBER_REMOVE' || seen === undefined ? others : present ? lobby.lobbyMembers.map((m) => (m.id === memberId ? seen : m)) : [...lobby.lobbyMembers, seen];
+    this.keep({ ...lobby, lobbyMembers: members, lobbyMemberIds: members.map((m) => m.id) });
+    const callback = t === 'LOBBY_MEMBER_ADD' ? this.callbacks.memberAdded : t === 'LOBBY_MEMBER_UPDATE' ? this.callbacks.memberUpdated : this.callbacks.memberRemoved;
+    callback?.(lobbyId, memberId);
+  }
+
+  private remember(message: MessageHandle): MessageHandle {
+    this.messages.set(message.id, message);
+    if (this.messages.size > MESSAGES_KEPT) this.messages.delete(this.messages.keys().next().value as string);
+    return message;
   }
 
   private keep(lobby: LobbyHandle): LobbyHandle {

@@ -9,7 +9,8 @@ import type { ActivityInput } from '../src/commands/activity-schema.js';
 import { parseAcceptInviteArgs, parseInviteUserArgs, parseUserIdArgs } from '../src/commands/invite-args.js';
 import { toU64String, type AuthorizationArgs } from './authorization-args.js';
 import { authorizeResultFromRpcError, ClientResult, toClientResult } from './client-result.js';
-import { ClientLobbies, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
+import { ClientLobbies, type LobbyCallbacks, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
+import { PlatformSession, type PlatformStatus } from './platform-session.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
@@ -140,6 +141,14 @@ export class Client {
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
   private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
+  private readonly platform = new PlatformSession({
+    platformBase: () => this.platformBase(),
+    token: () => this.connection.currentAccessToken,
+    timeoutMs: () => this.httpTimeoutMs,
+    dispatch: (t, d) => this.lobbies.dispatch(t, d),
+    tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
+  });
   private lastReady: ReadyData | null = null;
   private statusCallback: StatusCallback | undefined;
   private joinCallback: ((joinSecret: string) => void) | undefined;
@@ -246,6 +255,7 @@ export class Client {
    */
   async disconnect(): Promise<void> {
     for (const flow of this.browserFlows) flow.abort();
+    this.platform.stop();
     await this.connection.disconnect();
   }
 
@@ -507,6 +517,8 @@ export class Client {
     } else {
       this.logger.addSecret(token);
       this.connection.setAccessToken(token);
+      // The game's own session to the platform (again, with this token).
+      this.platform.restart();
       result = await this.send('AUTHENTICATE', { access_token: token }, true);
     }
     callback?.(result);
@@ -685,6 +697,32 @@ export class Client {
   /** Client::GetLobbyIds. */
   getLobbyIds(): string[] {
     return this.lobbies.ids();
+  }
+
+  /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000). */
+  getMessageHandle(messageId: string): MessageHandle | null {
+    return this.lobbies.message(messageId);
+  }
+
+  /**
+   * The lobby and message callbacks of the Social SDK (SetLobbyCreatedCallback,
+   * SetLobbyUpdatedCallback, SetLobbyDeletedCallback, SetLobbyMemberAddedCallback,
+   * SetLobbyMemberUpdatedCallback, SetLobbyMemberRemovedCallback, SetMessageCreatedCallback), in one
+   * call: each given one is set, each given as undefined is cleared. They come from the game's own
+   * gateway connection.
+   */
+  setLobbyCallbacks(callbacks: Partial<LobbyCallbacks>): void {
+    Object.assign(this.lobbies.callbacks, callbacks);
+  }
+
+  /** The game's own connection to the platform (ours: the Social SDK has one status; here the RPC link to Companion is another, getStatus). */
+  getPlatformStatus(): PlatformStatus {
+    return this.platform.status;
+  }
+
+  /** Called with each status of the game's own connection to the platform, and why it dropped. */
+  setPlatformStatusChangedCallback(callback: ((status: PlatformStatus, detail: string | null) => void) | undefined): void {
+    this.platform.statusCallback = callback;
   }
 
   /** Client::SendLobbyMessage. */

@@ -104,4 +104,5 @@ export {
   type SdkConnectionOptions,
 } from './connection/index.js';
 
-export type { LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
+export type { LobbyCallbacks, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
+export type { PlatformStatus } from './platform-session.js';

@@ -1,15 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '../../client/index.js';
 import { getToken } from '../../client/oauth-http.js';
 import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.disconnect();
+});
 
 /** A game's SDK Client for a player, holding its own Bearer token with the Social SDK's scope (updateToken), Companion not running. */
 async function game(platform: TestPlatform, username: string): Promise<Client> {
   const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, username);
   const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
   const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
+  clients.push(client);
   const updated = await client.updateToken('Bearer', token.accessToken);
   expect(updated.successful).toBe(true);
+  // The token opened the game's own gateway connection to the platform.
+  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
   return client;
 }
 
@@ -17,6 +25,9 @@ describe('companion/client lobbies against the emulator', () => {
   it('the same secret puts two games in one lobby; messages go both ways; leaving works', async () => {
     const platform = await startTestPlatform();
     const [alice, bob] = [await game(platform, 'alice'), await game(platform, 'bob')];
+    const events: string[] = [];
+    alice.setLobbyCallbacks({ lobbyCreated: (id) => events.push(`alice created ${id}`), memberAdded: (id, member) => events.push(`alice added ${member}`) });
+    bob.setLobbyCallbacks({ messageCreated: (id) => events.push(`bob message ${bob.getMessageHandle(id)?.content ?? '?'}`) });
     const seen: (string | null)[] = [];
     const made = await alice.createOrJoinLobbyWithMetadata('squad-7', { map: 'harbour' }, { role: 'tank' }, (result, lobbyId) => seen.push(result.successful ? lobbyId : null));
     expect(made.result.successful).toBe(true);
@@ -25,13 +36,17 @@ describe('companion/client lobbies against the emulator', () => {
     expect(joined.lobbyId).toBe(made.lobbyId);
     const lobbyId = made.lobbyId as string;
     expect(bob.getLobbyHandle(lobbyId)).toMatchObject({ metadata: { map: 'harbour' }, lobbyMembers: [{ metadata: { role: 'tank' } }, {}] });
-    expect(alice.getLobbyHandle(lobbyId)?.lobbyMemberIds).toHaveLength(1);
+    // alice's game is told over its gateway connection: her handle has bob, and her callbacks ran.
+    await vi.waitFor(() => expect(alice.getLobbyHandle(lobbyId)?.lobbyMemberIds).toHaveLength(2));
+    const bobId = bob.getLobbyHandle(lobbyId)?.lobbyMemberIds[1] ?? '';
+    expect(events).toEqual([`alice created ${lobbyId}`, `alice added ${bobId}`]);
     expect((await alice.refreshLobby(lobbyId)).lobby?.lobbyMemberIds).toHaveLength(2);
     expect(bob.getLobbyIds()).toEqual([lobbyId]);
 
     const sent = await alice.sendLobbyMessage(lobbyId, 'gg');
     expect(sent.result.successful).toBe(true);
     await bob.sendLobbyMessage(lobbyId, 'wp');
+    await vi.waitFor(() => expect(events).toContain('bob message gg'));
     const read = await alice.getLobbyMessagesWithLimit(lobbyId, 10);
     expect(read.messages.map((m) => m.content)).toEqual(['wp', 'gg']);
     expect(read.messages[1]).toMatchObject({ id: sent.messageId, lobbyId, applicationId: SEED_APP_ID, additionalName: null });
@@ -54,5 +69,48 @@ describe('companion/client lobbies against the emulator', () => {
     const noToken = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
     const refused = await noToken.createOrJoinLobby('x');
     expect(refused.result).toMatchObject({ successful: false, type: 'ValidationError', error: 'no access token: call updateToken first' });
+  });
+});
+
+describe("companion/client: the game's own gateway connection", () => {
+  it('resumes after the platform asks it to reconnect; a revoked token ends it and is reported as expired', async () => {
+    const platform = await startTestPlatform();
+    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+    const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
+    clients.push(client);
+    const statuses: string[] = [];
+    const expired: string[] = [];
+    client.setPlatformStatusChangedCallback((status) => statuses.push(status));
+    client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
+    await client.updateToken('Bearer', token.accessToken);
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+    expect(statuses).toEqual(['connecting', 'connected', 'ready']);
+
+    // Op 7 from the platform: the SDK reconnects and resumes (RESUMED, not a second READY).
+    const response = await fetch(`${platform.url}/_emulator/gateway/reconnect`, { method: 'POST', headers: { Authorization: `Admin ${platform.adminToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+    expect(response.status).toBeLessThan(300);
+    await vi.waitFor(() => expect(statuses.slice(3)).toEqual(['reconnecting', 'connecting', 'connected', 'ready']), { timeout: 5000 });
+
+    // The player revokes the game: the platform closes the game's connection with 4004.
+    expect((await client.revokeToken(SEED_APP_ID, token.accessToken)).successful).toBe(true);
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('disconnected'));
+    expect(expired).toEqual(['invalid 4004']);
+  });
+
+  it('a token without the gateway scopes opens no session and is not reported as expired', async () => {
+    const platform = await startTestPlatform();
+    const code = await rpcAuthorizationCode(platform, { scope: 'identify' }, 'alice');
+    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+    const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
+    clients.push(client);
+    const expired: unknown[] = [];
+    const details: (string | null)[] = [];
+    client.setTokenExpirationCallback((info) => expired.push(info));
+    client.setPlatformStatusChangedCallback((status, detail) => status === 'disconnected' && details.push(detail));
+    await client.updateToken('Bearer', token.accessToken);
+    await vi.waitFor(() => expect(details).toHaveLength(1));
+    expect(details[0]).toContain('4004');
+    expect(expired).toEqual([]);
   });
 });
