@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { declineDmRequest, postDmMessage, toPlatformMessage } from '../invites/dm-messages.js';
+import { MessageNonces } from '../invites/message-nonces.js';
 import type { ChannelRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { me, noContent, ok, parseBody, withInviteErrors } from './api-kit.js';
@@ -11,7 +12,8 @@ const MessageBody = v.object({
   content: v.optional(v.pipe(v.string(), v.maxLength(2000))),
   activity: v.optional(v.object({ type: v.pipe(v.number(), v.integer()), party_id: v.optional(v.string()) })),
   application_id: v.optional(v.string()),
-  nonce: v.optional(v.union([v.string(), v.number()])),
+  nonce: v.optional(v.union([v.pipe(v.string(), v.maxLength(25)), v.number()])),
+  enforce_nonce: v.optional(v.boolean()),
 });
 const JoinBody = v.object({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
 
@@ -31,15 +33,26 @@ function listMessages(store: Store, ctx: RequestContext): RouteResult {
   return ok(store.messages(channel.id, limit).map((message) => toPlatformMessage(store, message)));
 }
 
-function postMessage(deps: HttpDeps, ctx: RequestContext): RouteResult {
+function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext): RouteResult {
   const channel = dmOf(deps.store, ctx, ctx.params.id as string);
   const body = parseBody(MessageBody, ctx.body);
   if ((body.content ?? '').length === 0 && body.activity === undefined) throw invalidField('content', 'BASE_TYPE_REQUIRED', 'Cannot send an empty message');
-  return withInviteErrors(() => ok(postDmMessage(deps, me(ctx), channel, body)));
+  const author = me(ctx);
+  const nonce = body.enforce_nonce === true && body.nonce !== undefined ? String(body.nonce) : undefined;
+  if (nonce !== undefined) {
+    // The same author and nonce within the window: the first message, not a second one.
+    const earlier = nonces.find(author.id, nonce);
+    const message = earlier === undefined ? undefined : deps.store.message(earlier.channelId, earlier.messageId);
+    if (message !== undefined) return ok(toPlatformMessage(deps.store, message));
+  }
+  const created = withInviteErrors(() => postDmMessage(deps, author, channel, body));
+  if (nonce !== undefined) nonces.remember(author.id, nonce, channel.id, created.id);
+  return ok(created);
 }
 
 /** DM messages (with activity invites and join requests), declining a request, and joining a friend's activity. */
 export function messageRoutes(deps: HttpDeps): Route[] {
+  const nonces = new MessageNonces(deps.now);
   return [
     { method: 'GET', pattern: '/channels/:id/messages', auth: 'user', handle: (ctx) => listMessages(deps.store, ctx) },
     {
@@ -47,7 +60,7 @@ export function messageRoutes(deps: HttpDeps): Route[] {
       pattern: '/channels/:id/messages',
       auth: 'user',
       rateLimit: { bucket: 'channel-messages-create', limit: () => deps.limits.http.messageCreate, by: 'user' },
-      handle: (ctx) => postMessage(deps, ctx),
+      handle: (ctx) => postMessage(deps, nonces, ctx),
     },
     {
       method: 'POST',
