@@ -41,7 +41,7 @@ export const RPC_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   GET_CHANNEL: { local: false, scopes: ['rpc', 'guilds', 'guilds.channels.read'] },
   GET_CHANNELS: { local: false, scopes: RPC },
   CREATE_CHANNEL_INVITE: { local: false },
-  GET_RELATIONSHIPS: { local: false },
+  GET_RELATIONSHIPS: { local: false, scopes: ['relationships.read'] },
   GET_USER: { local: false },
   SET_USER_VOICE_SETTINGS: { local: false, scopes: RPC_VOICE_WRITE },
   SET_USER_VOICE_SETTINGS_2: { local: false },

@@ -2,7 +2,8 @@ import { RpcServer, type ReadyIdentity, type RpcLogger } from '../../../../rpc/s
 import type { PlatformSession } from '../session/platform-session.js';
 import { ApplicationDirectory } from './application-directory.js';
 import { PlatformApplicationLookup } from './platform-application-lookup.js';
-import { readyConfigFor, rpcUserFrom } from './ready-identity.js';
+import { rpcUserFrom } from '../presence/rpc-user.js';
+import { readyConfigFor } from './ready-identity.js';
 import type { Teardown } from './teardown.js';
 
 /** The RPC server games talk to, and the applications it knows through the platform. */

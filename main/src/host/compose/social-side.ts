@@ -1,5 +1,6 @@
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import { FriendPresences } from '../presence/friend-presences.js';
+import { RelationshipRpc } from '../presence/relationship-rpc.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import { CommandGameLauncher } from '../social/game-launcher.js';
 import { SocialService } from '../social/social-service.js';
@@ -26,5 +27,6 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     launcher: tuning.launcher ?? new CommandGameLauncher({ dataDir: options.dataDir, env: options.env }),
     logger: options.logger,
   });
+  new RelationshipRpc(server, friends);
   return { friends, social };
 }
