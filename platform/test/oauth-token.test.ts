@@ -191,8 +191,9 @@ describe('oauth2: Bearer access', () => {
     // rpc reads channels.
     expect((await bearer<unknown[]>(platform, `/api/guilds/${SEED.guildId}/channels`, narrow.access_token)).body).toHaveLength(3);
     expect((await bearer(platform, `/api/channels/${SEED.channels.general}`, narrow.access_token)).body).toMatchObject({ id: SEED.channels.general, name: 'general' });
+    // A game's token reads relationships with relationships.read (or the Social SDK's scopes): not with rpc alone.
+    expect(await bearer(platform, '/api/users/@me/relationships', narrow.access_token)).toMatchObject(missing);
     // Routes that take no Bearer token: 401.
-    expect((await bearer(platform, '/api/users/@me/relationships', narrow.access_token)).status).toBe(401);
     expect((await bearer(platform, '/api/v10/oauth2/tokens', narrow.access_token)).status).toBe(401);
 
     const wide = await obtainTokens(platform, token, { client_id: APP, scope: 'identify guilds guilds.channels.read' });

@@ -3,6 +3,7 @@ import { declineDmRequest, postDmMessage, toPlatformMessage } from '../invites/d
 import { MessageNonces } from '../invites/message-nonces.js';
 import type { ChannelRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
+import { GAME_SCOPES } from './game-scopes.js';
 import { me, noContent, ok, parseBody, withInviteErrors } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
 import { invalidField, missingAccess, unknownChannel } from './errors.js';
@@ -45,7 +46,9 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
     const message = earlier === undefined ? undefined : deps.store.message(earlier.channelId, earlier.messageId);
     if (message !== undefined) return ok(toPlatformMessage(deps.store, message));
   }
-  const created = withInviteErrors(() => postDmMessage(deps, author, channel, body));
+  // A game's own token: the message is the game's (the desktop client shows which game sent it).
+  const fromGame = ctx.oauth === undefined || body.application_id !== undefined ? body : { ...body, application_id: ctx.oauth.applicationId };
+  const created = withInviteErrors(() => postDmMessage(deps, author, channel, fromGame));
   if (nonce !== undefined) nonces.remember(author.id, nonce, channel.id, created.id);
   return ok(created);
 }
@@ -54,11 +57,12 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
 export function messageRoutes(deps: HttpDeps): Route[] {
   const nonces = new MessageNonces(deps.now);
   return [
-    { method: 'GET', pattern: '/channels/:id/messages', auth: 'user', handle: (ctx) => listMessages(deps.store, ctx) },
+    { method: 'GET', pattern: '/channels/:id/messages', auth: 'user', bearerScopes: GAME_SCOPES.dmMessagesRead, handle: (ctx) => listMessages(deps.store, ctx) },
     {
       method: 'POST',
       pattern: '/channels/:id/messages',
       auth: 'user',
+      bearerScopes: GAME_SCOPES.dmWrite,
       rateLimit: { bucket: 'channel-messages-create', limit: () => deps.limits.http.messageCreate, by: 'user' },
       handle: (ctx) => postMessage(deps, nonces, ctx),
     },

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
+import { GAME_SCOPES } from './game-scopes.js';
 import { me, ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
 import { unknownUser } from './errors.js';
@@ -31,6 +32,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
       method: 'GET',
       pattern: '/users/@me/relationships',
       auth: 'user',
+      bearerScopes: GAME_SCOPES.relationships,
       handle: (ctx) =>
         ok(
           store.friendsOf(me(ctx).id).flatMap((id) => {
@@ -51,9 +53,10 @@ export function userRoutes(deps: HttpDeps): Route[] {
       method: 'GET',
       pattern: '/users/@me/channels',
       auth: 'user',
+      bearerScopes: GAME_SCOPES.dmRead,
       handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
     },
-    { method: 'POST', pattern: '/users/@me/channels', auth: 'user', handle: (ctx) => openDm(deps, ctx) },
+    { method: 'POST', pattern: '/users/@me/channels', auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
     {
       method: 'GET',
       pattern: '/users/:id',

@@ -45,8 +45,13 @@ export interface DmMessageInput {
 export function postDmMessage(deps: DmMessageDeps, author: UserRecord, channel: ChannelRecord, input: DmMessageInput): PlatformMessage {
   const { store } = deps;
   const recipientId = channel.recipient_ids?.find((id) => id !== author.id) ?? author.id;
+  // A plain message names the game that sent it, when one did (a game's own token).
   const fields: Partial<MessageRecord> =
-    input.activity === undefined ? {} : deps.invites.activityMessageFields(author, recipientId, input.activity, input.application_id);
+    input.activity === undefined
+      ? input.application_id === undefined
+        ? {}
+        : { application_id: input.application_id }
+      : deps.invites.activityMessageFields(author, recipientId, input.activity, input.application_id);
   const message: MessageRecord = {
     id: store.ids.next(),
     channel_id: channel.id,
