@@ -105,7 +105,9 @@ export class ClientLobbies {
       case 'LOBBY_MEMBER_UPDATE':
       case 'LOBBY_MEMBER_REMOVE':
         return this.memberEvent(t, lobbyId, memberId, data.member);
-      case 'LOBBY_MESSAGE_CREATE': {
+      case 'LOBBY_MESSAGE_CREATE':
+      case 'MESSAGE_CREATE': {
+        // Lobby messages, and direct messages (the game's token reads DMs with the Social SDK's scopes).
         const message = this.remember(toMessageHandle(d));
         this.callbacks.messageCreated?.(message.id);
         return;
@@ -127,11 +129,12 @@ export class ClientLobbies {
     callback?.(lobbyId, memberId);
   }
 
-  private remember(message: MessageHandle): MessageHandle {
+  /** Keeps a message for getMessageHandle (the newest 1,000 of every kind). */
+  readonly remember = (message: MessageHandle): MessageHandle => {
     this.messages.set(message.id, message);
     if (this.messages.size > MESSAGES_KEPT) this.messages.delete(this.messages.keys().next().value as string);
     return message;
-  }
+  };
 
   private keep(lobby: LobbyHandle): LobbyHandle {
     this.known.set(lobby.id, lobby);

@@ -11,6 +11,7 @@ import { toU64String, type AuthorizationArgs } from './authorization-args.js';
 import { authorizeResultFromRpcError, ClientResult, toClientResult } from './client-result.js';
 import { ClientLobbies, type LobbyCallbacks, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
 import { PlatformSession, type PlatformStatus } from './platform-session.js';
+import { ClientDms } from './client-dms.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
@@ -141,6 +142,8 @@ export class Client {
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
   private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  /** Direct messages between players of the game, through the same session. */
+  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember);
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform = new PlatformSession({
     platformBase: () => this.platformBase(),
@@ -697,6 +700,16 @@ export class Client {
   /** Client::GetLobbyIds. */
   getLobbyIds(): string[] {
     return this.lobbies.ids();
+  }
+
+  /** Client::SendUserMessage: a direct message to another player (the game's token, with the Social SDK's scopes). */
+  sendUserMessage(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
+    return this.dms.send(recipientId, content, callback);
+  }
+
+  /** Client::GetUserMessagesWithLimit: the conversation with a player, newest first (at most 100 at once). */
+  getUserMessagesWithLimit(recipientId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
+    return this.dms.read(recipientId, limit, callback);
   }
 
   /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000). */

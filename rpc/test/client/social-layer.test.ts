@@ -114,3 +114,23 @@ describe("companion/client: the game's own gateway connection", () => {
     expect(expired).toEqual([]);
   });
 });
+
+describe('companion/client direct messages', () => {
+  it("alice's game sends bob a message, bob's game is told (messageCreated) and reads the conversation, newest first", async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await game(platform, 'alice'), await game(platform, 'bob')];
+    const bobId = ((await (await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: platform.loginToken('bob') } })).json()) as { id: string }).id;
+    const aliceId = ((await (await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: platform.loginToken('alice') } })).json()) as { id: string }).id;
+    const told: string[] = [];
+    bob.setLobbyCallbacks({ messageCreated: (id) => told.push(bob.getMessageHandle(id)?.content ?? '?') });
+    const sent = await alice.sendUserMessage(bobId, 'ready?');
+    expect(sent.result.successful, sent.result.error).toBe(true);
+    expect(alice.getMessageHandle(sent.messageId ?? '')).toMatchObject({ content: 'ready?', authorId: aliceId, applicationId: SEED_APP_ID });
+    await vi.waitFor(() => expect(told).toEqual(['ready?']));
+    expect((await bob.sendUserMessage(aliceId, 'yes')).result.successful).toBe(true);
+    const conversation = await bob.getUserMessagesWithLimit(aliceId, 10);
+    expect(conversation.messages.map((m) => m.content)).toEqual(['yes', 'ready?']);
+    expect((await bob.getUserMessagesWithLimit(aliceId, 101)).result).toMatchObject({ successful: false, type: 'ValidationError' });
+    expect((await bob.sendUserMessage('not-a-user', 'x')).result).toMatchObject({ successful: false, type: 'ValidationError' });
+  });
+});

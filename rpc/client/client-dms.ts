@@ -1,0 +1,47 @@
+import { ClientResult, toClientResult } from './client-result.js';
+import * as dm from './dm-api.js';
+import type { LobbyCallOptions, MessageHandle } from './lobby-api.js';
+
+/**
+ * The Client's direct messages in the Social SDK's shape (SendUserMessage,
+ * GetUserMessagesWithLimit): each resolves with its ClientResult and calls the callback when
+ * given; none throws. The DM channel of each recipient is asked for once.
+ */
+export class ClientDms {
+  private readonly channels = new Map<string, string>();
+
+  constructor(
+    private readonly options: () => LobbyCallOptions,
+    /** Keeps a message for getMessageHandle. */
+    private readonly remember: (message: MessageHandle) => MessageHandle,
+  ) {}
+
+  async send(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
+    const outcome = await this.attempt(async () => this.remember(await dm.sendDm(this.options(), await this.channel(recipientId), content)).id);
+    callback?.(outcome.result, outcome.value);
+    return { result: outcome.result, messageId: outcome.value };
+  }
+
+  async read(recipientId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
+    const outcome = await this.attempt(async () => (await dm.readDms(this.options(), await this.channel(recipientId), limit)).map(this.remember));
+    const messages = outcome.value ?? [];
+    callback?.(outcome.result, messages);
+    return { result: outcome.result, messages };
+  }
+
+  private async channel(recipientId: string): Promise<string> {
+    const known = this.channels.get(recipientId);
+    if (known !== undefined) return known;
+    const id = await dm.dmChannel(this.options(), recipientId);
+    this.channels.set(recipientId, id);
+    return id;
+  }
+
+  private async attempt<T>(work: () => Promise<T>): Promise<{ result: ClientResult; value: T | null }> {
+    try {
+      return { result: ClientResult.ok(200), value: await work() };
+    } catch (error) {
+      return { result: toClientResult(error), value: null };
+    }
+  }
+}
