@@ -94,6 +94,7 @@ export function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     friends: [],
     join_requests: [],
     invites: [],
+    conversations: [],
     consent_requests: [],
     grants: [],
     origin_requests: [],

@@ -23,6 +23,8 @@ export interface InvokeChannels {
   'companion:decline-invite': { args: [id: string]; result: null };
   'companion:request-to-join': { args: [userId: string, applicationId: string | null]; result: { joined: boolean } };
   'companion:send-invite': { args: [userId: string, applicationId: string | null]; result: { message_id: string } };
+  /** A direct message to a friend, written in Companion. */
+  'companion:send-dm': { args: [userId: string, content: string]; result: { message_id: string } };
   'companion:revoke-grant': { args: [applicationId: string]; result: null };
   'companion:send-authorize-request': { args: [applicationId: string]; result: { delivered: number } };
   'companion:login': { args: [username: string]; result: StatusView };
@@ -62,6 +64,7 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:decline-invite': true,
   'companion:request-to-join': true,
   'companion:send-invite': true,
+  'companion:send-dm': true,
   'companion:revoke-grant': true,
   'companion:send-authorize-request': true,
   'companion:login': true,

@@ -85,6 +85,7 @@ export const CHANNEL_SCHEMAS = {
   'companion:decline-invite': v.strictTuple([opaqueId], 'takes [id]'),
   'companion:request-to-join': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-invite': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
+  'companion:send-dm': v.strictTuple([snowflake, v.pipe(v.string(), v.trim(), v.minLength(1, 'the message is empty'), v.maxLength(2000, 'the message is longer than 2,000 characters'))], 'takes [userId, content]'),
   'companion:revoke-grant': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:send-authorize-request': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:login': v.strictTuple([username], 'takes [username]'),

@@ -287,6 +287,24 @@ export interface SettingsView {
   readonly start_at_login: boolean | null;
 }
 
+/** A direct message with a friend. */
+export interface DmView {
+  readonly id: string;
+  readonly author_id: string;
+  /** Untrusted text. */
+  readonly content: string;
+  /** The game that sent it (with the player's or the friend's game token), or null for a typed one. */
+  readonly application_id: string | null;
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+/** The conversation with one friend: its messages, oldest first (at most 50). */
+export interface ConversationView {
+  readonly user_id: string;
+  readonly messages: readonly DmView[];
+}
+
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
 export interface Snapshot {
   readonly status: StatusView;
@@ -294,6 +312,8 @@ export interface Snapshot {
   readonly friends: readonly FriendView[];
   readonly join_requests: readonly JoinRequestView[];
   readonly invites: readonly InviteView[];
+  /** Direct messages with friends, the most recent conversation first. */
+  readonly conversations: readonly ConversationView[];
   readonly consent_requests: readonly ConsentPromptView[];
   readonly grants: readonly GrantView[];
   /** Web pages waiting for the player's answer (RPC WebSocket origins). */
@@ -342,6 +362,7 @@ const TOPIC_SET: { readonly [T in Topic]: true } = {
   friends: true,
   join_requests: true,
   invites: true,
+  conversations: true,
   consent_requests: true,
   grants: true,
   origin_requests: true,

@@ -29,7 +29,7 @@ export function socialActions(
   session: PlatformSession,
   friends: FriendPresences,
   social: SocialService,
-): Members<'friends' | 'joinRequests' | 'acceptJoinRequest' | 'declineJoinRequest' | 'invites' | 'acceptInvite' | 'declineInvite' | 'sendInvite' | 'requestToJoin' | 'login' | 'logout'> {
+): Members<'friends' | 'joinRequests' | 'acceptJoinRequest' | 'declineJoinRequest' | 'invites' | 'acceptInvite' | 'declineInvite' | 'sendInvite' | 'requestToJoin' | 'conversations' | 'sendDm' | 'login' | 'logout'> {
   return {
     friends: () => friends.list().map((entry) => ({ user: entry.user, presence: { status: entry.presence.status, activities: entry.presence.activities } })),
     joinRequests: () =>
@@ -59,6 +59,12 @@ export function socialActions(
     declineInvite: (id) => mapped(Promise.resolve().then(() => social.declineInvite(id))),
     sendInvite: (input) => mapped(social.sendInvite(input)),
     requestToJoin: (input) => mapped(social.requestToJoin(input)),
+    conversations: () =>
+      social.conversations().map((conversation) => ({
+        user_id: conversation.friendId,
+        messages: conversation.messages.map((m) => ({ id: m.id, author_id: m.authorId, content: m.content, application_id: m.applicationId, at: m.at })),
+      })),
+    sendDm: (userId, content) => mapped(social.sendDm(userId, content)),
     login: async (input: LoginInput) => {
       const user = await mapped(session.signIn(input, { retry: false }));
       return { user };

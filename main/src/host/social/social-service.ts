@@ -19,6 +19,7 @@ import {
   type PlatformUser,
   type PresenceUpdateEvent,
 } from '../../../../platform/src/wire/index.js';
+import { DmBook } from './dm-book.js';
 import { InviteBook, type IncomingJoinRequest, type ReceivedInvite } from './invite-book.js';
 import { isJoinable, NOT_JOINABLE_MESSAGE } from './joinable.js';
 import { fromPlatformFailure, SocialError } from './social-error.js';
@@ -82,7 +83,7 @@ export function joinReport(outcome: JoinOutcome): JoinReport {
 }
 
 export interface SocialChange {
-  readonly type: 'join-request' | 'invite' | 'invite-declined' | 'join-delivered' | 'join-pending' | 'request-declined';
+  readonly type: 'join-request' | 'invite' | 'invite-declined' | 'join-delivered' | 'join-pending' | 'request-declined' | 'dm';
   readonly data: unknown;
 }
 
@@ -104,6 +105,7 @@ function rpcUser(user: PlatformUser): { id: string; username: string; discrimina
  */
 export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   private readonly book: InviteBook;
+  private readonly dms = new DmBook();
   private readonly now: () => number;
   private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number }>();
   private readonly pendingJoinTtlMs: number;
@@ -136,6 +138,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
 
   /** Feed every gateway dispatch here. */
   handleDispatch(t: string, d: unknown): void {
+    if (t === GatewayEvent.MessageCreate) this.onDm(d as PlatformMessage);
+    if (t === GatewayEvent.ChannelCreate) this.learnDmChannel(d);
     if (t === GatewayEvent.MessageCreate) this.onMessage(d as PlatformMessage);
     else if (t === GatewayEvent.MessageUpdate) this.onMessageUpdate(d as PlatformMessage);
     else if (t === GatewayEvent.ActivityInviteAccepted) this.onAcceptedElsewhere(d as ActivityInviteAcceptedEvent);
@@ -143,8 +147,41 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
 
   /** The account changed: nothing about the previous one applies. */
   reset(): void {
+    this.dms.clear();
     this.book.clear();
     this.pendingJoins.clear();
+  }
+
+  /** A plain direct message (not an invite or a join request): into the conversation with that friend. */
+  private onDm(message: PlatformMessage): void {
+    const me = this.options.me();
+    if (me !== null && this.dms.add(message, me.id)) this.emit('change', { type: 'dm', data: { message_id: message.id } });
+  }
+
+  private learnDmChannel(d: unknown): void {
+    const me = this.options.me();
+    if (me !== null && typeof d === 'object' && d !== null) this.dms.learnFromChannel(d as { id?: unknown; recipients?: unknown }, me.id);
+  }
+
+  /** The conversations with friends, most recent first. */
+  conversations(): ReturnType<DmBook['conversations']> {
+    return this.dms.conversations();
+  }
+
+  /** The player writes to a friend (from Companion: a message of no game). */
+  async sendDm(userId: string, content: string): Promise<{ message_id: string }> {
+    if (this.options.friend(userId) === undefined) throw new SocialError(RpcErrorCode.InvalidUser, `Invalid user: ${userId} is not a friend`, 404);
+    const platform = this.requirePlatform();
+    const me = this.options.me();
+    try {
+      const channel = await platform.openDm(userId);
+      this.dms.learnChannel(channel.id, userId);
+      const message = await platform.sendMessage(channel.id, { content });
+      if (me !== null && this.dms.add(message, me.id)) this.emit('change', { type: 'dm', data: { message_id: message.id } });
+      return { message_id: message.id };
+    } catch (error) {
+      throw fromPlatformFailure(error, 'user');
+    }
   }
 
   private onMessage(message: PlatformMessage): void {

@@ -29,6 +29,7 @@ export async function readHostData(backend: WebUiBackend, settings: WebUiSetting
     friends: backend.friends().map(friendView),
     join_requests: backend.joinRequests().map(joinRequestView),
     invites: backend.invites().map(inviteView),
+    conversations: backend.conversations(),
     consent_requests: backend.consentRequests().map(consentPromptView),
     grants: grants.map(grantView),
     origin_requests: backend.originRequests().map(originRequestView),

@@ -43,6 +43,7 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
     const result = await backend.sendInvite({ user_id: userId, ...(applicationId === null ? {} : { application_id: applicationId }) });
     return { message_id: result.message_id };
   },
+  'companion:send-dm': async ({ backend }, userId, content) => backend.sendDm(userId, content),
   'companion:revoke-grant': async ({ backend }, applicationId) => nothing(await backend.revokeGrant(applicationId)),
   'companion:send-authorize-request': async ({ backend }, applicationId) => {
     const result = await backend.sendAuthorizeRequest(applicationId);

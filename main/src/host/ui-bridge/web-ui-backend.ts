@@ -1,4 +1,5 @@
 import type {
+  ConversationView,
   DoctorView,
   OriginDecisionView,
   OriginRequestView,
@@ -37,4 +38,8 @@ export interface WebUiBackend extends ControlBackend {
   recording(): RecordingView | null;
   /** Starts a recording in the host's recordings directory, or stops it. */
   setRecording(on: boolean): Promise<RecordingView>;
+  /** Direct messages with friends, the most recent conversation first. */
+  conversations(): readonly ConversationView[];
+  /** Sends a friend a direct message written in Companion; ControlError 404 for someone who is not a friend. */
+  sendDm(userId: string, content: string): Promise<{ message_id: string }>;
 }

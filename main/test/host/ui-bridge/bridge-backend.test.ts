@@ -66,6 +66,7 @@ describe('bridge backend: calls', () => {
     expect(await b.invoke('companion:watch-inspector', [0])).toEqual({ frames: [], outcomes: [] });
     expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
     expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
+    expect(await b.invoke('companion:send-dm', ['200', '  gg  '])).toEqual({ message_id: '701' });
     expect(await b.invoke('companion:revoke-grant', ['1234'])).toBeNull();
     expect(await b.invoke('companion:send-authorize-request', ['1234'])).toEqual({ delivered: 2 });
     expect((await b.invoke('companion:login', ['alice'])).account?.user.username).toBe(ALICE.username);
@@ -76,7 +77,7 @@ describe('bridge backend: calls', () => {
       log_level: 'debug',
       start_at_login: null,
     });
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -92,6 +93,8 @@ describe('bridge backend: calls', () => {
       { method: 'setRecording', args: [true] },
       { method: 'requestToJoin', args: [{ user_id: '200' }] },
       { method: 'sendInvite', args: [{ user_id: '200', application_id: '1234' }] },
+      // Trimmed by the contract's schema.
+      { method: 'sendDm', args: ['200', 'gg'] },
       { method: 'revokeGrant', args: ['1234'] },
       { method: 'sendAuthorizeRequest', args: ['1234'] },
       { method: 'login', args: [{ username: 'alice' }] },
@@ -105,6 +108,8 @@ describe('bridge backend: calls', () => {
     ['companion:accept-invite', ['<script>']],
     ['companion:decide-consent', ['c-1', 'maybe']],
     ['companion:request-to-join', ['200']],
+    ['companion:send-dm', ['200', '   ']],
+    ['companion:send-dm', ['200', 'x'.repeat(2001)]],
     ['companion:update-settings', [{ consent_policy: 'approve', token: 'x' }]],
     ['companion:update-settings', [{ log_level: 'verbose' }]],
     ['companion:update-settings', [{ start_at_login: 'yes' }]],

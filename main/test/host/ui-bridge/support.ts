@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
-import type { DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
+import type { ConversationView, DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { BOB, FakeBackend } from '../control/fake-backend.js';
 import type { WebUiBackend, WebUiSettings } from '../../../src/shells/web/web-ui-server.js';
@@ -30,6 +30,14 @@ export const DOCTOR: DoctorView = {
 };
 
 export class FakeUiBackend extends FakeBackend implements WebUiBackend {
+  conversations(): ConversationView[] {
+    this.calls.push({ method: 'conversations', args: [] });
+    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', at: 1000 }] }];
+  }
+  async sendDm(userId: string, content: string): Promise<{ message_id: string }> {
+    this.calls.push({ method: 'sendDm', args: [userId, content] });
+    return { message_id: '701' };
+  }
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });
   }

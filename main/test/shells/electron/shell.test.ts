@@ -25,6 +25,7 @@ function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     friends: [],
     join_requests: [],
     invites: [],
+    conversations: [],
     consent_requests: [],
     grants: [],
     origin_requests: [],
