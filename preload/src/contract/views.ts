@@ -295,6 +295,8 @@ export interface DmView {
   readonly content: string;
   /** The game that sent it (with the player's or the friend's game token), or null for a typed one. */
   readonly application_id: string | null;
+  /** That game's name, once the host has it from the platform (null until then). */
+  readonly application_name: string | null;
   /** Epoch ms. */
   readonly at: number;
 }

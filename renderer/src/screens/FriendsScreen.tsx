@@ -1,10 +1,11 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ActivityView, FriendView, GameView, InviteView, JoinRequestView } from '../../../preload/src/contract';
 import { joinability } from '../../../common/src/joinable';
 import { ActivityCard } from '../components/ActivityCard';
 import { Avatar, statusWord } from '../components/Avatar';
 import { activityHeading, displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
+import { FriendConversation } from './FriendConversation';
 
 export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
@@ -78,6 +79,9 @@ function useJoinableGames(): readonly GameView[] {
 function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
   const status = friend.presence.status;
   const playing = friend.presence.activities[0];
+  const conversation = useApp((s) => s.data?.conversations.find((c) => c.user_id === friend.user.id));
+  const [open, setOpen] = useState(false);
+  const count = conversation?.messages.length ?? 0;
   return (
     <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
       <div className="friend-head">
@@ -92,8 +96,14 @@ function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
             {playing !== undefined && <> · {activityHeading(playing)}</>}
           </div>
         </div>
+        <span className="row-actions">
+          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="friend-messages">
+            Messages{count > 0 ? ` (${count})` : ''}
+          </button>
+        </span>
         <InviteButtons friend={friend} />
       </div>
+      {open && <FriendConversation friend={friend} conversation={conversation} />}
       {friend.presence.activities.map((activity, index) => (
         <FriendActivity key={index} friend={friend} activity={activity} />
       ))}

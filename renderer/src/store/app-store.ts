@@ -136,6 +136,8 @@ export interface ActionsSlice {
   requestToJoin(userId: string, applicationId: string | null): Promise<boolean>;
   /** Invites a friend to one of the player's joinable games. */
   sendInvite(userId: string, applicationId: string): Promise<boolean>;
+  /** Sends a friend a direct message. */
+  sendDm(userId: string, content: string): Promise<boolean>;
   sendAuthorizeRequest(applicationId: string): Promise<boolean>;
   revokeGrant(applicationId: string): Promise<boolean>;
   /** Lets a web page's origin use the RPC WebSocket for that app, or refuses it. */
@@ -445,6 +447,7 @@ const createActionsSlice =
           get().notify('info', `Invite to ${game} sent to ${name}`, `send-invite:${userId}`);
         });
       },
+      sendDm: (userId, content) => run(`dm:${userId}`, 'Could not send the message', 'companion:send-dm', [userId, content]),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
           get().notify(

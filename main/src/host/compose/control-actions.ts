@@ -62,7 +62,14 @@ export function socialActions(
     conversations: () =>
       social.conversations().map((conversation) => ({
         user_id: conversation.friendId,
-        messages: conversation.messages.map((m) => ({ id: m.id, author_id: m.authorId, content: m.content, application_id: m.applicationId, at: m.at })),
+        messages: conversation.messages.map((m) => ({
+          id: m.id,
+          author_id: m.authorId,
+          content: m.content,
+          application_id: m.applicationId,
+          application_name: m.applicationId === null ? null : social.appNames.name(m.applicationId),
+          at: m.at,
+        })),
       })),
     sendDm: (userId, content) => mapped(social.sendDm(userId, content)),
     login: async (input: LoginInput) => {

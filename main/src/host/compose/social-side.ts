@@ -26,6 +26,7 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     },
     launcher: tuning.launcher ?? new CommandGameLauncher({ dataDir: options.dataDir, env: options.env }),
     logger: options.logger,
+    applicationName: async (applicationId) => (await session.publicApi.application(applicationId))?.name ?? null,
   });
   new RelationshipRpc(server, friends);
   return { friends, social };

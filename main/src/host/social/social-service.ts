@@ -19,6 +19,7 @@ import {
   type PlatformUser,
   type PresenceUpdateEvent,
 } from '../../../../platform/src/wire/index.js';
+import { AppNames } from './app-names.js';
 import { DmBook } from './dm-book.js';
 import { InviteBook, type IncomingJoinRequest, type ReceivedInvite } from './invite-book.js';
 import { isJoinable, NOT_JOINABLE_MESSAGE } from './joinable.js';
@@ -51,6 +52,8 @@ export interface SocialServiceOptions {
   readonly inviteTtlMs?: number;
   /** A join delivered to a game that is not running waits this long for it to subscribe. */
   readonly pendingJoinTtlMs?: number;
+  /** The name of an application (a game that sent a direct message), or null when the platform does not know it. */
+  readonly applicationName?: (applicationId: string) => Promise<string | null>;
 }
 
 /** What became of a join: handed to the game, or waiting for it (launched, or failed to launch). */
@@ -106,6 +109,8 @@ function rpcUser(user: PlatformUser): { id: string; username: string; discrimina
 export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   private readonly book: InviteBook;
   private readonly dms = new DmBook();
+  /** The games that sent direct messages, by name. */
+  readonly appNames: AppNames;
   private readonly now: () => number;
   private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number }>();
   private readonly pendingJoinTtlMs: number;
@@ -115,6 +120,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     this.now = options.now ?? Date.now;
     this.book = new InviteBook(this.now, options.inviteTtlMs ?? 6 * 60 * 60 * 1000, 10 * 60 * 1000);
     this.pendingJoinTtlMs = options.pendingJoinTtlMs ?? 2 * 60 * 1000;
+    const lookup = options.applicationName ?? (async () => null);
+    this.appNames = new AppNames(lookup, () => this.emit('change', { type: 'dm', data: null }));
     const server = options.server;
     const answer = (context: CommandContext): Promise<null> => this.answerJoinRequest(context.connection, parseUserIdArgs(context.request.args).user_id);
     const decline = (context: CommandContext): Promise<null> => this.declineFromGame(context.connection, parseUserIdArgs(context.request.args).user_id);

@@ -32,7 +32,7 @@ export const DOCTOR: DoctorView = {
 export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   conversations(): ConversationView[] {
     this.calls.push({ method: 'conversations', args: [] });
-    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', at: 1000 }] }];
+    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', application_name: 'Demo', at: 1000 }] }];
   }
   async sendDm(userId: string, content: string): Promise<{ message_id: string }> {
     this.calls.push({ method: 'sendDm', args: [userId, content] });

@@ -1,0 +1,70 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ConversationView, FriendView } from '../../../preload/src/contract';
+import { displayName, formatDate } from '../lib/format';
+import { useApp } from '../store/react';
+
+/** The name of a game that sent a message: one the UI knows (running, authorized, a friend's), else its id. */
+function useGameName(): (applicationId: string) => string {
+  const games = useApp((s) => s.data?.games);
+  const grants = useApp((s) => s.data?.grants);
+  const friends = useApp((s) => s.data?.friends);
+  return (applicationId) =>
+    games?.find((g) => g.client_id === applicationId)?.application_name ??
+    grants?.find((g) => g.application.id === applicationId)?.application.name ??
+    friends?.flatMap((f) => f.presence.activities).find((a) => a.application_id === applicationId)?.name ??
+    `app ${applicationId}`;
+}
+
+/**
+ * The conversation with a friend, as the desktop client shows it: every message with its
+ * author and time, those a game sent marked with the game; and a box to write back (it reaches
+ * the friend, and their game when it reads their messages).
+ */
+export function FriendConversation({ friend, conversation }: { readonly friend: FriendView; readonly conversation: ConversationView | undefined }): ReactNode {
+  const me = useApp((s) => s.data?.status.account?.user ?? null);
+  const send = useApp((s) => s.sendDm);
+  const busy = useApp((s) => s.busy.includes(`dm:${friend.user.id}`));
+  const gameName = useGameName();
+  const [text, setText] = useState('');
+  const name = displayName(friend.user);
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    const content = text.trim();
+    if (content === '') return;
+    void send(friend.user.id, content).then((sent) => sent && setText(''));
+  };
+  const messages = conversation?.messages ?? [];
+  return (
+    <section className="conversation" aria-label={`Messages with ${name}`} data-testid="conversation">
+      {messages.length === 0 ? (
+        <p className="muted">No messages with {name} yet.</p>
+      ) : (
+        <ol className="dm-list">
+          {messages.map((message) => (
+            <li key={message.id} className={message.author_id === me?.id ? 'dm dm-mine' : 'dm'} data-testid="dm">
+              <span className="dm-author">{message.author_id === me?.id ? 'You' : name}</span>
+              {message.application_id !== null && (
+                <span className="badge dm-game" data-testid="dm-game">
+                  via {message.application_name ?? gameName(message.application_id)}
+                </span>
+              )}{' '}
+              <span className="muted dm-time">{formatDate(message.at)}</span>
+              <div className="dm-content" data-testid="dm-content">
+                {message.content}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      <form className="inline-form dm-form" onSubmit={submit}>
+        <label className="visually-hidden" htmlFor={`dm-${friend.user.id}`}>
+          Message {name}
+        </label>
+        <input id={`dm-${friend.user.id}`} value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} placeholder={`Message ${name}`} data-testid="dm-input" />
+        <button type="submit" className="primary" disabled={busy || text.trim() === ''} data-testid="dm-send">
+          Send
+        </button>
+      </form>
+    </section>
+  );
+}
