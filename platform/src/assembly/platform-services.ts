@@ -10,6 +10,7 @@ import { createRequestHandler } from '../http/handler.js';
 import type { Route } from '../http/router.js';
 import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oauth-routes.js';
 import { cdnRoutes } from '../http/cdn-routes.js';
+import { lobbyAdminRoutes } from '../http/api-lobby-routes.js';
 import { simulationRoutes } from '../http/simulation-routes.js';
 import { InviteService } from '../invites/invites.js';
 import { LobbyService } from '../lobbies/lobby-service.js';
@@ -142,7 +143,7 @@ export class PlatformServices {
         ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
-      adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults)],
+      adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults), ...lobbyAdminRoutes(this.lobbies)],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],
     };
   }

@@ -123,3 +123,19 @@ function serverRoutes(lobbies: LobbyService): Route[] {
 export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies'>): Route[] {
   return [...memberRoutes(deps.lobbies), ...sharedRoutes(deps.lobbies), ...serverRoutes(deps.lobbies)];
 }
+
+/** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */
+export function lobbyAdminRoutes(lobbies: LobbyService): Route[] {
+  return [
+    { method: 'GET', pattern: '/_emulator/lobbies', auth: 'admin', handle: () => ok(lobbies.list()) },
+    {
+      method: 'GET',
+      pattern: '/_emulator/lobbies/:id/messages',
+      auth: 'admin',
+      handle: (ctx) => {
+        const raw = ctx.query.get('limit');
+        return lobbyAnswer(() => ok(lobbies.messages(param(ctx, 'id'), null, raw === null ? 200 : Number(raw))));
+      },
+    },
+  ];
+}

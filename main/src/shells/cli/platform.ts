@@ -34,6 +34,8 @@ Subcommands:
   assets list APP_ID             List an application's assets
   assets add APP_ID NAME         Add an asset (--type small|large, default large)
   assets remove APP_ID NAME      Remove an asset
+  lobbies [list]                 List lobbies, their members and metadata
+  lobbies messages LOBBY_ID      A lobby's messages (see 'platform lobbies --help')
 
 Options for serve:
   --port N          Listen on 127.0.0.1:N (default 0: a free port, never 6463-6472)
@@ -88,6 +90,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
   }
   if (sub === 'serve') return serve(rest, io, options);
   if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
+  if (sub === 'lobbies') return (await import('./platform-lobbies.js')).lobbiesCommand(rest, io);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);
   return (await reportExpected(`platform ${sub}`, io, [PlatformAdminError], () => admin(sub, rest, io))) ?? 1;
 }

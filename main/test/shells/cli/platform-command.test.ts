@@ -230,3 +230,28 @@ describe('companion platform admin subcommands', () => {
     expect(unreachable).toMatchObject({ code: 1, err: expect.stringContaining('cannot reach the platform emulator at http://127.0.0.1:1') });
   });
 });
+
+describe('companion platform lobbies', () => {
+  it("lists the lobbies with their members and metadata, and a lobby's messages newest first", async () => {
+    const { platform, dataDir } = await running();
+    expect((await run(['lobbies'], dataDir)).out).toBe('No lobbies.\n');
+    const bot = platform.admin.apps().find((app) => app.id === SEED.appId)?.bot_token ?? '';
+    const made = await fetch(`${platform.url}/api/v10/lobbies`, {
+      method: 'POST',
+      headers: { Authorization: `Bot ${bot}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { map: 'harbour' }, members: [{ id: SEED.users.alice }, { id: SEED.users.bob }] }),
+    });
+    const lobby = (await made.json()) as { id: string };
+    const listed = await run(['lobbies', 'list'], dataDir);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toBe(`${lobby.id}  app ${SEED.appId}  2 members: ${SEED.users.alice} (away), ${SEED.users.bob} (away) {"map":"harbour"}\n`);
+    const asJson = JSON.parse((await run(['lobbies', '--json'], dataDir)).out) as { id: string }[];
+    expect(asJson.map((l) => l.id)).toEqual([lobby.id]);
+    expect((await run(['lobbies', 'messages', lobby.id, '--limit', '5'], dataDir)).out).toBe('No messages.\n');
+    const unknown = await run(['lobbies', 'messages', '424242'], dataDir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('Unknown Lobby');
+    await expect(platformCommand(['lobbies', 'messages'], captureIo())).rejects.toThrow(/usage: companion platform lobbies messages LOBBY_ID/);
+    await expect(platformCommand(['lobbies', 'messages', '1', '--limit', '201'], captureIo())).rejects.toThrow(/--limit must be a number from 1 to 200/);
+  });
+});
