@@ -23,6 +23,8 @@
  *                   BENCH_FANOUT_USERS (200)  BENCH_FANOUT_BROADCASTERS (20)  BENCH_FANOUT_MS (30000)
  *     embedded-rss  idle RSS of `companion serve` (embedded emulator) vs `--platform <external>`
  *                   BENCH_IDLE_REPEATS (5)  BENCH_IDLE_SETTLE_MS (5000)
+ *     lobby-fanout  a lobby message to each member's LOBBY_MESSAGE_CREATE, and emulator CPU per delivery
+ *                   (bench/src/lobby-phase.ts)  BENCH_LOBBY_MEMBERS (100)  BENCH_LOBBY_MESSAGES (200)  BENCH_LOBBY_RATE (20)
  *   UI phases (bench/src/ui-phases.ts, output key `ui`): `companion serve`'s web UI in headless Chromium
  *   (Playwright; CHROMIUM_PATH, default /usr/bin/chromium; builds out/renderer if missing)
  *     ui-inspector  rendered fps (rAF per 1 s), long tasks, frames received and JS heap of the page at
@@ -83,6 +85,7 @@ import {
   type WorkerResults,
 } from './messages.js';
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
+import { lobbyFanoutPhase } from './lobby-phase.js';
 import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
@@ -139,7 +142,7 @@ const PINNING = ((): { servers: string; loadGenerator: string } | null => {
   }
 })();
 
-const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'ui-inspector', 'ui-consent', 'ui-bridge', 'arrpc'];
+const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'presence', 'fanout', 'embedded-rss', 'lobby-fanout', 'ui-inspector', 'ui-consent', 'ui-bridge', 'arrpc'];
 /**
  * Run only when named: `soak` lasts as long as it is told (10 minutes by default);
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
@@ -171,7 +174,7 @@ const FUZZ = fuzzConfig(ARGS.fuzzFrames, ARGS.fuzzSeed);
 const STANDALONE_PHASES = [...ON_REQUEST_PHASES, 'arrpc'];
 /** The phases that measure the two servers (or start their own hosts beside them); the standalone ones alone need neither. */
 const NEEDS_SERVER_PAIR = [...PHASES].some((phase) => !STANDALONE_PHASES.includes(phase));
-const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss'];
+const PLATFORM_PHASES = ['presence', 'fanout', 'embedded-rss', 'lobby-fanout'];
 
 const TARGETS = {
   setActivityP50MaxRatio: 1.25,
@@ -870,7 +873,7 @@ async function main(): Promise<number> {
     })();
 
     // 8-10. The platform side: presence latency, gateway fan-out, idle RSS with the embedded emulator.
-    const platformOut = PLATFORM_PHASES.some((phase) => PHASES.has(phase)) ? await runPlatformPhases(platformCtx, PHASES, errors) : undefined;
+    const platformOut = PLATFORM_PHASES.some((phase) => PHASES.has(phase)) ? await runPlatformPhases(platformCtx, PHASES, errors, { 'lobby-fanout': ['lobbyFanout', lobbyFanoutPhase] }) : undefined;
 
     // 11-12. The web UI in headless Chromium: inspector frame rate under load, AUTHORIZE to the consent prompt.
     const uiOut = UI_PHASES.some((phase) => PHASES.has(phase)) ? await runUiPhases(platformCtx, PHASES, errors) : undefined;

@@ -60,7 +60,7 @@ export const PLATFORM_TARGETS = { presenceP50MaxMs: 5, embeddedIdleRssMaxExtraMi
 /** The emulator's dev login allows 10 per 60 s per IP: bob plus one per host. */
 const DEV_LOGIN_LIMIT = 10;
 /** The limits the fan-out emulator runs with: only the dev login is raised (200 sign-ins), off the measured path. */
-const FANOUT_EMULATOR_LIMITS = { http: { devLogin: { count: 100_000, windowMs: 60_000 } } };
+export const FANOUT_EMULATOR_LIMITS = { http: { devLogin: { count: 100_000, windowMs: 60_000 } } };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const sleepUntil = (at: number): Promise<void> => sleep(at - performance.now());
@@ -137,13 +137,13 @@ async function http<T>(base: string, method: string, route: string, body?: unkno
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
-const devLogin = async (emulator: Emulator, login: string): Promise<string> =>
+export const devLogin = async (emulator: Emulator, login: string): Promise<string> =>
   (await http<{ token: string }>(emulator.url, 'POST', '/api/v10/auth/login', { login })).token;
 
-const admin = <T>(emulator: Emulator, method: string, route: string, body?: unknown): Promise<T> =>
+export const admin = <T>(emulator: Emulator, method: string, route: string, body?: unknown): Promise<T> =>
   http<T>(emulator.url, method, route, body, `Admin ${emulator.adminToken}`);
 
-async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
@@ -168,7 +168,7 @@ export interface MsSummary {
   readonly maxMs: number;
 }
 
-function summarizeMs(values: readonly number[]): MsSummary | null {
+export function summarizeMs(values: readonly number[]): MsSummary | null {
   const n = values.length;
   if (n === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -586,7 +586,10 @@ export async function startExternalPlatformHost(ctx: PlatformBenchContext): Prom
 }
 
 /** Runs the selected platform phases; each one's failure is recorded and the others still run. */
-export async function runPlatformPhases(ctx: PlatformBenchContext, phases: ReadonlySet<string>, errors: string[]): Promise<Record<string, unknown>> {
+/** A phase run with the platform ones, defined in its own module: phase name → [output key, phase]. */
+export type ExtraPlatformPhases = Readonly<Record<string, readonly [string, (ctx: PlatformBenchContext) => Promise<Record<string, unknown>>]>>;
+
+export async function runPlatformPhases(ctx: PlatformBenchContext, phases: ReadonlySet<string>, errors: string[], more: ExtraPlatformPhases = {}): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const run = async (phase: string, key: string, fn: (c: PlatformBenchContext) => Promise<Record<string, unknown>>): Promise<void> => {
     if (!phases.has(phase)) return;
@@ -602,6 +605,7 @@ export async function runPlatformPhases(ctx: PlatformBenchContext, phases: Reado
   await run('presence', 'presenceLatency', presencePhase);
   await run('fanout', 'fanout', fanoutPhase);
   await run('embedded-rss', 'idleRss', embeddedRssPhase);
+  for (const [phase, [key, fn]] of Object.entries(more)) await run(phase, key, fn);
   const presenceP50 = (out.presenceLatency as { gameActivity?: MsSummary | null } | undefined)?.gameActivity?.p50Ms ?? null;
   const extra = ((out.idleRss as { differenceMiB?: { ofMedians: number | null } } | undefined)?.differenceMiB?.ofMedians) ?? null;
   return {
