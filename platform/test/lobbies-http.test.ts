@@ -14,7 +14,8 @@ async function socialToken(platform: Awaited<ReturnType<typeof startTestPlatform
 
 describe('lobbies over HTTP', () => {
   it('two games with the same secret share a lobby: members are told over the gateway, messages go both ways', async () => {
-    const platform = await startTestPlatform();
+    // 200 messages from one player: the message limit raised for this test.
+    const platform = await startTestPlatform({ limits: { http: { lobbyMessage: { count: 1000, windowMs: 1000 } } } });
     const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
     const aliceGateway = (await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'))).client;
     const put = (token: string, body: unknown) => api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${token}`, body });
@@ -78,5 +79,21 @@ describe('lobbies over HTTP', () => {
     expect((await api(platform, 'DELETE', `/api/v10/lobbies/${id}`, { token: bot })).status).toBe(204);
     expect((await api(platform, 'DELETE', `/api/v10/lobbies/${id}`, { token: bot })).status).toBe(204);
     expect((await api(platform, 'GET', `/api/v10/lobbies/${id}`, { token: bot })).status).toBe(404);
+  });
+
+  it('a player sending too fast gets 429 with retry_after (10 messages per 5 s by default)', async () => {
+    const platform = await startTestPlatform();
+    const alice = await socialToken(platform, 'alice');
+    const lobby = (await api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${alice}`, body: { secret: 'chatty' } })).body;
+    const statuses: number[] = [];
+    let limited: { retry_after?: number } | undefined;
+    for (let i = 0; i < 11; i++) {
+      const response = await api<{ retry_after?: number }>(platform, 'POST', `/api/v10/lobbies/${lobby.id}/messages`, { token: `Bearer ${alice}`, body: { content: `m${i}` } });
+      statuses.push(response.status);
+      if (response.status === 429) limited = response.body;
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect(limited?.retry_after).toBeGreaterThan(0);
   });
 });

@@ -64,16 +64,18 @@ function app(ctx: RequestContext): AppRecord {
   return ctx.bot as AppRecord;
 }
 
-/** The Social SDK's side: a game's Bearer token with `sdk.social_layer`. */
-function memberRoutes(lobbies: LobbyService): Route[] {
+/** The Social SDK's side: a game's Bearer token with `sdk.social_layer`, rate limited per user. */
+function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[] {
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
+  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'user' as const };
   return [
-    { method: 'PUT', pattern: '/lobbies', ...bearer, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
-    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', ...bearer, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(param(ctx, 'id'), me(ctx).id), noContent)) },
+    { method: 'PUT', pattern: '/lobbies', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(param(ctx, 'id'), me(ctx).id), noContent)) },
     {
       method: 'POST',
       pattern: '/lobbies/:id/messages',
       ...bearer,
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
       handle: (ctx) =>
         lobbyAnswer(() => {
           const body = parseBody(MessageBody, ctx.body);
@@ -120,8 +122,8 @@ function serverRoutes(lobbies: LobbyService): Route[] {
 }
 
 /** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
-export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies'>): Route[] {
-  return [...memberRoutes(deps.lobbies), ...sharedRoutes(deps.lobbies), ...serverRoutes(deps.lobbies)];
+export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits'>): Route[] {
+  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies), ...serverRoutes(deps.lobbies)];
 }
 
 /** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */

@@ -34,6 +34,10 @@ export interface PlatformLimits {
     readonly devLogin: WindowLimit;
     /** Registrations of unknown application ids (POST /oauth2/applications/{id}/rpc), per user. **(ours)** */
     readonly appRegister: WindowLimit;
+    /** A game joining, creating or leaving lobbies (PUT /lobbies, DELETE .../members/@me), per user. **(ours)** */
+    readonly lobbyJoin: WindowLimit;
+    /** POST /lobbies/{id}/messages, per user. **(ours)** */
+    readonly lobbyMessage: WindowLimit;
   };
   /** Applications registered on first use held at most; past it unknown ids stay unknown. **(ours)** */
   readonly autoRegisteredAppsMax: number;
@@ -75,6 +79,8 @@ export const DEFAULT_LIMITS: PlatformLimits = {
     messageCreate: { count: 5, windowMs: 5000 },
     devLogin: { count: 10, windowMs: 60_000 },
     appRegister: { count: 30, windowMs: 60_000 },
+    lobbyJoin: { count: 30, windowMs: 60_000 },
+    lobbyMessage: { count: 10, windowMs: 5000 },
   },
   autoRegisteredAppsMax: 500,
   unusedAppTtlMs: 10 * 60 * 1000,

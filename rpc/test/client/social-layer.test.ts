@@ -66,6 +66,12 @@ describe('companion/client lobbies against the emulator', () => {
     const unknown = await alice.getLobbyMessagesWithLimit('424242', 10);
     expect(unknown.result).toMatchObject({ successful: false, status: 404, errorCode: 10031 });
     expect((await alice.getLobbyMessagesWithLimit('424242', 201)).result).toMatchObject({ successful: false, type: 'ValidationError' });
+    // Too fast: the platform's 429 comes back as a retryable result with retryAfter.
+    const { lobbyId } = await alice.createOrJoinLobby('chatty');
+    const results = [];
+    for (let i = 0; i < 11; i++) results.push((await alice.sendLobbyMessage(lobbyId as string, `m${i}`)).result);
+    expect(results[10]).toMatchObject({ successful: false, type: 'HttpError', status: 429, retryable: true });
+    expect(results[10]?.retryAfter).toBeGreaterThan(0);
     const noToken = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
     const refused = await noToken.createOrJoinLobby('x');
     expect(refused.result).toMatchObject({ successful: false, type: 'ValidationError', error: 'no access token: call updateToken first' });
