@@ -115,9 +115,17 @@ export class PlatformServices {
       dispatch: (userIds, event, data) => {
         for (const userId of userIds) this.sessions.dispatchToUser(userId, event, data);
       },
+      webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+  }
+
+  /** A webhook event to the app (nothing when it has no webhook URL), signed like every other. */
+  appEvent(applicationId: string, type: string, data: unknown): void {
+    const app = this.resolveApp(applicationId);
+    if (app === undefined) return;
+    this.webhooks.deliver(app, { version: 1, application_id: app.id, type: 1, event: { type, timestamp: new Date(this.options.now()).toISOString(), data } });
   }
 
   /** The app for an id; a look-up never registers (only the registration route does). */
@@ -140,7 +148,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies }),
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults), ...lobbyAdminRoutes(this.lobbies)],

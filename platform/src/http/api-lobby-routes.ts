@@ -4,7 +4,7 @@ import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
-import { type ApiError, invalidField, missingAccess, unknownLobby, unknownUser } from './errors.js';
+import { type ApiError, invalidField, missingAccess, unknownLobby, unknownMessage, unknownUser } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 /** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
@@ -29,6 +29,8 @@ function lobbyErrorToApi(error: LobbyError): ApiError {
       return unknownLobby();
     case 'unknown_user':
       return unknownUser();
+    case 'unknown_message':
+      return unknownMessage();
     case 'missing_access':
       return missingAccess();
     case 'invalid_form':
@@ -112,6 +114,16 @@ function serverRoutes(lobbies: LobbyService): Route[] {
       handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(param(ctx, 'id'), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
     },
     { method: 'DELETE', pattern: '/lobbies/:id/members/:user', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(param(ctx, 'id'), app(ctx).id, param(ctx, 'user')), noContent)) },
+    {
+      method: 'PUT',
+      pattern: '/lobbies/:id/messages/:message/moderation-metadata',
+      ...bot,
+      handle: (ctx) =>
+        lobbyAnswer(() => {
+          lobbies.setModerationMetadata(param(ctx, 'id'), app(ctx).id, param(ctx, 'message'), parseBody(v.record(v.string(), v.string()), ctx.body));
+          return noContent;
+        }),
+    },
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/bulk',

@@ -50,6 +50,8 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
   const fromGame = ctx.oauth === undefined || body.application_id !== undefined ? body : { ...body, application_id: ctx.oauth.applicationId };
   const created = withInviteErrors(() => postDmMessage(deps, author, channel, fromGame));
   if (nonce !== undefined) nonces.remember(author.id, nonce, channel.id, created.id);
+  // A game's DM: the game's server hears of it, for moderation.
+  if (ctx.oauth !== undefined && body.activity === undefined) deps.appEvent?.(ctx.oauth.applicationId, 'GAME_DIRECT_MESSAGE_CREATE', created);
   return ok(created);
 }
 

@@ -26,4 +26,6 @@ export interface HttpDeps {
   /** Registration on first use (the registration route only). */
   readonly apps: Pick<AppRegistry, 'register'>;
   readonly lobbies: LobbyService;
+  /** A signed webhook event to an application (nothing when it has no webhook URL). */
+  readonly appEvent?: (applicationId: string, type: string, data: unknown) => void;
 }

@@ -13,6 +13,8 @@ export interface LobbyServiceDeps {
   readonly connected: (userId: string) => boolean;
   /** A gateway dispatch to these users' sessions. */
   readonly dispatch: (userIds: readonly string[], event: string, data: unknown) => void;
+  /** A webhook event to the application (LOBBY_MESSAGE_CREATE, LOBBY_MESSAGE_UPDATE), for server-side moderation. */
+  readonly webhook?: (applicationId: string, type: string, data: unknown) => void;
 }
 
 interface MemberState {
@@ -29,7 +31,7 @@ interface LobbyState {
   metadata: LobbyMetadata | null;
   idleTimeoutSeconds: number;
   readonly members: Map<string, MemberState>;
-  readonly messages: LobbyMessage[];
+  messages: LobbyMessage[];
   /** When the lobby last had no connected member (null while one is connected). */
   idleSince: number | null;
 }
@@ -205,7 +207,28 @@ export class LobbyService {
     lobby.messages.push(message);
     if (lobby.messages.length > LOBBY_LIMITS.messagesKept) lobby.messages.splice(0, lobby.messages.length - LOBBY_LIMITS.messagesKept);
     this.tell(lobby, LobbyEvent.MessageCreate, message);
+    this.deps.webhook?.(lobby.applicationId, 'LOBBY_MESSAGE_CREATE', message);
     return message;
+  }
+
+  /**
+   * The game server sets a message's moderation metadata (app-scoped): the members get the
+   * updated message (LOBBY_MESSAGE_UPDATE), the app its webhook event.
+   */
+  setModerationMetadata(lobbyId: string, applicationId: string, messageId: string, metadata: LobbyMetadata): void {
+    const lobby = this.ownedBy(lobbyId, applicationId);
+    const entries = Object.entries(metadata);
+    if (entries.length > 5) throw new LobbyError('invalid_form', `moderation metadata has ${entries.length} keys; at most 5`, 'metadata');
+    for (const [key, value] of entries) {
+      if (key.length > 1024 || value.length > 2000) throw new LobbyError('invalid_form', 'moderation metadata keys are at most 1,024 characters and values at most 2,000', 'metadata');
+    }
+    const index = lobby.messages.findIndex((message) => message.id === messageId);
+    const found = lobby.messages[index];
+    if (found === undefined) throw new LobbyError('unknown_message', `Unknown Message ${messageId}`);
+    const updated: LobbyMessage = { ...found, moderation_metadata: metadata };
+    lobby.messages = lobby.messages.map((message, i) => (i === index ? updated : message));
+    this.tell(lobby, LobbyEvent.MessageUpdate, updated);
+    this.deps.webhook?.(lobby.applicationId, 'LOBBY_MESSAGE_UPDATE', updated);
   }
 
   /** The newest messages first, at most `limit` (1-200) and none older than 72 hours. */

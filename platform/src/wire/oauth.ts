@@ -184,7 +184,13 @@ export interface WebhookEnvelope {
   readonly event?: { readonly type: string; readonly timestamp: string; readonly data?: unknown };
 }
 
-export const WebhookEventType = { ApplicationAuthorized: 'APPLICATION_AUTHORIZED', ApplicationDeauthorized: 'APPLICATION_DEAUTHORIZED' } as const;
+export const WebhookEventType = {
+  ApplicationAuthorized: 'APPLICATION_AUTHORIZED',
+  ApplicationDeauthorized: 'APPLICATION_DEAUTHORIZED',
+  LobbyMessageCreate: 'LOBBY_MESSAGE_CREATE',
+  LobbyMessageUpdate: 'LOBBY_MESSAGE_UPDATE',
+  GameDirectMessageCreate: 'GAME_DIRECT_MESSAGE_CREATE',
+} as const;
 
 /**
  * `POST /api/v10/oauth2/token/introspect {token}` with the user's token (ours): what a game's
