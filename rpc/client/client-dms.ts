@@ -1,4 +1,5 @@
-import { ClientResult, toClientResult } from './client-result.js';
+import type { ClientResult } from './client-result.js';
+import { attempt } from './platform-request.js';
 import * as dm from './dm-api.js';
 import type { LobbyCallOptions, MessageHandle } from './lobby-api.js';
 
@@ -17,13 +18,13 @@ export class ClientDms {
   ) {}
 
   async send(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
-    const outcome = await this.attempt(async () => this.remember(await dm.sendDm(this.options(), await this.channel(recipientId), content)).id);
+    const outcome = await attempt(async () => this.remember(await dm.sendDm(this.options(), await this.channel(recipientId), content)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, messageId: outcome.value };
   }
 
   async read(recipientId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
-    const outcome = await this.attempt(async () => (await dm.readDms(this.options(), await this.channel(recipientId), limit)).map(this.remember));
+    const outcome = await attempt(async () => (await dm.readDms(this.options(), await this.channel(recipientId), limit)).map(this.remember));
     const messages = outcome.value ?? [];
     callback?.(outcome.result, messages);
     return { result: outcome.result, messages };
@@ -35,13 +36,5 @@ export class ClientDms {
     const id = await dm.dmChannel(this.options(), recipientId);
     this.channels.set(recipientId, id);
     return id;
-  }
-
-  private async attempt<T>(work: () => Promise<T>): Promise<{ result: ClientResult; value: T | null }> {
-    try {
-      return { result: ClientResult.ok(200), value: await work() };
-    } catch (error) {
-      return { result: toClientResult(error), value: null };
-    }
   }
 }

@@ -1,4 +1,5 @@
-import { ClientResult, toClientResult } from './client-result.js';
+import type { ClientResult } from './client-result.js';
+import { attempt } from './platform-request.js';
 import * as api from './lobby-api.js';
 import { toLobbyHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type MessageHandle, type Metadata } from './lobby-api.js';
 
@@ -34,14 +35,14 @@ export class ClientLobbies {
 
   /** Client::CreateOrJoinLobby(WithMetadata): the lobby of this secret for the game, joined or made. */
   async createOrJoin(secret: string, lobbyMetadata: Metadata | undefined, memberMetadata: Metadata | undefined, callback?: (result: ClientResult, lobbyId: string | null) => void): Promise<{ result: ClientResult; lobbyId: string | null }> {
-    const outcome = await this.attempt(async () => this.keep(await api.createOrJoinLobby(this.options(), secret, lobbyMetadata, memberMetadata)).id);
+    const outcome = await attempt(async () => this.keep(await api.createOrJoinLobby(this.options(), secret, lobbyMetadata, memberMetadata)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, lobbyId: outcome.value };
   }
 
   /** Client::LeaveLobby. */
   async leave(lobbyId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
-    const outcome = await this.attempt(async () => {
+    const outcome = await attempt(async () => {
       await api.leaveLobby(this.options(), lobbyId);
       this.known.delete(lobbyId);
       return null;
@@ -52,7 +53,7 @@ export class ClientLobbies {
 
   /** Fetches the lobby again (the platform's view now) and keeps it. */
   async refresh(lobbyId: string): Promise<{ result: ClientResult; lobby: LobbyHandle | null }> {
-    const outcome = await this.attempt(async () => this.keep(await api.getLobby(this.options(), lobbyId)));
+    const outcome = await attempt(async () => this.keep(await api.getLobby(this.options(), lobbyId)));
     return { result: outcome.result, lobby: outcome.value };
   }
 
@@ -68,14 +69,14 @@ export class ClientLobbies {
 
   /** Client::SendLobbyMessage. */
   async sendMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
-    const outcome = await this.attempt(async () => this.remember(await api.sendLobbyMessage(this.options(), lobbyId, content)).id);
+    const outcome = await attempt(async () => this.remember(await api.sendLobbyMessage(this.options(), lobbyId, content)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, messageId: outcome.value };
   }
 
   /** Client::GetLobbyMessagesWithLimit: newest first, at most 200, none older than 72 hours. */
   async messagesWithLimit(lobbyId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
-    const outcome = await this.attempt(() => api.getLobbyMessagesWithLimit(this.options(), lobbyId, limit));
+    const outcome = await attempt(() => api.getLobbyMessagesWithLimit(this.options(), lobbyId, limit));
     const messages = outcome.value ?? [];
     callback?.(outcome.result, messages);
     return { result: outcome.result, messages };
@@ -139,13 +140,5 @@ export class ClientLobbies {
   private keep(lobby: LobbyHandle): LobbyHandle {
     this.known.set(lobby.id, lobby);
     return lobby;
-  }
-
-  private async attempt<T>(work: () => Promise<T>): Promise<{ result: ClientResult; value: T | null }> {
-    try {
-      return { result: ClientResult.ok(200), value: await work() };
-    } catch (error) {
-      return { result: toClientResult(error), value: null };
-    }
   }
 }

@@ -1,4 +1,4 @@
-import { fail, isRecord, platformCall } from './platform-request.js';
+import { bearerCall, fail, isRecord } from './platform-request.js';
 import { ClientResult } from './client-result.js';
 import { toMessageHandle, type LobbyCallOptions, type MessageHandle } from './lobby-api.js';
 
@@ -12,13 +12,6 @@ import { toMessageHandle, type LobbyCallOptions, type MessageHandle } from './lo
 /** The most a DM read returns at once (the platform's limit for channel messages). */
 export const MAX_DM_MESSAGES = 100;
 
-function call(options: LobbyCallOptions, method: string, path: string, body?: unknown): Promise<unknown> {
-  if (typeof options.token !== 'string' || options.token.length === 0) throw new TypeError('no access token: call updateToken first');
-  const headers: Record<string, string> = { Authorization: `Bearer ${options.token}`, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return platformCall(options, `/api/v10${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, [options.token]);
-}
-
 function requireUserId(userId: string): string {
   if (typeof userId !== 'string' || !/^\d{1,20}$/.test(userId)) throw new TypeError('recipientId must be a user id (a snowflake)');
   return userId;
@@ -26,19 +19,19 @@ function requireUserId(userId: string): string {
 
 /** The DM channel's id with this user. */
 export async function dmChannel(options: LobbyCallOptions, recipientId: string): Promise<string> {
-  const json = await call(options, 'POST', '/users/@me/channels', { recipient_id: requireUserId(recipientId) });
+  const json = await bearerCall(options, 'POST', '/users/@me/channels', { recipient_id: requireUserId(recipientId) });
   if (!isRecord(json) || typeof json.id !== 'string') return fail(ClientResult.failure('ServerError', 'malformed channel answer: no id'));
   return json.id;
 }
 
 export async function sendDm(options: LobbyCallOptions, channelId: string, content: string): Promise<MessageHandle> {
   if (typeof content !== 'string' || content.trim().length === 0) throw new TypeError('content must not be empty');
-  return toMessageHandle(await call(options, 'POST', `/channels/${encodeURIComponent(channelId)}/messages`, { content }));
+  return toMessageHandle(await bearerCall(options, 'POST', `/channels/${encodeURIComponent(channelId)}/messages`, { content }));
 }
 
 export async function readDms(options: LobbyCallOptions, channelId: string, limit: number): Promise<MessageHandle[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DM_MESSAGES) throw new RangeError(`limit must be an integer from 1 to ${MAX_DM_MESSAGES}`);
-  const json = await call(options, 'GET', `/channels/${encodeURIComponent(channelId)}/messages?limit=${limit}`);
+  const json = await bearerCall(options, 'GET', `/channels/${encodeURIComponent(channelId)}/messages?limit=${limit}`);
   if (!Array.isArray(json)) return fail(ClientResult.failure('ServerError', 'malformed messages answer: not a list'));
   return json.map(toMessageHandle);
 }

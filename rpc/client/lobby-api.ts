@@ -1,4 +1,4 @@
-import { fail, isRecord, platformCall, type PlatformCallOptions } from './platform-request.js';
+import { bearerCall, fail, isRecord, type BearerCallOptions } from './platform-request.js';
 import { ClientResult } from './client-result.js';
 
 /**
@@ -43,10 +43,8 @@ export interface MessageHandle {
   readonly additionalName: string | null;
 }
 
-export interface LobbyCallOptions extends PlatformCallOptions {
-  /** The game's OAuth2 access token. */
-  readonly token: string;
-}
+/** The options of a call with the game's own token. */
+export type LobbyCallOptions = BearerCallOptions;
 
 function metadataOf(value: unknown): Metadata {
   if (!isRecord(value)) return {};
@@ -91,36 +89,29 @@ export function toMessageHandle(json: unknown): MessageHandle {
   };
 }
 
-function call(options: LobbyCallOptions, method: string, path: string, body?: unknown): Promise<unknown> {
-  if (typeof options.token !== 'string' || options.token.length === 0) throw new TypeError('no access token: call updateToken first');
-  const headers: Record<string, string> = { Authorization: `Bearer ${options.token}`, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return platformCall(options, `/api/v10${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, [options.token]);
-}
-
 const seg = (id: string): string => encodeURIComponent(id);
 
 export async function createOrJoinLobby(options: LobbyCallOptions, secret: string, lobbyMetadata?: Metadata, memberMetadata?: Metadata): Promise<LobbyHandle> {
   if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be a non-empty string');
-  return toLobbyHandle(await call(options, 'PUT', '/lobbies', { secret, ...(lobbyMetadata === undefined ? {} : { lobby_metadata: lobbyMetadata }), ...(memberMetadata === undefined ? {} : { member_metadata: memberMetadata }) }));
+  return toLobbyHandle(await bearerCall(options, 'PUT', '/lobbies', { secret, ...(lobbyMetadata === undefined ? {} : { lobby_metadata: lobbyMetadata }), ...(memberMetadata === undefined ? {} : { member_metadata: memberMetadata }) }));
 }
 
 export async function getLobby(options: LobbyCallOptions, lobbyId: string): Promise<LobbyHandle> {
-  return toLobbyHandle(await call(options, 'GET', `/lobbies/${seg(lobbyId)}`));
+  return toLobbyHandle(await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}`));
 }
 
 export async function leaveLobby(options: LobbyCallOptions, lobbyId: string): Promise<void> {
-  await call(options, 'DELETE', `/lobbies/${seg(lobbyId)}/members/@me`);
+  await bearerCall(options, 'DELETE', `/lobbies/${seg(lobbyId)}/members/@me`);
 }
 
 export async function sendLobbyMessage(options: LobbyCallOptions, lobbyId: string, content: string, metadata?: Metadata): Promise<MessageHandle> {
-  return toMessageHandle(await call(options, 'POST', `/lobbies/${seg(lobbyId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
+  return toMessageHandle(await bearerCall(options, 'POST', `/lobbies/${seg(lobbyId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
 }
 
 /** At most `limit` (1-200) messages, newest first, none older than 72 hours (the platform's rule). */
 export async function getLobbyMessagesWithLimit(options: LobbyCallOptions, lobbyId: string, limit: number): Promise<MessageHandle[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new RangeError('limit must be an integer from 1 to 200');
-  const json = await call(options, 'GET', `/lobbies/${seg(lobbyId)}/messages?limit=${limit}`);
+  const json = await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}/messages?limit=${limit}`);
   if (!Array.isArray(json)) return malformed('messages are not a list');
   return json.map(toMessageHandle);
 }

@@ -1,4 +1,4 @@
-import { ClientResult, ClientResultError } from './client-result.js';
+import { ClientResult, ClientResultError, toClientResult } from './client-result.js';
 import { trimBase } from './redirects.js';
 
 /**
@@ -104,4 +104,26 @@ export async function platformCall(options: PlatformCallOptions, path: string, i
   }
   if (response.ok) return json;
   fail(failureOf(response, json, scrub));
+}
+
+/** What a call with the game's own token needs: where, how long, and the token (from updateToken). */
+export interface BearerCallOptions extends PlatformCallOptions {
+  readonly token: string;
+}
+
+/** `<method> /api/v10<path>` with the game's Bearer token and a JSON body; the token never reaches a message. */
+export function bearerCall(options: BearerCallOptions, method: string, path: string, body?: unknown): Promise<unknown> {
+  if (typeof options.token !== 'string' || options.token.length === 0) throw new TypeError('no access token: call updateToken first');
+  const headers: Record<string, string> = { Authorization: `Bearer ${options.token}`, Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return platformCall(options, `/api/v10${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, [options.token]);
+}
+
+/** The outcome of `work` as a result and its value (null on failure): the SDK's calls never throw. */
+export async function attempt<T>(work: () => Promise<T>): Promise<{ result: ClientResult; value: T | null }> {
+  try {
+    return { result: ClientResult.ok(200), value: await work() };
+  } catch (error) {
+    return { result: toClientResult(error), value: null };
+  }
 }

@@ -1,3 +1,4 @@
+import { identityColour } from '../../../common/src/identity-colour.js';
 import type { AppRecord } from '../state/model.js';
 import type { Route, RouteResult } from './router.js';
 
@@ -12,14 +13,6 @@ import type { Route, RouteResult } from './router.js';
 /** The extensions the CDN serves; the id is the file name without it. */
 const IMAGE_FILE = /^(\d{1,20})\.(png|jpg|jpeg|webp|gif)$/;
 
-const COLOURS = ['#4752c4', '#2f6f4f', '#8a3f9b', '#a8431d', '#1f6b8a', '#7a5a00', '#b0304f', '#3d4a5c'] as const;
-
-function colourOf(id: string): string {
-  let hash = 0;
-  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
-  return COLOURS[hash % COLOURS.length] ?? COLOURS[0];
-}
-
 function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -30,7 +23,7 @@ export function placeholderSvg(id: string, label: string): string {
   const size = label.length <= 2 ? 128 : Math.max(28, Math.floor(200 / Math.max(4, Array.from(label).length)));
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">` +
-    `<rect width="256" height="256" fill="${colourOf(id)}"/>` +
+    `<rect width="256" height="256" fill="${identityColour(id)}"/>` +
     `<text x="128" y="128" dominant-baseline="central" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${size}" fill="#ffffff">${text}</text>` +
     `</svg>`
   );

@@ -1,17 +1,9 @@
 import type { ReactNode } from 'react';
+import { identityColour } from '../../../common/src/identity-colour';
 import type { UserView } from '../../../preload/src/contract';
 import { displayName } from '../lib/format';
 import { avatarUrl } from '../lib/images';
 import { SafeImage } from './safe';
-
-/** Backgrounds for the initials, all with white text above 4.5:1 (WCAG AA) in both themes. */
-const AVATAR_COLOURS = ['#4752c4', '#2f6f4f', '#8a3f9b', '#a8431d', '#1f6b8a', '#7a5a00', '#b0304f', '#4a5566'] as const;
-
-function colourOf(id: string): string {
-  let hash = 0;
-  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
-  return AVATAR_COLOURS[hash % AVATAR_COLOURS.length] ?? AVATAR_COLOURS[0];
-}
 
 /** The first letter of the name a player sees (a surrogate pair kept whole). */
 function initialOf(user: UserView): string {
@@ -33,7 +25,7 @@ export function statusWord(status: string): string {
 export function Avatar({ user, status, size = 40 }: { readonly user: UserView; readonly status?: string; readonly size?: number }): ReactNode {
   const initial = <>{initialOf(user)}</>;
   return (
-    <span className="avatar" style={{ width: size, height: size, background: colourOf(user.id), fontSize: size * 0.45 }} aria-hidden="true" data-testid="avatar">
+    <span className="avatar" style={{ width: size, height: size, background: identityColour(user.id), fontSize: size * 0.45 }} aria-hidden="true" data-testid="avatar">
       <SafeImage src={avatarUrl(user.id, user.avatar)} alt="" className="avatar-image" size={size} fallback={initial} />
       {status !== undefined && <span className={`avatar-status status-dot status-${/^[a-z]+$/.test(status) ? status : 'unknown'}`} />}
     </span>
