@@ -15,6 +15,7 @@ import { simulationRoutes } from '../http/simulation-routes.js';
 import { InviteService } from '../invites/invites.js';
 import { LobbyService } from '../lobbies/lobby-service.js';
 import { LobbySweeper } from '../lobbies/lobby-sweeper.js';
+import { RelationshipService } from '../relationships/relationship-service.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
 import { TokenFaults } from '../oauth/token-faults.js';
@@ -56,6 +57,7 @@ export class PlatformServices {
   /** Application look-ups and registration on first use. */
   readonly apps: AppRegistry;
   readonly lobbies: LobbyService;
+  readonly relationships: RelationshipService;
   readonly lobbySweeper: LobbySweeper;
 
   constructor(
@@ -118,6 +120,7 @@ export class PlatformServices {
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
+    this.relationships = new RelationshipService(store, this.admin, this.sessions);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
@@ -148,7 +151,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
       ],
       adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults), ...lobbyAdminRoutes(this.lobbies)],

@@ -1,11 +1,28 @@
 import * as v from 'valibot';
+import { RelationshipError } from '../relationships/relationship-service.js';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
-import { GAME_SCOPES } from './game-scopes.js';
-import { me, ok, parseBody } from './api-kit.js';
+import { me, noContent, ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
-import { unknownUser } from './errors.js';
+import { invalidField, missingAccess, unknownUser } from './errors.js';
+import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
+
+/** `PUT /users/@me/relationships/{id}`: no type (a friend request, or accepting theirs) or type 2 (block). */
+const RelationshipBody = v.object({ type: v.optional(v.picklist([1, 2])) });
+
+/** A relationship change's answer: 204, or the API error of its refusal. */
+function relationshipAnswer(work: () => void): RouteResult {
+  try {
+    work();
+    return noContent;
+  } catch (error) {
+    if (!(error instanceof RelationshipError)) throw error;
+    if (error.reason === 'unknown_user') throw unknownUser();
+    if (error.reason === 'blocked') throw missingAccess();
+    throw invalidField('id', 'BASE_TYPE_BAD', error.message);
+  }
+}
 
 const OpenDmBody = v.object({ recipient_id: v.string() });
 
@@ -33,13 +50,26 @@ export function userRoutes(deps: HttpDeps): Route[] {
       pattern: '/users/@me/relationships',
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationships,
+      handle: (ctx) => ok(deps.relationships.list(me(ctx).id)),
+    },
+    {
+      method: 'PUT',
+      pattern: '/users/@me/relationships/:id',
+      auth: 'user',
+      bearerScopes: GAME_SCOPES.relationshipsWrite,
       handle: (ctx) =>
-        ok(
-          store.friendsOf(me(ctx).id).flatMap((id) => {
-            const friend = store.user(id);
-            return friend === undefined ? [] : [{ id, type: RelationshipType.Friend, user: toPlatformUser(friend) }];
-          }),
-        ),
+        relationshipAnswer(() => {
+          const { type } = parseBody(RelationshipBody, ctx.body);
+          if (type === RelationshipType.Blocked) deps.relationships.block(me(ctx).id, ctx.params.id as string);
+          else deps.relationships.request(me(ctx).id, ctx.params.id as string);
+        }),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/users/@me/relationships/:id',
+      auth: 'user',
+      bearerScopes: GAME_SCOPES.relationshipsWrite,
+      handle: (ctx) => relationshipAnswer(() => deps.relationships.remove(me(ctx).id, ctx.params.id as string)),
     },
     {
       method: 'GET',

@@ -3,6 +3,7 @@ import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import type { InviteService } from '../invites/invites.js';
 import type { LobbyService } from '../lobbies/lobby-service.js';
+import type { RelationshipService } from '../relationships/relationship-service.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord } from '../state/model.js';
@@ -26,6 +27,7 @@ export interface HttpDeps {
   /** Registration on first use (the registration route only). */
   readonly apps: Pick<AppRegistry, 'register'>;
   readonly lobbies: LobbyService;
+  readonly relationships: RelationshipService;
   /** A signed webhook event to an application (nothing when it has no webhook URL). */
   readonly appEvent?: (applicationId: string, type: string, data: unknown) => void;
 }

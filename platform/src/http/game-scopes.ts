@@ -5,6 +5,7 @@
  */
 export const GAME_SCOPES = {
   relationships: ['relationships.read', 'sdk.social_layer', 'sdk.social_layer_presence'],
+  relationshipsWrite: ['relationships.write', 'sdk.social_layer', 'sdk.social_layer_presence'],
   dmRead: ['dm_channels.read', 'sdk.social_layer'],
   dmMessagesRead: ['dm_channels.messages.read', 'messages.read', 'sdk.social_layer'],
   dmWrite: ['dm_channels.messages.write', 'sdk.social_layer'],

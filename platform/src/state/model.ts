@@ -8,6 +8,10 @@ export interface StateFile {
   users: UserRecord[];
   /** Friend pairs, each pair once, ids sorted. */
   friendships: [string, string][];
+  /** Pending friend requests, [from, to] (added after version 1 shipped: missing in older files, read as empty). */
+  friend_requests?: [string, string][];
+  /** Blocks, [by, target] (as friend_requests). */
+  blocks?: [string, string][];
   guilds: GuildRecord[];
   channels: ChannelRecord[];
   messages: MessageRecord[];

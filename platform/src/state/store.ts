@@ -157,6 +157,47 @@ export class Store {
     return true;
   }
 
+  /** Pending friend requests: [from, to]. */
+  friendRequests(): readonly (readonly [string, string])[] {
+    return this.data.friend_requests ?? [];
+  }
+
+  hasFriendRequest(from: string, to: string): boolean {
+    return this.friendRequests().some(([x, y]) => x === from && y === to);
+  }
+
+  /** False when it was pending already. */
+  addFriendRequest(from: string, to: string): boolean {
+    if (this.hasFriendRequest(from, to)) return false;
+    this.data.friend_requests = [...this.friendRequests(), [from, to]] as [string, string][];
+    this.changed();
+    return true;
+  }
+
+  /** False when there was none. */
+  removeFriendRequest(from: string, to: string): boolean {
+    if (!this.hasFriendRequest(from, to)) return false;
+    this.data.friend_requests = this.friendRequests().filter(([x, y]) => !(x === from && y === to)) as [string, string][];
+    this.changed();
+    return true;
+  }
+
+  /** Blocks: [by, target]. */
+  blocks(): readonly (readonly [string, string])[] {
+    return this.data.blocks ?? [];
+  }
+
+  hasBlocked(by: string, target: string): boolean {
+    return this.blocks().some(([x, y]) => x === by && y === target);
+  }
+
+  setBlocked(by: string, target: string, blocked: boolean): boolean {
+    if (this.hasBlocked(by, target) === blocked) return false;
+    this.data.blocks = blocked ? ([...this.blocks(), [by, target]] as [string, string][]) : (this.blocks().filter(([x, y]) => !(x === by && y === target)) as [string, string][]);
+    this.changed();
+    return true;
+  }
+
   /** False when they were not friends. */
   removeFriendship(a: string, b: string): boolean {
     this.requireUser(a, 'a');

@@ -1,0 +1,100 @@
+import type { PlatformAdmin } from '../admin/admin.js';
+import type { Dispatcher } from '../gateway/sessions.js';
+import { toPlatformUser, type Store } from '../state/store.js';
+import { GatewayEvent, RelationshipType, type PlatformUser } from '../wire/index.js';
+
+/** Why a relationship change was refused; the HTTP layer maps it. */
+export class RelationshipError extends Error {
+  constructor(
+    readonly reason: 'unknown_user' | 'self' | 'blocked',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RelationshipError';
+  }
+}
+
+export interface RelationshipView {
+  readonly id: string;
+  readonly type: number;
+  readonly user: PlatformUser;
+}
+
+/**
+ * Friend requests and blocks, between the platform's users (the friendships themselves are the
+ * admin's: accepting makes friends as it does). A request to someone who asked you first accepts
+ * theirs; a block ends a friendship and any request, and stops new requests both ways.
+ * RELATIONSHIP_ADD and RELATIONSHIP_REMOVE tell both sides, each with the type as they see it.
+ */
+export class RelationshipService {
+  constructor(
+    private readonly store: Store,
+    private readonly admin: Pick<PlatformAdmin, 'addFriends' | 'removeFriends'>,
+    private readonly dispatcher: Dispatcher,
+  ) {}
+
+  /** Every relationship of the user: friends, blocked, incoming and outgoing requests. */
+  list(userId: string): RelationshipView[] {
+    const view = (id: string, type: number): RelationshipView[] => {
+      const user = this.store.user(id);
+      return user === undefined ? [] : [{ id, type, user: toPlatformUser(user) }];
+    };
+    return [
+      ...this.store.friendsOf(userId).flatMap((id) => view(id, RelationshipType.Friend)),
+      ...this.store.blocks().filter(([by]) => by === userId).flatMap(([, id]) => view(id, RelationshipType.Blocked)),
+      ...this.store.friendRequests().filter(([, to]) => to === userId).flatMap(([from]) => view(from, RelationshipType.IncomingRequest)),
+      ...this.store.friendRequests().filter(([from]) => from === userId).flatMap(([, to]) => view(to, RelationshipType.OutgoingRequest)),
+    ];
+  }
+
+  /** Sends a friend request, or accepts theirs; nothing when they are friends already. */
+  request(from: string, to: string): void {
+    this.known(from, to);
+    if (this.store.hasBlocked(to, from) || this.store.hasBlocked(from, to)) throw new RelationshipError('blocked', 'A block stands between these users');
+    if (this.store.areFriends(from, to)) return;
+    if (this.store.removeFriendRequest(to, from)) {
+      this.admin.addFriends(from, to);
+      return;
+    }
+    if (!this.store.addFriendRequest(from, to)) return;
+    this.tell(from, to, RelationshipType.OutgoingRequest);
+    this.tell(to, from, RelationshipType.IncomingRequest);
+  }
+
+  block(by: string, target: string): void {
+    this.known(by, target);
+    if (this.store.areFriends(by, target)) this.admin.removeFriends(by, target);
+    this.withdraw(by, target);
+    this.withdraw(target, by);
+    if (this.store.setBlocked(by, target, true)) this.tell(by, target, RelationshipType.Blocked);
+  }
+
+  /** Unfriends, cancels or rejects a request, or unblocks: whatever stands between them from `userId`'s side. */
+  remove(userId: string, other: string): void {
+    this.known(userId, other);
+    if (this.store.areFriends(userId, other)) this.admin.removeFriends(userId, other);
+    this.withdraw(userId, other);
+    this.withdraw(other, userId);
+    if (this.store.setBlocked(userId, other, false)) this.untell(userId, other, RelationshipType.Blocked);
+  }
+
+  private withdraw(from: string, to: string): void {
+    if (!this.store.removeFriendRequest(from, to)) return;
+    this.untell(from, to, RelationshipType.OutgoingRequest);
+    this.untell(to, from, RelationshipType.IncomingRequest);
+  }
+
+  private known(a: string, b: string): void {
+    if (a === b) throw new RelationshipError('self', 'A user has no relationship with themselves');
+    if (this.store.user(a) === undefined || this.store.user(b) === undefined) throw new RelationshipError('unknown_user', 'Unknown User');
+  }
+
+  private tell(to: string, about: string, type: number): void {
+    const user = this.store.user(about);
+    if (user !== undefined) this.dispatcher.dispatchToUser(to, GatewayEvent.RelationshipAdd, { id: about, type, user: toPlatformUser(user) });
+  }
+
+  private untell(to: string, about: string, type: number): void {
+    this.dispatcher.dispatchToUser(to, GatewayEvent.RelationshipRemove, { id: about, type });
+  }
+}
