@@ -12,6 +12,7 @@ import { authorizeResultFromRpcError, ClientResult, toClientResult } from './cli
 import { ClientLobbies, type LobbyCallbacks, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
 import { PlatformSession, type PlatformStatus } from './platform-session.js';
 import { ClientDms } from './client-dms.js';
+import { ClientRelationships, type RelationshipCallbacks, type RelationshipHandle } from './client-relationships.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
@@ -144,12 +145,17 @@ export class Client {
   private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** Direct messages between players of the game, through the same session. */
   private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember);
+  /** The player's relationships, through the same session. */
+  private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform = new PlatformSession({
     platformBase: () => this.platformBase(),
     token: () => this.connection.currentAccessToken,
     timeoutMs: () => this.httpTimeoutMs,
-    dispatch: (t, d) => this.lobbies.dispatch(t, d),
+    dispatch: (t, d) => {
+      this.lobbies.dispatch(t, d);
+      this.relationships.dispatch(t, d);
+    },
     tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
   });
   private lastReady: ReadyData | null = null;
@@ -700,6 +706,31 @@ export class Client {
   /** Client::GetLobbyIds. */
   getLobbyIds(): string[] {
     return this.lobbies.ids();
+  }
+
+  /** Client::GetRelationships: friends, blocks and requests, through the game's own session. */
+  getRelationships(): Promise<{ result: ClientResult; relationships: readonly RelationshipHandle[] }> {
+    return this.relationships.list();
+  }
+
+  /** Sends a friend request to the user, or accepts theirs. */
+  sendFriendRequest(userId: string): Promise<ClientResult> {
+    return this.relationships.request(userId);
+  }
+
+  /** Unfriends, cancels or rejects a request, or unblocks: whatever stands between the player and the user. */
+  removeRelationship(userId: string): Promise<ClientResult> {
+    return this.relationships.remove(userId);
+  }
+
+  /** Client::BlockUser. */
+  blockUser(userId: string): Promise<ClientResult> {
+    return this.relationships.block(userId);
+  }
+
+  /** The relationship callbacks (SetRelationshipCreatedCallback, SetRelationshipDeletedCallback), in one call. */
+  setRelationshipCallbacks(callbacks: Partial<RelationshipCallbacks>): void {
+    Object.assign(this.relationships.callbacks, callbacks);
   }
 
   /** Client::SendUserMessage: a direct message to another player (the game's token, with the Social SDK's scopes). */

@@ -106,3 +106,4 @@ export {
 
 export type { LobbyCallbacks, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
 export type { PlatformStatus } from './platform-session.js';
+export { RelationshipKind, type RelationshipCallbacks, type RelationshipHandle } from './client-relationships.js';

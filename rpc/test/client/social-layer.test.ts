@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client } from '../../client/index.js';
+import { Client, RelationshipKind } from '../../client/index.js';
 import { getToken } from '../../client/oauth-http.js';
 import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
 
@@ -138,5 +138,30 @@ describe('companion/client direct messages', () => {
     expect(conversation.messages.map((m) => m.content)).toEqual(['yes', 'ready?']);
     expect((await bob.getUserMessagesWithLimit(aliceId, 101)).result).toMatchObject({ successful: false, type: 'ValidationError' });
     expect((await bob.sendUserMessage('not-a-user', 'x')).result).toMatchObject({ successful: false, type: 'ValidationError' });
+  });
+});
+
+describe('companion/client relationships', () => {
+  it('lists friends; a removal, a request and its acceptance reach the other game as relationship callbacks; a block shows as blocked', async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await game(platform, 'alice'), await game(platform, 'bob')];
+    const listed = await alice.getRelationships();
+    expect(listed.result.successful).toBe(true);
+    const bobEntry = listed.relationships.find((r) => r.username === 'bob');
+    expect(bobEntry).toMatchObject({ type: RelationshipKind.Friend, displayName: 'Bob' });
+    const aliceId = (await bob.getRelationships()).relationships.find((r) => r.username === 'alice')?.id ?? '';
+    const seen: string[] = [];
+    bob.setRelationshipCallbacks({ relationshipCreated: (id, type) => seen.push(`created ${id} ${type}`), relationshipDeleted: (id) => seen.push(`deleted ${id}`) });
+
+    expect((await alice.removeRelationship(bobEntry?.id ?? '')).successful).toBe(true);
+    await vi.waitFor(() => expect(seen).toEqual([`deleted ${aliceId}`]));
+    expect((await alice.sendFriendRequest(bobEntry?.id ?? '')).successful).toBe(true);
+    await vi.waitFor(() => expect(seen).toContain(`created ${aliceId} ${RelationshipKind.PendingIncoming}`));
+    expect((await bob.sendFriendRequest(aliceId)).successful).toBe(true);
+    await vi.waitFor(() => expect(seen).toContain(`created ${aliceId} ${RelationshipKind.Friend}`));
+    expect((await bob.blockUser(aliceId)).successful).toBe(true);
+    expect((await bob.getRelationships()).relationships.find((r) => r.id === aliceId)?.type).toBe(RelationshipKind.Blocked);
+    // alice cannot ask again while blocked: the platform's refusal as a result.
+    expect(await alice.sendFriendRequest(bobEntry?.id ?? '')).toMatchObject({ successful: false, status: 403, errorCode: 50001 });
   });
 });
