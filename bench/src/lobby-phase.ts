@@ -58,7 +58,9 @@ async function members(ctx: PlatformBenchContext, emulator: Emulator, arrivals: 
         onDispatch: (t, d, at) => {
           if (t !== 'LOBBY_MESSAGE_CREATE') return;
           const content = (d as { content?: string }).content ?? '';
-          arrivals.set(content, [...(arrivals.get(content) ?? []), at]);
+          const list = arrivals.get(content);
+          if (list === undefined) arrivals.set(content, [at]);
+          else list.push(at);
         },
       }),
   );

@@ -96,4 +96,18 @@ describe('lobbies over HTTP', () => {
     expect(statuses[10]).toBe(429);
     expect(limited?.retry_after).toBeGreaterThan(0);
   });
+
+  it("a member whose gateway session ends is told to the others as away (LOBBY_MEMBER_UPDATE, connected false)", async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
+    const { client: aliceGateway } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
+    const { client: bobGateway } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'));
+    const lobby = (await api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${alice}`, body: { secret: 'away' } })).body;
+    await api(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${bob}`, body: { secret: 'away' } });
+    // A close with 1000 ends the session at once (not resumable).
+    bobGateway.close(1000);
+    const update = await aliceGateway.next(isDispatch(LobbyEvent.MemberUpdate));
+    expect(update.d).toMatchObject({ lobby_id: lobby.id, member: { id: SEED.users.bob, connected: false } });
+    aliceGateway.close();
+  });
 });

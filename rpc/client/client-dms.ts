@@ -1,7 +1,7 @@
 import type { ClientResult } from './client-result.js';
-import { attempt } from './platform-request.js';
 import * as dm from './dm-api.js';
-import type { LobbyCallOptions, MessageHandle } from './lobby-api.js';
+import type { MessageHandle } from './lobby-api.js';
+import { attempt, type BearerCallOptions } from './platform-request.js';
 
 /**
  * The Client's direct messages in the Social SDK's shape (SendUserMessage,
@@ -12,7 +12,7 @@ export class ClientDms {
   private readonly channels = new Map<string, string>();
 
   constructor(
-    private readonly options: () => LobbyCallOptions,
+    private readonly options: () => BearerCallOptions,
     /** Keeps a message for getMessageHandle. */
     private readonly remember: (message: MessageHandle) => MessageHandle,
   ) {}

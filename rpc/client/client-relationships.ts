@@ -1,6 +1,5 @@
 import type { ClientResult } from './client-result.js';
-import type { LobbyCallOptions } from './lobby-api.js';
-import { attempt, bearerCall, isRecord } from './platform-request.js';
+import { attempt, bearerCall, isRecord, type BearerCallOptions } from './platform-request.js';
 
 /** The Social SDK's relationship types, as the platform numbers them. */
 export const RelationshipKind = { Friend: 1, Blocked: 2, PendingIncoming: 3, PendingOutgoing: 4 } as const;
@@ -37,7 +36,7 @@ function handleOf(value: unknown): RelationshipHandle | null {
 export class ClientRelationships {
   readonly callbacks: RelationshipCallbacks = {};
 
-  constructor(private readonly options: () => LobbyCallOptions) {}
+  constructor(private readonly options: () => BearerCallOptions) {}
 
   /** Client::GetRelationships: every relationship, friends and requests and blocks. */
   async list(): Promise<{ result: ClientResult; relationships: readonly RelationshipHandle[] }> {

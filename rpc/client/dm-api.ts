@@ -1,6 +1,6 @@
-import { bearerCall, fail, isRecord } from './platform-request.js';
+import { bearerCall, fail, isRecord, type BearerCallOptions } from './platform-request.js';
 import { ClientResult } from './client-result.js';
-import { toMessageHandle, type LobbyCallOptions, type MessageHandle } from './lobby-api.js';
+import { toMessageHandle, type MessageHandle } from './lobby-api.js';
 
 /**
  * Direct messages between players of the same game, with the game's own Bearer token: the DM
@@ -18,18 +18,18 @@ function requireUserId(userId: string): string {
 }
 
 /** The DM channel's id with this user. */
-export async function dmChannel(options: LobbyCallOptions, recipientId: string): Promise<string> {
+export async function dmChannel(options: BearerCallOptions, recipientId: string): Promise<string> {
   const json = await bearerCall(options, 'POST', '/users/@me/channels', { recipient_id: requireUserId(recipientId) });
   if (!isRecord(json) || typeof json.id !== 'string') return fail(ClientResult.failure('ServerError', 'malformed channel answer: no id'));
   return json.id;
 }
 
-export async function sendDm(options: LobbyCallOptions, channelId: string, content: string): Promise<MessageHandle> {
+export async function sendDm(options: BearerCallOptions, channelId: string, content: string): Promise<MessageHandle> {
   if (typeof content !== 'string' || content.trim().length === 0) throw new TypeError('content must not be empty');
   return toMessageHandle(await bearerCall(options, 'POST', `/channels/${encodeURIComponent(channelId)}/messages`, { content }));
 }
 
-export async function readDms(options: LobbyCallOptions, channelId: string, limit: number): Promise<MessageHandle[]> {
+export async function readDms(options: BearerCallOptions, channelId: string, limit: number): Promise<MessageHandle[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DM_MESSAGES) throw new RangeError(`limit must be an integer from 1 to ${MAX_DM_MESSAGES}`);
   const json = await bearerCall(options, 'GET', `/channels/${encodeURIComponent(channelId)}/messages?limit=${limit}`);
   if (!Array.isArray(json)) return fail(ClientResult.failure('ServerError', 'malformed messages answer: not a list'));

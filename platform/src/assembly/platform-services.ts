@@ -127,8 +127,7 @@ export class PlatformServices {
   /** A webhook event to the app (nothing when it has no webhook URL), signed like every other. */
   appEvent(applicationId: string, type: string, data: unknown): void {
     const app = this.resolveApp(applicationId);
-    if (app === undefined) return;
-    this.webhooks.deliver(app, { version: 1, application_id: app.id, type: 1, event: { type, timestamp: new Date(this.options.now()).toISOString(), data } });
+    if (app !== undefined) this.webhooks.deliverEvent(app, type, data, this.options.now());
   }
 
   /** The app for an id; a look-up never registers (only the registration route does). */
@@ -179,5 +178,7 @@ export class PlatformServices {
     this.sessions.remove(session);
     this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
     this.presence.publish(session.userId);
+    // The user's lobbies may have become idle; their members hear that this one is away.
+    this.lobbies.connectionChanged(session.userId);
   }
 }

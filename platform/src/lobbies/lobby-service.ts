@@ -244,7 +244,10 @@ export class LobbyService {
 
   // ---- idleness
 
-  /** A user's gateway sessions came or went: the lobbies they are in may have become idle, or stopped being. */
+  /**
+   * A user's gateway session ended: the lobbies they are in may have become idle, and their
+   * members hear of it (LOBBY_MEMBER_UPDATE). A session that comes is seen by the next sweep.
+   */
   connectionChanged(userId: string): void {
     for (const lobby of this.lobbies.values()) {
       if (!lobby.members.has(userId)) continue;

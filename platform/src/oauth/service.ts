@@ -17,7 +17,6 @@ import {
   type OAuthGrant,
   type OAuthMe,
   type TokenResponse,
-  type WebhookEnvelope,
 } from '../wire/index.js';
 import type { BearerAuth } from './bearer-auth.js';
 import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidClient, invalidGrant, invalidParam, invalidRequest, invalidScope, missingParam } from './errors.js';
@@ -305,8 +304,7 @@ export class OAuthService {
   }
 
   private webhook(app: AppRecord, type: string, data: unknown): void {
-    const envelope: WebhookEnvelope = { version: 1, application_id: app.id, type: 1, event: { type, timestamp: new Date(this.deps.now()).toISOString(), data } };
-    this.deps.webhooks.deliver(app, envelope);
+    this.deps.webhooks.deliverEvent(app, type, data, this.deps.now());
   }
 
   /**

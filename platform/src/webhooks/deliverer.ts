@@ -57,6 +57,11 @@ export class WebhookDeliverer {
     void run.finally(() => this.pending.delete(run));
   }
 
+  /** An event (`type: 1` envelope) that happened at `at` (epoch ms), delivered as `deliver` does. */
+  deliverEvent(app: WebhookApp, type: string, data: unknown, at: number): void {
+    this.deliver(app, { version: 1, application_id: app.id, type: 1, event: { type, timestamp: new Date(at).toISOString(), data } });
+  }
+
   /** Resolves when every delivery in progress has ended (delivered or given up). */
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);

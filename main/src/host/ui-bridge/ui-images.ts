@@ -101,12 +101,12 @@ export class UiImages {
     } catch {
       return UNAVAILABLE;
     }
-    if (response.status === 404) return NOT_FOUND;
     const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
     const length = Number(response.headers.get('content-length') ?? '0');
     if (!response.ok || !type.startsWith('image/') || length > MAX_IMAGE_BYTES) {
+      // The connection is released, whatever the answer was.
       await response.body?.cancel().catch(() => undefined);
-      return UNAVAILABLE;
+      return response.status === 404 ? NOT_FOUND : UNAVAILABLE;
     }
     const body = Buffer.from(await response.arrayBuffer());
     if (body.length > MAX_IMAGE_BYTES) return UNAVAILABLE;
