@@ -36,12 +36,12 @@ describe('oauth2 secrets', () => {
     secrets.push(wrongVerifier);
     await postForm(platform, TOKEN, { grant_type: 'authorization_code', code, client_id: APP, code_verifier: wrongVerifier });
     const first = (await postForm<TokenResponse>(platform, TOKEN, { grant_type: 'authorization_code', code, client_id: APP, code_verifier: verifier })).body;
-    secrets.push(first.access_token, first.refresh_token, first.id_token as string);
+    secrets.push(first.access_token, first.refresh_token as string, first.id_token as string);
     await bearer(platform, '/api/oauth2/@me', first.access_token);
     await bearer(platform, '/api/users/@me', first.access_token);
-    const refreshed = (await postForm<TokenResponse>(platform, TOKEN, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: APP })).body;
-    secrets.push(refreshed.access_token, refreshed.refresh_token, refreshed.id_token as string);
-    await postForm(platform, TOKEN, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: APP });
+    const refreshed = (await postForm<TokenResponse>(platform, TOKEN, { grant_type: 'refresh_token', refresh_token: first.refresh_token as string, client_id: APP })).body;
+    secrets.push(refreshed.access_token, refreshed.refresh_token as string, refreshed.id_token as string);
+    await postForm(platform, TOKEN, { grant_type: 'refresh_token', refresh_token: first.refresh_token as string, client_id: APP });
 
     // Browser flow of a confidential client: a wrong secret, then Basic auth; then a revoke.
     const page = await fetch(`${platform.url}/oauth2/authorize?client_id=${backend.id}&scope=identify&state=st`, {
@@ -55,7 +55,7 @@ describe('oauth2 secrets', () => {
     await postForm(platform, TOKEN, { grant_type: 'authorization_code', code: browserCode, client_id: backend.id, client_secret: 'wrong-secret-value-xyz' });
     secrets.push('wrong-secret-value-xyz');
     const bobTokens = (await postForm<TokenResponse>(platform, TOKEN, { grant_type: 'authorization_code', code: browserCode }, { basic: { id: backend.id, secret: backendSecret } })).body;
-    secrets.push(bobTokens.access_token, bobTokens.refresh_token);
+    secrets.push(bobTokens.access_token, bobTokens.refresh_token as string);
     await postForm(platform, '/api/oauth2/token/revoke', { token: bobTokens.access_token }, { basic: { id: backend.id, secret: backendSecret } });
     await bearer(platform, '/api/users/@me', bobTokens.access_token);
 

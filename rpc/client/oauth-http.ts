@@ -30,7 +30,7 @@ export interface TokenResponse {
   readonly idToken?: string;
 }
 
-interface CommonOptions {
+export interface CommonOptions {
   /** `http://127.0.0.1:PORT` (no `/api`). */
   readonly platformBase: string;
   readonly applicationId: string | bigint;
@@ -43,6 +43,8 @@ interface CommonOptions {
 
 export interface GetTokenOptions extends CommonOptions {
   readonly code: string;
+  /** GetTokenFromProvisionalMerge: the provisional account of this identity is merged into the code's account. */
+  readonly externalAuth?: { readonly type: string; readonly token: string };
   /** The PKCE verifier whose challenge went into the authorize request. */
   readonly codeVerifier?: string;
   /** Required for browser-flow codes whose request named it; ignored for RPC codes. */
@@ -65,8 +67,13 @@ export async function getToken(options: GetTokenOptions): Promise<TokenResponse>
   const form = new URLSearchParams({ grant_type: 'authorization_code', code: options.code });
   if (options.codeVerifier !== undefined) form.set('code_verifier', requireString(options.codeVerifier, 'codeVerifier'));
   if (options.redirectUri !== undefined) form.set('redirect_uri', requireString(options.redirectUri, 'redirectUri'));
-  const body = await post(options, '/api/v10/oauth2/token', form, [options.code, options.codeVerifier]);
-  return parseTokenResponse(body, secretsOf(options, [options.code, options.codeVerifier]));
+  if (options.externalAuth !== undefined) {
+    form.set('external_auth_type', requireString(options.externalAuth.type, 'externalAuthType'));
+    form.set('external_auth_token', requireString(options.externalAuth.token, 'externalAuthToken'));
+  }
+  const secrets = [options.code, options.codeVerifier, options.externalAuth?.token];
+  const body = await post(options, '/api/v10/oauth2/token', form, secrets);
+  return parseTokenResponse(body, secretsOf(options, secrets));
 }
 
 /** Client::RefreshToken: a new pair for a refresh token (the old pair stops working). */
@@ -92,7 +99,7 @@ function requireString(value: unknown, what: string): string {
   return value;
 }
 
-function secretsOf(options: CommonOptions, extra: readonly (string | undefined)[]): string[] {
+export function secretsOf(options: CommonOptions, extra: readonly (string | undefined)[]): string[] {
   return [...extra, options.clientSecret].filter((s): s is string => s !== undefined && s.length > 0);
 }
 
@@ -103,7 +110,7 @@ async function post(options: CommonOptions, path: string, form: URLSearchParams,
   return platformCall(options, path, init, secretsOf(options, requestSecrets));
 }
 
-function parseTokenResponse(json: unknown, secrets: readonly string[]): TokenResponse {
+export function parseTokenResponse(json: unknown, secrets: readonly string[]): TokenResponse {
   const malformed = (what: string): never => fail(ClientResult.failure('ServerError', scrubSecrets(`malformed token response: ${what}`, secrets)));
   if (!isRecord(json)) return malformed('not a JSON object');
   const str = (key: string): string => {
@@ -114,7 +121,8 @@ function parseTokenResponse(json: unknown, secrets: readonly string[]): TokenRes
   if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn)) return malformed('missing expires_in');
   const token: TokenResponse = {
     accessToken: str('access_token'),
-    refreshToken: str('refresh_token'),
+    // Provisional accounts and child tokens have none: an empty string, as the Social SDK gives.
+    refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : '',
     tokenType: str('token_type'),
     expiresIn,
     scope: typeof json.scope === 'string' ? json.scope : '',

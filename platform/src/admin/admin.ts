@@ -1,7 +1,8 @@
 import type { GatewayServer, SessionInfo } from '../gateway/server.js';
 import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
-import type { AppRecord, UserRecord } from '../state/model.js';
+import { providersProblem } from '../provisional/provider-config.js';
+import type { AppRecord, ExternalAuthProvider, UserRecord } from '../state/model.js';
 import { StateError, toPlatformUser, type Store } from '../state/store.js';
 import { GatewayEvent, KNOWN_SCOPES, RelationshipType, type ApplicationAsset, type PlatformGuild, type PlatformUser } from '../wire/index.js';
 
@@ -12,6 +13,10 @@ export interface AppPatch {
   readonly redirect_uris?: readonly string[];
   readonly approved_scopes?: readonly string[];
   readonly webhook_events_url?: string | null;
+  /** Identity providers for provisional accounts. */
+  readonly external_auth?: readonly ExternalAuthProvider[];
+  /** Makes the app a game (child) of a publisher application; null makes it standalone again. */
+  readonly parent_application_id?: string | null;
 }
 
 /** An application as the admin API shows it: everything but the private key. */
@@ -115,7 +120,15 @@ export class PlatformAdmin {
     if (url !== undefined && url !== null && !(isUrl(url) && /^https?:$/.test(new URL(url).protocol))) {
       throw new StateError('invalid', 'The webhook URL must be an http(s) URL', 'webhook_events_url');
     }
+    const providers = patch.external_auth === undefined ? null : providersProblem(patch.external_auth);
+    if (providers !== null) throw new StateError('invalid', providers.message, providers.field);
+    const parent = patch.parent_application_id;
+    if (parent !== undefined && parent !== null && (parent === id || this.store.app(parent) === undefined || this.store.app(parent)?.parent_application_id)) {
+      throw new StateError('invalid', 'The parent must be another application that is not itself a child', 'parent_application_id');
+    }
     const app = this.store.updateApp(id, {
+      ...(patch.external_auth !== undefined ? { external_auth: [...patch.external_auth] } : {}),
+      ...(parent !== undefined ? { parent_application_id: parent } : {}),
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.public_client !== undefined ? { public_client: patch.public_client } : {}),
       ...(patch.redirect_uris !== undefined ? { redirect_uris: [...patch.redirect_uris] } : {}),

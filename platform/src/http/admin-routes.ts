@@ -13,6 +13,15 @@ const AppPatchBody = v.object({
   redirect_uris: v.optional(v.array(v.string())),
   approved_scopes: v.optional(v.array(v.string())),
   webhook_events_url: v.optional(v.nullable(v.string())),
+  external_auth: v.optional(
+    v.array(
+      v.union([
+        v.object({ type: v.literal('OIDC'), issuer: v.pipe(v.string(), v.maxLength(512)), audience: v.pipe(v.string(), v.maxLength(256)) }),
+        v.object({ type: v.picklist(['STEAM_SESSION_TICKET', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'UNITY_SERVICES_ID_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN']) }),
+      ]),
+    ),
+  ),
+  parent_application_id: v.optional(v.nullable(v.string())),
 });
 const GuildPatchBody = v.object({ name: v.optional(v.string()), icon: v.optional(v.nullable(v.string())) });
 const ReconnectBody = v.object({ user_id: v.optional(v.string()) });

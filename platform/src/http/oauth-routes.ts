@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { parseBody } from './api-routes.js';
+import { partnerAnswer } from './partner-sdk-routes.js';
 import { ErrorCode, ApiError } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 import type { WindowLimit } from '../support/limits.js';
@@ -73,11 +74,12 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       pattern: '/oauth2/token',
       auth: 'none',
       body: 'raw',
-      handle: (ctx) => {
+      handle: async (ctx) => {
         const fields = form(ctx);
         const fault = deps.tokenFaults?.take(tokenRequestClientId(fields, authorizationHeader(ctx)), fields.get('grant_type'));
         if (fault !== undefined) return { status: fault.status, body: { error: fault.error, error_description: fault.error_description }, headers: NO_STORE };
-        return { status: 200, body: oauth.token(fields, authorizationHeader(ctx)), headers: NO_STORE };
+        // A merge's refusal (external credentials with the code) is the platform's JSON error.
+        return partnerAnswer(async () => ({ status: 200, body: await oauth.token(fields, authorizationHeader(ctx)), headers: NO_STORE }));
       },
     },
     {

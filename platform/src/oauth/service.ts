@@ -52,6 +52,20 @@ export interface OAuthServiceDeps {
   readonly issuer: () => string;
   /** A grant went (revoked, deauthorized): the game's own gateway sessions of that user end. */
   readonly grantRemoved?: (userId: string, applicationId: string) => void;
+  /** The user removed the app from their Authorized Apps (after `grantRemoved`): a merged provisional account is unmerged. */
+  readonly userDeauthorized?: (userId: string, applicationId: string) => void;
+  /**
+   * A code redeemed with `external_auth_type` and `external_auth_token`: the provisional
+   * account of that identity is merged into the code's user (throws the refusal).
+   */
+  readonly mergeExternal?: (app: AppRecord, userId: string, type: string, token: string) => Promise<void>;
+}
+
+/** How a token is cut: its life, whether a refresh token comes with it, and for child tokens the parent's grant. */
+export interface TokenShape {
+  readonly ttlMs: number;
+  readonly refresh: boolean;
+  readonly parentGrantId?: string;
 }
 
 const KNOWN = new Set<string>(KNOWN_SCOPES);
@@ -106,6 +120,7 @@ export class OAuthService {
     if (clientId === null || clientId.length === 0) throw missingParam('client_id');
     const app = this.deps.resolveApp(clientId);
     if (app === undefined) throw new OAuthError(400, 'invalid_client', `Unknown application "${clientId}"`);
+    if (isChildApp(app)) throw new OAuthError(400, 'invalid_client', 'A game (child) application cannot authorize: authorize with its publisher application');
     const redirectUri = query.get('redirect_uri');
     if (redirectUri !== null && !app.redirect_uris.some((registered) => redirectMatches(registered, redirectUri))) throw invalidParam('redirect_uri');
     return { app, redirectUri };
@@ -210,11 +225,38 @@ export class OAuthService {
   // ---- token endpoint
 
   /** `POST /oauth2/token` with the form and the Authorization header. */
-  token(form: URLSearchParams, authorization: string | undefined): TokenResponse {
+  async token(form: URLSearchParams, authorization: string | undefined): Promise<TokenResponse> {
     const grantType = form.get('grant_type');
     if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError(400, 'unsupported_grant_type', 'Unsupported grant type');
     const app = this.authenticateClient(form, authorization);
     return grantType === 'authorization_code' ? this.redeemCode(app, form) : this.refresh(app, form);
+  }
+
+  /** Client authentication of the partner-sdk endpoints (JSON bodies): the app, or undefined when the id or secret is wrong. */
+  clientOf(clientId: string, secret: string | undefined): AppRecord | undefined {
+    try {
+      return this.authenticateClient(new URLSearchParams({ client_id: clientId, ...(secret !== undefined ? { client_secret: secret } : {}) }), undefined);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A token for a user and app outside the code flow (provisional accounts, child tokens):
+   * the grant is recorded quietly (no GRANT_CREATE, no APPLICATION_AUTHORIZED) **(ours)**.
+   */
+  issueFor(userId: string, app: AppRecord, scopes: readonly string[], shape: TokenShape, grantType: string): TokenResponse {
+    const expanded = expandScopes(scopes);
+    const grant = this.deps.store.upsertGrant(userId, app.id, expanded, null);
+    return this.issue(grant, expanded, null, grantType, shape);
+  }
+
+  /** Removes the user's grant of the app (tokens deleted, sessions ended, APPLICATION_DEAUTHORIZED); false when there was none. */
+  removeGrantOf(userId: string, applicationId: string, why: string): boolean {
+    const grant = this.deps.store.grantFor(userId, applicationId);
+    if (grant === undefined) return false;
+    this.removeGrant(grant, why);
+    return true;
   }
 
   /** `POST /oauth2/token/revoke`: the token's grant goes, with every token of it. */
@@ -238,6 +280,7 @@ export class OAuthService {
     if (record === undefined || record.expires_at <= this.deps.now()) return undefined;
     const user = this.deps.store.user(record.user_id);
     if (user === undefined || this.deps.store.grant(record.grant_id) === undefined) return undefined;
+    if (record.parent_grant_id !== undefined && this.deps.store.grant(record.parent_grant_id) === undefined) return undefined;
     return { user, applicationId: record.application_id, scopes: record.scopes, tokenId: record.id, expiresAt: record.expires_at };
   }
 
@@ -271,6 +314,7 @@ export class OAuthService {
     const grant = this.deps.store.grant(grantId);
     if (grant === undefined || grant.user_id !== user.id) return false;
     this.removeGrant(grant, 'grant deleted');
+    this.deps.userDeauthorized?.(user.id, grant.application_id);
     return true;
   }
 
@@ -344,7 +388,7 @@ export class OAuthService {
     return app;
   }
 
-  private redeemCode(app: AppRecord, form: URLSearchParams): TokenResponse {
+  private async redeemCode(app: AppRecord, form: URLSearchParams): Promise<TokenResponse> {
     const { store } = this.deps;
     const code = form.get('code');
     if (code === null || code.length === 0) throw missingParam('code');
@@ -365,8 +409,25 @@ export class OAuthService {
       const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
       if (!VERIFIER.test(verifier) || computed !== record.code_challenge) throw invalidGrant('Invalid "code_verifier" in request.');
     }
+    await this.mergeOnRedeem(app, record.user_id, form);
+    if (store.code(hash) === undefined) throw invalidGrant('Invalid "code" in request.');
     store.deleteCode(hash);
-    return this.issue(grant, record.scopes, record.nonce, 'authorization_code');
+    return this.issue(grant, record.scopes, record.nonce, 'authorization_code', this.defaultShape());
+  }
+
+  /** `external_auth_type` + `external_auth_token` with a code: the provisional account is merged first (a refusal leaves the code unused). */
+  private async mergeOnRedeem(app: AppRecord, userId: string, form: URLSearchParams): Promise<void> {
+    const type = form.get('external_auth_type');
+    const token = form.get('external_auth_token');
+    if (type === null && token === null) return;
+    if (type === null || type.length === 0) throw missingParam('external_auth_type');
+    if (token === null || token.length === 0) throw missingParam('external_auth_token');
+    if (this.deps.mergeExternal === undefined) throw invalidRequest('Provisional accounts are not available.');
+    await this.deps.mergeExternal(app, userId, type, token);
+  }
+
+  private defaultShape(): TokenShape {
+    return { ttlMs: this.deps.limits.oauthAccessTokenTtlMs, refresh: true };
   }
 
   private refresh(app: AppRecord, form: URLSearchParams): TokenResponse {
@@ -377,11 +438,14 @@ export class OAuthService {
     const grant = record === undefined ? undefined : store.grant(record.grant_id);
     if (record === undefined || grant === undefined || record.application_id !== app.id) throw invalidGrant('Invalid "refresh_token" in request');
     store.deleteToken(record.id);
-    return this.issue(grant, record.scopes, null, 'refresh_token');
+    if (store.user(record.user_id)?.provisional !== true) return this.issue(grant, record.scopes, null, 'refresh_token', this.defaultShape());
+    // Deprecated for OIDC provisional accounts, though it still works: another hour **(ours)**.
+    this.deps.logger.warn({ userId: record.user_id, applicationId: app.id }, 'refresh_token grant for a provisional account (deprecated: exchange a fresh provider token instead)');
+    return this.issue(grant, record.scopes, null, 'refresh_token', { ttlMs: this.deps.limits.provisionalTokenTtlMs, refresh: true });
   }
 
-  private issue(grant: GrantRecord, scopes: readonly string[], nonce: string | null, grantType: string): TokenResponse {
-    const { store, now, limits, logger } = this.deps;
+  private issue(grant: GrantRecord, scopes: readonly string[], nonce: string | null, grantType: string, shape: TokenShape): TokenResponse {
+    const { store, now, logger } = this.deps;
     const accessToken = randomToken();
     const refreshToken = randomToken();
     const issuedAt = now();
@@ -392,13 +456,15 @@ export class OAuthService {
       user_id: grant.user_id,
       scopes: [...scopes],
       access_hash: sha256(accessToken),
+      // Without a refresh token the hash is of a token nobody is given.
       refresh_hash: sha256(refreshToken),
-      expires_at: issuedAt + limits.oauthAccessTokenTtlMs,
+      expires_at: issuedAt + shape.ttlMs,
+      ...(shape.parentGrantId !== undefined ? { parent_grant_id: shape.parentGrantId } : {}),
     };
     store.addToken(record);
     logger.info({ userId: grant.user_id, applicationId: grant.application_id, grantId: grant.id, tokenId: record.id, grantType }, 'oauth2 token issued');
-    const expiresIn = Math.round(limits.oauthAccessTokenTtlMs / 1000);
-    const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken, scope: scopes.join(' ') };
+    const expiresIn = Math.round(shape.ttlMs / 1000);
+    const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, ...(shape.refresh ? { refresh_token: refreshToken } : {}), scope: scopes.join(' ') };
     if (!scopes.includes('openid')) return response;
     const iat = Math.floor(issuedAt / 1000);
     const idToken = this.deps.keys.sign({
@@ -411,4 +477,9 @@ export class OAuthService {
     });
     return { ...response, id_token: idToken };
   }
+}
+
+/** A game (child) application of a publisher: it gets tokens only through `/partner-sdk/child-token`. */
+export function isChildApp(app: AppRecord): boolean {
+  return typeof app.parent_application_id === 'string' && app.parent_application_id.length > 0;
 }

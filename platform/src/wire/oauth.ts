@@ -146,7 +146,8 @@ export interface TokenResponse {
   readonly token_type: 'Bearer';
   /** Seconds: 604800 (7 days), as the real service. */
   readonly expires_in: number;
-  readonly refresh_token: string;
+  /** Absent for provisional accounts (but OIDC ones of confidential clients) and child tokens. */
+  readonly refresh_token?: string;
   readonly scope: string;
   readonly id_token?: string;
 }
@@ -189,7 +190,10 @@ export const WebhookEventType = {
   ApplicationDeauthorized: 'APPLICATION_DEAUTHORIZED',
   LobbyMessageCreate: 'LOBBY_MESSAGE_CREATE',
   LobbyMessageUpdate: 'LOBBY_MESSAGE_UPDATE',
+  LobbyMessageDelete: 'LOBBY_MESSAGE_DELETE',
   GameDirectMessageCreate: 'GAME_DIRECT_MESSAGE_CREATE',
+  GameDirectMessageUpdate: 'GAME_DIRECT_MESSAGE_UPDATE',
+  GameDirectMessageDelete: 'GAME_DIRECT_MESSAGE_DELETE',
 } as const;
 
 /**

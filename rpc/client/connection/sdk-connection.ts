@@ -44,8 +44,9 @@ export const DEFAULT_STABLE_AFTER_MS = 30_000;
  * (re)connect was refused with 4009 (Invalid token: expired, revoked or another user's).
  */
 export interface TokenInvalidated {
-  readonly reason: 'revoked' | 'invalid';
-  /** The CLOSE code (4003) or the ERROR code (4009). */
+  /** `expiring`: the token ends within a minute (the Client's expiry watch, code 0); get a new one and call updateToken. */
+  readonly reason: 'revoked' | 'invalid' | 'expiring';
+  /** The CLOSE code (4003), the ERROR code (4009), the platform gateway's 4004, or 0 for `expiring`. */
   readonly code: number;
   readonly message: string;
 }

@@ -36,6 +36,9 @@ Subcommands:
   assets remove APP_ID NAME      Remove an asset
   lobbies [list]                 List lobbies, their members and metadata
   lobbies messages LOBBY_ID      A lobby's messages (see 'platform lobbies --help')
+  accounts [list]                Provisional accounts and their links to full accounts
+  accounts ban|unban USER        Ban a user, or lift it (see 'platform accounts --help')
+  accounts mint-token TYPE ID    A test provider token (Steam, Epic, Unity, ...) for QA
 
 Options for serve:
   --port N          Listen on 127.0.0.1:N (default 0: a free port, never 6463-6472)
@@ -91,6 +94,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
   if (sub === 'serve') return serve(rest, io, options);
   if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
   if (sub === 'lobbies') return (await import('./platform-lobbies.js')).lobbiesCommand(rest, io);
+  if (sub === 'accounts') return (await import('./platform-accounts.js')).accountsCommand(rest, io);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);
   return (await reportExpected(`platform ${sub}`, io, [PlatformAdminError], () => admin(sub, rest, io))) ?? 1;
 }

@@ -255,3 +255,31 @@ describe('companion platform lobbies', () => {
     await expect(platformCommand(['lobbies', 'messages', '1', '--limit', '201'], captureIo())).rejects.toThrow(/--limit must be a number from 1 to 200/);
   });
 });
+
+describe('companion platform accounts', () => {
+  it('mints a test provider token, lists the provisional account it makes, bans and unbans its linked user', async () => {
+    const { platform, dataDir } = await running();
+    expect((await run(['accounts'], dataDir)).out).toBe('No provisional accounts.\n');
+    const minted = await run(['accounts', 'mint-token', 'STEAM_SESSION_TICKET', 'steam-7', '--name', 'Scout'], dataDir);
+    expect(minted.code).toBe(0);
+    const ticket = minted.out.trim();
+    const exchanged = await fetch(`${platform.url}/api/v10/partner-sdk/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: SEED.appId, external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: ticket }),
+    });
+    expect(exchanged.status).toBe(200);
+    const listed = await run(['accounts', 'list', '--app', SEED.appId], dataDir);
+    expect(listed.out).toMatch(new RegExp(`^app ${SEED.appId}  STEAM_SESSION_TICKET steam-7  provisional: provisional_\\d+ \\(\\d+\\)\\n$`));
+    const banned = await run(['accounts', 'ban', 'alice', '--permanent'], dataDir);
+    expect(banned.out).toContain(`${SEED.users.alice}  permanent since`);
+    expect((await run(['accounts', 'bans'], dataDir)).out).toContain(SEED.users.alice);
+    expect((await run(['accounts', 'unban', 'alice'], dataDir)).out).toBe('alice is no longer banned\n');
+    expect((await run(['accounts', 'bans'], dataDir)).out).toBe('No bans.\n');
+    const unknown = await run(['accounts', 'ban', 'nobody'], dataDir);
+    expect(unknown).toMatchObject({ code: 1, err: expect.stringContaining("no user named 'nobody'") });
+    expect((await run(['accounts', 'mint-token', 'OIDC', 'x'], dataDir)).code).toBe(1);
+    await expect(platformCommand(['accounts', 'ban'], captureIo())).rejects.toThrow(/usage: companion platform accounts ban USER/);
+    await expect(platformCommand(['accounts', 'mint-token', 'A', 'B', '--expires-in', 'soon'], captureIo())).rejects.toThrow(/--expires-in must be a whole number/);
+  });
+});

@@ -1,0 +1,55 @@
+import { bearerCall, isRecord } from './platform-request.js';
+
+/** How long before its end a token is reported as expiring **(ours: the SDK says "near or at expiry")**. */
+export const EXPIRY_LEAD_MS = 60_000;
+
+export interface TokenExpiryOptions {
+  /** Where the platform is; throws when it is not known yet. */
+  readonly platformBase: () => string;
+  readonly timeoutMs: () => number;
+  /** Called once per token, `EXPIRY_LEAD_MS` before it ends (at once when less is left). */
+  readonly expiring: (expiresAt: Date) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * Watches the lifetime of the token given to updateToken, as the Social SDK's token
+ * expiration callback does: it asks the platform when the token ends (`GET
+ * /api/v10/oauth2/@me`, its `expires`) and calls `expiring` once, shortly before. A new token
+ * replaces the watch; a token the platform does not know, or no platform, is not watched
+ * (the refusal paths report those).
+ */
+export class TokenExpiryWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+
+  constructor(private readonly options: TokenExpiryOptions) {}
+
+  async watch(token: string): Promise<void> {
+    this.stop();
+    const generation = this.generation;
+    let base: string;
+    try {
+      base = this.options.platformBase();
+    } catch {
+      return;
+    }
+    let expiresAt: number;
+    try {
+      const me = await bearerCall({ platformBase: base, token, timeoutMs: this.options.timeoutMs() }, 'GET', '/oauth2/@me');
+      expiresAt = isRecord(me) && typeof me.expires === 'string' ? Date.parse(me.expires) : Number.NaN;
+    } catch {
+      return;
+    }
+    if (generation !== this.generation || Number.isNaN(expiresAt)) return;
+    const now = this.options.now?.() ?? Date.now();
+    this.timer = setTimeout(() => this.options.expiring(new Date(expiresAt)), Math.max(0, expiresAt - EXPIRY_LEAD_MS - now));
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.generation += 1;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
