@@ -25,6 +25,11 @@ if (!authorized.result.successful) throw new Error(`not authorized: ${authorized
 const exchanged = await client.getToken(APP_ID, authorized.code, verifier.verifier(), authorized.redirectUri);
 if (!exchanged.result.successful) throw new Error(`the code could not be redeemed: ${exchanged.result.error}`);
 await client.updateToken('Bearer', exchanged.token.accessToken);
+// Lobby events come over the game's own session to the platform: wait until it is ready,
+// or the first messages could arrive before anyone listens.
+if (client.getPlatformStatus() !== 'ready') {
+  await new Promise((resolve) => client.setPlatformStatusChangedCallback((status) => status === 'ready' && resolve()));
+}
 
 const { result, lobbyId } = await client.createOrJoinLobby(secret);
 if (!result.successful) throw new Error(`could not join the lobby: ${result.error}`);

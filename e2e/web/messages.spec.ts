@@ -62,6 +62,14 @@ test("a DM from bob's game shows in alice's Friends, marked with the game; her r
     await expect.poll(() => told).toContain('Yes, see you there');
     const conversation = await bobGame.getUserMessagesWithLimit(aliceUser.id, 10);
     expect(conversation.messages.map((m) => m.content)).toEqual(['Yes, see you there', 'Squad up at 9?']);
+
+    // bob's game edits its message, then deletes it: the conversation on screen follows.
+    expect((await bobGame.editUserMessage(aliceUser.id, sent.messageId ?? '', 'Squad up at 10?')).successful).toBe(true);
+    await expect(message.getByTestId('dm-content')).toHaveText('Squad up at 10?');
+    await expect(message.getByTestId('dm-edited')).toHaveText('(edited)');
+    expect((await bobGame.deleteUserMessage(aliceUser.id, sent.messageId ?? '')).successful).toBe(true);
+    await expect(bob.getByTestId('dm')).toHaveCount(1);
+    await expect(bob.getByTestId('dm').first().getByTestId('dm-content')).toHaveText('Yes, see you there');
   } finally {
     await bobGame.disconnect();
   }

@@ -5,8 +5,9 @@ import { attempt, type BearerCallOptions } from './platform-request.js';
 
 /**
  * The Client's direct messages in the Social SDK's shape (SendUserMessage,
- * GetUserMessagesWithLimit): each resolves with its ClientResult and calls the callback when
- * given; none throws. The DM channel of each recipient is asked for once.
+ * GetUserMessagesWithLimit, EditUserMessage, DeleteUserMessage): each resolves with its
+ * ClientResult and calls the callback when given; none throws. The DM channel of each
+ * recipient is asked for once.
  */
 export class ClientDms {
   private readonly channels = new Map<string, string>();
@@ -15,6 +16,8 @@ export class ClientDms {
     private readonly options: () => BearerCallOptions,
     /** Keeps a message for getMessageHandle. */
     private readonly remember: (message: MessageHandle) => MessageHandle,
+    /** Drops a deleted message from what getMessageHandle answers. */
+    private readonly forget: (messageId: string) => void = () => undefined,
   ) {}
 
   async send(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
@@ -28,6 +31,24 @@ export class ClientDms {
     const messages = outcome.value ?? [];
     callback?.(outcome.result, messages);
     return { result: outcome.result, messages };
+  }
+
+  /** Client::EditUserMessage: the player's own message to `recipientId` gets `content`; its handle is the edited message. */
+  async edit(recipientId: string, messageId: string, content: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    const outcome = await attempt(async () => this.remember(await dm.editDm(this.options(), await this.channel(recipientId), messageId, content)));
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
+  /** Client::DeleteUserMessage: the player's own message to `recipientId` is deleted; getMessageHandle no longer answers it. */
+  async delete(recipientId: string, messageId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    const outcome = await attempt(async () => {
+      await dm.deleteDm(this.options(), await this.channel(recipientId), messageId);
+      this.forget(messageId);
+      return null;
+    });
+    callback?.(outcome.result);
+    return outcome.result;
   }
 
   private async channel(recipientId: string): Promise<string> {

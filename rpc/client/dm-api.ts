@@ -1,11 +1,11 @@
 import { bearerCall, fail, isRecord, type BearerCallOptions } from './platform-request.js';
 import { ClientResult } from './client-result.js';
-import { toMessageHandle, type MessageHandle } from './lobby-api.js';
+import { requireMessageId, toMessageHandle, type MessageHandle } from './lobby-api.js';
 
 /**
  * Direct messages between players of the same game, with the game's own Bearer token: the DM
  * channel with a user (`POST /api/v10/users/@me/channels`, made once, then reused), sending into
- * it and reading it (newest first). Failures reject with a ClientResultError; the token never
+ * it, reading it (newest first), and editing or deleting the player's own messages. Failures reject with a ClientResultError; the token never
  * reaches a message.
  */
 
@@ -34,4 +34,15 @@ export async function readDms(options: BearerCallOptions, channelId: string, lim
   const json = await bearerCall(options, 'GET', `/channels/${encodeURIComponent(channelId)}/messages?limit=${limit}`);
   if (!Array.isArray(json)) return fail(ClientResult.failure('ServerError', 'malformed messages answer: not a list'));
   return json.map(toMessageHandle);
+}
+
+/** Client::EditUserMessage: `PATCH /channels/{id}/messages/{id}` (the author only); answers the message as edited. */
+export async function editDm(options: BearerCallOptions, channelId: string, messageId: string, content: string): Promise<MessageHandle> {
+  if (typeof content !== 'string' || content.trim().length === 0) throw new TypeError('content must not be empty');
+  return toMessageHandle(await bearerCall(options, 'PATCH', `/channels/${encodeURIComponent(channelId)}/messages/${encodeURIComponent(requireMessageId(messageId))}`, { content }));
+}
+
+/** Client::DeleteUserMessage: `DELETE /channels/{id}/messages/{id}` (the author only). */
+export async function deleteDm(options: BearerCallOptions, channelId: string, messageId: string): Promise<void> {
+  await bearerCall(options, 'DELETE', `/channels/${encodeURIComponent(channelId)}/messages/${encodeURIComponent(requireMessageId(messageId))}`);
 }

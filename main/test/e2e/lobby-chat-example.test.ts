@@ -31,7 +31,7 @@ function chat(player: Player, lobby: string): { child: ChildProcessWithoutNullSt
 }
 
 describe('examples/lobby-chat.mjs', () => {
-  it("two players join one lobby; a line alice types shows on bob's side; Ctrl+D leaves", async () => {
+  it("two players join one lobby; lines go both ways; Ctrl+D leaves", async () => {
     world = await World.start();
     const [alice, bob] = [await world.player('alice', { consentPolicy: 'approve' }), await world.player('bob', { consentPolicy: 'approve' })];
     const aliceChat = chat(alice, 'squad-9');
@@ -41,6 +41,8 @@ describe('examples/lobby-chat.mjs', () => {
     await eventually(() => aliceChat.output().includes('joined'), `alice told that bob joined: ${aliceChat.output()}`, 10_000);
     aliceChat.child.stdin.write('hello bob\n');
     await eventually(() => bobChat.output().includes(': hello bob'), `bob sees the line: ${bobChat.output()}`, 10_000);
+    bobChat.child.stdin.write('hi alice\n');
+    await eventually(() => aliceChat.output().includes(': hi alice'), `alice sees bob's line: ${aliceChat.output()}`, 10_000);
     aliceChat.child.stdin.end();
     bobChat.child.stdin.end();
     expect(await aliceChat.exited).toBe(0);

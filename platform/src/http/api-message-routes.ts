@@ -19,7 +19,7 @@ const MessageBody = v.object({
 const JoinBody = v.object({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
 
 /** The DM channel `channelId`, when the user is one of its recipients. */
-function dmOf(store: Store, ctx: RequestContext, channelId: string): ChannelRecord {
+export function dmOf(store: Store, ctx: RequestContext, channelId: string): ChannelRecord {
   const channel = store.channel(channelId);
   if (channel === undefined) throw unknownChannel();
   if (channel.type !== 1 || channel.recipient_ids?.includes(me(ctx).id) !== true) throw missingAccess();
@@ -31,7 +31,9 @@ function listMessages(store: Store, ctx: RequestContext): RouteResult {
   const raw = ctx.query.get('limit');
   const limit = raw === null ? 50 : Number(raw);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidField('limit', 'NUMBER_TYPE_MAX', 'limit must be 1-100');
-  return ok(store.messages(channel.id, limit).map((message) => toPlatformMessage(store, message)));
+  // A game's token sees its own moderation metadata on the messages.
+  const viewer = ctx.oauth?.applicationId ?? null;
+  return ok(store.messages(channel.id, limit).map((message) => toPlatformMessage(store, message, viewer)));
 }
 
 function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext): RouteResult {
@@ -44,7 +46,7 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
     // The same author and nonce within the window: the first message, not a second one.
     const earlier = nonces.find(author.id, nonce);
     const message = earlier === undefined ? undefined : deps.store.message(earlier.channelId, earlier.messageId);
-    if (message !== undefined) return ok(toPlatformMessage(deps.store, message));
+    if (message !== undefined) return ok(toPlatformMessage(deps.store, message, ctx.oauth?.applicationId ?? null));
   }
   // A game's own token: the message is the game's (the desktop client shows which game sent it).
   const fromGame = ctx.oauth === undefined || body.application_id !== undefined ? body : { ...body, application_id: ctx.oauth.applicationId };

@@ -28,6 +28,9 @@ export const ErrorCode = {
   UnknownLobby: 10031,
   Unauthorized: 40001,
   MissingAccess: 50001,
+  CannotActOnDmChannel: 50003,
+  CannotEditOthersMessage: 50005,
+  MissingPermissions: 50013,
   MissingOAuthScope: 50026,
   InvalidFormBody: 50035,
   InvalidJson: 50109,
@@ -37,6 +40,9 @@ export const notFoundRoute = (): ApiError => new ApiError(404, ErrorCode.General
 export const methodNotAllowed = (): ApiError => new ApiError(405, ErrorCode.General, '405: Method Not Allowed');
 export const unauthorized = (): ApiError => new ApiError(401, ErrorCode.General, '401: Unauthorized');
 export const missingAccess = (): ApiError => new ApiError(403, ErrorCode.MissingAccess, 'Missing Access');
+export const cannotActOnDmChannel = (): ApiError => new ApiError(403, ErrorCode.CannotActOnDmChannel, 'Cannot execute action on a DM channel');
+export const cannotEditOthersMessage = (): ApiError => new ApiError(403, ErrorCode.CannotEditOthersMessage, 'Cannot edit a message authored by another user');
+export const missingPermissions = (): ApiError => new ApiError(403, ErrorCode.MissingPermissions, 'Missing Permissions');
 export const missingOAuthScope = (): ApiError => new ApiError(403, ErrorCode.MissingOAuthScope, 'Missing required OAuth2 scope');
 export const unknownApplication = (): ApiError => new ApiError(404, ErrorCode.UnknownApplication, 'Unknown Application');
 export const unknownChannel = (): ApiError => new ApiError(404, ErrorCode.UnknownChannel, 'Unknown Channel');

@@ -5,8 +5,12 @@ import { toPlatformUser, type Store } from '../state/store.js';
 import { GatewayEvent, type PlatformMessage } from '../wire/index.js';
 import type { InviteService } from './invites.js';
 
-/** A message as the API and the gateway carry it. */
-export function toPlatformMessage(store: Store, message: MessageRecord): PlatformMessage {
+/**
+ * A message as the API and the gateway carry it, as `viewer` sees it: the application of a
+ * game's token (or bot token) sees its own moderation metadata; a user token (null) sees none.
+ */
+export function toPlatformMessage(store: Store, message: MessageRecord, viewer: string | null = null): PlatformMessage {
+  const moderation = viewer === null ? undefined : message.moderation_metadata?.[viewer];
   const author = store.user(message.author_id);
   return {
     id: message.id,
@@ -19,7 +23,15 @@ export function toPlatformMessage(store: Store, message: MessageRecord): Platfor
     ...(message.application_id !== undefined ? { application_id: message.application_id } : {}),
     ...(message.application !== undefined ? { application: message.application } : {}),
     ...(message.invite_activity !== undefined ? { invite_activity: message.invite_activity } : {}),
+    ...(message.edited_timestamp !== undefined ? { edited_timestamp: message.edited_timestamp } : {}),
+    ...(moderation !== undefined ? { moderation_metadata: moderation } : {}),
   };
+}
+
+/** Sends `t` with the message to both recipients' sessions, each as its application sees it. */
+export function tellRecipients(deps: Pick<DmMessageDeps, 'store' | 'dispatcher'>, channel: ChannelRecord, t: string, message: MessageRecord): void {
+  const view = (app: string | null): PlatformMessage => toPlatformMessage(deps.store, message, app);
+  for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUserAs(id, t, view);
 }
 
 /** What posting into a DM needs: the HTTP routes and the simulated friend share it. */
@@ -71,7 +83,6 @@ export function postDmMessage(deps: DmMessageDeps, author: UserRecord, channel: 
 export function declineDmRequest(deps: DmMessageDeps, user: UserRecord, channel: ChannelRecord, messageId: string): boolean {
   const updated = deps.invites.decline(user, channel, messageId);
   if (updated === undefined) return false;
-  const view = toPlatformMessage(deps.store, updated);
-  for (const id of channel.recipient_ids ?? []) deps.dispatcher.dispatchToUser(id, GatewayEvent.MessageUpdate, view);
+  tellRecipients(deps, channel, GatewayEvent.MessageUpdate, updated);
   return true;
 }

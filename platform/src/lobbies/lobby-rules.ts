@@ -1,4 +1,4 @@
-import { LOBBY_LIMITS, type LobbyMetadata } from '../wire/lobbies.js';
+import { LOBBY_LIMITS, MODERATION_METADATA_LIMITS, type LobbyMetadata } from '../wire/lobbies.js';
 import { LobbyError } from './lobby-error.js';
 
 /**
@@ -44,4 +44,13 @@ export function checkMembersPerRequest(count: number, field = 'members'): void {
 export function checkContent(content: string): void {
   if (content.trim().length === 0) throw new LobbyError('invalid_form', 'content must not be empty', 'content');
   if (content.length > LOBBY_LIMITS.messageChars) throw new LobbyError('invalid_form', `content is ${content.length} characters long; at most ${LOBBY_LIMITS.messageChars}`, 'content');
+}
+
+/** What is wrong with moderation metadata (lobby or DM message), or undefined when nothing is: at most 5 keys, keys ≤1,024 and values ≤2,000 characters. */
+export function moderationMetadataProblem(metadata: LobbyMetadata): string | undefined {
+  const entries = Object.entries(metadata);
+  const { keys, keyChars, valueChars } = MODERATION_METADATA_LIMITS;
+  if (entries.length > keys) return `moderation metadata has ${entries.length} keys; at most ${keys}`;
+  if (entries.some(([key, value]) => key.length > keyChars || value.length > valueChars)) return `moderation metadata keys are at most ${keyChars} characters and values at most ${valueChars}`;
+  return undefined;
 }

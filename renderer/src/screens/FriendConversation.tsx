@@ -49,6 +49,12 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
                 </span>
               )}{' '}
               <span className="muted dm-time">{formatDate(message.at)}</span>
+              {message.edited_at !== null && (
+                <span className="muted dm-edited" data-testid="dm-edited" title={`Edited ${formatDate(message.edited_at)}`}>
+                  {' '}
+                  (edited)
+                </span>
+              )}
               <div className="dm-content" data-testid="dm-content">
                 {message.content}
               </div>

@@ -9,6 +9,8 @@ export interface DmEntry {
   readonly applicationId: string | null;
   /** Epoch ms. */
   readonly at: number;
+  /** Epoch ms of its author's last edit, or null. */
+  readonly editedAt: number | null;
 }
 
 /** Messages kept per friend, and friends kept (the most recent conversations). */
@@ -48,12 +50,37 @@ export class DmBook {
     const list = this.byFriend.get(friendId) ?? [];
     if (list.some((entry) => entry.id === message.id)) return false;
     const at = Date.parse(message.timestamp);
-    list.push({ id: message.id, authorId: message.author.id, content: message.content, applicationId: message.application_id ?? null, at: Number.isNaN(at) ? Date.now() : at });
+    list.push({ id: message.id, authorId: message.author.id, content: message.content, applicationId: message.application_id ?? null, at: Number.isNaN(at) ? Date.now() : at, editedAt: null });
     if (list.length > DM_KEPT_PER_FRIEND) list.splice(0, list.length - DM_KEPT_PER_FRIEND);
     this.byFriend.delete(friendId);
     this.byFriend.set(friendId, list);
     if (this.byFriend.size > DM_KEPT_FRIENDS) this.byFriend.delete(this.byFriend.keys().next().value as string);
     return true;
+  }
+
+  /** An edit (MESSAGE_UPDATE with content) of a kept message: its new content; false when it is not kept or unchanged. */
+  update(message: { readonly id: string; readonly channel_id: string; readonly content?: string; readonly edited_timestamp?: string }): boolean {
+    const list = this.listOf(message.channel_id);
+    const index = list?.findIndex((entry) => entry.id === message.id) ?? -1;
+    const entry = index < 0 ? undefined : list?.[index];
+    if (list === undefined || entry === undefined || typeof message.content !== 'string' || message.content === entry.content) return false;
+    const edited = message.edited_timestamp === undefined ? Number.NaN : Date.parse(message.edited_timestamp);
+    list[index] = { ...entry, content: message.content, editedAt: Number.isNaN(edited) ? Date.now() : edited };
+    return true;
+  }
+
+  /** A deletion (MESSAGE_DELETE `{id, channel_id}`): the message leaves its conversation; false when it was not kept. */
+  remove(messageId: string, channelId: string): boolean {
+    const list = this.listOf(channelId);
+    const index = list?.findIndex((entry) => entry.id === messageId) ?? -1;
+    if (list === undefined || index < 0) return false;
+    list.splice(index, 1);
+    return true;
+  }
+
+  private listOf(channelId: string): DmEntry[] | undefined {
+    const friendId = this.channelFriend.get(channelId);
+    return friendId === undefined ? undefined : this.byFriend.get(friendId);
   }
 
   /** The conversations, most recent first. */

@@ -149,6 +149,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     if (t === GatewayEvent.ChannelCreate) this.learnDmChannel(d);
     if (t === GatewayEvent.MessageCreate) this.onMessage(d as PlatformMessage);
     else if (t === GatewayEvent.MessageUpdate) this.onMessageUpdate(d as PlatformMessage);
+    else if (t === GatewayEvent.MessageDelete) this.onDmDelete(d as { id?: unknown; channel_id?: unknown });
+    if (t === GatewayEvent.MessageUpdate && this.dms.update(d as PlatformMessage)) this.emit('change', { type: 'dm', data: { message_id: (d as PlatformMessage).id } });
     else if (t === GatewayEvent.ActivityInviteAccepted) this.onAcceptedElsewhere(d as ActivityInviteAcceptedEvent);
   }
 
@@ -163,6 +165,11 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   private onDm(message: PlatformMessage): void {
     const me = this.options.me();
     if (me !== null && this.dms.add(message, me.id)) this.emit('change', { type: 'dm', data: { message_id: message.id } });
+  }
+
+  /** A message deleted by its author: it leaves the conversation on screen too. */
+  private onDmDelete(d: { id?: unknown; channel_id?: unknown }): void {
+    if (typeof d.id === 'string' && typeof d.channel_id === 'string' && this.dms.remove(d.id, d.channel_id)) this.emit('change', { type: 'dm', data: { message_id: d.id } });
   }
 
   private learnDmChannel(d: unknown): void {
