@@ -50,7 +50,9 @@ describe('http: basics and errors', () => {
     const token = platform.loginToken('alice');
     const relationships = await api<{ id: string; type: number }[]>(platform, 'GET', '/api/users/@me/relationships', { token });
     expect(relationships.body.map((r) => r.id).sort()).toEqual([SEED.users.bob, SEED.users.carol, SEED.users.dave].sort());
-    expect((await api(platform, 'GET', '/api/users/@me/guilds', { token })).body).toEqual([{ id: SEED.guildId, name: 'Companion Lounge', icon: null, owner: true, features: [] }]);
+    expect((await api(platform, 'GET', '/api/users/@me/guilds', { token })).body).toEqual([
+      { id: SEED.guildId, name: 'Companion Lounge', icon: null, banner: SEED.guildBanner, owner: true, permissions: String((1n << 53n) - 1n), features: [] },
+    ]);
     const channels = await api<PlatformChannel[]>(platform, 'GET', `/api/guilds/${SEED.guildId}/channels`, { token });
     expect(channels.body.map((c) => c.name)).toEqual(['general', 'Voice', 'Party']);
     const erin = platform.admin.createUser('erin');

@@ -199,7 +199,9 @@ describe('oauth2: Bearer access', () => {
     const wide = await obtainTokens(platform, token, { client_id: APP, scope: 'identify guilds guilds.channels.read' });
     expect((await bearer<OAuthMe>(platform, '/api/oauth2/@me', wide.access_token)).body.user).toEqual({ id: SEED.users.alice, username: 'alice', discriminator: '0', global_name: 'Alice', avatar: null });
     expect((await bearer(platform, '/api/v10/users/@me', wide.access_token)).body).toMatchObject({ id: SEED.users.alice });
-    expect((await bearer(platform, '/api/users/@me/guilds', wide.access_token)).body).toEqual([{ id: SEED.guildId, name: SEED.guildName, icon: null, owner: true, features: [] }]);
+    expect((await bearer(platform, '/api/users/@me/guilds', wide.access_token)).body).toEqual([
+      { id: SEED.guildId, name: SEED.guildName, icon: null, banner: SEED.guildBanner, owner: true, permissions: String((1n << 53n) - 1n), features: [] },
+    ]);
     expect((await bearer(platform, `/api/guilds/${SEED.guildId}`, wide.access_token)).body).toMatchObject({ id: SEED.guildId, name: SEED.guildName, member_count: 4 });
     expect((await bearer(platform, `/api/channels/${SEED.channels.voice}`, wide.access_token)).body).toMatchObject({ type: 2, name: 'Voice' });
     // A user token reaches the new routes too; @me needs a Bearer token.

@@ -12,6 +12,8 @@ export interface PlatformSessionOptions {
   readonly dispatch: (t: string, d: unknown) => void;
   /** The platform refused on the gateway (4004) a token it had taken: expired or revoked. */
   readonly tokenRefused: () => void;
+  /** Each status of the connection, for the SDK's own state (statusCallback is the game's). */
+  readonly statusChanged?: (status: PlatformStatus) => void;
 }
 
 /**
@@ -29,6 +31,7 @@ export class PlatformSession {
     this.gateway = new PlatformGateway({ url: () => this.gatewayUrl(), token: options.token });
     this.gateway.on('status', (status, detail) => {
       if (status === 'ready') this.tokenWorked = true;
+      options.statusChanged?.(status);
       this.statusCallback?.(status, detail);
     });
     this.gateway.on('dispatch', (t, d) => options.dispatch(t, d));

@@ -20,6 +20,7 @@ export { ActivityFlags } from '../../common/src/activity-flags.js';
 export * from './commands/activity-schema.js';
 export * from './commands/invite-args.js';
 export * from './commands/guild-args.js';
+export * from './commands/user-args.js';
 export * from './commands/authorize-args.js';
 export * from './transport/connection-transport.js';
 export * from './transport/ipc-transport.js';

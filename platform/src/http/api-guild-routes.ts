@@ -5,8 +5,8 @@ import type { HttpDeps } from './deps.js';
 import { missingAccess, unknownChannel, unknownGuild } from './errors.js';
 import type { RequestContext, Route } from './router.js';
 
-/** Bearer tokens read channels with `guilds.channels.read` or `rpc`. */
-const CHANNEL_SCOPES: readonly string[] = ['guilds.channels.read', 'rpc'];
+/** Bearer tokens read channels with `guilds.channels.read`, `rpc`, or the Social SDK's umbrella (a game's `getGuildChannels`). */
+const CHANNEL_SCOPES: readonly string[] = ['guilds.channels.read', 'rpc', 'sdk.social_layer'];
 
 /** The guild of `:id`, when the user is a member. */
 function memberGuild(store: Store, ctx: RequestContext): GuildRecord {
@@ -32,7 +32,14 @@ export function guildRoutes(deps: HttpDeps): Route[] {
       pattern: '/guilds/:id/channels',
       auth: 'user',
       bearerScopes: CHANNEL_SCOPES,
-      handle: (ctx) => ok(store.guildChannels(memberGuild(store, ctx).id).map((channel) => store.toPlatformChannel(channel))),
+      // A channel linked to a lobby names it (`linked_lobby`, the SDK's GuildChannel::LinkedLobby) **(ours: the field)**.
+      handle: (ctx) =>
+        ok(
+          store.guildChannels(memberGuild(store, ctx).id).map((channel) => {
+            const link = deps.lobbies.linkOf(channel.id);
+            return { ...store.toPlatformChannel(channel), ...(link !== undefined ? { linked_lobby: { application_id: link.applicationId, lobby_id: link.lobbyId } } : {}) };
+          }),
+        ),
     },
     {
       method: 'GET',

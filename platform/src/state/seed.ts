@@ -16,6 +16,8 @@ export const SEED = {
   appId: '1234567890123456789',
   assets: { logo: seedId(20), cover: seedId(21) },
   guildName: 'Companion Lounge',
+  /** The seeded guild's banner hash **(ours: the emulator serves no banner image)**. */
+  guildBanner: '4f2b7c1d9e8a6b5c3d2e1f0a9b8c7d6e',
   appName: 'Companion Demo Game',
   /** The time the seeded memberships date from. */
   joinedAt: new Date(SEED_TIME).toISOString(),

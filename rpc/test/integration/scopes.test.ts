@@ -99,7 +99,7 @@ describe('commands', () => {
     const anon = await client();
     const authed = await client([]);
     expect((await anon.request('GET_USER', { id: '1' })).data).toEqual(REFUSED);
-    // Past the check, GET_USER has no handler in this build: a clear 1000, not 4006.
+    // Past the check, GET_USER has no handler in the bare RPC server (the host installs one): a clear 1000, not 4006.
     expect((await authed.request('GET_USER', { id: '1' })).data.code).toBe(1000);
   });
 

@@ -1,0 +1,140 @@
+import type { PlatformStatus } from './platform-gateway.js';
+import { isRecord } from './platform-request.js';
+import { StatusType, UserHandle, type GameActivity, type UserSource, type WireUser } from './user-handle.js';
+
+const RELATIONSHIP_BLOCKED = 2;
+
+const STATUS_NAMES: Readonly<Record<string, StatusType>> = {
+  online: StatusType.Online,
+  idle: StatusType.Idle,
+  dnd: StatusType.Dnd,
+  invisible: StatusType.Invisible,
+  offline: StatusType.Offline,
+};
+
+interface Presence {
+  readonly status: StatusType;
+  readonly activities: readonly GameActivity[];
+}
+
+function wireUser(value: unknown): WireUser | undefined {
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.username !== 'string') return undefined;
+  return value as unknown as WireUser;
+}
+
+function presenceOf(value: Record<string, unknown>): Presence {
+  const status = typeof value.status === 'string' ? (STATUS_NAMES[value.status] ?? StatusType.Unknown) : StatusType.Unknown;
+  const activities = Array.isArray(value.activities) ? value.activities.filter(isRecord) : [];
+  return { status, activities: activities as GameActivity[] };
+}
+
+export interface ClientUsersOptions {
+  /** The game's application id: its activity is the one gameActivity() answers. */
+  readonly applicationId: () => string | undefined;
+  readonly cdnBase: () => string;
+}
+
+/**
+ * The users the game's own gateway session tells of, for getCurrentUserV2 and getUser: the
+ * player (READY's user, then USER_UPDATE), the player's relationships (READY, RELATIONSHIP_ADD
+ * and RELATIONSHIP_REMOVE) and their presences (READY's presences, PRESENCE_UPDATE). A READY
+ * starts over; the session ending (disconnected, not a reconnect) forgets everything.
+ */
+export class ClientUsers implements UserSource {
+  private me: WireUser | undefined;
+  private readonly users = new Map<string, WireUser>();
+  private readonly relationshipTypes = new Map<string, number>();
+  private readonly presences = new Map<string, Presence>();
+  private sessionUp = false;
+
+  constructor(private readonly options: ClientUsersOptions) {}
+
+  /** Client::GetCurrentUserV2: the player, once the session's READY came. */
+  current(): UserHandle | undefined {
+    return this.me === undefined ? undefined : new UserHandle(this.me.id, this, this.me);
+  }
+
+  /** Client::GetUser: the player or one of the player's relationships, else undefined. */
+  get(userId: string): UserHandle | undefined {
+    const user = this.user(userId);
+    return user === undefined ? undefined : new UserHandle(userId, this, user);
+  }
+
+  user(id: string): WireUser | undefined {
+    return this.me?.id === id ? this.me : this.users.get(id);
+  }
+
+  status(id: string): StatusType {
+    if (this.relationshipTypes.get(id) === RELATIONSHIP_BLOCKED) return StatusType.Blocked;
+    const presence = this.presences.get(id);
+    if (presence !== undefined) return presence.status;
+    // The player's own presence is never sent to them: online while this session is.
+    if (id === this.me?.id) return this.sessionUp ? StatusType.Online : StatusType.Offline;
+    return StatusType.Offline;
+  }
+
+  gameActivity(id: string): GameActivity | undefined {
+    const applicationId = this.options.applicationId();
+    if (applicationId === undefined) return undefined;
+    return this.presences.get(id)?.activities.find((activity) => activity.application_id === applicationId);
+  }
+
+  cdnBase(): string {
+    return this.options.cdnBase();
+  }
+
+  /** The game's session's status: a session that ended (not one reconnecting) forgets everything. */
+  sessionStatus(status: PlatformStatus): void {
+    this.sessionUp = status === 'ready';
+    if (status === 'disconnected') this.reset();
+  }
+
+  /** A dispatch of the game's own gateway connection. */
+  dispatch(t: string, d: unknown): void {
+    if (!isRecord(d)) return;
+    switch (t) {
+      case 'READY':
+        return this.ready(d);
+      case 'USER_UPDATE':
+        if (this.me !== undefined && d.id === this.me.id) this.me = { ...this.me, ...(wireUser(d) ?? {}) };
+        return;
+      case 'RELATIONSHIP_ADD':
+        return this.relationship(d);
+      case 'RELATIONSHIP_REMOVE':
+        if (typeof d.id === 'string') this.forget(d.id);
+        return;
+      case 'PRESENCE_UPDATE':
+        if (isRecord(d.user) && typeof d.user.id === 'string' && d.guild_id === undefined) this.presences.set(d.user.id, presenceOf(d));
+        return;
+    }
+  }
+
+  private ready(d: Record<string, unknown>): void {
+    this.reset();
+    this.me = wireUser(d.user);
+    for (const relationship of Array.isArray(d.relationships) ? d.relationships : []) if (isRecord(relationship)) this.relationship(relationship);
+    for (const presence of Array.isArray(d.presences) ? d.presences : []) {
+      if (isRecord(presence) && isRecord(presence.user) && typeof presence.user.id === 'string') this.presences.set(presence.user.id, presenceOf(presence));
+    }
+  }
+
+  private relationship(d: Record<string, unknown>): void {
+    const user = wireUser(d.user);
+    if (user === undefined || typeof d.type !== 'number') return;
+    this.users.set(user.id, user);
+    this.relationshipTypes.set(user.id, d.type);
+  }
+
+  private forget(userId: string): void {
+    this.users.delete(userId);
+    this.relationshipTypes.delete(userId);
+    this.presences.delete(userId);
+  }
+
+  private reset(): void {
+    this.me = undefined;
+    this.users.clear();
+    this.relationshipTypes.clear();
+    this.presences.clear();
+  }
+}
