@@ -1,18 +1,14 @@
-import type { ClientResult } from './client-result.js';
-import { attempt, bearerCall, isRecord, type BearerCallOptions } from './platform-request.js';
+import { ClientResult } from './client-result.js';
+import { attempt, fail, type BearerCallOptions } from './platform-request.js';
+import * as api from './relationship-api.js';
+import { RelationshipBook, RelationshipType, type RelationshipHandle } from './relationship-handles.js';
 
-/** The Social SDK's relationship types, as the platform numbers them. */
+export { RelationshipType, type RelationshipHandle } from './relationship-handles.js';
+
+/** The platform-wide relationship types (RelationshipType without None and the kinds the platform never sends). */
 export const RelationshipKind = { Friend: 1, Blocked: 2, PendingIncoming: 3, PendingOutgoing: 4 } as const;
 
-/** One relationship of the player: the other user and what they are to the player. */
-export interface RelationshipHandle {
-  readonly id: string;
-  /** RelationshipKind: 1 friend, 2 blocked, 3 an incoming request, 4 an outgoing one. */
-  readonly type: number;
-  readonly username: string;
-  readonly displayName: string;
-}
-
+/** The callbacks of setRelationshipCallbacks: platform-wide relationships only, with the type. */
 export interface RelationshipCallbacks {
   /** Someone became a friend, blocked, or a request came or went out (with the new type). */
   relationshipCreated?: ((userId: string, type: number) => void) | undefined;
@@ -20,52 +16,172 @@ export interface RelationshipCallbacks {
   relationshipDeleted?: ((userId: string) => void) | undefined;
 }
 
-function handleOf(value: unknown): RelationshipHandle | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'number') return null;
-  const user = isRecord(value.user) ? value.user : {};
-  const username = typeof user.username === 'string' ? user.username : '';
-  return { id: value.id, type: value.type, username, displayName: typeof user.global_name === 'string' ? user.global_name : username };
-}
+/** Client::RelationshipCreatedCallback / RelationshipDeletedCallback: whose relationship, and whether the platform-wide one (else the game's). */
+export type RelationshipChangedCallback = (userId: string, isDiscordRelationshipUpdate: boolean) => void;
+
+/** Client::UpdateRelationshipCallback and SendFriendRequestCallback. */
+export type UpdateRelationshipCallback = (result: ClientResult) => void;
+
+/** Which relationships a change is about: platform-wide ("Discord") or this game's. */
+export type RelationshipKindName = api.RelationshipKindName;
+
+const KIND_WORD: Readonly<Record<RelationshipKindName, string>> = { discord: 'Discord', game: 'game' };
 
 /**
  * The player's relationships through the game's own session (the game's token with
- * `relationships.read` / `relationships.write`, which the communication scopes include): the
- * list, friend requests sent, accepted and rejected, removals and blocks, and the callbacks the
- * gateway's RELATIONSHIP_ADD and RELATIONSHIP_REMOVE call. Each call resolves with its result.
+ * `relationships.read` / `relationships.write`, which the communication scopes include):
+ * platform-wide ones (friends, requests, blocks) and game ones (friends and requests in this
+ * game only), the Social SDK's calls for both, and the callbacks. The cache behind
+ * getRelationshipHandle is filled when the session is READY and by each list, and kept current
+ * by RELATIONSHIP_ADD / _REMOVE and GAME_RELATIONSHIP_ADD / _REMOVE. Accepting, rejecting,
+ * cancelling, removing and unblocking look at the relationship as the platform has it first and
+ * fail (ValidationError, nothing changed) when it is not what the call needs, as the Social
+ * SDK's calls do. Each call resolves with its result and never throws.
  */
 export class ClientRelationships {
   readonly callbacks: RelationshipCallbacks = {};
+  created: RelationshipChangedCallback | undefined;
+  deleted: RelationshipChangedCallback | undefined;
+  private readonly book = new RelationshipBook();
 
   constructor(private readonly options: () => BearerCallOptions) {}
 
-  /** Client::GetRelationships: every relationship, friends and requests and blocks. */
+  /** Client::GetRelationships, asked of the platform: every user with a relationship of either kind. */
   async list(): Promise<{ result: ClientResult; relationships: readonly RelationshipHandle[] }> {
-    const outcome = await attempt(async () => {
-      const json = await bearerCall(this.options(), 'GET', '/users/@me/relationships');
-      return (Array.isArray(json) ? json : []).map(handleOf).filter((handle): handle is RelationshipHandle => handle !== null);
-    });
+    const outcome = await attempt(async () => (await this.refresh()).map((entry) => this.book.handle(entry.id)));
     return { result: outcome.result, relationships: outcome.value ?? [] };
   }
 
-  /** A friend request, or accepting theirs (Client::SendDiscordFriendRequestById / AcceptDiscordFriendRequest). */
-  async request(userId: string): Promise<ClientResult> {
-    return (await attempt(() => bearerCall(this.options(), 'PUT', `/users/@me/relationships/${encodeURIComponent(userId)}`, {}))).result;
+  /** Client::GetRelationshipHandle: from the cache; both types None when there is no relationship. */
+  handle(userId: string): RelationshipHandle {
+    return this.book.handle(userId);
   }
 
-  /** Blocks the user (ends a friendship and any request). */
-  async block(userId: string): Promise<ClientResult> {
-    return (await attempt(() => bearerCall(this.options(), 'PUT', `/users/@me/relationships/${encodeURIComponent(userId)}`, { type: RelationshipKind.Blocked }))).result;
+  /** The cache's relationships (those getRelationshipHandle answers with a type). */
+  cached(): RelationshipHandle[] {
+    return this.book.all();
   }
 
-  /** Unfriends, cancels or rejects a request, or unblocks (Client::RemoveDiscordAndGameFriend, RejectDiscordFriendRequest, UnblockUser). */
-  async remove(userId: string): Promise<ClientResult> {
-    return (await attempt(() => bearerCall(this.options(), 'DELETE', `/users/@me/relationships/${encodeURIComponent(userId)}`))).result;
+  /** A platform-wide friend request, or accepting theirs (kept for callers written before game relationships). */
+  request(userId: string): Promise<ClientResult> {
+    return this.send('discord', userId);
   }
 
-  /** A dispatch of the game's own gateway connection. */
+  /** Unfriends, cancels or rejects a request, or unblocks: whatever platform-wide stands between them. */
+  remove(userId: string): Promise<ClientResult> {
+    return this.run(() => api.removeRelationship(this.options(), 'discord', userId));
+  }
+
+  /** Client::BlockUser: platform-wide; it ends every relationship between the two, game ones too. */
+  block(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.run(() => api.blockUser(this.options(), userId), callback);
+  }
+
+  /** Client::Send{Discord,Game}FriendRequestById: sends, or accepts theirs. */
+  send(kind: RelationshipKindName, userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.run(() => api.sendRequest(this.options(), kind, userId), callback);
+  }
+
+  /** Client::Send{Discord,Game}FriendRequest: by unique username (not the display name); sends, or accepts theirs. */
+  sendByName(kind: RelationshipKindName, username: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.run(() => api.sendRequestByName(this.options(), kind, username), callback);
+  }
+
+  /** Client::Accept{Discord,Game}FriendRequest: fails unless that kind is PendingIncoming. */
+  accept(kind: RelationshipKindName, userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.guarded(userId, kind, RelationshipType.PendingIncoming, `no incoming ${KIND_WORD[kind]} friend request from ${userId}`, () => api.sendRequest(this.options(), kind, userId), callback);
+  }
+
+  /** Client::Reject{Discord,Game}FriendRequest: fails unless that kind is PendingIncoming. */
+  reject(kind: RelationshipKindName, userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.guarded(userId, kind, RelationshipType.PendingIncoming, `no incoming ${KIND_WORD[kind]} friend request from ${userId}`, () => api.removeRelationship(this.options(), kind, userId), callback);
+  }
+
+  /** Client::Cancel{Discord,Game}FriendRequest: fails unless that kind is PendingOutgoing. */
+  cancel(kind: RelationshipKindName, userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.guarded(userId, kind, RelationshipType.PendingOutgoing, `no outgoing ${KIND_WORD[kind]} friend request to ${userId}`, () => api.removeRelationship(this.options(), kind, userId), callback);
+  }
+
+  /** Client::RemoveGameFriend: fails unless they are game friends. */
+  removeGameFriend(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.guarded(userId, 'game', RelationshipType.Friend, `${userId} is not a game friend`, () => api.removeRelationship(this.options(), 'game', userId), callback);
+  }
+
+  /** Client::UnblockUser: fails unless the player blocked them; restores no relationship. */
+  unblock(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.guarded(userId, 'discord', RelationshipType.Blocked, `${userId} is not blocked`, () => api.removeRelationship(this.options(), 'discord', userId), callback);
+  }
+
+  /** Client::RemoveDiscordAndGameFriend: ends both friendships (whichever there are); fails when they are neither kind of friend. */
+  async removeBoth(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    const outcome = await attempt(async () => {
+      const current = await this.current(userId);
+      const discord = current.discordRelationshipType === RelationshipType.Friend;
+      const game = current.gameRelationshipType === RelationshipType.Friend;
+      if (!discord && !game) fail(ClientResult.validation(`${userId} is neither a Discord nor a game friend`));
+      if (discord) await api.removeRelationship(this.options(), 'discord', userId);
+      if (game) await api.removeRelationship(this.options(), 'game', userId);
+      await this.refreshQuietly();
+      return null;
+    });
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
+  /** A dispatch of the game's own gateway connection: READY fills the cache; the relationship events keep it current and call the callbacks. */
   dispatch(t: string, d: unknown): void {
-    if (!isRecord(d) || typeof d.id !== 'string') return;
-    if (t === 'RELATIONSHIP_ADD' && typeof d.type === 'number') this.callbacks.relationshipCreated?.(d.id, d.type);
-    if (t === 'RELATIONSHIP_REMOVE') this.callbacks.relationshipDeleted?.(d.id);
+    if (t === 'READY') {
+      void this.refreshQuietly();
+      return;
+    }
+    const change = this.book.apply(t, d);
+    if (change === undefined) return;
+    if (change.isDiscordRelationshipUpdate) {
+      if (change.created) this.callbacks.relationshipCreated?.(change.userId, change.type);
+      else this.callbacks.relationshipDeleted?.(change.userId);
+    }
+    (change.created ? this.created : this.deleted)?.(change.userId, change.isDiscordRelationshipUpdate);
+  }
+
+  /** A change, then the cache brought up to date (a failed refresh leaves it to the events). */
+  private async run(work: () => Promise<void>, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    const outcome = await attempt(async () => {
+      await work();
+      await this.refreshQuietly();
+      return null;
+    });
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
+  /** A change that needs the relationship of `kind` to be `want` now (as the platform has it). */
+  private guarded(userId: string, kind: RelationshipKindName, want: RelationshipType, why: string, work: () => Promise<void>, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.run(async () => {
+      const current = await this.current(userId);
+      const type = kind === 'discord' ? current.discordRelationshipType : current.gameRelationshipType;
+      if (type !== want) fail(ClientResult.validation(why));
+      await work();
+    }, callback);
+  }
+
+  private async current(userId: string): Promise<RelationshipHandle> {
+    api.requireUserId(userId);
+    await this.refresh();
+    return this.book.handle(userId);
+  }
+
+  private async refresh(): Promise<readonly api.WireRelationship[]> {
+    const mark = this.book.mark();
+    const list = await api.listRelationships(this.options());
+    this.book.replace(mark, list);
+    return list;
+  }
+
+  private async refreshQuietly(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch {
+      // The events keep the cache current; the next list or change asks again.
+    }
   }
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { WebSocket, type RawData } from '../../../common/src/node/ws-module.js';
 import { FixedWindow } from '../support/limits.js';
+import { relationshipsOf } from '../state/relationships-of.js';
 import { toPlatformUser } from '../state/store.js';
 import {
   GATEWAY_CLOSE_MESSAGES,
@@ -8,7 +9,6 @@ import {
   GatewayEvent,
   GatewayOp,
   REIDENTIFY_GATEWAY_CLOSE_CODES,
-  RelationshipType,
   type ReadyEvent,
 } from '../wire/index.js';
 import type { GatewayContext } from './context.js';
@@ -236,12 +236,8 @@ export class GatewayConnection implements SessionTransport {
       user: toPlatformUser(user),
       session_id: session.id,
       resume_gateway_url: this.ctx.gatewayUrl(),
-      relationships: !may(GatewayEvent.RelationshipAdd)
-        ? []
-        : store.friendsOf(user.id).flatMap((id) => {
-            const friend = store.user(id);
-            return friend === undefined ? [] : [{ id, type: RelationshipType.Friend, user: toPlatformUser(friend) }];
-          }),
+      // Every type, as on the real service: friends, blocks, and requests both ways.
+      relationships: may(GatewayEvent.RelationshipAdd) ? relationshipsOf(store, user.id) : [],
       guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],
       private_channels: may(GatewayEvent.ChannelCreate) ? store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)) : [],
       presences: may(GatewayEvent.PresenceUpdate) ? presence.onlineFriends(user.id) : [],

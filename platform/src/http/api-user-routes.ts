@@ -40,7 +40,7 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
   return ok(view);
 }
 
-/** The signed-in user, their friends, guilds and DM channels, and other users. */
+/** The signed-in user, their friends and DM channels, and other users (their guilds and connections: api-account-routes.ts). */
 export function userRoutes(deps: HttpDeps): Route[] {
   const { store } = deps;
   return [
@@ -50,7 +50,8 @@ export function userRoutes(deps: HttpDeps): Route[] {
       pattern: '/users/@me/relationships',
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationships,
-      handle: (ctx) => ok(deps.relationships.list(me(ctx).id)),
+      // A game's token also sees each user's game relationship in its application (game_relationship_type).
+      handle: (ctx) => ok(deps.relationships.list(me(ctx).id, ctx.oauth?.applicationId)),
     },
     {
       method: 'PUT',
@@ -70,14 +71,6 @@ export function userRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       handle: (ctx) => relationshipAnswer(() => deps.relationships.remove(me(ctx).id, ctx.params.id as string)),
-    },
-    {
-      method: 'GET',
-      pattern: '/users/@me/guilds',
-      auth: 'user',
-      bearerScopes: ['guilds'],
-      handle: (ctx) =>
-        ok(store.guildsOf(me(ctx).id).map((guild) => ({ id: guild.id, name: guild.name, icon: guild.icon, owner: guild.owner_id === me(ctx).id, features: [] }))),
     },
     {
       method: 'GET',

@@ -1,12 +1,14 @@
 import type { PlatformAdmin } from '../admin/admin.js';
 import type { Dispatcher } from '../gateway/sessions.js';
+import { relationshipsOf } from '../state/relationships-of.js';
 import { toPlatformUser, type Store } from '../state/store.js';
 import { GatewayEvent, RelationshipType, type PlatformUser } from '../wire/index.js';
+import type { GameRelationshipService } from './game-relationship-service.js';
 
 /** Why a relationship change was refused; the HTTP layer maps it. */
 export class RelationshipError extends Error {
   constructor(
-    readonly reason: 'unknown_user' | 'self' | 'blocked',
+    readonly reason: 'unknown_user' | 'unknown_username' | 'self' | 'blocked',
     message: string,
   ) {
     super(message);
@@ -17,6 +19,8 @@ export class RelationshipError extends Error {
 export interface RelationshipView {
   readonly id: string;
   readonly type: number;
+  /** For a game's token: the relationship in its application (0 none) **(ours)**. */
+  readonly game_relationship_type?: number;
   readonly user: PlatformUser;
 }
 
@@ -25,26 +29,36 @@ export interface RelationshipView {
  * admin's: accepting makes friends as it does). A request to someone who asked you first accepts
  * theirs; a block ends a friendship and any request, and stops new requests both ways.
  * RELATIONSHIP_ADD and RELATIONSHIP_REMOVE tell both sides, each with the type as they see it.
+ * A block also ends every game relationship between the two (`game`, per application).
  */
 export class RelationshipService {
   constructor(
     private readonly store: Store,
     private readonly admin: Pick<PlatformAdmin, 'addFriends' | 'removeFriends'>,
     private readonly dispatcher: Dispatcher,
+    /** Game relationships (per application). */
+    readonly game: GameRelationshipService,
   ) {}
 
-  /** Every relationship of the user: friends, blocked, incoming and outgoing requests. */
-  list(userId: string): RelationshipView[] {
-    const view = (id: string, type: number): RelationshipView[] => {
-      const user = this.store.user(id);
-      return user === undefined ? [] : [{ id, type, user: toPlatformUser(user) }];
-    };
-    return [
-      ...this.store.friendsOf(userId).flatMap((id) => view(id, RelationshipType.Friend)),
-      ...this.store.blocks().filter(([by]) => by === userId).flatMap(([, id]) => view(id, RelationshipType.Blocked)),
-      ...this.store.friendRequests().filter(([, to]) => to === userId).flatMap(([from]) => view(from, RelationshipType.IncomingRequest)),
-      ...this.store.friendRequests().filter(([from]) => from === userId).flatMap(([, to]) => view(to, RelationshipType.OutgoingRequest)),
-    ];
+  /**
+   * Every relationship of the user: friends, blocked, incoming and outgoing requests. With a
+   * game's application id (its token's), each other user once with their game relationship
+   * there too, also users who are only game relations (`type` 0).
+   */
+  list(userId: string, applicationId?: string): RelationshipView[] {
+    const discord = this.discordList(userId);
+    return applicationId === undefined ? discord : this.game.merge(applicationId, userId, discord);
+  }
+
+  /** The user named `username` (any case; the platform's unique username, not a display name), for requests by name. */
+  userIdByName(username: string): string {
+    const user = this.store.userByName(username);
+    if (user === undefined) throw new RelationshipError('unknown_username', 'No users with DiscordTag exist');
+    return user.id;
+  }
+
+  private discordList(userId: string): RelationshipView[] {
+    return relationshipsOf(this.store, userId);
   }
 
   /** Sends a friend request, or accepts theirs; nothing when they are friends already. */
@@ -66,6 +80,7 @@ export class RelationshipService {
     if (this.store.areFriends(by, target)) this.admin.removeFriends(by, target);
     this.withdraw(by, target);
     this.withdraw(target, by);
+    this.game.removeAllBetween(by, target);
     if (this.store.setBlocked(by, target, true)) this.tell(by, target, RelationshipType.Blocked);
   }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { GatewayEvent, type PresenceUpdateEvent, type ReadyEvent, type WireActivity } from '../../../../platform/src/wire/index.js';
+import { GatewayEvent, RelationshipType, type PresenceUpdateEvent, type ReadyEvent, type WireActivity } from '../../../../platform/src/wire/index.js';
 import { GatewayClient } from '../../host/gateway/gateway-client.js';
 import { PlatformApi } from '../../host/gateway/platform-api.js';
 
@@ -77,7 +77,8 @@ export class FriendObserver extends EventEmitter<{ change: [] }> {
   private onDispatch(t: string, d: unknown): void {
     if (t === GatewayEvent.Ready) {
       const ready = d as ReadyEvent;
-      for (const relationship of ready.relationships) this.friends.set(relationship.user.id, relationship.user.username);
+      // READY lists requests and blocks too: only friends count.
+      for (const relationship of ready.relationships) if (relationship.type === RelationshipType.Friend) this.friends.set(relationship.user.id, relationship.user.username);
       for (const presence of ready.presences) this.presences.set(presence.user.id, { status: presence.status, activities: presence.activities });
       this.emit('change');
     } else if (t === GatewayEvent.PresenceUpdate) {
@@ -86,8 +87,8 @@ export class FriendObserver extends EventEmitter<{ change: [] }> {
       this.presences.set(update.user.id, { status: update.status, activities: update.activities });
       this.emit('change');
     } else if (t === GatewayEvent.RelationshipAdd) {
-      const relationship = d as { user?: { id: string; username: string } };
-      if (relationship.user !== undefined) this.friends.set(relationship.user.id, relationship.user.username);
+      const relationship = d as { type?: number; user?: { id: string; username: string } };
+      if (relationship.user !== undefined && relationship.type === RelationshipType.Friend) this.friends.set(relationship.user.id, relationship.user.username);
     }
   }
 }

@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import { RelationshipError } from '../relationships/relationship-service.js';
+import { me, noContent, parseBody } from './api-kit.js';
+import type { HttpDeps } from './deps.js';
+import { ApiError, invalidField, missingAccess, unknownUser } from './errors.js';
+import { GAME_SCOPES } from './game-scopes.js';
+import type { RequestContext, Route, RouteResult } from './router.js';
+
+/** The real API's code for a friend request to a username nobody has. */
+const UNKNOWN_USERNAME = 80004;
+const SELF_REQUEST = 80003;
+
+/** `POST /users/@me/relationships` (the real API's) and `POST /users/@me/game-relationships` **(ours)**: a request by unique username. */
+const ByNameBody = v.object({
+  username: v.pipe(v.string(), v.minLength(1), v.maxLength(32)),
+  /** Sent by older clients; ignored (usernames are unique). */
+  discriminator: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+});
+
+/** `PUT /users/@me/game-relationships/{id}`: no fields (blocking is platform-wide: `PUT /users/@me/relationships/{id}` `{type: 2}`). */
+const GameRequestBody = v.object({});
+
+/** A relationship change's answer: 204, or the API error of its refusal (`field`: what names the other user). */
+function answer(field: 'id' | 'username', work: () => void): RouteResult {
+  try {
+    work();
+    return noContent;
+  } catch (error) {
+    if (!(error instanceof RelationshipError)) throw error;
+    if (error.reason === 'unknown_user') throw unknownUser();
+    if (error.reason === 'unknown_username') throw new ApiError(400, UNKNOWN_USERNAME, error.message);
+    if (error.reason === 'blocked') throw missingAccess();
+    // By username, as the real API: a request to yourself is 80003.
+    if (error.reason === 'self' && field === 'username') throw new ApiError(400, SELF_REQUEST, 'Cannot send friend request to self');
+    throw invalidField(field, 'BASE_TYPE_BAD', error.message);
+  }
+}
+
+/** The application of the game token the request came with (these routes take only Bearer tokens). */
+function gameOf(ctx: RequestContext): string {
+  return ctx.oauth?.applicationId ?? '';
+}
+
+function target(ctx: RequestContext): string {
+  return ctx.params.id as string;
+}
+
+/**
+ * Friend requests by username (platform-wide, as the real API takes them), and game
+ * relationships **(ours: the routes; the public record does not show the Social SDK's)**:
+ * friendships and requests within the application of the game's token, which alone may use
+ * them (a user token: 401; scopes as `PUT /users/@me/relationships/{id}`).
+ */
+export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
+  const { relationships } = deps;
+  const game = { auth: 'bearer' as const, bearerScopes: GAME_SCOPES.relationshipsWrite };
+  return [
+    {
+      method: 'POST',
+      pattern: '/users/@me/relationships',
+      auth: 'user',
+      bearerScopes: GAME_SCOPES.relationshipsWrite,
+      handle: (ctx) => answer('username', () => relationships.request(me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+    },
+    {
+      method: 'POST',
+      pattern: '/users/@me/game-relationships',
+      ...game,
+      handle: (ctx) => answer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+    },
+    {
+      method: 'PUT',
+      pattern: '/users/@me/game-relationships/:id',
+      ...game,
+      handle: (ctx) =>
+        answer('id', () => {
+          parseBody(GameRequestBody, ctx.body);
+          relationships.game.request(gameOf(ctx), me(ctx).id, target(ctx));
+        }),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/users/@me/game-relationships/:id',
+      ...game,
+      handle: (ctx) => answer('id', () => relationships.game.remove(gameOf(ctx), me(ctx).id, target(ctx))),
+    },
+  ];
+}
