@@ -105,9 +105,11 @@ function Loading(): ReactNode {
   );
 }
 
-/** How many join requests and invites wait for an answer, on the Friends button. */
+/** How many join requests, invites and friend requests to the player wait for an answer, on the Friends button. */
 function FriendsBadge(): ReactNode {
-  const waiting = useApp((s) => (s.data?.join_requests.length ?? 0) + (s.data?.invites.length ?? 0));
+  const waiting = useApp(
+    (s) => (s.data?.join_requests.length ?? 0) + (s.data?.invites.length ?? 0) + (s.data?.relationships.filter((r) => r.type === 'incoming').length ?? 0),
+  );
   if (waiting === 0) return null;
   return (
     <span className="nav-badge" data-testid="friends-badge">

@@ -92,6 +92,7 @@ export function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     },
     games: [],
     friends: [],
+    relationships: [],
     join_requests: [],
     invites: [],
     conversations: [],

@@ -129,6 +129,37 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
+  it('friends: Add friend, Pending with its count (Accept / Ignore, Cancel), Blocked with Unblock, More on each friend', async () => {
+    const user = (id: string, username: string) => ({ ...FRIEND, id, username, global_name: null });
+    const store = await storeWith({
+      friends: [{ user: FRIEND, presence: { status: 'online', activities: [] } }],
+      relationships: [
+        { user: user('20', 'zed'), type: 'incoming' },
+        { user: user('21', 'eve'), type: 'outgoing' },
+        { user: user('22', '<b>mallory</b>'), type: 'blocked' },
+      ],
+    });
+    const html = render(store, <FriendsScreen />);
+    expect(html).toContain('data-testid="add-friend-input"');
+    expect(html).toMatch(/<label for="add-friend-username">Their username<\/label>/);
+    expect(html).toContain('Pending — <span data-testid="pending-count">2</span>');
+    expect(html).toContain('Blocked — <span data-testid="blocked-count">1</span>');
+    expect(count(html, 'data-testid="relationship-row"')).toBe(3);
+    expect(count(html, 'data-testid="relationship-accept"')).toBe(1);
+    expect(count(html, 'data-testid="relationship-ignore"')).toBe(1);
+    expect(count(html, 'data-testid="relationship-cancel"')).toBe(1);
+    expect(count(html, 'data-testid="relationship-unblock"')).toBe(1);
+    expect(html).toContain('Incoming friend request');
+    expect(html).toContain('Outgoing friend request');
+    expect(html).toContain('&lt;b&gt;mallory&lt;/b&gt;');
+    // Remove friend and Block wait behind More (and a confirmation).
+    expect(count(html, 'data-testid="friend-more"')).toBe(1);
+    expect(html).toContain('aria-label="More for Friend"');
+    expect(html).not.toContain('data-testid="friend-remove"');
+    // Incoming friend requests count on the Friends button.
+    expect(render(store, <App />)).toMatch(/data-testid="friends-badge">1<span class="visually-hidden"> waiting for an answer/);
+  });
+
   it('joinAction: the platform\'s rule: a game, a party with an id and a free slot, the JOIN flag; flags & 64 joins at once', () => {
     expect(joinAction({ name: 'x' })).toBeNull();
     expect(joinAction({ application_id: '1', party: { id: 'p', size: [4, 4] }, flags: 2 })).toBeNull();

@@ -230,6 +230,35 @@ describe('createAppStore', () => {
     ]);
   });
 
+  it('relationship actions: each goes to the host with the user and the action; the outcome is said with their name', async () => {
+    const zed = { id: '30', username: 'zed', discriminator: '0', global_name: 'Zed', avatar: null };
+    const bridge = createFakeBridge(snapshot({ relationships: [{ user: zed, type: 'incoming' }] }));
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(await store.getState().changeRelationship('30', 'accept')).toBe(true);
+    expect(store.getState().messages.at(-1)).toMatchObject({ kind: 'info', text: 'You and Zed are now friends' });
+    bridge.answer('companion:change-relationship', () => {
+      throw new Error('No friend request from zed');
+    });
+    expect(await store.getState().changeRelationship('30', 'ignore')).toBe(false);
+    expect(store.getState().messages.at(-1)).toMatchObject({ kind: 'error', text: 'Could not ignore the friend request: No friend request from zed' });
+    bridge.answer('companion:send-friend-request', { accepted: false });
+    expect(await store.getState().sendFriendRequest(' @carol ')).toBe(true);
+    expect(store.getState().messages.at(-1)?.text).toBe('Friend request sent to carol');
+    bridge.answer('companion:send-friend-request', () => {
+      throw new Error("No user named 'nobody'");
+    });
+    expect(await store.getState().sendFriendRequest('nobody')).toBe(false);
+    expect(store.getState().messages.at(-1)?.text).toBe("Could not send the friend request: No user named 'nobody'");
+    expect(bridge.calls.slice(1).map((c) => [c.channel, ...c.args])).toEqual([
+      ['companion:change-relationship', '30', 'accept'],
+      ['companion:change-relationship', '30', 'ignore'],
+      ['companion:send-friend-request', ' @carol '],
+      ['companion:send-friend-request', 'nobody'],
+    ]);
+    expect(store.getState().busy).toEqual([]);
+  });
+
   it('messages: a newer message on the same action replaces the old one, success resolves its error, info expires, errors stay', async () => {
     vi.useFakeTimers();
     try {

@@ -1,4 +1,4 @@
-import type { DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, SettingsView, Snapshot, StatusView } from './views.js';
+import type { DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
 
 /**
  * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
@@ -25,6 +25,17 @@ export interface InvokeChannels {
   'companion:send-invite': { args: [userId: string, applicationId: string | null]; result: { message_id: string } };
   /** A direct message to a friend, written in Companion. */
   'companion:send-dm': { args: [userId: string, content: string]; result: { message_id: string } };
+  /**
+   * Changes a relationship on the platform (RelationshipAction): the host checks that there is
+   * one to change (a request from them to accept or ignore, one to them to cancel, a friend to
+   * remove, a blocked user to unblock) and refuses with a message naming the problem otherwise.
+   */
+  'companion:change-relationship': { args: [userId: string, action: RelationshipAction]; result: null };
+  /**
+   * A friend request by username (the platform's unique username, any case, an `@` before it
+   * allowed). `accepted`: that user had asked the player first, so they are friends now.
+   */
+  'companion:send-friend-request': { args: [username: string]; result: { accepted: boolean } };
   'companion:revoke-grant': { args: [applicationId: string]; result: null };
   'companion:send-authorize-request': { args: [applicationId: string]; result: { delivered: number } };
   'companion:login': { args: [username: string]; result: StatusView };
@@ -65,6 +76,8 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:request-to-join': true,
   'companion:send-invite': true,
   'companion:send-dm': true,
+  'companion:change-relationship': true,
+  'companion:send-friend-request': true,
   'companion:revoke-grant': true,
   'companion:send-authorize-request': true,
   'companion:login': true,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels } from './actions.js';
-import { ARBITRATION_POLICIES, LOG_LEVELS, REDACTABLE_FIELDS, type PresencePatch } from './views.js';
+import { ARBITRATION_POLICIES, LOG_LEVELS, REDACTABLE_FIELDS, RELATIONSHIP_ACTIONS, type PresencePatch } from './views.js';
 
 /**
  * The one schema module of the contract (valibot): what every call's arguments must be, used
@@ -75,6 +75,15 @@ const SettingsPatchSchema = v.strictObject(
 
 const username = text(32);
 
+/** Whom a friend request goes to: a platform username (2 to 32 of a-z, 0-9, _ and .; any case), trimmed, one leading `@` dropped. */
+const friendUsername = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.transform((name: string) => name.replace(/^@/, '')),
+  v.minLength(1, 'type a username'),
+  v.regex(/^[A-Za-z0-9_.]{2,32}$/, 'a username is 2 to 32 letters, digits, _ or .'),
+);
+
 /** The argument schemas of every invoke channel of the contract, and of nothing else. */
 export const CHANNEL_SCHEMAS = {
   'companion:ready': v.strictTuple([], 'takes no arguments'),
@@ -86,6 +95,8 @@ export const CHANNEL_SCHEMAS = {
   'companion:request-to-join': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-invite': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-dm': v.strictTuple([snowflake, v.pipe(v.string(), v.trim(), v.minLength(1, 'the message is empty'), v.maxLength(2000, 'the message is longer than 2,000 characters'))], 'takes [userId, content]'),
+  'companion:change-relationship': v.strictTuple([snowflake, v.picklist(RELATIONSHIP_ACTIONS, oneOf(RELATIONSHIP_ACTIONS))], 'takes [userId, action]'),
+  'companion:send-friend-request': v.strictTuple([friendUsername], 'takes [username]'),
   'companion:revoke-grant': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:send-authorize-request': v.strictTuple([snowflake], 'takes [applicationId]'),
   'companion:login': v.strictTuple([username], 'takes [username]'),

@@ -77,6 +77,27 @@ export interface FriendView {
   readonly presence: { readonly status: string; readonly activities: readonly ActivityView[] };
 }
 
+/**
+ * A relationship other than friendship, as the desktop client's Friends screen lists it:
+ * `incoming` a friend request to the player, `outgoing` one the player sent, `blocked` a user
+ * the player blocked (the platform's relationship types 3, 4 and 2). Friends are in `friends`.
+ */
+export const RELATIONSHIP_KINDS = ['incoming', 'outgoing', 'blocked'] as const;
+export type RelationshipKind = (typeof RELATIONSHIP_KINDS)[number];
+
+export interface RelationshipView {
+  readonly user: UserView;
+  readonly type: RelationshipKind;
+}
+
+/**
+ * What the player can do about a relationship (`companion:change-relationship`): `accept` or
+ * `ignore` a friend request to them, `cancel` theirs, `remove` a friend, `block` anyone,
+ * `unblock` a blocked user.
+ */
+export const RELATIONSHIP_ACTIONS = ['accept', 'ignore', 'cancel', 'remove', 'block', 'unblock'] as const;
+export type RelationshipAction = (typeof RELATIONSHIP_ACTIONS)[number];
+
 export interface JoinRequestView {
   readonly id: string;
   readonly user: UserView;
@@ -299,6 +320,8 @@ export interface DmView {
   readonly application_name: string | null;
   /** Epoch ms. */
   readonly at: number;
+  /** Epoch ms of its author's last edit, or null (the UI marks it "edited"). */
+  readonly edited_at: number | null;
 }
 
 /** The conversation with one friend: its messages, oldest first (at most 50). */
@@ -312,6 +335,8 @@ export interface Snapshot {
   readonly status: StatusView;
   readonly games: readonly GameView[];
   readonly friends: readonly FriendView[];
+  /** Friend requests both ways and blocked users (friends are in `friends`), from the host's gateway session. */
+  readonly relationships: readonly RelationshipView[];
   readonly join_requests: readonly JoinRequestView[];
   readonly invites: readonly InviteView[];
   /** Direct messages with friends, the most recent conversation first. */
@@ -362,6 +387,7 @@ const TOPIC_SET: { readonly [T in Topic]: true } = {
   status: true,
   games: true,
   friends: true,
+  relationships: true,
   join_requests: true,
   invites: true,
   conversations: true,

@@ -6,16 +6,20 @@ import { Avatar, statusWord } from '../components/Avatar';
 import { activityHeading, displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
 import { FriendConversation } from './FriendConversation';
+import { FriendManage } from './FriendManage';
+import { AddFriend, BlockedUsers, PendingRequests } from './FriendRequests';
 
 export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
   const joinRequests = useApp((s) => s.data?.join_requests);
   const invites = useApp((s) => s.data?.invites);
-  if (friends === undefined || joinRequests === undefined || invites === undefined) return null;
+  const relationships = useApp((s) => s.data?.relationships);
+  if (friends === undefined || joinRequests === undefined || invites === undefined || relationships === undefined) return null;
   const { online, offline } = groupFriends(friends);
   return (
     <section aria-labelledby="friends-title">
       <h1 id="friends-title">Friends</h1>
+      <AddFriend />
       {(joinRequests.length > 0 || invites.length > 0) && (
         <section aria-labelledby="incoming-title" className="incoming">
           <h2 id="incoming-title">Incoming</h2>
@@ -29,6 +33,7 @@ export function FriendsScreen(): ReactNode {
           </ul>
         </section>
       )}
+      <PendingRequests relationships={relationships} />
       {friends.length === 0 ? (
         <p className="empty" data-testid="friends-empty">
           No friends yet, or you are not signed in.
@@ -39,6 +44,7 @@ export function FriendsScreen(): ReactNode {
           <FriendGroup id="offline" title="Offline" friends={offline} />
         </>
       )}
+      <BlockedUsers relationships={relationships} />
     </section>
   );
 }
@@ -102,6 +108,7 @@ function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
           </button>
         </span>
         <InviteButtons friend={friend} />
+        <FriendManage user={friend.user} />
       </div>
       {open && <FriendConversation friend={friend} conversation={conversation} />}
       {friend.presence.activities.map((activity, index) => (

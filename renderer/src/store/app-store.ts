@@ -11,6 +11,7 @@ import {
   type InvokeChannel,
   type InvokeChannels,
   type PresencePatch,
+  type RelationshipAction,
   type RelayOutcomeView,
   type SettingsView,
   type Snapshot,
@@ -138,6 +139,10 @@ export interface ActionsSlice {
   sendInvite(userId: string, applicationId: string): Promise<boolean>;
   /** Sends a friend a direct message. */
   sendDm(userId: string, content: string): Promise<boolean>;
+  /** Accepts or ignores a friend request, cancels one, removes a friend, blocks or unblocks (busy key `relationship:<userId>`). */
+  changeRelationship(userId: string, action: RelationshipAction): Promise<boolean>;
+  /** Sends a friend request by username (busy key `friend-request`). */
+  sendFriendRequest(username: string): Promise<boolean>;
   sendAuthorizeRequest(applicationId: string): Promise<boolean>;
   revokeGrant(applicationId: string): Promise<boolean>;
   /** Lets a web page's origin use the RPC WebSocket for that app, or refuses it. */
@@ -393,17 +398,62 @@ const createMessagesSlice =
     };
   };
 
+/** One invoke with a busy key; a failure becomes an error message. */
+type RunAction = <C extends InvokeChannel>(
+  key: string,
+  failure: string,
+  channel: C,
+  args: InvokeChannels[C]['args'],
+  onResult?: (result: InvokeChannels[C]['result']) => void,
+) => Promise<boolean>;
+
+const RELATIONSHIP_FAILURE: Readonly<Record<RelationshipAction, string>> = {
+  accept: 'Could not accept the friend request',
+  ignore: 'Could not ignore the friend request',
+  cancel: 'Could not cancel the friend request',
+  remove: 'Could not remove the friend',
+  block: 'Could not block',
+  unblock: 'Could not unblock',
+};
+
+const RELATIONSHIP_DONE: Readonly<Record<RelationshipAction, (name: string) => string>> = {
+  accept: (name) => `You and ${name} are now friends`,
+  ignore: (name) => `Friend request from ${name} ignored`,
+  cancel: (name) => `Friend request to ${name} cancelled`,
+  remove: (name) => `${name} is no longer your friend`,
+  block: (name) => `${name} is blocked`,
+  unblock: (name) => `${name} is unblocked`,
+};
+
+/** How the UI names a user it knows (a friend, a request, a block), for its messages. */
+function knownName(data: HostData | null, userId: string): string {
+  const user = data?.friends.find((f) => f.user.id === userId)?.user ?? data?.relationships.find((r) => r.user.id === userId)?.user;
+  return user === undefined ? 'that user' : (user.global_name ?? user.username);
+}
+
+/** Friend requests, friends removed, blocks: the actions of the Friends screen's relationships. */
+function relationshipActions(run: RunAction, get: () => AppState): Pick<ActionsSlice, 'changeRelationship' | 'sendFriendRequest'> {
+  return {
+    changeRelationship: (userId, action) => {
+      const name = knownName(get().data, userId);
+      return run(`relationship:${userId}`, RELATIONSHIP_FAILURE[action], 'companion:change-relationship', [userId, action], () => {
+        get().notify('info', RELATIONSHIP_DONE[action](name), `relationship:${userId}`);
+      });
+    },
+    sendFriendRequest: (username) => {
+      const name = username.trim().replace(/^@/, '');
+      return run('friend-request', 'Could not send the friend request', 'companion:send-friend-request', [username], (result) => {
+        get().notify('info', result.accepted ? `You and ${name} are now friends: they had asked you first` : `Friend request sent to ${name}`, 'friend-request');
+      });
+    },
+  };
+}
+
 const createActionsSlice =
   (ctx: Context): Slice<ActionsSlice> =>
   (set, get) => {
     /** Runs one invoke with a busy key; failures become an error message. */
-    async function run<C extends InvokeChannel>(
-      key: string,
-      failure: string,
-      channel: C,
-      args: InvokeChannels[C]['args'],
-      onResult?: (result: InvokeChannels[C]['result']) => void,
-    ): Promise<boolean> {
+    const run: RunAction = async (key, failure, channel, args, onResult) => {
       if (get().busy.includes(key)) return false;
       set((s) => ({ busy: [...s.busy, key] }));
       try {
@@ -418,7 +468,7 @@ const createActionsSlice =
       } finally {
         set((s) => ({ busy: without(s.busy, key) }));
       }
-    }
+    };
     const patchData = (patch: Partial<HostData>): void => {
       set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
     };
@@ -448,6 +498,7 @@ const createActionsSlice =
         });
       },
       sendDm: (userId, content) => run(`dm:${userId}`, 'Could not send the message', 'companion:send-dm', [userId, content]),
+      ...relationshipActions(run, get),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
           get().notify(

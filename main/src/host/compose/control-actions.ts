@@ -11,6 +11,8 @@ import type { FriendPresences } from '../presence/friend-presences.js';
 import { PresenceSettingsError, type PresenceService, type PresenceSettingsPatch } from '../presence/presence-service.js';
 import { RecorderBusyError, type HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import type { RelationshipActions } from '../social/relationship-actions.js';
+import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
 import { presenceSettingsView, presenceView, SNAPSHOT_OUTCOMES } from '../ui-bridge/presence-view.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
@@ -69,6 +71,7 @@ export function socialActions(
           application_id: m.applicationId,
           application_name: m.applicationId === null ? null : social.appNames.name(m.applicationId),
           at: m.at,
+          edited_at: m.editedAt,
         })),
       })),
     sendDm: (userId, content) => mapped(social.sendDm(userId, content)),
@@ -77,6 +80,15 @@ export function socialActions(
       return { user };
     },
     logout: () => session.signOut(),
+  };
+}
+
+/** Friend requests and blocks: what the host's session knows of them, and the player's changes. */
+export function relationshipActions(book: RelationshipBook, actions: RelationshipActions): Members<'relationships' | 'changeRelationship' | 'sendFriendRequest'> {
+  return {
+    relationships: () => book.list().map((entry) => ({ user: entry.user, type: entry.kind })),
+    changeRelationship: (userId, action) => mapped(actions.change(userId, action)),
+    sendFriendRequest: (username) => mapped(actions.sendFriendRequest(username)),
   };
 }
 

@@ -11,6 +11,7 @@ import type { FriendPresences } from '../presence/friend-presences.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
 import { gatewayState, withoutSecrets } from './control-views.js';
@@ -21,6 +22,7 @@ export interface ControlEventSources {
   readonly server: RpcServer;
   readonly friends: FriendPresences;
   readonly social: SocialService;
+  readonly relationships: RelationshipBook;
   readonly broker: ConsentBroker;
   readonly grants: GrantCache;
   readonly origins?: OriginApprovals | undefined;
@@ -52,6 +54,7 @@ export class ControlEvents {
     session.on('status', (status) => publish({ type: 'gateway', data: { status: gatewayState(status.status), detail: status.detail } }));
     session.on('account', (user) => publish({ type: 'account', data: user === null ? null : { user } }));
     friends.on('change', (change) => publish({ type: 'friends', data: change }));
+    sources.relationships.on('change', () => publish({ type: 'relationships', data: null }));
     social.on('change', (change) => publish({ type: change.type, data: change.data }));
     consentControlEvents(sources.broker, publish);
     if (sources.origins !== undefined) originControlEvents(sources.origins, publish);

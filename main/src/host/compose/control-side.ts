@@ -73,6 +73,8 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     server,
     friends: parts.social.friends,
     social: parts.social.social,
+    relationships: parts.social.relationships,
+    relationshipActions: parts.social.relationshipActions,
     platform: { url: platform.url, embedded: embedded !== null },
     ipcPath: parts.ipcPath,
     webSocketPort: parts.webSocketPort,

@@ -10,9 +10,11 @@ import type { FriendPresences } from '../presence/friend-presences.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import type { RelationshipActions } from '../social/relationship-actions.js';
+import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
-import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, socialActions } from './control-actions.js';
+import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
 import { gameViews, gatewayState } from './control-views.js';
 
@@ -28,6 +30,9 @@ export interface HostControlOptions {
   readonly server: RpcServer;
   readonly friends: FriendPresences;
   readonly social: SocialService;
+  /** Friend requests and blocks (from the session), and the player's changes to them. */
+  readonly relationships: RelationshipBook;
+  readonly relationshipActions: RelationshipActions;
   readonly platform: { readonly url: string; readonly embedded: boolean };
   readonly ipcPath: () => string | null;
   /** The RPC WebSocket's port, null when it is not listening. */
@@ -75,6 +80,7 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
     status,
     games: () => gameViews(server),
     ...socialActions(session, friends, social),
+    ...relationshipActions(options.relationships, options.relationshipActions),
     ...authorizationActions(options.broker, server, { list: options.grantList, revoke: options.revokeGrant }),
     ...originActions(options.origins),
     ...recordingActions(options.recorder),

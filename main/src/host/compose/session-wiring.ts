@@ -5,6 +5,7 @@ import type { GuildCommands } from '../guilds/guild-commands.js';
 import type { FriendPresences } from '../presence/friend-presences.js';
 import type { PresenceRelay } from '../presence/presence-relay.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
 
 /** What follows the platform session: the host state kept from its dispatches, and the games. */
@@ -14,6 +15,7 @@ export interface SessionFollowers {
   readonly relay: PresenceRelay;
   readonly friends: FriendPresences;
   readonly social: SocialService;
+  readonly relationships: RelationshipBook;
   readonly grantSync: GrantSync;
   readonly guilds: GuildCommands;
   readonly logger: RpcLogger;
@@ -33,6 +35,7 @@ export function followSession(parts: SessionFollowers): void {
   session.on('ready', () => parts.grantSync.refresh());
   session.on('dispatch', (t, d) => {
     parts.friends.dispatch(t, d);
+    parts.relationships.dispatch(t, d);
     parts.social.handleDispatch(t, d);
     parts.grantSync.dispatch(t, d);
     if (t === 'GUILD_UPDATE') parts.guilds.guildChanged(d as PlatformGuild);
@@ -59,6 +62,7 @@ class AccountChange {
     this.accountId = id;
     this.parts.social.reset();
     this.parts.friends.clear();
+    this.parts.relationships.clear();
     this.parts.grantSync.accountChanged();
     // Games were told who the user is in READY: after a sign-out or a switch, they must
     // connect again (and get 1000 "User logged out" while nobody is signed in).

@@ -17,6 +17,8 @@ export interface ControlBackend {
   /** Connected RPC games. */
   games(): GameView[];
   friends(): FriendView[];
+  /** Friend requests both ways and blocked users (friends: `friends()`), from the host's gateway session. */
+  relationships(): RelationshipView[];
   /** Incoming join requests still open. */
   joinRequests(): JoinRequestView[];
   acceptJoinRequest(id: string): Promise<void>;
@@ -112,6 +114,11 @@ export interface GameView extends Omit<contract.GameView, 'activity'> {
 export interface FriendView extends Omit<contract.FriendView, 'user' | 'presence'> {
   readonly user: PlatformUser;
   readonly presence: { readonly status: PresenceStatus; readonly activities: readonly WireActivity[] };
+}
+
+/** A friend request either way, or a block, with the full platform user. */
+export interface RelationshipView extends Omit<contract.RelationshipView, 'user'> {
+  readonly user: PlatformUser;
 }
 
 /** A join request with the platform message it came in. */

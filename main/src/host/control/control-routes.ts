@@ -31,7 +31,8 @@ export function routes(backend: ControlBackend, extra: readonly ControlRouteEntr
   const table: [Route['method'], string, Route['handle']][] = [
     ['GET', '/v1/status', async () => backend.status()],
     ['GET', '/v1/games', async () => ({ games: backend.games() })],
-    ['GET', '/v1/friends', async () => ({ friends: backend.friends() })],
+    // Friend requests both ways and blocks beside the friends (what the desktop client's Friends screen lists).
+    ['GET', '/v1/friends', async () => ({ friends: backend.friends(), relationships: backend.relationships() })],
     ['POST', '/v1/friends/:user_id/join', async ({ params, body }) => backend.requestToJoin(parseRequestToJoin(params.user_id ?? '', body))],
     ['GET', '/v1/join-requests', async () => ({ join_requests: backend.joinRequests() })],
     ['POST', '/v1/join-requests/:id/accept', async ({ params, body }) => {

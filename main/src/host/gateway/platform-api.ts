@@ -129,6 +129,21 @@ export class PlatformApi {
     return this.request('GET', '/users/@me/relationships');
   }
 
+  /** `{}`: a friend request to the user, or accepting theirs; `{type: 2}`: blocks them. */
+  async putRelationship(userId: string, body: { readonly type?: 2 } = {}): Promise<void> {
+    await this.request('PUT', `/users/@me/relationships/${seg(userId)}`, { body });
+  }
+
+  /** Unfriends, cancels or ignores a friend request, or unblocks: whatever stands between the two. */
+  async deleteRelationship(userId: string): Promise<void> {
+    await this.request('DELETE', `/users/@me/relationships/${seg(userId)}`);
+  }
+
+  /** A friend request by username (or accepting theirs); a username nobody has is a 400 with code 80004. */
+  async sendFriendRequest(username: string): Promise<void> {
+    await this.request('POST', '/users/@me/relationships', { body: { username } });
+  }
+
   /** The app as the host shows it, or null when the platform does not know it. */
   async application(applicationId: string): Promise<RpcApplication | null> {
     try {

@@ -9,6 +9,7 @@ import {
   joinRequestView,
   originDecisionView,
   originRequestView,
+  relationshipView,
   settingsView,
   statusView,
 } from './views.js';
@@ -27,6 +28,7 @@ export async function readHostData(backend: WebUiBackend, settings: WebUiSetting
     status: statusView(backend.status()),
     games: backend.games().map(gameView),
     friends: backend.friends().map(friendView),
+    relationships: backend.relationships().map(relationshipView),
     join_requests: backend.joinRequests().map(joinRequestView),
     invites: backend.invites().map(inviteView),
     conversations: backend.conversations(),

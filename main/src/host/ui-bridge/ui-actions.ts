@@ -44,6 +44,11 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
     return { message_id: result.message_id };
   },
   'companion:send-dm': async ({ backend }, userId, content) => backend.sendDm(userId, content),
+  'companion:change-relationship': async ({ backend }, userId, action) => nothing(await backend.changeRelationship(userId, action)),
+  'companion:send-friend-request': async ({ backend }, username) => {
+    const result = await backend.sendFriendRequest(username);
+    return { accepted: result.accepted };
+  },
   'companion:revoke-grant': async ({ backend }, applicationId) => nothing(await backend.revokeGrant(applicationId)),
   'companion:send-authorize-request': async ({ backend }, applicationId) => {
     const result = await backend.sendAuthorizeRequest(applicationId);

@@ -8,6 +8,7 @@ import type {
   JoinRequestView,
   OriginDecisionView,
   OriginRequestView,
+  RelationshipView,
   SettingsView,
   StatusView,
   UserView,
@@ -67,6 +68,10 @@ export function friendView(friend: control.FriendView): FriendView {
       activities: friend.presence.activities.map((activity) => activityView(activity)).filter((activity): activity is ActivityView => activity !== null),
     },
   };
+}
+
+export function relationshipView(relationship: control.RelationshipView): RelationshipView {
+  return { user: userView(relationship.user), type: relationship.type };
 }
 
 export function joinRequestView(request: control.JoinRequestView): JoinRequestView {

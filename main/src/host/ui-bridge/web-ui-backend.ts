@@ -7,6 +7,7 @@ import type {
   PresenceSettingsView,
   PresenceView,
   RecordingView,
+  RelationshipAction,
 } from '../../../../preload/src/contract.js';
 import type { ControlBackend } from '../control/control-backend.js';
 
@@ -42,4 +43,12 @@ export interface WebUiBackend extends ControlBackend {
   conversations(): readonly ConversationView[];
   /** Sends a friend a direct message written in Companion; ControlError 404 for someone who is not a friend. */
   sendDm(userId: string, content: string): Promise<{ message_id: string }>;
+  /**
+   * Changes a relationship on the platform; an error with a status (404: nothing of that kind
+   * to change, 400: the player themselves, 503: signed out or the platform unreachable) and a
+   * message naming the problem otherwise.
+   */
+  changeRelationship(userId: string, action: RelationshipAction): Promise<void>;
+  /** A friend request by username; `accepted`: they had asked first (friends now). Errors as changeRelationship (404: no user of that name). */
+  sendFriendRequest(username: string): Promise<{ accepted: boolean }>;
 }

@@ -21,6 +21,18 @@ interface FriendLike {
   readonly presence: { readonly status: string; readonly activities: readonly ActivityLike[] };
 }
 
+/** A friend request either way, or a block (hosts before them list none). */
+interface RelationshipLike {
+  readonly user: UserLike;
+  readonly type: 'incoming' | 'outgoing' | 'blocked';
+}
+
+const RELATIONSHIP_WORDS: Readonly<Record<RelationshipLike['type'], string>> = {
+  incoming: 'friend request from them',
+  outgoing: 'friend request sent',
+  blocked: 'blocked',
+};
+
 interface JoinRequestLike {
   readonly id: string;
   readonly user: UserLike;
@@ -66,11 +78,13 @@ const games: ControlAction = async (control) => {
 
 const friends: ControlAction = async (control) => {
   control.need(0, 'no arguments');
-  const { friends: list } = (await control.call('GET', '/v1/friends')) as { friends: FriendLike[] };
-  control.print({ friends: list }, () =>
-    list
-      .map((f) => `${f.user.username.padEnd(16)} ${f.user.id}  ${f.presence.status.padEnd(8)} ${f.presence.activities.map(describeActivity).join('; ') || '-'}\n`)
-      .join(''),
+  const found = (await control.call('GET', '/v1/friends')) as { friends: FriendLike[]; relationships?: RelationshipLike[] };
+  const relationships = found.relationships ?? [];
+  control.print({ friends: found.friends, relationships }, () =>
+    [
+      ...found.friends.map((f) => `${f.user.username.padEnd(16)} ${f.user.id}  ${f.presence.status.padEnd(8)} ${f.presence.activities.map(describeActivity).join('; ') || '-'}\n`),
+      ...relationships.map((r) => `${r.user.username.padEnd(16)} ${r.user.id}  ${RELATIONSHIP_WORDS[r.type]}\n`),
+    ].join(''),
   );
   return 0;
 };

@@ -12,7 +12,7 @@ import {
   type ControlServerOptions,
 } from '../../../src/host/control/control-server.js';
 import { createLogger } from '../../../src/base/logger.js';
-import { CONSENT_REQUESTS, FakeBackend, FRIENDS, GAMES, GRANTS, INVITES, JOIN_REQUESTS, STATUS } from './fake-backend.js';
+import { CONSENT_REQUESTS, FakeBackend, FRIENDS, GAMES, GRANTS, INVITES, JOIN_REQUESTS, RELATIONSHIPS, STATUS } from './fake-backend.js';
 
 const TOKEN = 'control-Tk-0123456789abcdef';
 
@@ -103,7 +103,7 @@ describe('control API routes', () => {
   const cases: readonly { method: string; path: string; body?: unknown; calls: unknown[][]; response: unknown }[] = [
     { method: 'GET', path: '/v1/status', calls: [['status']], response: STATUS },
     { method: 'GET', path: '/v1/games', calls: [['games']], response: { games: GAMES } },
-    { method: 'GET', path: '/v1/friends', calls: [['friends']], response: { friends: FRIENDS } },
+    { method: 'GET', path: '/v1/friends', calls: [['friends'], ['relationships']], response: { friends: FRIENDS, relationships: RELATIONSHIPS } },
     { method: 'GET', path: '/v1/join-requests', calls: [['joinRequests']], response: { join_requests: JOIN_REQUESTS } },
     { method: 'POST', path: '/v1/join-requests/900/accept', calls: [['acceptJoinRequest', '900']], response: { ok: true } },
     { method: 'POST', path: '/v1/join-requests/9%3A1/decline', calls: [['declineJoinRequest', '9:1']], response: { ok: true } },

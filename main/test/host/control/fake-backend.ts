@@ -8,6 +8,7 @@ import type {
   GrantView,
   InviteView,
   JoinRequestView,
+  RelationshipView,
 } from '../../../src/host/control/control-backend.js';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
 
@@ -27,6 +28,8 @@ export const GAMES: GameView[] = [
   { connection_id: 'ipc-1', client_id: '1234567890123456789', application_name: 'Demo', pid: 42, transport: 'ipc', client_library: { library: 'discord-rpc', reason: 'UUID nonces' }, activity: null, connected_at: 1_700_000_000_000, link_requests: true },
 ];
 export const FRIENDS: FriendView[] = [{ user: BOB, presence: { status: 'online', activities: [] } }];
+export const CAROL: PlatformUser = { ...BOB, id: '300', username: 'carol', global_name: 'Carol' };
+export const RELATIONSHIPS: RelationshipView[] = [{ user: CAROL, type: 'incoming' }];
 export const JOIN_REQUESTS: JoinRequestView[] = [
   { id: '900', user: BOB, application_id: '1234567890123456789', channel_id: '800', message_id: '900', received_at: 1 },
 ];
@@ -91,6 +94,10 @@ export class FakeBackend implements ControlBackend {
   friends(): FriendView[] {
     this.record('friends');
     return FRIENDS;
+  }
+  relationships(): RelationshipView[] {
+    this.record('relationships');
+    return RELATIONSHIPS;
   }
   joinRequests(): JoinRequestView[] {
     this.record('joinRequests');

@@ -7,7 +7,7 @@ import type { HostEvent } from '../../../src/host/record/host-events.js';
 import type { PushMessage } from '../../../src/host/ui-bridge/bridge-port.js';
 import { createGuardedHandler, type InvokeEventLike } from '../../../src/shells/electron/ipc-guard.js';
 import { BridgeCallRefused, createBridgeBackend, type HostBridge } from '../../../src/host/ui-bridge/bridge-backend.js';
-import { ALICE, GAMES, GRANTS } from '../control/fake-backend.js';
+import { ALICE, CAROL, GAMES, GRANTS } from '../control/fake-backend.js';
 import { changeFriends, DOCTOR, FakeSettings, FakeUiBackend, ORIGIN_REQUEST, sleep } from './support.js';
 
 /** An RpcServer as the bridge uses it: frame events. */
@@ -49,6 +49,8 @@ describe('bridge backend: calls', () => {
     expect(snapshot.grants).toEqual(GRANTS.map((grant) => ({ ...grant, descriptions: grant.scopes.map((scope) => ({ scope, text: expect.any(String) })) })));
     expect(snapshot.grants[0]?.descriptions[0]?.text).not.toBe(snapshot.grants[0]?.descriptions[0]?.scope);
     expect(snapshot.origin_requests).toEqual([ORIGIN_REQUEST]);
+    // Only the contract's user fields.
+    expect(snapshot.relationships).toEqual([{ user: { id: CAROL.id, username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.status.websocket).toEqual({ port: 6463 });
     expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(await b.invoke('companion:decide-consent', ['c-1', 'approve'])).toBeNull();
@@ -67,6 +69,8 @@ describe('bridge backend: calls', () => {
     expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
     expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
     expect(await b.invoke('companion:send-dm', ['200', '  gg  '])).toEqual({ message_id: '701' });
+    expect(await b.invoke('companion:change-relationship', ['300', 'accept'])).toBeNull();
+    expect(await b.invoke('companion:send-friend-request', ['  @zed '])).toEqual({ accepted: false });
     expect(await b.invoke('companion:revoke-grant', ['1234'])).toBeNull();
     expect(await b.invoke('companion:send-authorize-request', ['1234'])).toEqual({ delivered: 2 });
     expect((await b.invoke('companion:login', ['alice'])).account?.user.username).toBe(ALICE.username);
@@ -77,7 +81,7 @@ describe('bridge backend: calls', () => {
       log_level: 'debug',
       start_at_login: null,
     });
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -95,6 +99,9 @@ describe('bridge backend: calls', () => {
       { method: 'sendInvite', args: [{ user_id: '200', application_id: '1234' }] },
       // Trimmed by the contract's schema.
       { method: 'sendDm', args: ['200', 'gg'] },
+      { method: 'changeRelationship', args: ['300', 'accept'] },
+      // Trimmed, the leading @ dropped.
+      { method: 'sendFriendRequest', args: ['zed'] },
       { method: 'revokeGrant', args: ['1234'] },
       { method: 'sendAuthorizeRequest', args: ['1234'] },
       { method: 'login', args: [{ username: 'alice' }] },
@@ -121,6 +128,13 @@ describe('bridge backend: calls', () => {
     ['companion:update-presence', [{ rules: { 'not-an-id': { mode: 'hide' } } }]],
     ['companion:update-presence', [{ rules: { '42': { mode: 'redact', fields: ['secrets'] } } }]],
     ['companion:login', ['']],
+    ['companion:change-relationship', ['300', 'befriend']],
+    ['companion:change-relationship', ['bob', 'block']],
+    ['companion:change-relationship', ['300']],
+    ['companion:send-friend-request', ['']],
+    ['companion:send-friend-request', ['z']],
+    ['companion:send-friend-request', ['zed#1234']],
+    ['companion:send-friend-request', ['x'.repeat(33)]],
     ['companion:eval', []],
     ['__proto__', []],
   ])('refuses %s with %j before anything reaches the host', async (channel, args) => {

@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
-import type { ConversationView, DoctorView, RecordingView, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
+import type { ConversationView, DoctorView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { BOB, FakeBackend } from '../control/fake-backend.js';
 import type { WebUiBackend, WebUiSettings } from '../../../src/shells/web/web-ui-server.js';
@@ -32,11 +32,18 @@ export const DOCTOR: DoctorView = {
 export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   conversations(): ConversationView[] {
     this.calls.push({ method: 'conversations', args: [] });
-    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', application_name: 'Demo', at: 1000 }] }];
+    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', application_name: 'Demo', at: 1000, edited_at: null }] }];
   }
   async sendDm(userId: string, content: string): Promise<{ message_id: string }> {
     this.calls.push({ method: 'sendDm', args: [userId, content] });
     return { message_id: '701' };
+  }
+  async changeRelationship(userId: string, action: RelationshipAction): Promise<void> {
+    this.calls.push({ method: 'changeRelationship', args: [userId, action] });
+  }
+  async sendFriendRequest(username: string): Promise<{ accepted: boolean }> {
+    this.calls.push({ method: 'sendFriendRequest', args: [username] });
+    return { accepted: false };
   }
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });

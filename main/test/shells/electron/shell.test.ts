@@ -23,6 +23,7 @@ function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     status: STATUS,
     games: [],
     friends: [],
+    relationships: [],
     join_requests: [],
     invites: [],
     conversations: [],

@@ -234,6 +234,8 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:request-to-join', '200', '1234567890123456789')).toEqual({ joined: false });
     expect(await client.invoke('companion:send-invite', '200', null)).toEqual({ message_id: '777' });
     expect(await client.invoke('companion:send-dm', '200', 'gg')).toEqual({ message_id: '701' });
+    expect(await client.invoke('companion:change-relationship', '300', 'block')).toBeNull();
+    expect(await client.invoke('companion:send-friend-request', 'zed')).toEqual({ accepted: false });
     expect(await client.invoke('companion:revoke-grant', '1234567890123456789')).toBeNull();
     expect(await client.invoke('companion:send-authorize-request', '1234567890123456789')).toEqual({ delivered: 2 });
     expect(await client.invoke('companion:login', 'alice')).toEqual({
@@ -245,7 +247,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:update-settings', { consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true, log_level: 'info', start_at_login: null });
     expect(settings.updates).toEqual([{ consent_policy: 'deny' }, { consent_always_ask: true }]);
 
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['Rq_abc-123'] },
       { method: 'denyConsent', args: ['Rq_abc-123'] },
@@ -263,6 +265,8 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'requestToJoin', args: [{ user_id: '200', application_id: '1234567890123456789' }] },
       { method: 'sendInvite', args: [{ user_id: '200' }] },
       { method: 'sendDm', args: ['200', 'gg'] },
+      { method: 'changeRelationship', args: ['300', 'block'] },
+      { method: 'sendFriendRequest', args: ['zed'] },
       { method: 'revokeGrant', args: ['1234567890123456789'] },
       { method: 'sendAuthorizeRequest', args: ['1234567890123456789'] },
       { method: 'login', args: [{ username: 'alice' }] },
@@ -315,8 +319,9 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
     expect(snapshot.games).toEqual(GAMES);
+    expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
     expect(snapshot.join_requests[0]?.user).toEqual({ id: '200', username: 'bob', discriminator: '0', global_name: 'Bob', avatar: null });
     expect(snapshot.invites[0]).toEqual({ id: '901', user: snapshot.join_requests[0]?.user, application_id: INVITES[0]?.application_id, activity: null, content: '', received_at: 2, valid: true });
