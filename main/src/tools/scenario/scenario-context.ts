@@ -4,6 +4,7 @@ import type { GameEntry } from './game-entry.js';
 import type { ReplyResult } from './reply-check.js';
 import { StepFailure } from './reply-check.js';
 import type { ScenarioHost } from './scenario-host.js';
+import type { SdkEntry } from './sdk-entry.js';
 
 /** A control API answer: the status and the parsed body (never thrown for 4xx/5xx). */
 export interface ControlAnswer {
@@ -32,6 +33,8 @@ const WHOLE_PLACEHOLDER = /^\{\{\s*([^}]*?)\s*\}\}$/;
  */
 export class ScenarioContext {
   readonly games = new Map<string, GameEntry>();
+  /** Social SDK games (their own platform sessions), by name. */
+  readonly sdks = new Map<string, SdkEntry>();
   readonly replies = new Map<string, Promise<ReplyResult>>();
   readonly saved = new Map<string, unknown>();
   readonly observers = new Map<string, Promise<FriendObserver>>();
@@ -51,6 +54,12 @@ export class ScenarioContext {
   game(name: string): GameEntry {
     const entry = this.games.get(name);
     if (entry === undefined) throw new StepFailure(`no game named ${name} is connected`);
+    return entry;
+  }
+
+  sdk(name: string): SdkEntry {
+    const entry = this.sdks.get(name);
+    if (entry === undefined) throw new StepFailure(`no SDK game named ${name} is open`);
     return entry;
   }
 
@@ -198,6 +207,8 @@ export class ScenarioContext {
     this.closed = true;
     await Promise.all([...this.games.values()].map((entry) => entry.close().catch(() => undefined)));
     this.games.clear();
+    await Promise.all([...this.sdks.values()].map((entry) => entry.close().catch(() => undefined)));
+    this.sdks.clear();
     const observers = await Promise.all([...this.observers.values()].map((observer) => observer.catch(() => undefined)));
     await Promise.all(observers.map((observer) => observer?.stop().catch(() => undefined)));
     this.observers.clear();

@@ -38,7 +38,7 @@ function savedReferences(value: unknown, found: string[] = []): string[] {
 
 function gameOf(step: Step): string | undefined {
   if (step.kind === 'disconnect') return typeof step.body === 'string' ? step.body : step.body.game;
-  if (step.kind === 'game' || step.kind === 'wait' || step.kind === 'expect_timing') return undefined;
+  if (step.kind === 'game' || step.kind === 'wait' || step.kind === 'expect_timing' || step.kind === 'sdk' || step.kind === 'sdk_call' || step.kind === 'expect_sdk_event') return undefined;
   const body = step.body as { game?: unknown };
   return typeof body.game === 'string' ? body.game : undefined;
 }
@@ -101,6 +101,7 @@ function shapeProblem(step: Step): string | undefined {
 export function checkScenarioReferences(scenario: Scenario): string[] {
   const problems: string[] = [];
   const connected = new Set<string>();
+  const sdks = new Set<string>();
   const asyncRefs = new Set<string>();
   const labels = new Set<string>();
   const saved = new Set<string>();
@@ -118,6 +119,12 @@ export function checkScenarioReferences(scenario: Scenario): string[] {
       problem(`'game' ${game} is not connected by an earlier game step`);
     }
     if (step.kind === 'disconnect' && game !== undefined) connected.delete(game);
+    if (step.kind === 'sdk') {
+      if (sdks.has(step.body.name)) problem(`'name' ${step.body.name} is already an open SDK game`);
+      sdks.add(step.body.name);
+    } else if ((step.kind === 'sdk_call' || step.kind === 'expect_sdk_event') && !sdks.has(step.body.sdk)) {
+      problem(`'sdk' ${step.body.sdk} is not opened by an earlier sdk step`);
+    }
 
     for (const name of savedReferences(step.body)) if (!saved.has(name)) problem(`{{${name}}} is not saved by an earlier step (save: {${name}: path})`);
 

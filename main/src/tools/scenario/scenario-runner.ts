@@ -19,6 +19,7 @@ import {
 } from './game-steps.js';
 import { injectStep } from './inject-step.js';
 import { expectPresenceStep, friendStep } from './social-steps.js';
+import { expectSdkEventStep, sdkCallStep, sdkStep } from './sdk-steps.js';
 
 export interface StepResult {
   /** 1-based, as in the file. */
@@ -98,6 +99,12 @@ function runStep(ctx: ScenarioContext, step: Step, timings: readonly Timing[]): 
       return sleep(typeof step.body === 'number' ? step.body : step.body.ms, ctx.signal);
     case 'expect_timing':
       return Promise.resolve(checkTiming(step.body, timings));
+    case 'sdk':
+      return sdkStep(ctx, step.body);
+    case 'sdk_call':
+      return sdkCallStep(ctx, step.body);
+    case 'expect_sdk_event':
+      return expectSdkEventStep(ctx, step.body);
   }
 }
 

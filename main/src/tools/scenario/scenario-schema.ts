@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SDK_CALLS } from './sdk-calls.js';
 
 /**
  * The scenario file format of `companion scenario run` (YAML or JSON).
@@ -70,6 +71,19 @@ import * as v from 'valibot';
  *   expect_timing:   {max_ms?, min_ms?, from?: LABEL}
  *                    the previous step took at most / at least that long (from the start of the
  *                    step labelled LABEL to the end of the previous step, with `from`)
+ *   sdk:             {name, user, app: "digits", scopes? (openid sdk.social_layer), timeout_ms?}
+ *                    a Social SDK game (companion/client) playing as the emulator user `user`:
+ *                    signed in (dev login), the app authorized with the scopes, the token handed
+ *                    over with updateToken, and its own session to the platform ready
+ *   sdk_call:        {sdk, call, args?: [...], expect?, save?}
+ *                    calls one of the SDK's social calls (createOrJoinLobby, sendLobbyMessage,
+ *                    sendUserMessage, getRelationships, sendFriendRequest, blockUser, ... see
+ *                    sdk-calls.ts) and checks its result: `error.code` is the platform's code
+ *                    (e.g. 50035, 10031, 530017); `data` the rest of what it answered
+ *   expect_sdk_event: {sdk, event, match?, save?, timeout_ms?}
+ *                    the SDK game's callback `event` ran (lobbyCreated, memberAdded,
+ *                    messageCreated, relationshipCreated, tokenExpiration, ...) with data
+ *                    matching; message events carry the message handle as `message`
  *
  * `expect` on a reply: `{data: MATCH}` (the reply succeeded and its data matches) or
  * `{error: {code?, message?}}` (it failed with that code; the message contains the text, or
@@ -100,9 +114,28 @@ export const STEP_KINDS = [
   'control',
   'wait',
   'expect_timing',
+  'sdk',
+  'sdk_call',
+  'expect_sdk_event',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
+/** The SDK game's callbacks an expect_sdk_event can wait for. */
+export const SDK_EVENTS = [
+  'lobbyCreated',
+  'lobbyUpdated',
+  'lobbyDeleted',
+  'memberAdded',
+  'memberUpdated',
+  'memberRemoved',
+  'messageCreated',
+  'messageUpdated',
+  'messageDeleted',
+  'relationshipCreated',
+  'relationshipDeleted',
+  'tokenExpiration',
+  'platformStatus',
+] as const;
 export const CONSENT_POLICY_NAMES = ['prompt', 'approve', 'deny'] as const;
 export const CONSENT_ANSWERS = ['approve', 'deny', 'dismiss'] as const;
 export const FRIEND_ACTIONS = ['presence', 'offline', 'ask_to_join', 'invite', 'accept', 'decline'] as const;
@@ -292,6 +325,30 @@ const ControlStep = v.strictObject(
   UNKNOWN,
 );
 
+const SdkStep = v.strictObject(
+  {
+    name: v.pipe(str(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a name of letters, digits and _.-')),
+    user: text(),
+    app: snowflake(),
+    scopes: v.optional(v.union([text(), v.array(text(), 'must be a list of scopes')], 'must be a list of scopes or a space-separated string')),
+    timeout_ms: timeout(),
+  },
+  UNKNOWN,
+);
+
+const SdkCallStep = v.strictObject(
+  {
+    sdk: text(),
+    call: pick(SDK_CALLS),
+    args: v.optional(v.array(v.unknown(), 'must be a list of arguments')),
+    expect: v.optional(ReplyExpectSchema),
+    save: save(),
+  },
+  UNKNOWN,
+);
+
+const ExpectSdkEventStep = v.strictObject({ sdk: text(), event: pick(SDK_EVENTS), match: v.optional(v.unknown()), save: save(), timeout_ms: timeout() }, UNKNOWN);
+
 const WaitStep = v.union([ms(), v.strictObject({ ms: ms() }, UNKNOWN)], 'must be a number of milliseconds or {ms}');
 
 const ExpectTimingStep = v.strictObject({ max_ms: v.optional(ms()), min_ms: v.optional(ms()), from: v.optional(text()) }, UNKNOWN);
@@ -314,6 +371,9 @@ export const STEP_SCHEMAS = {
   control: ControlStep,
   wait: WaitStep,
   expect_timing: ExpectTimingStep,
+  sdk: SdkStep,
+  sdk_call: SdkCallStep,
+  expect_sdk_event: ExpectSdkEventStep,
 } as const satisfies Record<StepKind, v.GenericSchema>;
 
 export type StepBodies = { [K in StepKind]: v.InferOutput<(typeof STEP_SCHEMAS)[K]> };

@@ -38,6 +38,12 @@ export function stepTitle(step: Step): string {
       return `${step.body.method ?? 'GET'} ${step.body.route}`;
     case 'wait':
       return `${typeof step.body === 'number' ? step.body : step.body.ms} ms`;
+    case 'sdk':
+      return `${step.body.name} as ${step.body.user}`;
+    case 'sdk_call':
+      return `${step.body.call} on ${step.body.sdk}`;
+    case 'expect_sdk_event':
+      return `${step.body.event} on ${step.body.sdk}`;
     case 'expect_timing': {
       const limits = [step.body.min_ms === undefined ? undefined : `>= ${step.body.min_ms} ms`, step.body.max_ms === undefined ? undefined : `<= ${step.body.max_ms} ms`];
       return `${step.body.from === undefined ? 'previous step' : `from ${step.body.from}`} ${limits.filter((limit) => limit !== undefined).join(' and ')}`;

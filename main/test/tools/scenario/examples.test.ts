@@ -10,7 +10,7 @@ describe('examples/scenarios', () => {
   const files = exampleFiles();
 
   it('covers the main flows', () => {
-    expect(files.map((file) => file.replace(/^.*\//, ''))).toEqual(expect.arrayContaining(['authorize.yaml', 'gateway-loss.yaml', 'invites.yaml', 'presence.yaml', 'revoke.yaml']));
+    expect(files.map((file) => file.replace(/^.*\//, ''))).toEqual(expect.arrayContaining(['authorize.yaml', 'gateway-loss.yaml', 'invites.yaml', 'presence.yaml', 'revoke.yaml', 'social-layer.yaml']));
   });
 
   for (const file of files) {

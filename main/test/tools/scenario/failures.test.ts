@@ -131,7 +131,7 @@ steps:
     expect(run.out).toEqual([]);
     expect(run.err).toEqual([
       `${file}: step 2 (expect_event): 'timeout_ms' must be a number`,
-      `${file}: step 3: unknown step kind 'expect_evnt' (known: game, command, expect_reply, set_activity, expect_event, expect_no_event, expect_status, disconnect, consent, authorize, inject, friend, expect_presence, control, wait, expect_timing)`,
+      `${file}: step 3: unknown step kind 'expect_evnt' (known: game, command, expect_reply, set_activity, expect_event, expect_no_event, expect_status, disconnect, consent, authorize, inject, friend, expect_presence, control, wait, expect_timing, sdk, sdk_call, expect_sdk_event)`,
     ]);
   });
 
@@ -149,6 +149,10 @@ steps:
           { inject: { kind: 'revoke', app: '1', game: 'g' } },
           { command: { game: 'g', cmd: 'ACCEPT_ACTIVITY_INVITE', args: { message_id: '{{invite}}' } } },
           { consent: { policy: 'approve', answer: 'deny' } },
+          { sdk_call: { sdk: 'ghost', call: 'getRelationships' } },
+          { sdk: { name: 's', user: 'bob', app: '1' } },
+          { sdk: { name: 's', user: 'carol', app: '1' } },
+          { expect_sdk_event: { sdk: 's', event: 'messageCreated' } },
         ],
       }),
     );
@@ -162,6 +166,8 @@ steps:
       `${file}: step 6 (inject): 'game' is not a field of kind revoke`,
       `${file}: step 7 (command): {{invite}} is not saved by an earlier step (save: {invite: path})`,
       `${file}: step 8 (consent): needs either 'policy' or 'answer'`,
+      `${file}: step 9 (sdk_call): 'sdk' ghost is not opened by an earlier sdk step`,
+      `${file}: step 11 (sdk): 'name' s is already an open SDK game`,
     ]);
   });
 
