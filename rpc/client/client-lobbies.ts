@@ -3,7 +3,7 @@ import { attempt } from './platform-request.js';
 import * as api from './lobby-api.js';
 import { toLobbyHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type MessageHandle, type Metadata } from './lobby-api.js';
 
-export type { LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './lobby-api.js';
+export type { LinkedChannelHandle, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './lobby-api.js';
 
 /** The Social SDK's lobby and message callbacks (each set or cleared on its own). */
 export interface LobbyCallbacks {
@@ -14,6 +14,10 @@ export interface LobbyCallbacks {
   memberUpdated?: ((lobbyId: string, memberId: string) => void) | undefined;
   memberRemoved?: ((lobbyId: string, memberId: string) => void) | undefined;
   messageCreated?: ((messageId: string) => void) | undefined;
+  /** Client::SetMessageUpdatedCallback: a message (lobby or DM) was edited, or its moderation metadata set; its handle is the new one. */
+  messageUpdated?: ((messageId: string) => void) | undefined;
+  /** Client::SetMessageDeletedCallback: a message was deleted (its handle is gone); `channelId` is the DM channel, or the lobby's id. */
+  messageDeleted?: ((messageId: string, channelId: string) => void) | undefined;
 }
 
 /** Messages kept for getMessageHandle (the newest). */
@@ -23,7 +27,9 @@ const MESSAGES_KEPT = 1000;
  * The Client's lobby calls in the Social SDK's shape: each resolves with its ClientResult (and
  * what it made) and calls the callback when one is given; none throws. The lobbies the game is
  * in are kept (getLobbyHandle answers from them), refreshed by every answer and by the game's
- * own gateway connection (`dispatch`), which also calls the lobby and message callbacks.
+ * own gateway connection (`dispatch`), which also calls the lobby and message callbacks. The
+ * messages kept (getMessageHandle) follow edits (MESSAGE_UPDATE, LOBBY_MESSAGE_UPDATE) and
+ * deletions (MESSAGE_DELETE, LOBBY_MESSAGE_DELETE), of lobbies and DMs alike.
  */
 export class ClientLobbies {
   private readonly known = new Map<string, LobbyHandle>();
@@ -57,6 +63,13 @@ export class ClientLobbies {
     return { result: outcome.result, lobby: outcome.value };
   }
 
+  /** Client::LinkChannelToLobby (or, `channelId` null, UnlinkChannelFromLobby): the member needs CanLinkLobby and Manage Channels in the channel's server. */
+  async linkChannel(lobbyId: string, channelId: string | null, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    const outcome = await attempt(async () => this.keep(await api.linkChannel(this.options(), lobbyId, channelId)));
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
   /** Client::GetLobbyHandle: a lobby the game is in, as last seen; null for another. */
   handle(lobbyId: string): LobbyHandle | null {
     return this.known.get(lobbyId) ?? null;
@@ -82,6 +95,24 @@ export class ClientLobbies {
     return { result: outcome.result, messages };
   }
 
+  /** The author edits a lobby message **(ours: the Social SDK has no lobby edit)**; its handle is the edited message. */
+  async editMessage(lobbyId: string, messageId: string, content: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    const outcome = await attempt(async () => this.remember(await api.editLobbyMessage(this.options(), lobbyId, messageId, content)));
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
+  /** The author deletes a lobby message **(ours)**; getMessageHandle no longer answers it. */
+  async deleteMessage(lobbyId: string, messageId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    const outcome = await attempt(async () => {
+      await api.deleteLobbyMessage(this.options(), lobbyId, messageId);
+      this.forget(messageId);
+      return null;
+    });
+    callback?.(outcome.result);
+    return outcome.result;
+  }
+
   /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000). */
   message(messageId: string): MessageHandle | null {
     return this.messages.get(messageId) ?? null;
@@ -89,7 +120,7 @@ export class ClientLobbies {
 
   /** A dispatch of the game's own gateway connection: lobby and message events update what is kept and call back. */
   dispatch(t: string, d: unknown): void {
-    const data = (typeof d === 'object' && d !== null ? d : {}) as { id?: unknown; lobby_id?: unknown; member?: { id?: unknown } };
+    const data = (typeof d === 'object' && d !== null ? d : {}) as { id?: unknown; lobby_id?: unknown; channel_id?: unknown; member?: { id?: unknown } };
     const lobbyId = typeof data.lobby_id === 'string' ? data.lobby_id : '';
     const memberId = typeof data.member?.id === 'string' ? data.member.id : '';
     switch (t) {
@@ -111,6 +142,19 @@ export class ClientLobbies {
         // Lobby messages, and direct messages (the game's token reads DMs with the Social SDK's scopes).
         const message = this.remember(toMessageHandle(d));
         this.callbacks.messageCreated?.(message.id);
+        return;
+      }
+      case 'LOBBY_MESSAGE_UPDATE':
+      case 'MESSAGE_UPDATE': {
+        const message = this.remember(toMessageHandle(d));
+        this.callbacks.messageUpdated?.(message.id);
+        return;
+      }
+      case 'LOBBY_MESSAGE_DELETE':
+      case 'MESSAGE_DELETE': {
+        if (typeof data.id !== 'string') return;
+        this.forget(data.id);
+        this.callbacks.messageDeleted?.(data.id, typeof data.channel_id === 'string' ? data.channel_id : lobbyId);
         return;
       }
     }
@@ -135,6 +179,11 @@ export class ClientLobbies {
     this.messages.set(message.id, message);
     if (this.messages.size > MESSAGES_KEPT) this.messages.delete(this.messages.keys().next().value as string);
     return message;
+  };
+
+  /** Drops a deleted message from what getMessageHandle answers. */
+  readonly forget = (messageId: string): void => {
+    this.messages.delete(messageId);
   };
 
   private keep(lobby: LobbyHandle): LobbyHandle {

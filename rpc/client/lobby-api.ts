@@ -4,7 +4,7 @@ import { ClientResult } from './client-result.js';
 /**
  * The lobby calls of a game's own platform session (the Social SDK's lobbies), with the game's
  * Bearer token: `PUT /api/v10/lobbies` (create or join by secret), `GET /lobbies/{id}`, leave,
- * send and read messages. Answers in the SDK's shapes (camelCase handles); failures reject with
+ * send, read, edit and delete messages. Answers in the SDK's shapes (camelCase handles); failures reject with
  * a ClientResultError (its `retryAfter` from a 429). The token never reaches a message.
  */
 
@@ -20,12 +20,21 @@ export interface LobbyMemberHandle {
   readonly connected: boolean;
 }
 
+/** The guild text channel linked to a lobby (LobbyHandle::LinkedChannel). */
+export interface LinkedChannelHandle {
+  readonly id: string;
+  readonly name: string;
+  readonly guildId: string;
+}
+
 export interface LobbyHandle {
   readonly id: string;
   readonly applicationId: string;
   readonly metadata: Metadata;
   readonly lobbyMemberIds: readonly string[];
   readonly lobbyMembers: readonly LobbyMemberHandle[];
+  /** null when no channel is linked. */
+  readonly linkedChannel: LinkedChannelHandle | null;
 }
 
 export interface MessageHandle {
@@ -37,6 +46,8 @@ export interface MessageHandle {
   readonly applicationId: string | null;
   /** Epoch ms. */
   readonly sentTimestamp: number;
+  /** Epoch ms of its author's last edit; 0 when it was never edited (the Social SDK's EditedTimestamp). */
+  readonly editedTimestamp: number;
   readonly metadata: Metadata;
   readonly moderationMetadata: Metadata;
   /** A name the game's server gave the author in this lobby, when it did. */
@@ -68,13 +79,22 @@ export function toLobbyHandle(json: unknown): LobbyHandle {
     canLinkLobby: typeof member.flags === 'number' && (member.flags & 1) !== 0,
     connected: member.connected === true,
   }));
-  return { id: json.id, applicationId: str(json.application_id), metadata: metadataOf(json.metadata), lobbyMemberIds: members.map((m) => m.id), lobbyMembers: members };
+  const linked = isRecord(json.linked_channel) ? json.linked_channel : null;
+  return {
+    id: json.id,
+    applicationId: str(json.application_id),
+    metadata: metadataOf(json.metadata),
+    lobbyMemberIds: members.map((m) => m.id),
+    lobbyMembers: members,
+    linkedChannel: linked === null ? null : { id: str(linked.id), name: str(linked.name), guildId: str(linked.guild_id) },
+  };
 }
 
 export function toMessageHandle(json: unknown): MessageHandle {
   if (!isRecord(json) || typeof json.id !== 'string') return malformed('no message id');
   const author = isRecord(json.author) ? json.author : {};
   const sent = Date.parse(str(json.timestamp));
+  const edited = Date.parse(str(json.edited_timestamp));
   return {
     id: json.id,
     content: str(json.content),
@@ -83,6 +103,7 @@ export function toMessageHandle(json: unknown): MessageHandle {
     channelId: str(json.channel_id),
     applicationId: typeof json.application_id === 'string' ? json.application_id : null,
     sentTimestamp: Number.isNaN(sent) ? 0 : sent,
+    editedTimestamp: Number.isNaN(edited) ? 0 : edited,
     metadata: metadataOf(json.metadata),
     moderationMetadata: metadataOf(json.moderation_metadata),
     additionalName: typeof json.additional_name === 'string' ? json.additional_name : null,
@@ -104,8 +125,29 @@ export async function leaveLobby(options: LobbyCallOptions, lobbyId: string): Pr
   await bearerCall(options, 'DELETE', `/lobbies/${seg(lobbyId)}/members/@me`);
 }
 
+/** Client::LinkChannelToLobby / UnlinkChannelFromLobby (`channelId` null): `PATCH /lobbies/{id}/channel-linking`. */
+export async function linkChannel(options: LobbyCallOptions, lobbyId: string, channelId: string | null): Promise<LobbyHandle> {
+  return toLobbyHandle(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/channel-linking`, channelId === null ? {} : { channel_id: channelId }));
+}
+
 export async function sendLobbyMessage(options: LobbyCallOptions, lobbyId: string, content: string, metadata?: Metadata): Promise<MessageHandle> {
   return toMessageHandle(await bearerCall(options, 'POST', `/lobbies/${seg(lobbyId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
+}
+
+/** A message's id, checked before it reaches a path. */
+export function requireMessageId(messageId: string): string {
+  if (typeof messageId !== 'string' || !/^\d{1,20}$/.test(messageId)) throw new TypeError('messageId must be a message id (a snowflake)');
+  return messageId;
+}
+
+/** The author changes a lobby message's content **(ours: the Social SDK has no lobby edit)**: `PATCH /lobbies/{id}/messages/{id}`. */
+export async function editLobbyMessage(options: LobbyCallOptions, lobbyId: string, messageId: string, content: string): Promise<MessageHandle> {
+  return toMessageHandle(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/messages/${seg(requireMessageId(messageId))}`, { content }));
+}
+
+/** The author deletes a lobby message **(ours)**: `DELETE /lobbies/{id}/messages/{id}`. */
+export async function deleteLobbyMessage(options: LobbyCallOptions, lobbyId: string, messageId: string): Promise<void> {
+  await bearerCall(options, 'DELETE', `/lobbies/${seg(lobbyId)}/messages/${seg(requireMessageId(messageId))}`);
 }
 
 /** At most `limit` (1-200) messages, newest first, none older than 72 hours (the platform's rule). */

@@ -4,14 +4,16 @@ import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
-import { type ApiError, invalidField, missingAccess, unknownLobby, unknownMessage, unknownUser } from './errors.js';
+import { type ApiError, cannotEditOthersMessage, invalidField, missingAccess, missingPermissions, unknownLobby, unknownMessage, unknownUser } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 /** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
-const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
+export const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
 
 const Metadata = v.nullable(v.record(v.string(), v.string()));
-const Member = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,20}$/)), metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+/** The server's display name for a member, sent with their messages (MessageHandle::AdditionalName): 1-32 characters **(ours)**, null clears. */
+const AdditionalName = v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(32))));
+const Member = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,20}$/)), metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
 const BulkMember = v.object({ ...Member.entries, remove_member: v.optional(v.boolean()) });
 const CreateOrJoinBody = v.object({
   secret: v.string(),
@@ -20,8 +22,9 @@ const CreateOrJoinBody = v.object({
   idle_timeout_seconds: v.optional(v.number()),
 });
 const ServerLobbyBody = v.object({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
-const MemberBody = v.object({ metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const MemberBody = v.object({ metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
 const MessageBody = v.object({ content: v.string(), metadata: v.optional(v.record(v.string(), v.string())) });
+const EditBody = v.object({ content: v.string() });
 
 function lobbyErrorToApi(error: LobbyError): ApiError {
   switch (error.reason) {
@@ -39,11 +42,15 @@ function lobbyErrorToApi(error: LobbyError): ApiError {
       return invalidField('secret', 'MAX_LOBBIES', error.message);
     case 'lobby_full':
       return invalidField('secret', 'LOBBY_FULL', error.message);
+    case 'not_author':
+      return cannotEditOthersMessage();
+    case 'missing_permissions':
+      return missingPermissions();
   }
 }
 
 /** `work()`, with a lobby refusal thrown as its API error. */
-function lobbyAnswer(work: () => RouteResult): RouteResult {
+export function lobbyAnswer(work: () => RouteResult): RouteResult {
   try {
     return work();
   } catch (error) {
@@ -87,8 +94,13 @@ function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
   ];
 }
 
-/** Routes either side may call: a member with its Bearer token, or the app's server with its bot token. */
-function sharedRoutes(lobbies: LobbyService): Route[] {
+/**
+ * Routes either side may call: a member with its Bearer token, or the app's server with its bot
+ * token. Editing a message is its author's (the server is answered 50005); an edit counts in the
+ * member's lobby-message bucket **(ours)**. A delete is not limited: each needs a message, and
+ * sending them is.
+ */
+function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[] {
   const either = { auth: 'bearer-or-bot' as const, bearerScopes: SOCIAL_SCOPES };
   const limit = (ctx: RequestContext): number => {
     const raw = ctx.query.get('limit');
@@ -97,6 +109,14 @@ function sharedRoutes(lobbies: LobbyService): Route[] {
   return [
     { method: 'GET', pattern: '/lobbies/:id', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(param(ctx, 'id'), caller(ctx).userId))) },
     { method: 'GET', pattern: '/lobbies/:id/messages', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(param(ctx, 'id'), caller(ctx).userId, limit(ctx)))) },
+    {
+      method: 'PATCH',
+      pattern: '/lobbies/:id/messages/:message',
+      ...either,
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(param(ctx, 'id'), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
+    },
+    { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(param(ctx, 'id'), caller(ctx), param(ctx, 'message')), noContent)) },
   ];
 }
 
@@ -135,7 +155,7 @@ function serverRoutes(lobbies: LobbyService): Route[] {
 
 /** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
 export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits'>): Route[] {
-  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies), ...serverRoutes(deps.lobbies)];
+  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies)];
 }
 
 /** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */

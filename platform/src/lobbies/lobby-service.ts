@@ -1,7 +1,7 @@
-import { LOBBY_LIMITS, LobbyEvent, type Lobby, type LobbyMember, type LobbyMessage, type LobbyMetadata } from '../wire/lobbies.js';
+import { LOBBY_LIMITS, LobbyEvent, type LinkedChannel, type Lobby, type LobbyMember, type LobbyMessage, type LobbyMessageDeleteEvent, type LobbyMetadata } from '../wire/lobbies.js';
 import type { PlatformUser } from '../wire/index.js';
 import { LobbyError } from './lobby-error.js';
-import { checkContent, checkMembersPerRequest, checkMetadata, checkSecret, idleTimeout } from './lobby-rules.js';
+import { checkContent, checkMembersPerRequest, checkMetadata, checkSecret, idleTimeout, moderationMetadataProblem } from './lobby-rules.js';
 
 /** What the lobby service needs of the platform. */
 export interface LobbyServiceDeps {
@@ -13,14 +13,19 @@ export interface LobbyServiceDeps {
   readonly connected: (userId: string) => boolean;
   /** A gateway dispatch to these users' sessions. */
   readonly dispatch: (userIds: readonly string[], event: string, data: unknown) => void;
-  /** A webhook event to the application (LOBBY_MESSAGE_CREATE, LOBBY_MESSAGE_UPDATE), for server-side moderation. */
+  /** A webhook event to the application (LOBBY_MESSAGE_CREATE, _UPDATE, _DELETE), for server-side moderation. */
   readonly webhook?: (applicationId: string, type: string, data: unknown) => void;
 }
 
 interface MemberState {
   metadata: LobbyMetadata | null;
   flags: number;
+  /** A display name the game's server gave the member: it goes with each of their messages (MessageHandle::AdditionalName). */
+  additionalName: string | null;
 }
+
+/** The lobby member flag that lets a member link a guild channel (the public docs' CanLinkLobby). */
+export const CAN_LINK_LOBBY = 1 << 0;
 
 interface LobbyState {
   readonly id: string;
@@ -32,6 +37,8 @@ interface LobbyState {
   idleTimeoutSeconds: number;
   readonly members: Map<string, MemberState>;
   messages: LobbyMessage[];
+  /** The guild text channel linked to the lobby, as the lobby shows it. */
+  linkedChannel: LinkedChannel | null;
   /** When the lobby last had no connected member (null while one is connected). */
   idleSince: number | null;
 }
@@ -49,6 +56,8 @@ export interface MemberInput {
   readonly id: string;
   readonly metadata?: LobbyMetadata | null | undefined;
   readonly flags?: number | undefined;
+  /** Server side only: null clears it. */
+  readonly additional_name?: string | null | undefined;
   readonly remove_member?: boolean | undefined;
 }
 
@@ -192,6 +201,7 @@ export class LobbyService {
     checkMetadata('metadata', metadata);
     const author = this.deps.user(userId);
     if (author === undefined) throw new LobbyError('unknown_user', `Unknown User ${userId}`);
+    const additionalName = lobby.members.get(userId)?.additionalName ?? null;
     const message: LobbyMessage = {
       id: this.deps.nextId(),
       type: 0,
@@ -203,6 +213,7 @@ export class LobbyService {
       flags: 0,
       application_id: lobby.applicationId,
       timestamp: new Date(this.deps.now()).toISOString(),
+      ...(additionalName !== null ? { additional_name: additionalName } : {}),
     };
     lobby.messages.push(message);
     if (lobby.messages.length > LOBBY_LIMITS.messagesKept) lobby.messages.splice(0, lobby.messages.length - LOBBY_LIMITS.messagesKept);
@@ -217,18 +228,39 @@ export class LobbyService {
    */
   setModerationMetadata(lobbyId: string, applicationId: string, messageId: string, metadata: LobbyMetadata): void {
     const lobby = this.ownedBy(lobbyId, applicationId);
-    const entries = Object.entries(metadata);
-    if (entries.length > 5) throw new LobbyError('invalid_form', `moderation metadata has ${entries.length} keys; at most 5`, 'metadata');
-    for (const [key, value] of entries) {
-      if (key.length > 1024 || value.length > 2000) throw new LobbyError('invalid_form', 'moderation metadata keys are at most 1,024 characters and values at most 2,000', 'metadata');
-    }
-    const index = lobby.messages.findIndex((message) => message.id === messageId);
-    const found = lobby.messages[index];
-    if (found === undefined) throw new LobbyError('unknown_message', `Unknown Message ${messageId}`);
-    const updated: LobbyMessage = { ...found, moderation_metadata: metadata };
-    lobby.messages = lobby.messages.map((message, i) => (i === index ? updated : message));
-    this.tell(lobby, LobbyEvent.MessageUpdate, updated);
-    this.deps.webhook?.(lobby.applicationId, 'LOBBY_MESSAGE_UPDATE', updated);
+    const problem = moderationMetadataProblem(metadata);
+    if (problem !== undefined) throw new LobbyError('invalid_form', problem, 'metadata');
+    this.replaceMessage(lobby, this.messageIn(lobby, messageId), { moderation_metadata: metadata });
+  }
+
+  /**
+   * The author changes a message's content (`edited_timestamp` set): the members get
+   * LOBBY_MESSAGE_UPDATE, the app its webhook event. Anyone else (another member, the app's
+   * server) is refused with 'not_author'.
+   */
+  editMessage(lobbyId: string, userId: string | null, messageId: string, content: string): LobbyMessage {
+    const lobby = this.known(lobbyId);
+    if (userId !== null && !lobby.members.has(userId)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    const found = this.messageIn(lobby, messageId);
+    if (found.author.id !== userId) throw new LobbyError('not_author', 'Cannot edit a message authored by another user');
+    checkContent(content);
+    return this.replaceMessage(lobby, found, { content, edited_timestamp: new Date(this.deps.now()).toISOString() });
+  }
+
+  /**
+   * Deletes a message: its author (a member), or the app's server (`caller.userId` null, its own
+   * lobbies only). The members get LOBBY_MESSAGE_DELETE `{id, lobby_id, channel_id}`, the app
+   * its webhook event `{id, lobby_id}`. Another member is refused with 'missing_permissions'.
+   */
+  deleteMessage(lobbyId: string, caller: { readonly userId: string | null; readonly applicationId: string }, messageId: string): void {
+    const lobby = caller.userId === null ? this.ownedBy(lobbyId, caller.applicationId) : this.known(lobbyId);
+    if (caller.userId !== null && !lobby.members.has(caller.userId)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    const found = this.messageIn(lobby, messageId);
+    if (caller.userId !== null && found.author.id !== caller.userId) throw new LobbyError('missing_permissions', 'Only its author or the game server may delete a message');
+    lobby.messages = lobby.messages.filter((message) => message !== found);
+    const event: LobbyMessageDeleteEvent = { id: found.id, lobby_id: lobby.id, channel_id: found.channel_id };
+    this.tell(lobby, LobbyEvent.MessageDelete, event);
+    this.deps.webhook?.(lobby.applicationId, 'LOBBY_MESSAGE_DELETE', { id: found.id, lobby_id: lobby.id });
   }
 
   /** The newest messages first, at most `limit` (1-200) and none older than 72 hours. */
@@ -256,6 +288,70 @@ export class LobbyService {
     }
   }
 
+  // ---- linked channels
+
+  /**
+   * Links a guild text channel to the lobby, or unlinks (`channel` null), for a member with
+   * CanLinkLobby: the members get LOBBY_UPDATE. The caller has checked the channel and the
+   * member's rights in its guild. A lobby made with a secret (the SDK's) cannot be linked, and a
+   * channel links to one lobby at a time.
+   */
+  linkChannel(lobbyId: string, userId: string, channel: LinkedChannel | null): Lobby {
+    const lobby = this.known(lobbyId);
+    const member = lobby.members.get(userId);
+    if (member === undefined) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    if ((member.flags & CAN_LINK_LOBBY) === 0) throw new LobbyError('missing_permissions', 'Linking a channel needs the CanLinkLobby member flag');
+    if (channel !== null && lobby.secret !== null) throw new LobbyError('invalid_form', 'a lobby made with a secret cannot be linked to a channel', 'lobby_id');
+    if (channel !== null && this.lobbyLinkedTo(channel.id) !== undefined && this.lobbyLinkedTo(channel.id) !== lobby.id) {
+      throw new LobbyError('invalid_form', 'the channel is linked to another lobby', 'channel_id');
+    }
+    lobby.linkedChannel = channel;
+    const view = this.view(lobby);
+    this.tell(lobby, LobbyEvent.Update, view);
+    return view;
+  }
+
+  /** The lobby a channel is linked to (with its app), if any. */
+  linkOf(channelId: string): { readonly lobbyId: string; readonly applicationId: string } | undefined {
+    const lobbyId = this.lobbyLinkedTo(channelId);
+    const lobby = lobbyId === undefined ? undefined : this.lobbies.get(lobbyId);
+    return lobby === undefined ? undefined : { lobbyId: lobby.id, applicationId: lobby.applicationId };
+  }
+
+  /** The lobby's linked channel, for an invite: its member (`userId`) or the app's server (`userId` null). */
+  linkedChannelFor(lobbyId: string, userId: string | null, applicationId: string): LinkedChannel {
+    const lobby = userId === null ? this.ownedBy(lobbyId, applicationId) : this.known(lobbyId);
+    if (userId !== null && !lobby.members.has(userId)) throw new LobbyError('missing_access', 'You are not a member of this lobby');
+    if (lobby.linkedChannel === null) throw new LobbyError('invalid_form', 'the lobby has no linked channel', 'lobby_id');
+    return lobby.linkedChannel;
+  }
+
+  /** Whether a user is a member of the lobby (the server API's invite for a user). */
+  isMember(lobbyId: string, userId: string): boolean {
+    return this.known(lobbyId).members.has(userId);
+  }
+
+  private lobbyLinkedTo(channelId: string): string | undefined {
+    for (const lobby of this.lobbies.values()) if (lobby.linkedChannel?.id === channelId) return lobby.id;
+    return undefined;
+  }
+
+  /**
+   * A provisional account merged into a full one: its memberships become the full account's
+   * (its metadata kept; a lobby both were in keeps the full account's). The members get
+   * LOBBY_MEMBER_REMOVE for the one and LOBBY_MEMBER_ADD for the other.
+   */
+  moveMember(from: string, into: string): void {
+    for (const lobby of this.lobbies.values()) {
+      const member = lobby.members.get(from);
+      if (member === undefined) continue;
+      this.removeMember(lobby, from);
+      if (lobby.members.has(into)) continue;
+      lobby.members.set(into, member);
+      this.tell(lobby, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
+    }
+  }
+
   /** Deletes the lobbies idle for longer than their timeout; answers how many. Idleness is looked at again first. */
   sweep(): number {
     const now = this.deps.now();
@@ -277,6 +373,21 @@ export class LobbyService {
 
   // ---- inside
 
+  private messageIn(lobby: LobbyState, messageId: string): LobbyMessage {
+    const found = lobby.messages.find((message) => message.id === messageId);
+    if (found === undefined) throw new LobbyError('unknown_message', `Unknown Message ${messageId}`);
+    return found;
+  }
+
+  /** The message with `change` applied, in its place; the members get LOBBY_MESSAGE_UPDATE and the app its webhook event. */
+  private replaceMessage(lobby: LobbyState, found: LobbyMessage, change: Partial<Pick<LobbyMessage, 'content' | 'edited_timestamp' | 'moderation_metadata'>>): LobbyMessage {
+    const updated: LobbyMessage = { ...found, ...change };
+    lobby.messages = lobby.messages.map((message) => (message === found ? updated : message));
+    this.tell(lobby, LobbyEvent.MessageUpdate, updated);
+    this.deps.webhook?.(lobby.applicationId, 'LOBBY_MESSAGE_UPDATE', updated);
+    return updated;
+  }
+
   private bySecretOf(applicationId: string, secret: string): LobbyState | undefined {
     const id = this.bySecret.get(`${applicationId}\u0000${secret}`);
     const lobby = id === undefined ? undefined : this.lobbies.get(id);
@@ -294,6 +405,7 @@ export class LobbyService {
       idleTimeoutSeconds,
       members: new Map(),
       messages: [],
+      linkedChannel: null,
       idleSince: this.deps.now(),
     };
   }
@@ -342,16 +454,17 @@ export class LobbyService {
   private upsertMember(lobby: LobbyState, input: MemberInput): void {
     const existing = lobby.members.get(input.id);
     if (existing === undefined) {
-      const member: MemberState = { metadata: input.metadata ?? null, flags: input.flags ?? 0 };
+      const member: MemberState = { metadata: input.metadata ?? null, flags: input.flags ?? 0, additionalName: input.additional_name ?? null };
       lobby.members.set(input.id, member);
       // The newcomer gets the whole lobby; the others, the new member.
       this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby));
       this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(input.id, member) });
       return;
     }
-    if (input.metadata === undefined && input.flags === undefined) return;
+    if (input.metadata === undefined && input.flags === undefined && input.additional_name === undefined) return;
     if (input.metadata !== undefined) existing.metadata = input.metadata;
     if (input.flags !== undefined) existing.flags = input.flags;
+    if (input.additional_name !== undefined) existing.additionalName = input.additional_name;
     this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(input.id, existing) });
   }
 
@@ -384,7 +497,7 @@ export class LobbyService {
   }
 
   private memberView(id: string, member: MemberState): LobbyMember {
-    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id) };
+    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
   }
 
   private view(lobby: LobbyState): Lobby {
@@ -393,6 +506,7 @@ export class LobbyService {
       application_id: lobby.applicationId,
       metadata: lobby.metadata,
       members: [...lobby.members.entries()].map(([id, member]) => this.memberView(id, member)),
+      ...(lobby.linkedChannel !== null ? { linked_channel: lobby.linkedChannel } : {}),
     };
   }
 }

@@ -15,6 +15,23 @@ export interface LobbyMember {
   readonly flags: number;
   /** **(ours)** Whether the member has a gateway session open (members stay members when they disconnect). */
   readonly connected: boolean;
+  /** **(ours: the field)** The display name the game's server gave the member; it goes with their messages. Absent when none. */
+  readonly additional_name?: string;
+}
+
+/** The guild text channel linked to a lobby (the public docs' `linked_channel`: a channel object). */
+export interface LinkedChannel {
+  readonly id: string;
+  readonly type: 0;
+  readonly guild_id: string;
+  readonly name: string;
+  readonly position: number;
+  readonly parent_id: string | null;
+}
+
+/** A lobby channel invite (`POST /lobbies/{id}/members/@me/invites`): a single-use guild invite, valid one hour. */
+export interface LobbyInvite {
+  readonly code: string;
 }
 
 export interface Lobby {
@@ -22,6 +39,7 @@ export interface Lobby {
   readonly application_id: string;
   readonly metadata: LobbyMetadata | null;
   readonly members: readonly LobbyMember[];
+  readonly linked_channel?: LinkedChannel;
 }
 
 /** A message in a lobby (the channel message shape, with the lobby's id as its channel). */
@@ -38,7 +56,21 @@ export interface LobbyMessage {
   readonly application_id: string;
   /** ISO 8601. */
   readonly timestamp: string;
+  /** ISO 8601: when its author last edited it; absent until then. */
+  readonly edited_timestamp?: string;
+  /** The author's display name from the game's server (MessageHandle::AdditionalName); absent when none. */
+  readonly additional_name?: string;
 }
+
+/** LOBBY_MESSAGE_DELETE's data on the gateway **(ours)**; the webhook event carries `{id, lobby_id}` (the public docs' shape). */
+export interface LobbyMessageDeleteEvent {
+  readonly id: string;
+  readonly lobby_id: string;
+  readonly channel_id: string;
+}
+
+/** Moderation metadata a game's server sets on a message (lobby or DM): the public docs' limits. */
+export const MODERATION_METADATA_LIMITS = { keys: 5, keyChars: 1024, valueChars: 2000 } as const;
 
 /** The limits of the public docs, and ours where they are silent. */
 export const LOBBY_LIMITS = {

@@ -1,0 +1,122 @@
+import * as v from 'valibot';
+import { LobbyError } from '../lobbies/lobby-error.js';
+import { InviteCodeError, type LobbyInvites } from '../lobbies/lobby-invites.js';
+import type { LobbyService } from '../lobbies/lobby-service.js';
+import type { AppRecord, ChannelRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
+import type { LinkedChannel } from '../wire/lobbies.js';
+import { me, ok, parseBody } from './api-kit.js';
+import { lobbyAnswer, SOCIAL_SCOPES } from './api-lobby-routes.js';
+import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
+import type { RequestContext, Route } from './router.js';
+
+const LinkBody = v.object({ channel_id: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^\d{1,20}$/)))) });
+const MANAGE_CHANNELS = 1n << 4n;
+const VIEW_CHANNEL = 1n << 10n;
+const SEND_MESSAGES = 1n << 11n;
+const LINK_RIGHTS = MANAGE_CHANNELS | VIEW_CHANNEL | SEND_MESSAGES;
+
+export interface LobbyLinkDeps {
+  readonly store: Store;
+  readonly lobbies: LobbyService;
+  readonly invites: LobbyInvites;
+  readonly now: () => number;
+}
+
+const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
+
+/**
+ * A guild text channel the user may link, as the lobby shows it: the public docs' rules (a
+ * text channel of a server, the user holding Manage Channels, View Channel and Send
+ * Messages there). Emulator permissions: the owner holds all, members not Manage Channels.
+ */
+function linkableChannel(store: Store, userId: string, channelId: string): LinkedChannel {
+  const channel: ChannelRecord | undefined = store.channel(channelId);
+  if (channel === undefined) throw unknownChannel();
+  if (channel.type !== 0 || channel.guild_id === undefined) throw invalidField('channel_id', 'CHANNEL_TYPE_INVALID', 'Only a text channel of a server can be linked');
+  const guild = store.guild(channel.guild_id);
+  if (guild === undefined || !store.isMember(guild.id, userId)) throw missingAccess();
+  const permissions = guild.owner_id === userId ? OWNER_PERMISSIONS : MEMBER_PERMISSIONS;
+  if ((permissions & LINK_RIGHTS) !== LINK_RIGHTS) throw missingPermissions();
+  return { id: channel.id, type: 0, guild_id: guild.id, name: channel.name ?? '', position: channel.position ?? 0, parent_id: channel.parent_id ?? null };
+}
+
+/** The public invite object of a lobby channel invite. */
+function inviteView(store: Store, code: string, channel: LinkedChannel, expiresAt: number): unknown {
+  const guild = store.guild(channel.guild_id);
+  return {
+    type: 0,
+    code,
+    guild: { id: channel.guild_id, name: guild?.name ?? '', icon: guild?.icon ?? null },
+    channel: { id: channel.id, name: channel.name, type: 0 },
+    max_uses: 1,
+    max_age: 3600,
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}
+
+/**
+ * Linked channels and lobby channel invites: `PATCH /lobbies/{id}/channel-linking` (a member
+ * with CanLinkLobby, the game's Bearer token), the invites for self (Bearer) and for a member
+ * (Bot), and the invite itself (`GET` and `POST /invites/{code}`, which joins its server).
+ */
+export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
+  const { store, lobbies, invites } = deps;
+  const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
+  // For self (a member's token) or, by the game's server, for a member of its lobby.
+  const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>
+    lobbyAnswer(() => {
+      const lobbyId = ctx.params.id as string;
+      const channel = lobbies.linkedChannelFor(lobbyId, userId, (ctx.bot as AppRecord | undefined)?.id ?? '');
+      if (userId === null && !lobbies.isMember(lobbyId, forUser)) throw new LobbyError('missing_access', 'The user is not a member of this lobby');
+      return ok({ code: invites.create(channel, forUser).code });
+    });
+  return [
+    {
+      method: 'PATCH',
+      pattern: '/lobbies/:id/channel-linking',
+      ...bearer,
+      handle: (ctx) => {
+        const { channel_id: channelId } = parseBody(LinkBody, ctx.body ?? {});
+        const channel = channelId === undefined || channelId === null ? null : linkableChannel(store, me(ctx).id, channelId);
+        return lobbyAnswer(() => ok(lobbies.linkChannel(ctx.params.id as string, me(ctx).id, channel)));
+      },
+    },
+    { method: 'POST', pattern: '/lobbies/:id/members/@me/invites', ...bearer, handle: (ctx) => mint(ctx, me(ctx).id, me(ctx).id) },
+    {
+      method: 'POST',
+      pattern: '/lobbies/:id/members/:user/invites',
+      auth: 'bot',
+      handle: (ctx) => mint(ctx, null, ctx.params.user as string),
+    },
+    {
+      method: 'GET',
+      pattern: '/invites/:code',
+      auth: 'none',
+      handle: (ctx) => {
+        const invite = invites.peek(ctx.params.code as string);
+        if (invite === undefined) throw unknownInvite();
+        return ok(inviteView(store, ctx.params.code as string, invite.channel, invite.expiresAt));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/invites/:code',
+      auth: 'user',
+      bearerScopes: [...SOCIAL_SCOPES, 'guilds.join'],
+      handle: (ctx) => {
+        const code = ctx.params.code as string;
+        const peeked = invites.peek(code);
+        try {
+          const channel = invites.redeem(code, me(ctx).id);
+          store.addGuildMember(channel.guild_id, me(ctx).id);
+          return ok(inviteView(store, code, channel, peeked?.expiresAt ?? deps.now()));
+        } catch (error) {
+          if (error instanceof InviteCodeError) throw error.reason === 'unknown' ? unknownInvite() : missingAccess();
+          throw error;
+        }
+      },
+    },
+  ];
+}
