@@ -12,11 +12,18 @@ import { authorizeResultFromRpcError, ClientResult, toClientResult } from './cli
 import { ClientLobbies, type LobbyCallbacks, type LobbyHandle, type MessageHandle, type Metadata } from './client-lobbies.js';
 import { PlatformSession, type PlatformStatus } from './platform-session.js';
 import { ClientDms } from './client-dms.js';
-import { ClientRelationships, type RelationshipCallbacks, type RelationshipHandle } from './client-relationships.js';
+import { ClientRelationships, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type UpdateRelationshipCallback } from './client-relationships.js';
+import { ClientUsers } from './client-users.js';
+import type { UserHandle } from './user-handle.js';
+import { ClientGuilds } from './client-guilds.js';
+import type { GuildChannel, GuildMinimal } from './guild-api.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
 import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
 import * as oauth from './oauth-http.js';
+import * as provisional from './provisional-api.js';
+import { attempt } from './platform-request.js';
+import { TokenExpiryWatch } from './token-expiry.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
 import { RpcRequestError } from './connection/errors.js';
@@ -85,6 +92,8 @@ export type StatusCallback = (status: ConnectionStatus, error: string | null, cl
 export type AuthorizeCallback = (result: ClientResult, code: string | null, redirectUri: string | null) => void;
 export type TokenCallback = (result: ClientResult, accessToken: string | null, refreshToken: string | null, tokenType: string | null, expiresIn: number, scopes: string) => void;
 export type ResultCallback = (result: ClientResult) => void;
+/** Client::ExchangeChildToken's callback: the child token (there is no refresh token). */
+export type ChildTokenCallback = (result: ClientResult, accessToken: string | null, tokenType: string | null, expiresIn: number, scopes: string) => void;
 /** Told that the token given to updateToken was dropped (revoked: CLOSE 4003; refused on a reconnect: 4009). */
 export type TokenExpirationCallback = (info: TokenInvalidated) => void;
 
@@ -144,9 +153,13 @@ export class Client {
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
   private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** Direct messages between players of the game, through the same session. */
-  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember);
+  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
   /** The player's relationships, through the same session. */
   private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
+  private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase() });
+  /** The player's guilds and their channels, through the same session. */
+  private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform = new PlatformSession({
     platformBase: () => this.platformBase(),
@@ -155,8 +168,16 @@ export class Client {
     dispatch: (t, d) => {
       this.lobbies.dispatch(t, d);
       this.relationships.dispatch(t, d);
+      this.users.dispatch(t, d);
     },
+    statusChanged: (status) => this.users.sessionStatus(status),
     tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
+  });
+  /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
+  private readonly tokenExpiry = new TokenExpiryWatch({
+    platformBase: () => this.platformBase(),
+    timeoutMs: () => this.httpTimeoutMs,
+    expiring: (expiresAt) => this.tokenExpirationCallback?.({ reason: 'expiring', code: 0, message: `the token expires at ${expiresAt.toISOString()}` }),
   });
   private lastReady: ReadyData | null = null;
   private statusCallback: StatusCallback | undefined;
@@ -265,6 +286,7 @@ export class Client {
   async disconnect(): Promise<void> {
     for (const flow of this.browserFlows) flow.abort();
     this.platform.stop();
+    this.tokenExpiry.stop();
     await this.connection.disconnect();
   }
 
@@ -277,6 +299,26 @@ export class Client {
   getCurrentUser(): RpcUserSummary | null {
     const user = this.lastReady?.user;
     return user === undefined ? null : user;
+  }
+
+  /** Client::GetCurrentUserV2: the player as the game's own platform session knows them; undefined until its READY (after updateToken), and after it ended. */
+  getCurrentUserV2(): UserHandle | undefined {
+    return this.users.current();
+  }
+
+  /** Client::GetUser: the player or one of the player's relationships (friends, requests, blocks) as a live handle; undefined for a user the session did not tell of. */
+  getUser(userId: string): UserHandle | undefined {
+    return this.users.get(userId);
+  }
+
+  /** Client::GetUserGuilds: the guilds the player is in (the game's token with `guilds`, in `sdk.social_layer`). */
+  getUserGuilds(callback?: (result: ClientResult, guilds: readonly GuildMinimal[]) => void): Promise<{ result: ClientResult; guilds: readonly GuildMinimal[] }> {
+    return this.guilds.userGuilds(callback);
+  }
+
+  /** Client::GetGuildChannels: a guild's channels (`guilds.channels.read`, in `sdk.social_layer`), sorted as the desktop client lists them. */
+  getGuildChannels(guildId: string, callback?: (result: ClientResult, channels: readonly GuildChannel[]) => void): Promise<{ result: ClientResult; channels: readonly GuildChannel[] }> {
+    return this.guilds.channels(guildId, callback);
   }
 
   /**
@@ -480,6 +522,75 @@ export class Client {
     return this.tokenCall(callback, (common) => oauth.refreshToken({ ...common, applicationId, refreshToken }));
   }
 
+  /**
+   * Client::GetProvisionalToken: an external provider's token (OIDC ID token, Steam ticket,
+   * ...) for the token of the player's provisional account, made on first use (public
+   * clients). The token lasts an hour and has no refresh token (an empty string): get a
+   * fresh provider token and call this again, then updateToken. A player who linked their
+   * account answers 530010 (`result.errorCode`).
+   */
+  async getProvisionalToken(applicationId: string | bigint, externalAuthType: provisional.ExternalAuthType | string, externalAuthToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
+    this.logger.addSecret(externalAuthToken);
+    return this.tokenCall(callback, (common) => provisional.getProvisionalToken({ ...common, applicationId, externalAuthType, externalAuthToken }));
+  }
+
+  /**
+   * Client::GetTokenFromProvisionalMerge: GetToken for a player who links: the provisional
+   * account of the external identity is merged into the account that authorized (friends,
+   * DMs and lobby memberships move). A ban answers 530017 until it lifts.
+   */
+  async getTokenFromProvisionalMerge(
+    applicationId: string | bigint,
+    code: string,
+    codeVerifier: string | null,
+    redirectUri: string | null,
+    externalAuthType: provisional.ExternalAuthType | string,
+    externalAuthToken: string,
+    callback?: TokenCallback,
+  ): Promise<TokenOutcome> {
+    for (const secret of [code, codeVerifier, externalAuthToken]) if (secret !== null) this.logger.addSecret(secret);
+    return this.tokenCall(callback, (common) =>
+      oauth.getToken({
+        ...common,
+        applicationId,
+        code,
+        externalAuth: { type: externalAuthType, token: externalAuthToken },
+        ...(codeVerifier === null ? {} : { codeVerifier }),
+        ...(redirectUri === null ? {} : { redirectUri }),
+      }),
+    );
+  }
+
+  /** Client::UnmergeIntoProvisionalAccount: unlinks the identity's account (its tokens end); call getProvisionalToken after for the new provisional account. */
+  async unmergeIntoProvisionalAccount(applicationId: string | bigint, externalAuthType: provisional.ExternalAuthType | string, externalAuthToken: string, callback?: ResultCallback): Promise<ClientResult> {
+    this.logger.addSecret(externalAuthToken);
+    let result: ClientResult;
+    try {
+      await provisional.unmergeIntoProvisionalAccount({ platformBase: this.platformBase(), applicationId, externalAuthType, externalAuthToken, timeoutMs: this.httpTimeoutMs });
+      result = ClientResult.ok(204);
+    } catch (error) {
+      result = toClientResult(error);
+    }
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::GetUserApplicationProfiles: the player's profile with the game's identity provider (none for a player who never came through one). */
+  async getUserApplicationProfiles(callback?: (result: ClientResult, profiles: readonly provisional.UserApplicationProfile[]) => void): Promise<{ result: ClientResult; profiles: readonly provisional.UserApplicationProfile[] }> {
+    const outcome = await attempt(() => provisional.getUserApplicationProfiles({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+    const profiles = outcome.value ?? [];
+    callback?.(outcome.result, profiles);
+    return { result: outcome.result, profiles };
+  }
+
+  /** Client::ExchangeChildToken: a publisher application's token for one of its games' (public clients). */
+  async exchangeChildToken(parentApplicationToken: string, childApplicationId: string | bigint, callback?: ChildTokenCallback): Promise<TokenOutcome> {
+    this.logger.addSecret(parentApplicationToken);
+    const outcome = await this.tokenCall(undefined, (common) => provisional.exchangeChildToken({ ...common, parentAccessToken: parentApplicationToken, childApplicationId }));
+    callback?.(outcome.result, outcome.token?.accessToken ?? null, outcome.token?.tokenType ?? null, outcome.token?.expiresIn ?? 0, outcome.token?.scope ?? '');
+    return outcome;
+  }
+
   /** Client::RevokeToken: revokes `token` (and every token of that grant). */
   async revokeToken(applicationId: string | bigint, token: string, callback?: ResultCallback): Promise<ClientResult> {
     this.logger.addSecret(token);
@@ -526,8 +637,9 @@ export class Client {
     } else {
       this.logger.addSecret(token);
       this.connection.setAccessToken(token);
-      // The game's own session to the platform (again, with this token).
+      // The game's own session to the platform (again, with this token), and its end watched.
       this.platform.restart();
+      void this.tokenExpiry.watch(token);
       result = await this.send('AUTHENTICATE', { access_token: token }, true);
     }
     callback?.(result);
@@ -693,6 +805,16 @@ export class Client {
     return this.lobbies.leave(lobbyId, callback);
   }
 
+  /** Client::LinkChannelToLobby: links a guild text channel (getGuildChannels' `isLinkable` ones) to a lobby made by the game's server; the player needs the CanLinkLobby member flag. */
+  linkChannelToLobby(lobbyId: string, channelId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.lobbies.linkChannel(lobbyId, channelId, callback);
+  }
+
+  /** Client::UnlinkChannelFromLobby. */
+  unlinkChannelFromLobby(lobbyId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.lobbies.linkChannel(lobbyId, null, callback);
+  }
+
   /** Client::GetLobbyHandle: a lobby the game is in, as last seen (null for another); `refreshLobby` asks the platform. */
   getLobbyHandle(lobbyId: string): LobbyHandle | null {
     return this.lobbies.handle(lobbyId);
@@ -708,27 +830,107 @@ export class Client {
     return this.lobbies.ids();
   }
 
-  /** Client::GetRelationships: friends, blocks and requests, through the game's own session. */
+  /** Client::GetRelationships, asked of the platform: every user with a relationship, platform-wide or in this game (both types on each handle). */
   getRelationships(): Promise<{ result: ClientResult; relationships: readonly RelationshipHandle[] }> {
     return this.relationships.list();
   }
 
-  /** Sends a friend request to the user, or accepts theirs. */
+  /** Client::GetRelationshipHandle: the relationship with the user as the SDK knows it now (kept current by the game's session); both types None when there is none. */
+  getRelationshipHandle(userId: string): RelationshipHandle {
+    return this.relationships.handle(userId);
+  }
+
+  /** Sends a platform-wide friend request to the user, or accepts theirs (sendDiscordFriendRequestById without its check of the id). */
   sendFriendRequest(userId: string): Promise<ClientResult> {
     return this.relationships.request(userId);
   }
 
-  /** Unfriends, cancels or rejects a request, or unblocks: whatever stands between the player and the user. */
+  /** Unfriends, cancels or rejects a platform-wide request, or unblocks: whatever platform-wide stands between the player and the user. */
   removeRelationship(userId: string): Promise<ClientResult> {
     return this.relationships.remove(userId);
   }
 
-  /** Client::BlockUser. */
-  blockUser(userId: string): Promise<ClientResult> {
-    return this.relationships.block(userId);
+  /** Client::SendDiscordFriendRequest: to the user with that unique username (not the display name); accepts theirs if they asked first. */
+  sendDiscordFriendRequest(username: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.sendByName('discord', username, callback);
   }
 
-  /** The relationship callbacks (SetRelationshipCreatedCallback, SetRelationshipDeletedCallback), in one call. */
+  /** Client::SendDiscordFriendRequestById. */
+  sendDiscordFriendRequestById(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.send('discord', userId, callback);
+  }
+
+  /** Client::SendGameFriendRequest: a friend request in this game only, by unique username; accepts theirs if they asked first. */
+  sendGameFriendRequest(username: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.sendByName('game', username, callback);
+  }
+
+  /** Client::SendGameFriendRequestById. */
+  sendGameFriendRequestById(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.send('game', userId, callback);
+  }
+
+  /** Client::AcceptDiscordFriendRequest: fails unless the Discord type is PendingIncoming. */
+  acceptDiscordFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.accept('discord', userId, callback);
+  }
+
+  /** Client::AcceptGameFriendRequest: fails unless the game type is PendingIncoming. */
+  acceptGameFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.accept('game', userId, callback);
+  }
+
+  /** Client::RejectDiscordFriendRequest: fails unless the Discord type is PendingIncoming. */
+  rejectDiscordFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.reject('discord', userId, callback);
+  }
+
+  /** Client::RejectGameFriendRequest: fails unless the game type is PendingIncoming. */
+  rejectGameFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.reject('game', userId, callback);
+  }
+
+  /** Client::CancelDiscordFriendRequest: fails unless the Discord type is PendingOutgoing. */
+  cancelDiscordFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.cancel('discord', userId, callback);
+  }
+
+  /** Client::CancelGameFriendRequest: fails unless the game type is PendingOutgoing. */
+  cancelGameFriendRequest(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.cancel('game', userId, callback);
+  }
+
+  /** Client::RemoveDiscordAndGameFriend: ends both friendships; fails when the user is neither kind of friend. */
+  removeDiscordAndGameFriend(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.removeBoth(userId, callback);
+  }
+
+  /** Client::RemoveGameFriend: fails unless the user is a game friend. */
+  removeGameFriend(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.removeGameFriend(userId, callback);
+  }
+
+  /** Client::BlockUser: platform-wide; ends every relationship between the two, game ones in every game too. */
+  blockUser(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.block(userId, callback);
+  }
+
+  /** Client::UnblockUser: fails unless the player blocked the user; restores no relationship. */
+  unblockUser(userId: string, callback?: UpdateRelationshipCallback): Promise<ClientResult> {
+    return this.relationships.unblock(userId, callback);
+  }
+
+  /** Client::SetRelationshipCreatedCallback: a relationship was made or changed type; `isDiscordRelationshipUpdate` false for a game one. */
+  setRelationshipCreatedCallback(callback: RelationshipChangedCallback | undefined): void {
+    this.relationships.created = callback;
+  }
+
+  /** Client::SetRelationshipDeletedCallback: a relationship ended; `isDiscordRelationshipUpdate` false for a game one. */
+  setRelationshipDeletedCallback(callback: RelationshipChangedCallback | undefined): void {
+    this.relationships.deleted = callback;
+  }
+
+  /** Platform-wide relationship callbacks with the type (ours, kept beside setRelationshipCreatedCallback / setRelationshipDeletedCallback), in one call. */
   setRelationshipCallbacks(callbacks: Partial<RelationshipCallbacks>): void {
     Object.assign(this.relationships.callbacks, callbacks);
   }
@@ -743,15 +945,36 @@ export class Client {
     return this.dms.read(recipientId, limit, callback);
   }
 
-  /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000). */
+  /** Client::EditUserMessage: the player's own message to `recipientId` gets `content` (the other player's game hears of it: setMessageUpdatedCallback). */
+  editUserMessage(recipientId: string, messageId: string, content: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.dms.edit(recipientId, messageId, content, callback);
+  }
+
+  /** Client::DeleteUserMessage: the player's own message to `recipientId` is deleted (setMessageDeletedCallback on both sides). */
+  deleteUserMessage(recipientId: string, messageId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.dms.delete(recipientId, messageId, callback);
+  }
+
+  /** Client::GetMessageHandle: a message the game sent or was told of (the newest 1,000), as last edited; null once deleted. */
   getMessageHandle(messageId: string): MessageHandle | null {
     return this.lobbies.message(messageId);
+  }
+
+  /** Client::SetMessageUpdatedCallback: a message (DM or lobby) was edited, or its moderation metadata set; getMessageHandle has the new one. */
+  setMessageUpdatedCallback(callback: ((messageId: string) => void) | undefined): void {
+    this.lobbies.callbacks.messageUpdated = callback;
+  }
+
+  /** Client::SetMessageDeletedCallback: a message was deleted; `channelId` is its DM channel, or its lobby's id. */
+  setMessageDeletedCallback(callback: ((messageId: string, channelId: string) => void) | undefined): void {
+    this.lobbies.callbacks.messageDeleted = callback;
   }
 
   /**
    * The lobby and message callbacks of the Social SDK (SetLobbyCreatedCallback,
    * SetLobbyUpdatedCallback, SetLobbyDeletedCallback, SetLobbyMemberAddedCallback,
-   * SetLobbyMemberUpdatedCallback, SetLobbyMemberRemovedCallback, SetMessageCreatedCallback), in one
+   * SetLobbyMemberUpdatedCallback, SetLobbyMemberRemovedCallback, SetMessageCreatedCallback,
+   * SetMessageUpdatedCallback, SetMessageDeletedCallback), in one
    * call: each given one is set, each given as undefined is cleared. They come from the game's own
    * gateway connection.
    */
@@ -772,6 +995,16 @@ export class Client {
   /** Client::SendLobbyMessage. */
   sendLobbyMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
     return this.lobbies.sendMessage(lobbyId, content, callback);
+  }
+
+  /** The player's own lobby message gets `content` **(ours: the Social SDK has no lobby edit)**; the members' games hear of it (setMessageUpdatedCallback). */
+  editLobbyMessage(lobbyId: string, messageId: string, content: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.lobbies.editMessage(lobbyId, messageId, content, callback);
+  }
+
+  /** The player's own lobby message is deleted **(ours)**; the members' games hear of it (setMessageDeletedCallback). */
+  deleteLobbyMessage(lobbyId: string, messageId: string, callback?: (result: ClientResult) => void): Promise<ClientResult> {
+    return this.lobbies.deleteMessage(lobbyId, messageId, callback);
   }
 
   /** Client::GetLobbyMessagesWithLimit: newest first, at most 200 messages and 72 hours. */
@@ -822,6 +1055,12 @@ export class Client {
     const env = this.options.env ?? process.env;
     const config = env['XDG_CONFIG_HOME'] || path.join(env['HOME'] || os.homedir(), '.config');
     return path.join(config, 'companion');
+  }
+
+  /** Where avatars are: `https://` + the last READY's `cdn_host`, else https://cdn.discordapp.com. */
+  private cdnBase(): string {
+    const host = this.lastReady?.config.cdn_host;
+    return typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d+)?$/.test(host) ? `https://${host}` : 'https://cdn.discordapp.com';
   }
 
   /** The platform base: the option, else the origin of READY's api_endpoint (`//host:port/api`), else https://discord.com. */

@@ -8,6 +8,7 @@ export {
   type AuthorizeCallback,
   type AuthorizeOptions,
   type AuthorizeOutcome,
+  type ChildTokenCallback,
   type ClientOptions,
   type CustomSchemeAuthorizeRequest,
   type ConnectionStatus,
@@ -39,6 +40,8 @@ export {
   type ClientResultInit,
   type ClientResultType,
 } from './client-result.js';
+
+export type { ExternalAuthType, ExternalIdentityProviderType, UserApplicationProfile } from './provisional-api.js';
 
 export { AuthorizationCodeVerifier, codeChallengeS256, createAuthorizationCodeVerifier, isValidCodeVerifier } from './pkce.js';
 
@@ -104,6 +107,8 @@ export {
   type SdkConnectionOptions,
 } from './connection/index.js';
 
-export type { LobbyCallbacks, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
+export type { LinkedChannelHandle, LobbyCallbacks, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
 export type { PlatformStatus } from './platform-session.js';
-export { RelationshipKind, type RelationshipCallbacks, type RelationshipHandle } from './client-relationships.js';
+export { RelationshipKind, RelationshipType, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type RelationshipKindName, type UpdateRelationshipCallback } from './client-relationships.js';
+export { avatarUrlOf, StatusType, UserHandle, type GameActivity, type WireUser } from './user-handle.js';
+export { ChannelType, type GuildChannel, type GuildMinimal, type LinkedLobby } from './guild-api.js';

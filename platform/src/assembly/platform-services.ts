@@ -12,9 +12,20 @@ import { oauthApiRoutes, oauthRootRoutes, type OAuthRouteDeps } from '../http/oa
 import { cdnRoutes } from '../http/cdn-routes.js';
 import { lobbyAdminRoutes } from '../http/api-lobby-routes.js';
 import { simulationRoutes } from '../http/simulation-routes.js';
+import { partnerSdkRoutes } from '../http/partner-sdk-routes.js';
+import { provisionalAdminRoutes } from '../http/provisional-admin-routes.js';
+import { Bans } from '../provisional/bans.js';
+import { ChildTokens } from '../provisional/child-tokens.js';
+import { IdentityBook } from '../provisional/identity-book.js';
+import { IdentityVerifier } from '../provisional/identity-verifier.js';
+import { OidcVerifier } from '../provisional/oidc-verifier.js';
+import { ProvisionalService } from '../provisional/provisional-service.js';
+import { TestProvider } from '../provisional/test-provider.js';
 import { InviteService } from '../invites/invites.js';
 import { LobbyService } from '../lobbies/lobby-service.js';
 import { LobbySweeper } from '../lobbies/lobby-sweeper.js';
+import { LobbyInvites } from '../lobbies/lobby-invites.js';
+import { GameRelationshipService } from '../relationships/game-relationship-service.js';
 import { RelationshipService } from '../relationships/relationship-service.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
@@ -59,6 +70,13 @@ export class PlatformServices {
   readonly lobbies: LobbyService;
   readonly relationships: RelationshipService;
   readonly lobbySweeper: LobbySweeper;
+  readonly lobbyInvites: LobbyInvites;
+  /** The stand-in identity provider QA mints external tokens with. */
+  readonly testProvider: TestProvider;
+  readonly identities: IdentityBook;
+  readonly provisional: ProvisionalService;
+  readonly bans: Bans;
+  readonly childTokens: ChildTokens;
 
   constructor(
     readonly store: Store,
@@ -80,8 +98,12 @@ export class PlatformServices {
       gatewayUrl: () => addresses.gatewayUrl,
       allMembersRequests: new Map(),
       endSession: (session) => this.endSession(session),
-      // Read late: the OAuth2 service is made after the gateway.
-      bearer: (token) => this.oauth.bearer(token),
+      // Read late: the OAuth2 service is made after the gateway. A publisher's token does not
+      // connect (only its games' child tokens do, as the public docs say).
+      bearer: (token) => {
+        const auth = this.oauth.bearer(token);
+        return auth !== undefined && this.childTokens.childrenOf(auth.applicationId).length > 0 ? undefined : auth;
+      },
     });
     this.webhooks = new WebhookDeliverer({
       now,
@@ -102,7 +124,13 @@ export class PlatformServices {
       logger,
       resolveApp,
       issuer: () => addresses.url,
-      grantRemoved: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
+      grantRemoved: (userId, applicationId) => {
+        this.gateway.endAuthorized(userId, applicationId);
+        // A publisher's grant takes its games' child tokens with it.
+        for (const child of this.childTokens.childrenOf(applicationId)) this.gateway.endAuthorized(userId, child);
+      },
+      userDeauthorized: (userId, applicationId) => this.provisional.deauthorized(userId, applicationId),
+      mergeExternal: (app, userId, type, token) => this.provisional.merge(app, userId, type, token),
     });
     this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
     this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
@@ -120,7 +148,31 @@ export class PlatformServices {
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
-    this.relationships = new RelationshipService(store, this.admin, this.sessions);
+    this.lobbyInvites = new LobbyInvites(now);
+    this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
+    this.testProvider = new TestProvider(now);
+    this.identities = new IdentityBook(store, now);
+    const verifier = new IdentityVerifier({
+      oidc: new OidcVerifier({ now, fetchTimeoutMs: limits.oidcFetchTimeoutMs }),
+      testProvider: this.testProvider,
+      bearer: (token) => {
+        const auth = this.oauth.bearer(token);
+        return auth === undefined ? undefined : { userId: auth.user.id, applicationId: auth.applicationId };
+      },
+      identityOf: (applicationId, userId) => this.identities.ofUser(applicationId, userId),
+    });
+    this.provisional = new ProvisionalService({
+      store,
+      oauth: this.oauth,
+      verifier,
+      book: this.identities,
+      limits,
+      logger,
+      endGameSessions: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
+      moveLobbyMemberships: (from, into) => this.lobbies.moveMember(from, into),
+    });
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now);
+    this.childTokens = new ChildTokens(store, this.oauth, now);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
@@ -150,10 +202,16 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
+        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
+        ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],
-      adminRoutes: [...adminRoutes(this.admin), ...simulationRoutes(this.simulator, this.tokenFaults), ...lobbyAdminRoutes(this.lobbies)],
+      adminRoutes: [
+        ...adminRoutes(this.admin),
+        ...simulationRoutes(this.simulator, this.tokenFaults),
+        ...lobbyAdminRoutes(this.lobbies),
+        ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
+      ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],
     };
   }

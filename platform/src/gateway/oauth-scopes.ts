@@ -1,4 +1,4 @@
-import { GatewayEvent, LobbyEvent, SOCIAL_LAYER_PRESENCE_SCOPES, SOCIAL_LAYER_SCOPES } from '../wire/index.js';
+import { GameRelationshipEvent, GatewayEvent, LobbyEvent, SOCIAL_LAYER_PRESENCE_SCOPES, SOCIAL_LAYER_SCOPES } from '../wire/index.js';
 
 /**
  * A gateway session identified with a game's OAuth2 access token (the Social SDK's own
@@ -21,12 +21,14 @@ const NEEDS: Readonly<Record<string, readonly string[] | 'always'>> = {
   [GatewayEvent.RelationshipRemove]: ['relationships.read'],
   [GatewayEvent.MessageCreate]: ['dm_channels.messages.read', 'messages.read'],
   [GatewayEvent.MessageUpdate]: ['dm_channels.messages.read', 'messages.read'],
+  [GatewayEvent.MessageDelete]: ['dm_channels.messages.read', 'messages.read'],
   [GatewayEvent.ChannelCreate]: ['dm_channels.read'],
   [GatewayEvent.ActivityInviteAccepted]: ['activities.invites.write', 'activities.read'],
   [GatewayEvent.GuildUpdate]: ['guilds'],
   [GatewayEvent.GuildMembersChunk]: ['guilds.members.read'],
   [GatewayEvent.ChannelInfo]: ['guilds.channels.read'],
   ...Object.fromEntries(Object.values(LobbyEvent).map((event) => [event, ['lobbies.write']])),
+  ...Object.fromEntries(Object.values(GameRelationshipEvent).map((event) => [event, ['relationships.read']])),
 };
 
 /** The scopes a token holds, with the Social SDK's two umbrella scopes spelled out (wire/oauth.ts). */

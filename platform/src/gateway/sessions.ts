@@ -6,6 +6,12 @@ import { Session } from './session.js';
 export interface Dispatcher {
   /** Every session of the user, except `exceptSessionId` (which may be null). */
   dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
+  /**
+   * Every session of the user, each with the data as its application sees it: `view(null)` for
+   * a session of the user's own token, `view(appId)` for a game's (app-scoped fields such as a
+   * DM's moderation metadata). One view is made per application.
+   */
+  dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void;
 }
 
 /** Every live or resumable session, by id and by user (in creation order). */
@@ -56,6 +62,20 @@ export class SessionRegistry implements Dispatcher {
   dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void {
     for (const session of this.ofUser(userId)) {
       if (session.id !== options?.exceptSessionId) session.dispatch(t, d);
+    }
+  }
+
+  /** Only the user's sessions of that application's game tokens (what a game-scoped event reaches). */
+  dispatchToApp(userId: string, applicationId: string, t: string, d: unknown): void {
+    for (const session of this.ofUser(userId)) if (session.oauth?.applicationId === applicationId) session.dispatch(t, d);
+  }
+
+  dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void {
+    const views = new Map<string | null, unknown>();
+    for (const session of this.ofUser(userId)) {
+      const app = session.oauth?.applicationId ?? null;
+      if (!views.has(app)) views.set(app, view(app));
+      session.dispatch(t, views.get(app));
     }
   }
 }

@@ -1,5 +1,9 @@
+import { accountRoutes } from './api-account-routes.js';
 import { applicationRoutes } from './api-application-routes.js';
+import { dmEditRoutes } from './api-dm-edit-routes.js';
+import { gameRelationshipRoutes } from './api-game-relationship-routes.js';
 import { lobbyRoutes } from './api-lobby-routes.js';
+import { lobbyLinkRoutes } from './api-lobby-link-routes.js';
 import { guildRoutes } from './api-guild-routes.js';
 import { messageRoutes } from './api-message-routes.js';
 import { sessionRoutes } from './api-session-routes.js';
@@ -15,5 +19,5 @@ export { toPlatformMessage } from '../invites/dm-messages.js';
  * pattern and method match answers, so `/users/@me...` come before `/users/:id`.
  */
 export function apiRoutes(deps: HttpDeps): Route[] {
-  return [...sessionRoutes(deps), ...userRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps)];
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...userRoutes(deps), ...gameRelationshipRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...dmEditRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps), ...lobbyLinkRoutes({ store: deps.store, lobbies: deps.lobbies, invites: deps.lobbyInvites, now: deps.now })];
 }

@@ -2,6 +2,7 @@ import type { GatewayServer } from '../gateway/server.js';
 import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import type { InviteService } from '../invites/invites.js';
+import type { LobbyInvites } from '../lobbies/lobby-invites.js';
 import type { LobbyService } from '../lobbies/lobby-service.js';
 import type { RelationshipService } from '../relationships/relationship-service.js';
 import type { PlatformLimits } from '../support/limits.js';
@@ -27,6 +28,8 @@ export interface HttpDeps {
   /** Registration on first use (the registration route only). */
   readonly apps: Pick<AppRegistry, 'register'>;
   readonly lobbies: LobbyService;
+  /** Lobby channel invites (single use, one hour). */
+  readonly lobbyInvites: LobbyInvites;
   readonly relationships: RelationshipService;
   /** A signed webhook event to an application (nothing when it has no webhook URL). */
   readonly appEvent?: (applicationId: string, type: string, data: unknown) => void;

@@ -12,6 +12,16 @@ export interface StateFile {
   friend_requests?: [string, string][];
   /** Blocks, [by, target] (as friend_requests). */
   blocks?: [string, string][];
+  /** Game friends of one application, [application id, a, b], ids of a pair sorted (as friend_requests). **(ours: the field)** */
+  game_friendships?: [string, string, string][];
+  /** Pending game friend requests, [application id, from, to] (as friend_requests). **(ours: the field)** */
+  game_friend_requests?: [string, string, string][];
+  /** External identities of provisional accounts, per app (as friend_requests). */
+  identities?: IdentityRecord[];
+  /** Banned users (as friend_requests). */
+  bans?: BanRecord[];
+  /** Users' connected accounts (as friend_requests). */
+  connections?: ConnectionRecord[];
   guilds: GuildRecord[];
   channels: ChannelRecord[];
   messages: MessageRecord[];
@@ -64,6 +74,8 @@ export interface CodeRecord {
 export interface TokenRecord {
   readonly id: string;
   readonly grant_id: string;
+  /** A child token (`/partner-sdk/child-token`): valid only while the parent app's grant is. */
+  readonly parent_grant_id?: string;
   readonly application_id: string;
   readonly user_id: string;
   readonly scopes: string[];
@@ -86,14 +98,90 @@ export interface UserRecord {
   avatar: string | null;
   /** The user token (secret). */
   readonly token: string;
+  /** A provisional account: made for one game's external identity, with no login of its own. */
+  readonly provisional?: true;
 }
+
+/**
+ * An external identity (a provider's user) of one app and the account it stands for: its
+ * provisional account, or once merged the full account it was linked to.
+ */
+export interface IdentityRecord {
+  readonly application_id: string;
+  /** An external auth type (`OIDC`, `STEAM_SESSION_TICKET`, ...); bot-endpoint identities use `DISCORD_BOT_ISSUED_ACCESS_TOKEN`. */
+  readonly type: string;
+  /** The provider's user id (`sub`, the ticket's user, or the bot endpoint's `external_user_id`). */
+  readonly external_id: string;
+  user_id: string;
+  /** Merged into the full account `user_id`; false while `user_id` is the provisional account. */
+  linked: boolean;
+  /** The provider's name for the player, as last seen (the SDK's UserApplicationProfile username); null when it gave none. */
+  username?: string | null;
+  /**
+   * Made when the full account it was linked to was banned (that account's id): a
+   * cross-platform-restricted provisional account, which cannot be merged until the ban lifts.
+   */
+  restricted_by_ban_of?: string;
+  /** ISO 8601. */
+  readonly created_at: string;
+}
+
+export interface BanRecord {
+  readonly user_id: string;
+  readonly permanent: boolean;
+  /** ISO 8601. */
+  readonly created_at: string;
+}
+
+/** External auth types the platform names (the public docs' list). */
+export const EXTERNAL_AUTH_TYPES = [
+  'OIDC',
+  'STEAM_SESSION_TICKET',
+  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
+  'EPIC_ONLINE_SERVICES_ID_TOKEN',
+  'UNITY_SERVICES_ID_TOKEN',
+  'APPLE_ID_TOKEN',
+  'PLAYSTATION_NETWORK_ID_TOKEN',
+  'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+] as const;
+export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
+
+/** An identity provider an app accepts: OIDC with its issuer, or a type the emulator's test provider stands in for. */
+export type ExternalAuthProvider =
+  | { readonly type: 'OIDC'; readonly issuer: string; readonly audience: string }
+  | { readonly type: Exclude<ExternalAuthType, 'OIDC' | 'DISCORD_BOT_ISSUED_ACCESS_TOKEN'> };
 
 export interface GuildRecord {
   readonly id: string;
   name: string;
   icon: string | null;
   owner_id: string;
+  /** The banner image's hash (added after version 1 shipped: missing in older files, read as null). */
+  banner?: string | null;
   members: { readonly user_id: string; readonly joined_at: string }[];
+}
+
+/**
+ * An account of another service connected to a user (GET /users/@me/connections), in the
+ * wire's field names plus who owns it and when it was connected.
+ */
+export interface ConnectionRecord {
+  readonly user_id: string;
+  /** The account's id on that service. */
+  readonly id: string;
+  /** The account's name on that service. */
+  readonly name: string;
+  /** The service: `battlenet`, `riotgames`, `steam`, `xbox`, `github`, ... */
+  readonly type: string;
+  readonly verified: boolean;
+  readonly friend_sync: boolean;
+  readonly show_activity: boolean;
+  readonly two_way_link: boolean;
+  /** 0 only the user, 1 everyone. */
+  readonly visibility: 0 | 1;
+  readonly revoked: boolean;
+  /** ISO 8601: when it was connected (decides whether a game-publisher connection is legacy). */
+  readonly created_at: string;
 }
 
 export interface ChannelRecord {
@@ -122,13 +210,18 @@ export interface MessageRecord {
   readonly id: string;
   readonly channel_id: string;
   readonly author_id: string;
-  readonly content: string;
+  /** Changed by its author's edit. */
+  content: string;
   readonly timestamp: string;
   activity?: MessageActivity;
   readonly application_id?: string;
   readonly application?: MessageApplication;
   readonly invite_activity?: WireActivity;
   invite?: InviteRecord;
+  /** ISO 8601: the author's last edit. */
+  edited_timestamp?: string;
+  /** Moderation metadata per application id (each app sees only its own). */
+  moderation_metadata?: Record<string, Record<string, string>>;
 }
 
 export interface AppRecord {
@@ -157,6 +250,10 @@ export interface AppRecord {
   webhook_events_url: string | null;
   /** The OAuth2 client secret (secret: shown only by the admin API, never logged). */
   client_secret: string;
+  /** Identity providers for provisional accounts (the portal's External Auth page); absent: none. */
+  external_auth?: ExternalAuthProvider[];
+  /** A game (child) application of this publisher (parent): its tokens come only from `/partner-sdk/child-token`. */
+  parent_application_id?: string | null;
   /** The app's bot token, for the server APIs (`Authorization: Bot <token>`; secret: shown only by the admin API, never logged). */
   bot_token: string;
   /** Ed25519 public key, raw 32 bytes as hex (what the real portal shows). */

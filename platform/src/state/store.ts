@@ -4,11 +4,15 @@ import path from 'node:path';
 import type { PlatformLogger } from '../support/logger.js';
 import { removeStrayTemps, writeFileAtomic } from '../../../common/src/node/atomic-file.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
+import { GameRelationshipRecords } from './game-relationship-records.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
-import type { AppRecord, ChannelRecord, CodeRecord, GrantRecord, GuildRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
+import type { AppRecord, BanRecord, ChannelRecord, ExternalAuthProvider, CodeRecord, ConnectionRecord, GrantRecord, GuildRecord, IdentityRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
 import { SEED } from './seed.js';
+import { seedConnections } from './seed-connections.js';
 
 export const STATE_FILE_NAME = 'state.json';
+
+const TEST_PROVIDER_TYPES = ['STEAM_SESSION_TICKET', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'UNITY_SERVICES_ID_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN'] as const;
 
 /** A request the state cannot carry out: the HTTP layer maps `kind` to a status. */
 export class StateError extends Error {
@@ -54,6 +58,8 @@ export class Store {
   private readonly usersByName = new Map<string, UserRecord>();
   private readonly friends = new Map<string, Set<string>>();
   readonly ids: SnowflakeGenerator;
+  /** Game friendships and game friend requests, per application. */
+  readonly gameRelationships: GameRelationshipRecords;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -64,6 +70,7 @@ export class Store {
     private readonly options: StoreOptions,
   ) {
     this.ids = new SnowflakeGenerator(options.now, BigInt(data.last_id));
+    this.gameRelationships = new GameRelationshipRecords(data, () => this.changed());
     for (const user of data.users) this.indexUser(user);
     for (const [a, b] of data.friendships) this.linkFriends(a, b);
   }
@@ -133,6 +140,90 @@ export class Store {
     this.indexUser(user);
     this.changed();
     return user;
+  }
+
+  /** A provisional account: a generated unique username, the given display name (else none). */
+  createProvisionalUser(displayName: string | null): UserRecord {
+    const id = this.ids.next();
+    const user: UserRecord = { id, username: `provisional_${id}`, global_name: displayName, avatar: null, token: randomToken(), provisional: true };
+    this.data.users.push(user);
+    this.indexUser(user);
+    this.changed();
+    return user;
+  }
+
+  /** Forgets a user with everything that names them: friends, requests, blocks, grants and tokens (not messages: see `moveUser`). */
+  deleteUser(id: string): void {
+    const user = this.user(id);
+    if (user === undefined) return;
+    for (const friend of this.friendsOf(id)) this.removeFriendship(id, friend);
+    this.data.friend_requests = this.friendRequests().filter((pair) => !pair.includes(id)) as [string, string][];
+    this.data.blocks = this.blocks().filter((pair) => !pair.includes(id)) as [string, string][];
+    this.gameRelationships.forgetUser(id);
+    for (const grant of this.grantsOf(id)) this.deleteGrant(grant.id);
+    this.data.users = this.data.users.filter((record) => record !== user);
+    this.usersById.delete(id);
+    this.usersByToken.delete(user.token);
+    this.usersByName.delete(user.username);
+    this.changed();
+  }
+
+  /**
+   * A merge's data move: `from`'s friends, pending requests, blocks, game friends and game
+   * requests, DM channels (a DM with someone `into` already talks to is folded into that one)
+   * and messages become `into`'s.
+   */
+  moveUser(from: string, into: string): void {
+    for (const friend of this.friendsOf(from)) if (friend !== into) this.addFriendship(into, friend);
+    const swap = (pair: readonly [string, string]): [string, string] => [pair[0] === from ? into : pair[0], pair[1] === from ? into : pair[1]];
+    this.data.friend_requests = this.friendRequests().map(swap).filter(([a, b]) => a !== b);
+    this.data.blocks = this.blocks().map(swap).filter(([a, b]) => a !== b);
+    this.gameRelationships.moveUser(from, into, (a, b) => this.hasBlocked(a, b) || this.hasBlocked(b, a));
+    for (const channel of this.dmChannels(from)) {
+      const other = channel.recipient_ids?.find((id) => id !== from);
+      if (other === undefined || other === into) continue;
+      const { channel: target } = this.openDm(into, other);
+      for (const message of this.data.messages) if (message.channel_id === channel.id) Object.assign(message, { channel_id: target.id });
+      this.data.channels = this.data.channels.filter((record) => record !== channel);
+    }
+    for (const message of this.data.messages) if (message.author_id === from) Object.assign(message, { author_id: into });
+    this.changed();
+  }
+
+  // ---- external identities and bans
+
+  /** Every identity record (change one in place, then `touched()`). */
+  identities(): readonly IdentityRecord[] {
+    return this.data.identities ?? [];
+  }
+
+  addIdentity(identity: IdentityRecord): void {
+    this.data.identities = [...this.identities(), identity];
+    this.changed();
+  }
+
+  ban(userId: string): BanRecord | undefined {
+    return (this.data.bans ?? []).find((ban) => ban.user_id === userId);
+  }
+
+  bans(): readonly BanRecord[] {
+    return this.data.bans ?? [];
+  }
+
+  /** Adds or lifts a ban; false when nothing changed. */
+  setBan(userId: string, ban: BanRecord | null): boolean {
+    const others = this.bans().filter((record) => record.user_id !== userId);
+    if (ban === null && others.length === this.bans().length) return false;
+    this.data.bans = ban === null ? others : [...others, ban];
+    this.changed();
+    return true;
+  }
+
+  // ---- connected accounts
+
+  /** The user's connected accounts, as stored (the route decides which it returns). */
+  connectionsOf(userId: string): ConnectionRecord[] {
+    return (this.data.connections ?? []).filter((connection) => connection.user_id === userId);
   }
 
   // ---- friends
@@ -253,6 +344,7 @@ export class Store {
       id: guild.id,
       name: guild.name,
       icon: guild.icon,
+      banner: guild.banner ?? null,
       owner_id: guild.owner_id,
       channels: this.guildChannels(guild.id).map((channel) => this.toPlatformChannel(channel)),
       member_count: guild.members.length,
@@ -300,6 +392,15 @@ export class Store {
 
   messageById(id: string): MessageRecord | undefined {
     return this.data.messages.find((m) => m.id === id);
+  }
+
+  /** Removes the message from its channel; answers it, or undefined when there was none. */
+  deleteMessage(channelId: string, id: string): MessageRecord | undefined {
+    const found = this.message(channelId, id);
+    if (found === undefined) return undefined;
+    this.data.messages = this.data.messages.filter((m) => m !== found);
+    this.changed();
+    return found;
   }
 
   /** Newest first. */
@@ -385,7 +486,15 @@ export class Store {
   /** Changes an app's settings; the caller validated the values. */
   updateApp(
     id: string,
-    patch: { name?: string; public_client?: boolean; redirect_uris?: string[]; approved_scopes?: string[]; webhook_events_url?: string | null },
+    patch: {
+      name?: string;
+      public_client?: boolean;
+      redirect_uris?: string[];
+      approved_scopes?: string[];
+      webhook_events_url?: string | null;
+      external_auth?: ExternalAuthProvider[];
+      parent_application_id?: string | null;
+    },
   ): AppRecord {
     const app = this.requireApp(id);
     if (patch.name !== undefined) {
@@ -397,6 +506,8 @@ export class Store {
     if (patch.redirect_uris !== undefined) app.redirect_uris = [...patch.redirect_uris];
     if (patch.approved_scopes !== undefined) app.approved_scopes = [...patch.approved_scopes];
     if (patch.webhook_events_url !== undefined) app.webhook_events_url = patch.webhook_events_url;
+    if (patch.external_auth !== undefined) app.external_auth = [...patch.external_auth];
+    if (patch.parent_application_id !== undefined) app.parent_application_id = patch.parent_application_id;
     delete app.unused_since;
     this.changed();
     return app;
@@ -433,6 +544,17 @@ export class Store {
       this.changed();
     }
     return forgotten;
+  }
+
+  /** Adds a member to a guild; false when they were one already. */
+  addGuildMember(guildId: string, userId: string): boolean {
+    const guild = this.guild(guildId);
+    if (guild === undefined) throw new StateError('not_found', `Unknown guild ${guildId}`, 'guild_id');
+    this.requireUser(userId, 'user_id');
+    if (guild.members.some((member) => member.user_id === userId)) return false;
+    guild.members.push({ user_id: userId, joined_at: new Date(this.options.now()).toISOString() });
+    this.changed();
+    return true;
   }
 
   updateGuild(id: string, patch: { name?: string; icon?: string | null }): GuildRecord {
@@ -611,6 +733,7 @@ export function toPlatformUser(user: UserRecord): PlatformUser {
     bot: false,
     flags: 0,
     premium_type: 0,
+    ...(user.provisional === true ? { provisional: true } : {}),
   };
 }
 
@@ -672,6 +795,8 @@ function seedState(): StateFile {
   app.public_client = true;
   app.redirect_uris = ['http://127.0.0.1/callback', `discord-${SEED.appId}:/authorize/callback`];
   app.approved_scopes = ['rpc', 'rpc.activities.write'];
+  // The test provider's types, so QA can mint external tokens at once (OIDC needs an issuer) **(ours)**.
+  app.external_auth = TEST_PROVIDER_TYPES.map((type) => ({ type }));
   app.assets = [
     { id: SEED.assets.logo, name: 'logo', type: 1 },
     { id: SEED.assets.cover, name: 'cover', type: 2 },
@@ -688,12 +813,14 @@ function seedState(): StateFile {
         id: guildId,
         name: SEED.guildName,
         icon: null,
+        banner: SEED.guildBanner,
         owner_id: SEED.users.alice,
         members: users.map((user) => ({ user_id: user.id, joined_at: SEED.joinedAt })),
       },
     ],
     channels,
     messages: [],
+    connections: seedConnections(),
     apps: [app],
     grants: [],
     codes: [],

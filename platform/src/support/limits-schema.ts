@@ -31,7 +31,7 @@ export const PlatformLimitsInputSchema = v.strictObject(
     reconnectCloseAfterMs: v.exactOptional(durationMs),
     inviteTtlMs: v.exactOptional(durationMs),
     http: v.exactOptional(
-      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit) }, unknownKey),
+      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit), partnerSdk: v.exactOptional(windowLimit) }, unknownKey),
     ),
     autoRegisteredAppsMax: v.exactOptional(count),
     unusedAppTtlMs: v.exactOptional(durationMs),
@@ -40,6 +40,8 @@ export const PlatformLimitsInputSchema = v.strictObject(
     maxHttpBodyBytes: v.exactOptional(positiveCount),
     oauthCodeTtlMs: v.exactOptional(durationMs),
     oauthAccessTokenTtlMs: v.exactOptional(durationMs),
+    provisionalTokenTtlMs: v.exactOptional(durationMs),
+    oidcFetchTimeoutMs: v.exactOptional(durationMs),
     webhookTimeoutMs: v.exactOptional(positiveMs),
     webhookRetryFirstMs: v.exactOptional(durationMs),
     webhookRetryMaxMs: v.exactOptional(durationMs),

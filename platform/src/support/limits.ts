@@ -38,6 +38,8 @@ export interface PlatformLimits {
     readonly lobbyJoin: WindowLimit;
     /** POST /lobbies/{id}/messages, per user. **(ours)** */
     readonly lobbyMessage: WindowLimit;
+    /** The provisional-account and child-token endpoints (`/partner-sdk/*`), per address. **(ours)** */
+    readonly partnerSdk: WindowLimit;
   };
   /** Applications registered on first use held at most; past it unknown ids stay unknown. **(ours)** */
   readonly autoRegisteredAppsMax: number;
@@ -56,6 +58,10 @@ export interface PlatformLimits {
   readonly oauthCodeTtlMs: number;
   /** An OAuth2 access token is valid this long (`expires_in`). */
   readonly oauthAccessTokenTtlMs: number;
+  /** A provisional account's access token (the public docs: one hour). */
+  readonly provisionalTokenTtlMs: number;
+  /** Each fetch of an OIDC issuer's discovery document or keys, whole. **(ours)** */
+  readonly oidcFetchTimeoutMs: number;
   /** A webhook delivery that has not answered after this long is a failure (retried). */
   readonly webhookTimeoutMs: number;
   /** The first retry of a failed webhook delivery waits this long; each next one twice as long. */
@@ -81,6 +87,7 @@ export const DEFAULT_LIMITS: PlatformLimits = {
     appRegister: { count: 30, windowMs: 60_000 },
     lobbyJoin: { count: 30, windowMs: 60_000 },
     lobbyMessage: { count: 10, windowMs: 5000 },
+    partnerSdk: { count: 60, windowMs: 60_000 },
   },
   autoRegisteredAppsMax: 500,
   unusedAppTtlMs: 10 * 60 * 1000,
@@ -89,6 +96,8 @@ export const DEFAULT_LIMITS: PlatformLimits = {
   maxHttpBodyBytes: 64 * 1024,
   oauthCodeTtlMs: 10 * 60 * 1000,
   oauthAccessTokenTtlMs: 604_800_000,
+  provisionalTokenTtlMs: 3_600_000,
+  oidcFetchTimeoutMs: 5_000,
   webhookTimeoutMs: 3000,
   webhookRetryFirstMs: 1000,
   webhookRetryMaxMs: 10 * 60 * 1000,

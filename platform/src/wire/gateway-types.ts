@@ -23,6 +23,8 @@ export interface PlatformUser {
   readonly bot: boolean;
   readonly flags: number;
   readonly premium_type: number;
+  /** Only on provisional accounts (a game's account of a player with no login of their own). **(ours)** */
+  readonly provisional?: true;
 }
 
 /**
@@ -115,6 +117,8 @@ export interface PlatformGuild {
   readonly id: string;
   readonly name: string;
   readonly icon: string | null;
+  /** The banner image's hash, or null. */
+  readonly banner: string | null;
   readonly owner_id: string;
   readonly channels: readonly PlatformChannel[];
   readonly member_count: number;
@@ -164,6 +168,16 @@ export interface PlatformMessage {
    * was sent, without secrets, so the receiving host can show it (ACTIVITY_INVITE.activity).
    */
   readonly invite_activity?: WireActivity;
+  /** ISO 8601: when its author last edited it; absent until then **(ours: the real API sends null)**. */
+  readonly edited_timestamp?: string;
+  /** What the game's server set (`PUT /partner-sdk/dms/.../moderation-metadata`): only in what that application sees. */
+  readonly moderation_metadata?: Readonly<Record<string, string>>;
+}
+
+/** MESSAGE_DELETE's data (the real gateway's shape for a DM). */
+export interface MessageDeleteEvent {
+  readonly id: string;
+  readonly channel_id: string;
 }
 
 /** Emulator dispatch to the recipient's *other* sessions when they accept an invite. */
@@ -191,6 +205,7 @@ export const GatewayEvent = {
   PresenceUpdate: 'PRESENCE_UPDATE',
   MessageCreate: 'MESSAGE_CREATE',
   MessageUpdate: 'MESSAGE_UPDATE',
+  MessageDelete: 'MESSAGE_DELETE',
   ChannelCreate: 'CHANNEL_CREATE',
   RelationshipAdd: 'RELATIONSHIP_ADD',
   RelationshipRemove: 'RELATIONSHIP_REMOVE',

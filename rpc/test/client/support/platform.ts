@@ -35,7 +35,7 @@ export interface TestPlatform {
 }
 
 interface PlatformModule {
-  startPlatform(options: { dataDir: string }): Promise<TestPlatform>;
+  startPlatform(options: { dataDir: string; limits?: Record<string, unknown> }): Promise<TestPlatform>;
   SEED: { appId: string };
 }
 
@@ -59,13 +59,13 @@ afterEach(async () => {
 /** The seeded demo app's id (public client, redirects `http://127.0.0.1/callback` and `discord-<id>:/authorize/callback`). */
 export let SEED_APP_ID = '';
 
-/** An emulator in a temporary data dir, closed (and the dir removed) after the test. */
-export async function startTestPlatform(): Promise<TestPlatform> {
+/** An emulator in a temporary data dir (or in `options.dataDir`, which the caller removes), closed (and the dir removed) after the test. */
+export async function startTestPlatform(options: { readonly dataDir?: string; readonly limits?: Record<string, unknown> } = {}): Promise<TestPlatform> {
   const mod = (await import(PLATFORM_ENTRY)) as PlatformModule;
   SEED_APP_ID = mod.SEED.appId;
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'companion-sdk-'));
-  dirs.push(dataDir);
-  const platform = await mod.startPlatform({ dataDir });
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'companion-sdk-')));
+  if (options.dataDir === undefined) dirs.push(dataDir);
+  const platform = await mod.startPlatform({ dataDir, ...(options.limits !== undefined ? { limits: options.limits } : {}) });
   started.push(platform);
   return platform;
 }
