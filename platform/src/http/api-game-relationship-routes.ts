@@ -21,7 +21,7 @@ const ByNameBody = v.object({
 const GameRequestBody = v.object({});
 
 /** A relationship change's answer: 204, or the API error of its refusal (`field`: what names the other user). */
-function answer(field: 'id' | 'username', work: () => void): RouteResult {
+export function relationshipAnswer(field: 'id' | 'username', work: () => void): RouteResult {
   try {
     work();
     return noContent;
@@ -60,20 +60,20 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
       pattern: '/users/@me/relationships',
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
-      handle: (ctx) => answer('username', () => relationships.request(me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+      handle: (ctx) => relationshipAnswer('username', () => relationships.request(me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
     },
     {
       method: 'POST',
       pattern: '/users/@me/game-relationships',
       ...game,
-      handle: (ctx) => answer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+      handle: (ctx) => relationshipAnswer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
     },
     {
       method: 'PUT',
       pattern: '/users/@me/game-relationships/:id',
       ...game,
       handle: (ctx) =>
-        answer('id', () => {
+        relationshipAnswer('id', () => {
           parseBody(GameRequestBody, ctx.body);
           relationships.game.request(gameOf(ctx), me(ctx).id, target(ctx));
         }),
@@ -82,7 +82,7 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
       method: 'DELETE',
       pattern: '/users/@me/game-relationships/:id',
       ...game,
-      handle: (ctx) => answer('id', () => relationships.game.remove(gameOf(ctx), me(ctx).id, target(ctx))),
+      handle: (ctx) => relationshipAnswer('id', () => relationships.game.remove(gameOf(ctx), me(ctx).id, target(ctx))),
     },
   ];
 }

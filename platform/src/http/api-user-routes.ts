@@ -1,28 +1,15 @@
 import * as v from 'valibot';
-import { RelationshipError } from '../relationships/relationship-service.js';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
-import { me, noContent, ok, parseBody } from './api-kit.js';
+import { me, ok, parseBody } from './api-kit.js';
+import { relationshipAnswer } from './api-game-relationship-routes.js';
 import type { HttpDeps } from './deps.js';
-import { invalidField, missingAccess, unknownUser } from './errors.js';
+import { unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 /** `PUT /users/@me/relationships/{id}`: no type (a friend request, or accepting theirs) or type 2 (block). */
 const RelationshipBody = v.object({ type: v.optional(v.picklist([1, 2])) });
-
-/** A relationship change's answer: 204, or the API error of its refusal. */
-function relationshipAnswer(work: () => void): RouteResult {
-  try {
-    work();
-    return noContent;
-  } catch (error) {
-    if (!(error instanceof RelationshipError)) throw error;
-    if (error.reason === 'unknown_user') throw unknownUser();
-    if (error.reason === 'blocked') throw missingAccess();
-    throw invalidField('id', 'BASE_TYPE_BAD', error.message);
-  }
-}
 
 const OpenDmBody = v.object({ recipient_id: v.string() });
 
@@ -59,7 +46,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       handle: (ctx) =>
-        relationshipAnswer(() => {
+        relationshipAnswer('id', () => {
           const { type } = parseBody(RelationshipBody, ctx.body);
           if (type === RelationshipType.Blocked) deps.relationships.block(me(ctx).id, ctx.params.id as string);
           else deps.relationships.request(me(ctx).id, ctx.params.id as string);
@@ -70,7 +57,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
       pattern: '/users/@me/relationships/:id',
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
-      handle: (ctx) => relationshipAnswer(() => deps.relationships.remove(me(ctx).id, ctx.params.id as string)),
+      handle: (ctx) => relationshipAnswer('id', () => deps.relationships.remove(me(ctx).id, ctx.params.id as string)),
     },
     {
       method: 'GET',

@@ -1,33 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client, RelationshipType } from '../../client/index.js';
-import { getToken } from '../../client/oauth-http.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { Client} from '../../client/index.js';
+import { RelationshipType } from '../../client/index.js';
 import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-});
-
-function newClient(platform: TestPlatform): Client {
-  const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-  clients.push(client);
-  return client;
-}
-
-/** A client holding `accessToken` (updateToken), its own session to the platform ready. */
-async function connected(platform: TestPlatform, accessToken: string): Promise<Client> {
-  const client = newClient(platform);
-  expect((await client.updateToken('Bearer', accessToken)).successful).toBe(true);
-  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
-  return client;
-}
-
-/** The player's game (the seeded app unless `appId`), with the Social SDK's scope. */
-async function game(platform: TestPlatform, username: string, appId: string = SEED_APP_ID): Promise<Client> {
-  const code = await rpcAuthorizationCode(platform, { client_id: appId, scope: 'identify sdk.social_layer' }, username);
-  const token = await getToken({ platformBase: platform.url, applicationId: appId, code, timeoutMs: 5000 });
-  return connected(platform, token.accessToken);
-}
+import { connected, game, newClient } from './support/sdk-games.js';
 
 async function idOf(platform: TestPlatform, username: string): Promise<string> {
   const response = await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: platform.loginToken(username) } });
@@ -52,7 +27,7 @@ describe('companion/client game relationships', () => {
     const platform = await startTestPlatform();
     const other = platform.admin.createApp({ name: 'Other Game' });
     platform.admin.patchApp(other.id, { public_client: true });
-    const [alice, bob, aliceElsewhere] = [await game(platform, 'alice'), await game(platform, 'bob'), await game(platform, 'alice', other.id)];
+    const [alice, bob, aliceElsewhere] = [await game(platform, 'alice'), await game(platform, 'bob'), await game(platform, 'alice', { applicationId: other.id })];
     const [aliceId, bobId] = [await idOf(platform, 'alice'), await idOf(platform, 'bob')];
     const bobSaw = watch(bob);
     const aliceSaw = watch(alice);

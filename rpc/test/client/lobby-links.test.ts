@@ -1,22 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client } from '../../client/index.js';
-import { getToken } from '../../client/oauth-http.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-});
-
-async function game(platform: TestPlatform, username: string): Promise<Client> {
-  const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, username);
-  const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-  const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-  clients.push(client);
-  await client.updateToken('Bearer', token.accessToken);
-  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
-  return client;
-}
+import { describe, expect, it, vi } from 'vitest';
+import { SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { game } from './support/sdk-games.js';
 
 /** The game's server (bot token) makes a lobby for alice (CanLinkLobby, named "Captain") and bob. */
 async function serverLobby(platform: TestPlatform, alice: string, bob: string): Promise<string> {

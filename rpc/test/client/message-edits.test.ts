@@ -1,23 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client } from '../../client/index.js';
-import { getToken } from '../../client/oauth-http.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-});
-
-/** A game's SDK Client for a player, with its own Bearer token (the Social SDK's scope) and its gateway connection ready. */
-async function game(platform: TestPlatform, username: string): Promise<Client> {
-  const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, username);
-  const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-  const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-  clients.push(client);
-  expect((await client.updateToken('Bearer', token.accessToken)).successful).toBe(true);
-  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
-  return client;
-}
+import { describe, expect, it, vi } from 'vitest';
+import type { Client } from '../../client/index.js';
+import { SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { game } from './support/sdk-games.js';
 
 async function userId(platform: TestPlatform, username: string): Promise<string> {
   const response = await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: platform.loginToken(username) } });

@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client, type TokenInvalidated } from '../../client/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type TokenInvalidated } from '../../client/index.js';
 import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-});
-
-function newClient(platform: TestPlatform): Client {
-  const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-  clients.push(client);
-  return client;
-}
+import { newClient } from './support/sdk-games.js';
 
 async function admin<T>(platform: TestPlatform, method: string, pathname: string, body?: unknown): Promise<T> {
   const response = await fetch(`${platform.url}${pathname}`, {

@@ -1,25 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Client, RelationshipKind } from '../../client/index.js';
 import { getToken } from '../../client/oauth-http.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-});
-
-/** A game's SDK Client for a player, holding its own Bearer token with the Social SDK's scope (updateToken), Companion not running. */
-async function game(platform: TestPlatform, username: string): Promise<Client> {
-  const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, username);
-  const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-  const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-  clients.push(client);
-  const updated = await client.updateToken('Bearer', token.accessToken);
-  expect(updated.successful).toBe(true);
-  // The token opened the game's own gateway connection to the platform.
-  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
-  return client;
-}
+import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform } from './support/platform.js';
+import { game, newClient } from './support/sdk-games.js';
 
 describe('companion/client lobbies against the emulator', () => {
   it('the same secret puts two games in one lobby; messages go both ways; leaving works', async () => {
@@ -83,8 +66,7 @@ describe("companion/client: the game's own gateway connection", () => {
     const platform = await startTestPlatform();
     const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
     const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-    const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-    clients.push(client);
+    const client = newClient(platform);
     const statuses: string[] = [];
     const expired: string[] = [];
     client.setPlatformStatusChangedCallback((status) => statuses.push(status));
@@ -108,8 +90,7 @@ describe("companion/client: the game's own gateway connection", () => {
     const platform = await startTestPlatform();
     const code = await rpcAuthorizationCode(platform, { scope: 'identify' }, 'alice');
     const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-    const client = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
-    clients.push(client);
+    const client = newClient(platform);
     const expired: unknown[] = [];
     const details: (string | null)[] = [];
     client.setTokenExpirationCallback((info) => expired.push(info));

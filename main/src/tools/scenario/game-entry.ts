@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { FakeGame, type FakeGameLine } from '../fake-game/fake-game.js';
+import { probeUntil } from './waiting.js';
 
 type EventLine = Extract<FakeGameLine, { type: 'event' }>;
 type StatusLine = Extract<FakeGameLine, { type: 'status' }>;
@@ -46,22 +47,7 @@ export class GameEntry {
    * undefined after `timeoutMs`.
    */
   waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
-    const now = probe();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const onLine = (): void => {
-        const value = probe();
-        if (value === undefined) return;
-        finish(value);
-      };
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const finish = (value: T | undefined): void => {
-        clearTimeout(timer);
-        this.lineEvents.off('line', onLine);
-        resolve(value);
-      };
-      this.lineEvents.on('line', onLine);
-    });
+    return probeUntil(this.lineEvents, 'line', probe, timeoutMs);
   }
 
   close(): Promise<void> {

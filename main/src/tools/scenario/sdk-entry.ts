@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Client, type ClientResult } from '../../../../rpc/client/index.js';
 import { getToken } from '../../../../rpc/client/oauth-http.js';
 import { PlatformApi } from '../../host/gateway/platform-api.js';
+import { probeUntil } from './waiting.js';
 
 /** One callback of the SDK as it ran: its name and its arguments (with the message handle of a message event). */
 export interface SdkEvent {
@@ -86,21 +87,7 @@ export class SdkEntry {
 
   /** The first value `probe` gives (now, and after each recorded event or status change), or undefined after `timeoutMs`. */
   waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
-    const now = probe();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const check = (): void => {
-        const value = probe();
-        if (value !== undefined) finish(value);
-      };
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const finish = (value: T | undefined): void => {
-        clearTimeout(timer);
-        this.changes.off('event', check);
-        resolve(value);
-      };
-      this.changes.on('event', check);
-    });
+    return probeUntil(this.changes, 'event', probe, timeoutMs);
   }
 
   close(): Promise<void> {

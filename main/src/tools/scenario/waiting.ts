@@ -28,3 +28,25 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<T | undefine
     );
   });
 }
+
+/**
+ * The first value `probe` gives, checked now and on every `event` of `emitter`, or undefined
+ * after `timeoutMs` (the listener and the timer go either way).
+ */
+export function probeUntil<T>(emitter: { on(event: string, listener: () => void): unknown; off(event: string, listener: () => void): unknown }, event: string, probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+  const now = probe();
+  if (now !== undefined) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const value = probe();
+      if (value !== undefined) finish(value);
+    };
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    const finish = (value: T | undefined): void => {
+      clearTimeout(timer);
+      emitter.off(event, check);
+      resolve(value);
+    };
+    emitter.on(event, check);
+  });
+}
