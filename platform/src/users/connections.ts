@@ -1,17 +1,7 @@
 import type { ConnectionRecord } from '../state/model.js';
 
-/** A connection as `GET /users/@me/connections` answers it (the public docs' connection object, without `integrations`). */
-export interface PlatformConnection {
-  readonly id: string;
-  readonly name: string;
-  readonly type: string;
-  readonly verified: boolean;
-  readonly friend_sync: boolean;
-  readonly show_activity: boolean;
-  readonly two_way_link: boolean;
-  readonly visibility: 0 | 1;
-  readonly revoked: boolean;
-}
+/** A connection as `GET /users/@me/connections` answers it (the public docs' connection object, without `integrations`): the record without its owner and date. */
+export type PlatformConnection = Omit<ConnectionRecord, 'user_id' | 'created_at'>;
 
 /**
  * Game-publisher connections that moved to the Social SDK (application identities): a connection
