@@ -170,6 +170,11 @@ export default tseslint.config(
   },
   ...mainLayerRules(),
   {
+    // The loader checks what it loads against Electron's own types (a type-only import).
+    files: [ELECTRON_LOADER],
+    rules: layerRule(['**/renderer/**'], 'main/ reaches the UI only through the preload contract.'),
+  },
+  {
     files: ['preload/src/index.ts'],
     rules: layerRule(['**/main/**', '**/rpc/**', '**/platform/**', '**/renderer/**', '**/common/src/node/**'], 'preload/ holds the bridge and its contract: it imports nothing of ours but common/ outside src/node/.'),
   },

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 
 /**
- * The Electron shell, driven for real. Skipped (with the reason printed) wherever no Electron
- * binary exists: `node_modules/electron/path.txt` is written only by electron's postinstall
- * download, and ELECTRON_PATH can name a binary instead.
+ * The Electron shell, driven for real: `npm run test:electron` (scripts/test-electron.mjs) runs
+ * it with ELECTRON_PATH set to the binary `npm start` would use, and skips it with a one-line
+ * reason where there is none. Run directly, it skips itself the same way:
+ * `node_modules/electron/path.txt` is written only when electron's installer has downloaded the
+ * binary (`npm install` tries, `npx install-electron` retries), and ELECTRON_PATH can name one.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENTRY = path.join(ROOT, 'out/main/src/shells/electron/electron-main.js');

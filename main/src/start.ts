@@ -8,10 +8,11 @@ import { main } from './cli.js';
 
 /**
  * `npm start`: the Electron app where an Electron binary exists, otherwise the headless host.
- * The `electron` package is an optional dependency whose binary download fails on machines
- * without access to its release host; then it is absent, or present without its binary
- * (`path.txt` is written only by its postinstall download). ELECTRON_PATH names a binary
- * instead (as for the Playwright `_electron` specs); COMPANION_HEADLESS=1 skips Electron.
+ * The `electron` package (a dev dependency) holds no binary: its installer (`install-electron`,
+ * which `npm install` runs through scripts/electron-binary.mjs) downloads it from Electron's
+ * release host and writes `path.txt`; where that host cannot be reached the package stays
+ * without a binary. ELECTRON_PATH names a binary instead (as for the Playwright `_electron`
+ * specs); COMPANION_HEADLESS=1 skips Electron. Nothing here downloads or runs the package's code.
  */
 
 /** `<out>/main/src/shells/electron/electron-main.js`, the shell's entry (this module is `<out>/main/src/start.js`). */
@@ -61,9 +62,9 @@ function set(value: string | undefined): value is string {
 /** The binary the `electron` package would run (its index.js: `path.txt` under `dist/`, or ELECTRON_OVERRIDE_DIST_PATH). */
 function packageBinary(probe: ElectronProbe): { readonly binary: string } | { readonly reason: string } {
   const resolved = probe.resolveElectron();
-  if (resolved === undefined) return { reason: 'the optional electron package is not installed' };
+  if (resolved === undefined) return { reason: 'the electron package is not installed' };
   const pathFile = join(dirname(resolved), 'path.txt');
-  if (!probe.exists(pathFile)) return { reason: `the electron package has no binary: ${pathFile} is missing, its download did not run` };
+  if (!probe.exists(pathFile)) return { reason: `the electron package has no binary: ${pathFile} is missing, its download failed or did not run (npx install-electron retries it)` };
   const relative = probe.readText(pathFile).trim();
   if (relative === '') return { reason: `${pathFile} is empty` };
   const override = probe.env['ELECTRON_OVERRIDE_DIST_PATH'];

@@ -1,3 +1,4 @@
+import type * as Electron from 'electron';
 import {
   CHANNEL_PREFIX,
   INVOKE_CHANNELS,
@@ -79,7 +80,8 @@ export function installPreload(electron: PreloadElectron): void {
 
 // Entry: inside Electron's preload (process.type 'renderer'), where the bundle has `require`.
 // A sandboxed preload gets `require` and `process` as parameters of its wrapper function,
-// not as globals: both are read as free variables (typeof guards them elsewhere).
-declare const require: ((id: 'electron') => PreloadElectron) | undefined;
+// not as globals: both are read as free variables (typeof guards them elsewhere). Typed with
+// Electron's own renderer API, so the compiler checks that it still fits PreloadElectron.
+declare const require: ((id: 'electron') => Pick<typeof Electron, 'contextBridge' | 'ipcRenderer'>) | undefined;
 const processType = typeof process === 'object' && process !== null ? (process as { type?: unknown }).type : undefined;
 if (processType === 'renderer' && typeof require === 'function') installPreload(require('electron'));

@@ -34,10 +34,10 @@ async function hostAt(platformUrl: string, dataDir: string, runtimeDir: string, 
 
 /** Stands for Electron's safeStorage: a reversible transform, so the file never holds the token as is. */
 const fakeSafeStorage = {
-  isEncryptionAvailable: () => true,
+  isAsyncEncryptionAvailable: async () => true,
   getSelectedStorageBackend: () => 'gnome_libsecret',
-  encryptString: (plain: string) => Buffer.from(`enc:${Buffer.from(plain).toString('base64')}`),
-  decryptString: (encrypted: Buffer) => Buffer.from(encrypted.toString().slice(4), 'base64').toString(),
+  encryptStringAsync: async (plain: string) => Buffer.from(`enc:${Buffer.from(plain).toString('base64')}`),
+  decryptStringAsync: async (encrypted: Buffer) => ({ shouldReEncrypt: false, result: Buffer.from(encrypted.toString().slice(4), 'base64').toString() }),
 };
 
 describe('the platform token across runs (the desktop shell\'s store)', () => {

@@ -67,10 +67,10 @@ describe('temps of interrupted writes are removed at start (only those whose wri
   it('the encrypted token file, when the token is loaded', async () => {
     const file = path.join(dir, 'platform-token.bin');
     const safeStorage = {
-      isEncryptionAvailable: () => true,
+      isAsyncEncryptionAvailable: async () => true,
       getSelectedStorageBackend: () => 'gnome_libsecret',
-      encryptString: (plain: string) => Buffer.from(plain),
-      decryptString: (encrypted: Buffer) => encrypted.toString(),
+      encryptStringAsync: async (plain: string) => Buffer.from(plain),
+      decryptStringAsync: async (encrypted: Buffer) => ({ shouldReEncrypt: false, result: encrypted.toString() }),
     };
     const store = new SafeStorageSecretStore({ safeStorage, file, platform: 'linux', logger: { warn: vi.fn() } });
     const temps = await leaveTemps(file, atomicTemps);

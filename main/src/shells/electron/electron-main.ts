@@ -11,7 +11,7 @@ import { DEEP_LINK_SCHEME, findDeepLinkArg } from './deep-link.js';
 import type { ElectronModule } from './electron-types.js';
 import { denyAllPermissions } from './guards-adapter.js';
 import { shellIcons } from './icons.js';
-import { installGuardedHandlers, type InvokeEventLike } from './ipc-guard.js';
+import { installGuardedHandlers } from './ipc-guard.js';
 import { loadElectron } from './load-electron.js';
 import { handleAppProtocol } from './protocol-adapter.js';
 import { startShellHost } from './shell-host.js';
@@ -62,10 +62,7 @@ export async function runElectronShell(electron: ElectronModule, options: ShellO
   const { host, loginItem } = await startShellHost(app, electron.safeStorage, logger, ELECTRON_MAIN_ENTRY);
   started = host;
   const bridge = options.createBridge(host, logger, loginItem);
-  installGuardedHandlers(
-    electron.ipcMain as unknown as { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void },
-    { backend: bridge, isKnownSender: windows.isKnownSender, logger, onReady: (id) => windows.queue.markReady(id) },
-  );
+  installGuardedHandlers(electron.ipcMain, { backend: bridge, isKnownSender: windows.isKnownSender, logger, onReady: (id) => windows.queue.markReady(id) });
   const tray = new ShellTray(electron, { icon: icons.tray, windows, loginItem, logger, quit: () => app.quit() });
   const pushes = new ShellPushes(electron, windows, tray, logger);
   const unsubscribe = bridge.subscribe(pushes.deliver);

@@ -1,17 +1,15 @@
+import type { InvokeEventLike } from './ipc-guard.js';
+import type { SafeStorageLike } from './secret-store.js';
+import type { SecureWebPreferences } from './web-preferences.js';
+
 /**
- * The few Electron APIs the shell uses, as local structural types. load-electron.ts casts what
- * `require('electron')` gives to `ElectronModule`; the adapters take these types, so tests pass
- * fakes.
- *
- * Why not Electron's own types: they ship in the npm package (electron@41.7.1's tarball holds
- * electron.d.ts beside install.js, and they compile here with `import type` from 'electron'),
- * but a plain `npm install` does not keep that package where the binary cannot be downloaded:
- * its postinstall (install.js) fetches the binary from GitHub, fails (checked 2026-11-25 in an
- * empty project with only `"optionalDependencies": {"electron": "41.7.1"}`: "getaddrinfo
- * ENOTFOUND github.com", exit 1), and npm then removes a failed optional dependency, types
- * and all. Only ELECTRON_SKIP_BINARY_DOWNLOAD=1 keeps it (install.js reads no npm config
- * setting), so `tsc -b` would depend on an environment variable. These types stay until
- * Electron's types can be had without the binary download.
+ * The few Electron APIs the shell uses, as local structural types: the adapters take these, so
+ * tests pass fakes (main/test/shells/electron/support/fake-electron.ts runs the whole shell on
+ * one). They are checked against Electron's own: load-electron.ts assigns what
+ * `require('electron')` gives, typed by the installed electron package's electron.d.ts, to
+ * `ElectronModule`, so `tsc -b` fails when an Electron upgrade removes or changes anything here.
+ * (The electron package is a dev dependency and, since Electron 42, has no postinstall download
+ * that could fail and take its types away.)
  */
 
 export interface WebContentsLike {
@@ -49,11 +47,11 @@ export interface BrowserWindowOptionsLike {
   readonly minHeight?: number;
   readonly title: string;
   readonly show: boolean;
-  /** A NativeImage or a file path. */
-  readonly icon?: unknown;
+  /** The icon's file path. */
+  readonly icon?: string;
   readonly alwaysOnTop?: boolean;
   readonly resizable?: boolean;
-  readonly webPreferences: object;
+  readonly webPreferences: SecureWebPreferences;
 }
 
 export type BrowserWindowConstructor = new (options: BrowserWindowOptionsLike) => BrowserWindowLike;
@@ -64,8 +62,16 @@ export interface PermissionSessionLike {
   setDevicePermissionHandler?(handler: () => boolean): void;
 }
 
+/** The privileges the `app:` scheme asks for (Electron's `Privileges`, the ones used). */
+export interface SchemePrivilegesLike {
+  readonly standard?: boolean;
+  readonly secure?: boolean;
+  readonly supportFetchAPI?: boolean;
+  readonly codeCache?: boolean;
+}
+
 export interface ProtocolLike {
-  registerSchemesAsPrivileged(schemes: readonly { scheme: string; privileges: Record<string, boolean> }[]): void;
+  registerSchemesAsPrivileged(schemes: { scheme: string; privileges: SchemePrivilegesLike }[]): void;
   handle(scheme: string, handler: (request: { url: string; method: string }) => Response | Promise<Response>): void;
 }
 
@@ -102,23 +108,18 @@ export interface MenuItemOptionsLike {
 export interface ElectronModule {
   readonly app: AppLike;
   readonly BrowserWindow: BrowserWindowConstructor;
-  readonly ipcMain: { handle(channel: string, listener: (event: never, ...args: unknown[]) => Promise<unknown>): void };
+  readonly ipcMain: { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void };
   readonly protocol: ProtocolLike;
   readonly session: { readonly defaultSession: PermissionSessionLike };
   readonly shell: { openExternal(url: string): Promise<void> };
-  readonly safeStorage: {
-    isEncryptionAvailable(): boolean;
-    encryptString(plainText: string): Buffer;
-    decryptString(encrypted: Buffer): string;
-    getSelectedStorageBackend?(): string;
-  };
-  readonly Tray: new (icon: unknown) => {
+  readonly safeStorage: SafeStorageLike;
+  readonly Tray: new (icon: string) => {
     setToolTip(text: string): void;
     setContextMenu(menu: unknown): void;
     on(event: 'click', listener: () => void): unknown;
     destroy(): void;
   };
-  readonly Menu: { buildFromTemplate(items: readonly MenuItemOptionsLike[]): unknown };
+  readonly Menu: { buildFromTemplate(items: MenuItemOptionsLike[]): unknown };
   readonly Notification: (new (options: { title: string; body: string; silent?: boolean }) => { show(): void; on(event: 'click', listener: () => void): unknown }) & {
     isSupported(): boolean;
   };

@@ -15,14 +15,19 @@ export interface SecretStore {
   load(): Promise<string | null>;
   clear(): Promise<void>;
   /** False while tokens only live in memory (they are lost when the app quits). */
-  readonly persistent: boolean;
+  persistent(): Promise<boolean>;
 }
 
-/** The parts of Electron's `safeStorage` used. */
+/**
+ * The parts of Electron's `safeStorage` used: its asynchronous API (Electron 45 deprecates
+ * `isEncryptionAvailable`, `encryptString` and `decryptString`; a file written by
+ * `encryptString` is read by `decryptStringAsync`).
+ */
 export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
-  encryptString(plainText: string): Buffer;
-  decryptString(encrypted: Buffer): string;
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  /** `shouldReEncrypt`: the key was rotated (or a better one is available); encrypt the result again. */
+  decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }>;
   /** Linux only: 'basic_text', 'gnome_libsecret', 'kwallet', ... */
   getSelectedStorageBackend?(): string;
 }
@@ -32,8 +37,11 @@ export interface SecretStoreLogger {
 }
 
 export class MemorySecretStore implements SecretStore {
-  readonly persistent = false;
   private token: string | null = null;
+
+  async persistent(): Promise<boolean> {
+    return false;
+  }
 
   async save(token: string): Promise<void> {
     this.token = token;
@@ -58,8 +66,8 @@ export interface SafeStorageSecretStoreOptions {
 }
 
 /** Why the OS store cannot be used, or null when it can. */
-export function encryptionRefusal(safeStorage: SafeStorageLike, platform: NodeJS.Platform): string | null {
-  if (!safeStorage.isEncryptionAvailable()) return 'encryption is not available on this system';
+export async function encryptionRefusal(safeStorage: SafeStorageLike, platform: NodeJS.Platform): Promise<string | null> {
+  if (!(await safeStorage.isAsyncEncryptionAvailable())) return 'encryption is not available on this system';
   if (platform === 'linux') {
     const backend = safeStorage.getSelectedStorageBackend?.() ?? 'unknown';
     if (backend === 'basic_text' || backend === 'unknown') return `the Linux secret backend is ${backend} (no keyring)`;
@@ -73,12 +81,12 @@ export class SafeStorageSecretStore implements SecretStore {
 
   constructor(private readonly options: SafeStorageSecretStoreOptions) {}
 
-  get persistent(): boolean {
-    return encryptionRefusal(this.options.safeStorage, this.options.platform) === null;
+  async persistent(): Promise<boolean> {
+    return (await encryptionRefusal(this.options.safeStorage, this.options.platform)) === null;
   }
 
-  private refusal(): string | null {
-    const reason = encryptionRefusal(this.options.safeStorage, this.options.platform);
+  private async refusal(): Promise<string | null> {
+    const reason = await encryptionRefusal(this.options.safeStorage, this.options.platform);
     if (reason !== null && !this.warned) {
       this.warned = true;
       this.options.logger.warn({ reason }, 'the platform token is kept in memory only (you will sign in again next time)');
@@ -87,11 +95,11 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   async save(token: string): Promise<void> {
-    if (this.refusal() !== null) {
+    if ((await this.refusal()) !== null) {
       await this.memory.save(token);
       return;
     }
-    const encrypted = this.options.safeStorage.encryptString(token);
+    const encrypted = await this.options.safeStorage.encryptStringAsync(token);
     const { file } = this.options;
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     await writeFileAtomic(file, encrypted);
@@ -99,7 +107,7 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   async load(): Promise<string | null> {
-    if (this.refusal() !== null) return this.memory.load();
+    if ((await this.refusal()) !== null) return this.memory.load();
     // An interrupted save leaves its temp (an encrypted token) beside the file: removed at start.
     await removeStrayTemps(this.options.file, writerGone);
     let encrypted: Buffer;
@@ -108,12 +116,16 @@ export class SafeStorageSecretStore implements SecretStore {
     } catch {
       return this.memory.load();
     }
+    let decrypted: { shouldReEncrypt: boolean; result: string };
     try {
-      return this.options.safeStorage.decryptString(encrypted);
+      decrypted = await this.options.safeStorage.decryptStringAsync(encrypted);
     } catch {
       this.options.logger.warn({ file: this.options.file }, 'the stored platform token cannot be decrypted; sign in again');
       return null;
     }
+    // Written again with the current key; the token read is good either way.
+    if (decrypted.shouldReEncrypt) await this.save(decrypted.result).catch(() => this.options.logger.warn({ file: this.options.file }, 'the platform token could not be encrypted again'));
+    return decrypted.result;
   }
 
   async clear(): Promise<void> {

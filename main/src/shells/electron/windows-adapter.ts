@@ -23,8 +23,8 @@ export interface WindowsOptions {
   readonly BrowserWindow: BrowserWindowConstructor;
   /** Default PRELOAD_BUNDLE_PATH. */
   readonly preloadPath?: string;
-  /** A NativeImage (or a path) for the window icon. */
-  readonly icon?: unknown;
+  /** The window icon's file path. */
+  readonly icon?: string;
   readonly devTools?: boolean;
 }
 

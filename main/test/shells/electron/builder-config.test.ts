@@ -44,14 +44,21 @@ describe('electron-builder.yml', () => {
     expect(linux.category).toBe('Game');
   });
 
-  it('packs build output only, in an asar, with the Electron entry', () => {
+  it('packs build output only, in an asar, with the Electron entry (desktop-package.test.ts checks the packed files)', () => {
     expect(config.asar).toBe(true);
     const files = config.files as string[];
-    expect(files.slice(0, 3)).toEqual(['out/**', 'package.json', '!**/*.map']);
-    expect(files.filter((pattern) => !pattern.startsWith('!'))).toEqual(['out/**', 'package.json']);
+    expect(files.filter((pattern) => !pattern.startsWith('!')).every((pattern) => pattern === 'package.json' || pattern.startsWith('out/'))).toBe(true);
+    expect(files).toContain('!**/*.map');
     expect(config.extraMetadata).toEqual({ main: 'out/main/src/shells/electron/electron-main.js' });
     expect((config.mac as { target: string }).target).toBe('dmg');
     expect((config.win as { target: string }).target).toBe('nsis');
+  });
+
+  it('names the Electron release package.json installs', async () => {
+    const pkg = JSON.parse(await readFile(new URL('package.json', ROOT), 'utf8')) as { devDependencies: Record<string, string>; dependencies: Record<string, string> };
+    expect(config.electronVersion).toBe(pkg.devDependencies['electron']);
+    // electron-builder reads the version from devDependencies and refuses electron in dependencies.
+    expect(pkg.dependencies['electron']).toBeUndefined();
   });
 
   it.each([

@@ -4,18 +4,20 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encryptionRefusal, MemorySecretStore, SafeStorageSecretStore, type SafeStorageLike } from '../../../src/shells/electron/secret-store.js';
 
-function fakeSafeStorage(available: boolean, backend?: string): SafeStorageLike & { encrypted: number } {
+function fakeSafeStorage(available: boolean, backend?: string): SafeStorageLike & { encrypted: number; rotated: boolean } {
   const fake = {
     encrypted: 0,
-    isEncryptionAvailable: () => available,
-    encryptString: (plain: string) => {
+    /** What decryptStringAsync says of the key (true: rotated, encrypt again). */
+    rotated: false,
+    isAsyncEncryptionAvailable: async () => available,
+    encryptStringAsync: async (plain: string) => {
       fake.encrypted++;
       return Buffer.from(`enc:${Buffer.from(plain).toString('base64')}`);
     },
-    decryptString: (encrypted: Buffer) => {
+    decryptStringAsync: async (encrypted: Buffer) => {
       const text = encrypted.toString();
       if (!text.startsWith('enc:')) throw new Error('cannot decrypt');
-      return Buffer.from(text.slice(4), 'base64').toString();
+      return { shouldReEncrypt: fake.rotated, result: Buffer.from(text.slice(4), 'base64').toString() };
     },
     ...(backend === undefined ? {} : { getSelectedStorageBackend: () => backend }),
   };
@@ -36,7 +38,7 @@ describe('SecretStore', () => {
   it('encrypts to a 0600 file and reads it back', async () => {
     const safe = fakeSafeStorage(true, 'gnome_libsecret');
     const store = new SafeStorageSecretStore({ safeStorage: safe, file, platform: 'linux', logger: { warn: vi.fn() } });
-    expect(store.persistent).toBe(true);
+    expect(await store.persistent()).toBe(true);
     await store.save('tok-123');
     expect(safe.encrypted).toBe(1);
     expect(await readFile(file, 'utf8')).not.toContain('tok-123');
@@ -56,7 +58,7 @@ describe('SecretStore', () => {
   ])('refuses to write with %s: memory only, one warning', async (_name, safe, platform) => {
     const logger = { warn: vi.fn() };
     const store = new SafeStorageSecretStore({ safeStorage: safe, file, platform, logger });
-    expect(store.persistent).toBe(false);
+    expect(await store.persistent()).toBe(false);
     await store.save('tok-1');
     await store.save('tok-2');
     expect(await store.load()).toBe('tok-2');
@@ -68,11 +70,23 @@ describe('SecretStore', () => {
     expect(await store.load()).toBeNull();
   });
 
-  it('the basic_text check is Linux only; macOS and Windows trust isEncryptionAvailable', () => {
-    expect(encryptionRefusal(fakeSafeStorage(true), 'darwin')).toBeNull();
-    expect(encryptionRefusal(fakeSafeStorage(true), 'win32')).toBeNull();
-    expect(encryptionRefusal(fakeSafeStorage(true, 'kwallet5'), 'linux')).toBeNull();
-    expect(encryptionRefusal(fakeSafeStorage(true, 'basic_text'), 'linux')).toMatch(/basic_text/);
+  it('the basic_text check is Linux only; macOS and Windows trust isAsyncEncryptionAvailable', async () => {
+    expect(await encryptionRefusal(fakeSafeStorage(true), 'darwin')).toBeNull();
+    expect(await encryptionRefusal(fakeSafeStorage(true), 'win32')).toBeNull();
+    expect(await encryptionRefusal(fakeSafeStorage(true, 'kwallet5'), 'linux')).toBeNull();
+    expect(await encryptionRefusal(fakeSafeStorage(true, 'basic_text'), 'linux')).toMatch(/basic_text/);
+  });
+
+  it('encrypts the token again when the key was rotated', async () => {
+    const safe = fakeSafeStorage(true, 'gnome_libsecret');
+    const store = new SafeStorageSecretStore({ safeStorage: safe, file, platform: 'linux', logger: { warn: vi.fn() } });
+    await store.save('tok-rotated');
+    safe.rotated = true;
+    expect(await store.load()).toBe('tok-rotated');
+    expect(safe.encrypted).toBe(2);
+    safe.rotated = false;
+    expect(await store.load()).toBe('tok-rotated');
+    expect(safe.encrypted).toBe(2);
   });
 
   it('answers null (with a warning) for a file it cannot decrypt', async () => {
@@ -81,7 +95,7 @@ describe('SecretStore', () => {
     const store = new SafeStorageSecretStore({ safeStorage: safe, file, platform: 'linux', logger });
     await store.save('tok');
     const other = new SafeStorageSecretStore({
-      safeStorage: { ...safe, decryptString: () => { throw new Error('wrong key'); } },
+      safeStorage: { ...safe, decryptStringAsync: async () => { throw new Error('wrong key'); } },
       file,
       platform: 'linux',
       logger,
@@ -92,7 +106,7 @@ describe('SecretStore', () => {
 
   it('has an in-memory store for tests', async () => {
     const store = new MemorySecretStore();
-    expect(store.persistent).toBe(false);
+    expect(await store.persistent()).toBe(false);
     expect(await store.load()).toBeNull();
     await store.save('x');
     expect(await store.load()).toBe('x');
