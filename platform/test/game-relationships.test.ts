@@ -190,4 +190,13 @@ describe('game relationships (per application)', () => {
     expect(await entry(platform, bobA, alice)).toMatchObject({ game_relationship_type: RelationshipType.Friend });
     expect(await entry(platform, fresh, eve)).toBeUndefined();
   });
+
+  it('relationship changes are rate limited per user: 429 with retry_after', async () => {
+    const platform = await startTestPlatform({ limits: { http: { relationshipChange: { count: 2, windowMs: 60_000 } } } });
+    const alice = platform.loginToken('alice');
+    for (const name of ['bob', 'carol']) expect((await api(platform, 'POST', '/api/v10/users/@me/relationships', { token: alice, body: { username: name } })).status).toBeLessThan(429);
+    const limited = await api<{ retry_after: number }>(platform, 'POST', '/api/v10/users/@me/relationships', { token: alice, body: { username: 'nobody-at-all' } });
+    expect(limited.status).toBe(429);
+    expect(limited.body.retry_after).toBeGreaterThan(0);
+  });
 });

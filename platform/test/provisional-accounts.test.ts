@@ -205,7 +205,13 @@ describe('merging, unmerging and the ban transition', () => {
     const restricted = await exchange(platform, 'STEAM_SESSION_TICKET', steam);
     expect((await me(platform, restricted.body.access_token)).id).toBe(banned.body.restricted[0]?.user_id);
     expect((await api<IdentityView[]>(platform, 'GET', '/_emulator/provisional-accounts', { admin: true })).body[0]?.state).toBe('restricted');
-    expect((await link(platform, 'alice', 'STEAM_SESSION_TICKET', steam)).body.code).toBe(530017);
+    // While banned, alice gets no token at all: authorize and the dev login are refused, her desktop session cannot identify.
+    await expect(link(platform, 'alice', 'STEAM_SESSION_TICKET', steam)).rejects.toThrow(/403.*banned/);
+    expect(await api(platform, 'POST', '/api/v10/auth/login', { body: { login: 'alice' } })).toMatchObject({ status: 403, body: { message: 'This account is banned' } });
+    const refused = await GatewayClient.connect(platform.gatewayUrl);
+    refused.send(2, { token: platform.loginToken('alice'), properties: { os: 'linux', browser: 'test', device: 'test' } });
+    expect((await refused.closed).code).toBe(GatewayClose.AuthenticationFailed);
+    // The restricted account carrying her identity cannot be merged by anyone until the ban lifts.
     expect((await link(platform, 'bob', 'STEAM_SESSION_TICKET', steam)).body.code).toBe(530017);
 
     expect((await api(platform, 'DELETE', `/_emulator/users/${SEED.users.alice}/ban`, { admin: true })).status).toBe(204);
@@ -232,6 +238,10 @@ describe('publisher-level linking: child tokens', () => {
     // Not a child of this publisher; a child app cannot authorize.
     expect((await api<{ code: number }>(platform, 'POST', '/api/v10/partner-sdk/child-token', { body: { parent_access_token: parent.access_token, child_application_id: APP } })).body.code).toBe(50035);
     await expect(authorizeCode(platform, platform.loginToken('alice'), { client_id: game.body.id, scope: 'identify' })).rejects.toThrow(/invalid_client/);
+    const childBot = `Bot ${platform.admin.apps().find((app) => app.id === game.body.id)?.bot_token ?? ''}`;
+    expect((await api<{ code: number }>(platform, 'POST', '/api/v10/partner-sdk/token/bot', { token: childBot, body: { external_user_id: 'x' } })).body.code).toBe(530000);
+    // A publisher with games cannot itself become a game.
+    expect((await api(platform, 'PATCH', `/_emulator/apps/${publisher.body.id}`, { admin: true, body: { parent_application_id: APP } })).status).toBe(400);
     // Only the child token connects to the gateway; the publisher's is refused (4004).
     const { client: session } = await GatewayClient.ready(platform.gatewayUrl, `Bearer ${child.body.access_token}`);
     const refused = await GatewayClient.connect(platform.gatewayUrl);

@@ -2,6 +2,8 @@ import { bearerCall, isRecord } from './platform-request.js';
 
 /** How long before its end a token is reported as expiring **(ours: the SDK says "near or at expiry")**. */
 export const EXPIRY_LEAD_MS = 60_000;
+/** The longest wait setTimeout honours (2^31 - 1 ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface TokenExpiryOptions {
   /** Where the platform is; throws when it is not known yet. */
@@ -42,8 +44,15 @@ export class TokenExpiryWatch {
       return;
     }
     if (generation !== this.generation || Number.isNaN(expiresAt)) return;
-    const now = this.options.now?.() ?? Date.now();
-    this.timer = setTimeout(() => this.options.expiring(new Date(expiresAt)), Math.max(0, expiresAt - EXPIRY_LEAD_MS - now));
+    this.arm(generation, expiresAt);
+  }
+
+  /** A timer for the warning; one longer than a timer can wait (about 24.8 days) is armed again when it fires. */
+  private arm(generation: number, expiresAt: number): void {
+    if (generation !== this.generation) return;
+    const wait = expiresAt - EXPIRY_LEAD_MS - (this.options.now?.() ?? Date.now());
+    const fire = wait <= MAX_TIMER_MS;
+    this.timer = setTimeout(() => (fire ? this.options.expiring(new Date(expiresAt)) : this.arm(generation, expiresAt)), Math.max(0, Math.min(wait, MAX_TIMER_MS)));
     this.timer.unref();
   }
 

@@ -126,6 +126,9 @@ export class PlatformAdmin {
     if (parent !== undefined && parent !== null && (parent === id || this.store.app(parent) === undefined || this.store.app(parent)?.parent_application_id)) {
       throw new StateError('invalid', 'The parent must be another application that is not itself a child', 'parent_application_id');
     }
+    if (parent !== undefined && parent !== null && this.store.apps().some((app) => app.parent_application_id === id)) {
+      throw new StateError('invalid', 'A publisher with games of its own cannot become a game of another', 'parent_application_id');
+    }
     const app = this.store.updateApp(id, {
       ...(patch.external_auth !== undefined ? { external_auth: [...patch.external_auth] } : {}),
       ...(parent !== undefined ? { parent_application_id: parent } : {}),

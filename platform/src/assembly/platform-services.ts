@@ -171,7 +171,7 @@ export class PlatformServices {
       endGameSessions: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
       moveLobbyMemberships: (from, into) => this.lobbies.moveMember(from, into),
     });
-    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now);
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }

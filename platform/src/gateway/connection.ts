@@ -221,9 +221,10 @@ export class GatewayConnection implements SessionTransport {
    */
   private authenticate(token: string): { user: UserRecord; oauth?: Session['oauth'] } | undefined {
     const user = this.ctx.store.userByToken(token);
-    if (user !== undefined) return { user };
+    // A banned account connects with no token at all **(ours)**.
+    if (user !== undefined) return this.ctx.store.ban(user.id) === undefined ? { user } : undefined;
     const bearer = this.ctx.bearer?.(token.startsWith('Bearer ') ? token.slice(7).trim() : token);
-    if (bearer === undefined || !mayConnect(bearer.scopes)) return undefined;
+    if (bearer === undefined || !mayConnect(bearer.scopes) || this.ctx.store.ban(bearer.user.id) !== undefined) return undefined;
     return { user: bearer.user, oauth: { applicationId: bearer.applicationId, scopes: [...heldScopes(bearer.scopes)], tokenId: bearer.tokenId } };
   }
 

@@ -89,6 +89,19 @@ export class GatewayServer {
     return count;
   }
 
+  /** A banned account: every gateway session of the user ends (4004) and cannot come back. */
+  endUser(userId: string): number {
+    let count = 0;
+    for (const connection of [...this.connections]) {
+      const session = connection.session;
+      if (session?.userId !== userId) continue;
+      connection.close(GatewayClose.AuthenticationFailed);
+      this.ctx.endSession(session);
+      count += 1;
+    }
+    return count;
+  }
+
   /** Drops every connection without a close frame; sessions stay resumable. */
   kill(): number {
     const all = [...this.connections];

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { PlatformAdmin } from '../admin/admin.js';
+import { TEST_PROVIDER_TYPES } from '../state/model.js';
 import { parseBody } from './api-routes.js';
 import type { Route } from './router.js';
 
@@ -17,7 +18,7 @@ const AppPatchBody = v.object({
     v.array(
       v.union([
         v.object({ type: v.literal('OIDC'), issuer: v.pipe(v.string(), v.maxLength(512)), audience: v.pipe(v.string(), v.maxLength(256)) }),
-        v.object({ type: v.picklist(['STEAM_SESSION_TICKET', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'UNITY_SERVICES_ID_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN']) }),
+        v.object({ type: v.picklist(TEST_PROVIDER_TYPES) }),
       ]),
     ),
   ),

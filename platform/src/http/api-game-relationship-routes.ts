@@ -51,15 +51,22 @@ function target(ctx: RequestContext): string {
  * friendships and requests within the application of the game's token, which alone may use
  * them (a user token: 401; scopes as `PUT /users/@me/relationships/{id}`).
  */
+/** One bucket per user for every relationship change (requests by id or username, removals): usernames cannot be probed at speed **(ours)**. */
+export function relationshipRateLimit(deps: Pick<HttpDeps, 'limits'>): NonNullable<Route['rateLimit']> {
+  return { bucket: 'relationship-change', limit: () => deps.limits.http.relationshipChange, by: 'user' };
+}
+
 export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
   const { relationships } = deps;
-  const game = { auth: 'bearer' as const, bearerScopes: GAME_SCOPES.relationshipsWrite };
+  const rateLimit = relationshipRateLimit(deps);
+  const game = { auth: 'bearer' as const, bearerScopes: GAME_SCOPES.relationshipsWrite, rateLimit };
   return [
     {
       method: 'POST',
       pattern: '/users/@me/relationships',
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
+      rateLimit,
       handle: (ctx) => relationshipAnswer('username', () => relationships.request(me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
     },
     {

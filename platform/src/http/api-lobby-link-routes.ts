@@ -4,6 +4,7 @@ import { InviteCodeError, type LobbyInvites } from '../lobbies/lobby-invites.js'
 import type { LobbyService } from '../lobbies/lobby-service.js';
 import type { AppRecord, ChannelRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
+import type { PlatformLimits } from '../support/limits.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody } from './api-kit.js';
@@ -18,6 +19,7 @@ const SEND_MESSAGES = 1n << 11n;
 const LINK_RIGHTS = MANAGE_CHANNELS | VIEW_CHANNEL | SEND_MESSAGES;
 
 export interface LobbyLinkDeps {
+  readonly limits: PlatformLimits;
   readonly store: Store;
   readonly lobbies: LobbyService;
   readonly invites: LobbyInvites;
@@ -63,7 +65,9 @@ function inviteView(store: Store, code: string, channel: LinkedChannel, expiresA
  */
 export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
   const { store, lobbies, invites } = deps;
-  const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
+  // Linking and invites count in the player's lobby-join bucket; looking an invite up, per address **(ours)**.
+  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'user' as const };
+  const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES, rateLimit: joins };
   // For self (a member's token) or, by the game's server, for a member of its lobby.
   const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>
     lobbyAnswer(() => {
@@ -94,6 +98,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       method: 'GET',
       pattern: '/invites/:code',
       auth: 'none',
+      rateLimit: { bucket: 'invite-lookup', limit: () => deps.limits.http.partnerSdk, by: 'ip' },
       handle: (ctx) => {
         const invite = invites.peek(ctx.params.code as string);
         if (invite === undefined) throw unknownInvite();
@@ -104,6 +109,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       method: 'POST',
       pattern: '/invites/:code',
       auth: 'user',
+      rateLimit: joins,
       bearerScopes: [...SOCIAL_SCOPES, 'guilds.join'],
       handle: (ctx) => {
         const code = ctx.params.code as string;

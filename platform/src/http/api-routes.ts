@@ -19,5 +19,5 @@ export { toPlatformMessage } from '../invites/dm-messages.js';
  * pattern and method match answers, so `/users/@me...` come before `/users/:id`.
  */
 export function apiRoutes(deps: HttpDeps): Route[] {
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...userRoutes(deps), ...gameRelationshipRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...dmEditRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps), ...lobbyLinkRoutes({ store: deps.store, lobbies: deps.lobbies, invites: deps.lobbyInvites, now: deps.now })];
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...userRoutes(deps), ...gameRelationshipRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...dmEditRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps), ...lobbyLinkRoutes({ limits: deps.limits, store: deps.store, lobbies: deps.lobbies, invites: deps.lobbyInvites, now: deps.now })];
 }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
-import { invalidField } from './errors.js';
+import { ApiError, ErrorCode, invalidField } from './errors.js';
 import type { Route } from './router.js';
 
 const LoginBody = v.object({ login: v.pipe(v.string(), v.minLength(1)) });
@@ -19,6 +19,7 @@ export function sessionRoutes(deps: HttpDeps): Route[] {
         const { login } = parseBody(LoginBody, ctx.body);
         const user = deps.store.userByName(login);
         if (user === undefined) throw invalidField('login', 'INVALID_LOGIN', 'Unknown username');
+        if (deps.store.ban(user.id) !== undefined) throw new ApiError(403, ErrorCode.General, 'This account is banned');
         deps.logger.info({ userId: user.id }, 'dev login');
         return ok({ user_id: user.id, token: user.token });
       },

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
 import { me, ok, parseBody } from './api-kit.js';
-import { relationshipAnswer } from './api-game-relationship-routes.js';
+import { relationshipAnswer, relationshipRateLimit } from './api-game-relationship-routes.js';
 import type { HttpDeps } from './deps.js';
 import { unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
@@ -43,6 +43,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PUT',
       pattern: '/users/@me/relationships/:id',
+      rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       handle: (ctx) =>
@@ -55,6 +56,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'DELETE',
       pattern: '/users/@me/relationships/:id',
+      rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       handle: (ctx) => relationshipAnswer('id', () => deps.relationships.remove(me(ctx).id, ctx.params.id as string)),

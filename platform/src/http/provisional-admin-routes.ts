@@ -2,13 +2,14 @@ import * as v from 'valibot';
 import { BanError, type Bans } from '../provisional/bans.js';
 import type { IdentityBook } from '../provisional/identity-book.js';
 import type { TestProvider } from '../provisional/test-provider.js';
+import { TEST_PROVIDER_TYPES } from '../state/model.js';
 import { ok, parseBody } from './api-kit.js';
 import { ApiError, ErrorCode, invalidField, unknownUser } from './errors.js';
 import type { Route } from './router.js';
 
 const BanBody = v.object({ permanent: v.optional(v.boolean()) });
 const MintBody = v.object({
-  type: v.picklist(['STEAM_SESSION_TICKET', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'UNITY_SERVICES_ID_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN']),
+  type: v.picklist(TEST_PROVIDER_TYPES),
   external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
   display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
   /** Seconds from now; zero or less mints an expired token. */

@@ -348,7 +348,9 @@ export class LobbyService {
       this.removeMember(lobby, from);
       if (lobby.members.has(into)) continue;
       lobby.members.set(into, member);
-      this.tell(lobby, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
+      // The full account gets the whole lobby; the others, the new member.
+      this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby));
+      this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
     }
   }
 

@@ -191,6 +191,7 @@ export class OAuthService {
    */
   approve(request: AuthorizeRequest, user: UserRecord, flow: 'rpc' | 'browser'): AuthorizeResult {
     const { store, logger, now, limits } = this.deps;
+    if (store.ban(user.id) !== undefined) throw new OAuthError(403, 'access_denied', 'The account is banned');
     const redirect = flow === 'browser' ? this.browserRedirect(request) : null;
     const grant = store.upsertGrant(user.id, request.app.id, request.expanded, request.integrationType);
     const code = randomToken();
@@ -246,6 +247,7 @@ export class OAuthService {
    * the grant is recorded quietly (no GRANT_CREATE, no APPLICATION_AUTHORIZED) **(ours)**.
    */
   issueFor(userId: string, app: AppRecord, scopes: readonly string[], shape: TokenShape, grantType: string): TokenResponse {
+    if (this.deps.store.ban(userId) !== undefined) throw invalidGrant('The account is banned');
     const expanded = expandScopes(scopes);
     const grant = this.deps.store.upsertGrant(userId, app.id, expanded, null);
     return this.issue(grant, expanded, null, grantType, shape);

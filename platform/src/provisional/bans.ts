@@ -25,7 +25,8 @@ export interface BanView extends BanRecord {
  * as the seed's table says: the user's tokens are deleted at once (every app: sessions end,
  * APPLICATION_DEAUTHORIZED); each game identity merged into the account is unlinked and a
  * new cross-platform-restricted provisional account carries it; merges answer 530017 until
- * the ban lifts (for a permanent ban, until an admin lifts it anyway **(ours)**).
+ * the ban lifts (for a permanent ban, until an admin lifts it anyway **(ours)**). While banned
+ * the account gets no token (authorize is refused, dev login too) and no gateway session.
  */
 export class Bans {
   constructor(
@@ -34,6 +35,8 @@ export class Bans {
     private readonly book: IdentityBook,
     private readonly provisional: ProvisionalService,
     private readonly now: () => number,
+    /** Every gateway session of the user ends (the desktop client's too). */
+    private readonly endUserSessions: (userId: string) => void,
   ) {}
 
   ban(userId: string, permanent: boolean): BanView {
@@ -43,6 +46,8 @@ export class Bans {
     this.store.setBan(userId, { user_id: userId, permanent, created_at: new Date(this.now()).toISOString() });
     for (const record of this.book.linkedTo(userId)) this.provisional.detach(record, userId, 'linked account banned');
     for (const grant of this.store.grantsOf(userId)) this.oauth.removeGrantOf(userId, grant.application_id, 'user banned');
+    // Signed out everywhere: while banned, the account gets no token and no gateway session **(ours)**.
+    this.endUserSessions(userId);
     return this.view(this.store.ban(userId) as BanRecord);
   }
 

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet } from 'jose';
+import { issuerProblem } from './provider-config.js';
 import { ProvisionalCode, refuse, type ProvisionalError } from './provisional-error.js';
 
 /** An OIDC provider of one app: its issuer and the audience (client id) its ID tokens carry. */
@@ -43,6 +44,7 @@ export class OidcVerifier {
     if (claimedIssuer !== provider.issuer) throw refuse(ProvisionalCode.InvalidIssuer, 'The ID token was not issued by the configured issuer');
     const discovery = await this.discovery(provider.issuer);
     if (!discovery.algorithms.includes(algorithm)) throw refuse(ProvisionalCode.InvalidJwt, `The issuer does not sign ID tokens with ${algorithm}`);
+    if (issuerProblem(discovery.jwksUri) !== null) throw refuse(ProvisionalCode.OidcJwksNotFound, 'The discovery document\'s jwks_uri must be https (or loopback, like the issuer)');
     const keys = await this.jwks(discovery.jwksUri);
     try {
       const { payload } = await jwtVerify(idToken, createLocalJWKSet(keys), {
@@ -87,12 +89,32 @@ export class OidcVerifier {
         await response.body?.cancel();
         return undefined;
       }
-      const body: unknown = await response.json();
+      const text = await readCapped(response, MAX_DOCUMENT_BYTES);
+      const body: unknown = text === undefined ? undefined : JSON.parse(text);
       return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     } catch {
       return undefined;
     }
   }
+}
+
+/** A discovery document or key set larger than this is refused **(ours)**. */
+const MAX_DOCUMENT_BYTES = 256 * 1024;
+
+/** The body as text, or undefined (and the rest dropped) once it passes `max` bytes. */
+async function readCapped(response: Response, max: number): Promise<string | undefined> {
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await response.body.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function headerAlgorithm(idToken: string): string {

@@ -53,6 +53,7 @@ export class ProvisionalService {
 
   /** `POST /partner-sdk/token/bot`: the same for the game's own account system (`external_user_id`). */
   botToken(app: AppRecord, externalUserId: string, preferredGlobalName: string | undefined): TokenResponse {
+    refuseChildApp(app);
     const identity: ExternalIdentity = { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', externalId: externalUserId, displayName: preferredGlobalName ?? null };
     return this.tokenFor(app, identity, false);
   }
@@ -87,6 +88,7 @@ export class ProvisionalService {
 
   /** `POST /partner-sdk/provisional-accounts/unmerge/bot`. */
   unmergeBot(app: AppRecord, externalUserId: string): void {
+    refuseChildApp(app);
     this.unmergeIdentity(this.deps.book.find(app.id, { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', externalId: externalUserId }));
   }
 
@@ -140,7 +142,8 @@ export class ProvisionalService {
   private moveInto(record: IdentityRecord, userId: string): void {
     const { store, book, logger } = this.deps;
     const provisional = record.user_id;
-    this.deps.endGameSessions(provisional, record.application_id);
+    // Its game sessions end: the app's, and its games' (child tokens) when the app is a publisher.
+    for (const grant of store.grantsOf(provisional)) this.deps.endGameSessions(provisional, grant.application_id);
     store.moveUser(provisional, userId);
     this.deps.moveLobbyMemberships(provisional, userId);
     store.deleteUser(provisional);
@@ -160,7 +163,12 @@ export class ProvisionalService {
       if (this.deps.store.app(body.client_id) === undefined) throw refuse(10002, 'Unknown Application', 404);
       throw refuse(ProvisionalCode.InvalidClientSecret, 'Invalid client secret');
     }
-    if (isChildApp(app)) throw refuse(ProvisionalCode.NotConfigured, 'A game (child) application cannot make provisional accounts: use its publisher application');
+    refuseChildApp(app);
     return app;
   }
+}
+
+/** A game (child) application of a publisher makes no provisional accounts: its publisher does. */
+function refuseChildApp(app: AppRecord): void {
+  if (isChildApp(app)) throw refuse(ProvisionalCode.NotConfigured, 'A game (child) application cannot make provisional accounts: use its publisher application');
 }

@@ -1,9 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ExternalAuthType } from '../state/model.js';
+import type { TestProviderType } from '../state/model.js';
 import { ProvisionalCode, refuse } from './provisional-error.js';
 
-/** The provider types the test provider stands in for: every named type but OIDC (a real issuer) and the bot endpoint's. */
-export type TestProviderType = Exclude<ExternalAuthType, 'OIDC' | 'DISCORD_BOT_ISSUED_ACCESS_TOKEN'>;
+export type { TestProviderType };
 
 export interface MintRequest {
   readonly type: TestProviderType;

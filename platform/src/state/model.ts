@@ -146,10 +146,21 @@ export const EXTERNAL_AUTH_TYPES = [
 ] as const;
 export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
 
+/** The types the emulator's test provider stands in for: every named type but OIDC (a real issuer) and the bot endpoint's. */
+export const TEST_PROVIDER_TYPES = [
+  'STEAM_SESSION_TICKET',
+  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
+  'EPIC_ONLINE_SERVICES_ID_TOKEN',
+  'UNITY_SERVICES_ID_TOKEN',
+  'APPLE_ID_TOKEN',
+  'PLAYSTATION_NETWORK_ID_TOKEN',
+] as const satisfies readonly ExternalAuthType[];
+export type TestProviderType = (typeof TEST_PROVIDER_TYPES)[number];
+
 /** An identity provider an app accepts: OIDC with its issuer, or a type the emulator's test provider stands in for. */
 export type ExternalAuthProvider =
   | { readonly type: 'OIDC'; readonly issuer: string; readonly audience: string }
-  | { readonly type: Exclude<ExternalAuthType, 'OIDC' | 'DISCORD_BOT_ISSUED_ACCESS_TOKEN'> };
+  | { readonly type: TestProviderType };
 
 export interface GuildRecord {
   readonly id: string;

@@ -6,13 +6,12 @@ import { removeStrayTemps, writeFileAtomic } from '../../../common/src/node/atom
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { GameRelationshipRecords } from './game-relationship-records.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
+import { TEST_PROVIDER_TYPES } from './model.js';
 import type { AppRecord, BanRecord, ChannelRecord, ExternalAuthProvider, CodeRecord, ConnectionRecord, GrantRecord, GuildRecord, IdentityRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
 import { SEED } from './seed.js';
 import { seedConnections } from './seed-connections.js';
 
 export const STATE_FILE_NAME = 'state.json';
-
-const TEST_PROVIDER_TYPES = ['STEAM_SESSION_TICKET', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'UNITY_SERVICES_ID_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN'] as const;
 
 /** A request the state cannot carry out: the HTTP layer maps `kind` to a status. */
 export class StateError extends Error {
@@ -161,6 +160,7 @@ export class Store {
     this.data.blocks = this.blocks().filter((pair) => !pair.includes(id)) as [string, string][];
     this.gameRelationships.forgetUser(id);
     for (const grant of this.grantsOf(id)) this.deleteGrant(grant.id);
+    for (const guild of this.data.guilds) guild.members = guild.members.filter((member) => member.user_id !== id);
     this.data.users = this.data.users.filter((record) => record !== user);
     this.usersById.delete(id);
     this.usersByToken.delete(user.token);
@@ -170,8 +170,8 @@ export class Store {
 
   /**
    * A merge's data move: `from`'s friends, pending requests, blocks, game friends and game
-   * requests, DM channels (a DM with someone `into` already talks to is folded into that one)
-   * and messages become `into`'s.
+   * requests, server memberships, DM channels (a DM with someone `into` already talks to is
+   * folded into that one; one with `into` itself goes) and messages become `into`'s.
    */
   moveUser(from: string, into: string): void {
     for (const friend of this.friendsOf(from)) if (friend !== into) this.addFriendship(into, friend);
@@ -179,9 +179,21 @@ export class Store {
     this.data.friend_requests = this.friendRequests().map(swap).filter(([a, b]) => a !== b);
     this.data.blocks = this.blocks().map(swap).filter(([a, b]) => a !== b);
     this.gameRelationships.moveUser(from, into, (a, b) => this.hasBlocked(a, b) || this.hasBlocked(b, a));
+    for (const guild of this.data.guilds) {
+      const member = guild.members.find((entry) => entry.user_id === from);
+      if (member === undefined) continue;
+      guild.members = guild.members.filter((entry) => entry !== member);
+      if (!guild.members.some((entry) => entry.user_id === into)) guild.members.push({ user_id: into, joined_at: member.joined_at });
+    }
     for (const channel of this.dmChannels(from)) {
       const other = channel.recipient_ids?.find((id) => id !== from);
-      if (other === undefined || other === into) continue;
+      if (other === into) {
+        // A conversation with oneself is no conversation: it goes, with its messages.
+        this.data.messages = this.data.messages.filter((message) => message.channel_id !== channel.id);
+        this.data.channels = this.data.channels.filter((record) => record !== channel);
+        continue;
+      }
+      if (other === undefined) continue;
       const { channel: target } = this.openDm(into, other);
       for (const message of this.data.messages) if (message.channel_id === channel.id) Object.assign(message, { channel_id: target.id });
       this.data.channels = this.data.channels.filter((record) => record !== channel);

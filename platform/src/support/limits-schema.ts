@@ -31,7 +31,7 @@ export const PlatformLimitsInputSchema = v.strictObject(
     reconnectCloseAfterMs: v.exactOptional(durationMs),
     inviteTtlMs: v.exactOptional(durationMs),
     http: v.exactOptional(
-      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit), partnerSdk: v.exactOptional(windowLimit) }, unknownKey),
+      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit), partnerSdk: v.exactOptional(windowLimit), relationshipChange: v.exactOptional(windowLimit) }, unknownKey),
     ),
     autoRegisteredAppsMax: v.exactOptional(count),
     unusedAppTtlMs: v.exactOptional(durationMs),

@@ -40,6 +40,8 @@ export interface PlatformLimits {
     readonly lobbyMessage: WindowLimit;
     /** The provisional-account and child-token endpoints (`/partner-sdk/*`), per address. **(ours)** */
     readonly partnerSdk: WindowLimit;
+    /** Friend requests, game friend requests and their removal, per user (by id or by username). **(ours)** */
+    readonly relationshipChange: WindowLimit;
   };
   /** Applications registered on first use held at most; past it unknown ids stay unknown. **(ours)** */
   readonly autoRegisteredAppsMax: number;
@@ -88,6 +90,7 @@ export const DEFAULT_LIMITS: PlatformLimits = {
     lobbyJoin: { count: 30, windowMs: 60_000 },
     lobbyMessage: { count: 10, windowMs: 5000 },
     partnerSdk: { count: 60, windowMs: 60_000 },
+    relationshipChange: { count: 30, windowMs: 60_000 },
   },
   autoRegisteredAppsMax: 500,
   unusedAppTtlMs: 10 * 60 * 1000,

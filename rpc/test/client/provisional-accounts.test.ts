@@ -63,7 +63,9 @@ describe('companion/client provisional accounts', () => {
     const aliceId = (await admin<{ id: string; username: string }[]>(platform, 'GET', '/_emulator/users')).find((user) => user.username === 'alice')?.id ?? '';
     await admin(platform, 'POST', `/_emulator/users/${aliceId}/ban`, {});
     await vi.waitFor(() => expect(linkedExpired).toHaveLength(1), { timeout: 5000 });
-    const again = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+    // Banned, alice cannot authorize at all; the restricted account of her identity cannot be merged into bob's either.
+    await expect(rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice')).rejects.toThrow(/banned/);
+    const again = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'bob');
     const refused = await linkedGame.getTokenFromProvisionalMerge(SEED_APP_ID, again, null, null, 'STEAM_SESSION_TICKET', ticket);
     expect(refused.result).toMatchObject({ successful: false, status: 400, errorCode: 530017 });
     await admin(platform, 'DELETE', `/_emulator/users/${aliceId}/ban`);

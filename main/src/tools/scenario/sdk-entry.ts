@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client, type ClientResult } from '../../../../rpc/client/index.js';
+import { Client } from '../../../../rpc/client/index.js';
 import { getToken } from '../../../../rpc/client/oauth-http.js';
 import { PlatformApi } from '../../host/gateway/platform-api.js';
 import { probeUntil } from './waiting.js';
@@ -134,7 +134,3 @@ async function authorizeCode(options: SdkEntryOptions, userToken: string): Promi
   throw new Error(`${options.username} could not authorize application ${options.applicationId}: ${why}`);
 }
 
-/** A ClientResult as the scenario's reply check reads it. */
-export function resultFailure(result: ClientResult): { readonly ok: false; readonly code: number | null; readonly message: string; readonly kind: string } {
-  return { ok: false, code: result.errorCode === 0 ? null : result.errorCode, message: result.error, kind: 'rpc-error' };
-}
