@@ -102,7 +102,8 @@ export function checkDependencies({ used, declared, rootDependencies }) {
   for (const name of used) if (!(name in declared)) problems.push(`the bundle loads '${name}', which sdk/package.json does not declare`);
   for (const name of Object.keys(declared)) {
     if (!used.includes(name)) problems.push(`sdk/package.json declares '${name}', which the bundle never loads`);
-    else if (rootDependencies[name] !== declared[name]) problems.push(`sdk/package.json has ${name}@${declared[name]}, the root package.json ${name}@${rootDependencies[name] ?? '(none)'}`);
+    // A library's range: the version the project is tested with, and its compatible updates (a game may share its own copy).
+    else if (declared[name] !== `^${rootDependencies[name]}`) problems.push(`sdk/package.json has ${name}@${declared[name]}, expected ^${rootDependencies[name] ?? '(none in the root package.json)'}`);
   }
   if (problems.length > 0) throw new Error(`SDK dependencies:\n- ${problems.join('\n- ')}`);
 }

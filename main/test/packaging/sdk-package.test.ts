@@ -96,7 +96,7 @@ describe('the SDK package (companion-client), installed from its tarball', () =>
       '.': { import: { types: './dist/index.d.mts', default: './dist/index.mjs' }, require: { types: './dist/index.d.ts', default: './dist/index.js' } },
       './package.json': './package.json',
     });
-    expect(manifest['dependencies']).toEqual({ valibot: rootDependencies['valibot'], ws: rootDependencies['ws'] });
+    expect(manifest['dependencies']).toEqual({ valibot: `^${rootDependencies['valibot'] ?? ''}`, ws: `^${rootDependencies['ws'] ?? ''}` });
 
     const files = pack.files.map((file) => file.path);
     for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.mjs', 'dist/index.d.ts', 'dist/index.d.mts', 'dist/types/rpc/client/index.d.ts']) expect(files, needed).toContain(needed);
