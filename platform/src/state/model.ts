@@ -133,19 +133,6 @@ export interface BanRecord {
   readonly created_at: string;
 }
 
-/** External auth types the platform names (the public docs' list). */
-export const EXTERNAL_AUTH_TYPES = [
-  'OIDC',
-  'STEAM_SESSION_TICKET',
-  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
-  'EPIC_ONLINE_SERVICES_ID_TOKEN',
-  'UNITY_SERVICES_ID_TOKEN',
-  'APPLE_ID_TOKEN',
-  'PLAYSTATION_NETWORK_ID_TOKEN',
-  'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
-] as const;
-export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
-
 /** The types the emulator's test provider stands in for: every named type but OIDC (a real issuer) and the bot endpoint's. */
 export const TEST_PROVIDER_TYPES = [
   'STEAM_SESSION_TICKET',
@@ -154,8 +141,12 @@ export const TEST_PROVIDER_TYPES = [
   'UNITY_SERVICES_ID_TOKEN',
   'APPLE_ID_TOKEN',
   'PLAYSTATION_NETWORK_ID_TOKEN',
-] as const satisfies readonly ExternalAuthType[];
+] as const;
 export type TestProviderType = (typeof TEST_PROVIDER_TYPES)[number];
+
+/** External auth types the platform names (the public docs' list). */
+export const EXTERNAL_AUTH_TYPES = ['OIDC', ...TEST_PROVIDER_TYPES, 'DISCORD_BOT_ISSUED_ACCESS_TOKEN'] as const;
+export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
 
 /** An identity provider an app accepts: OIDC with its issuer, or a type the emulator's test provider stands in for. */
 export type ExternalAuthProvider =
