@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata, type DmEditDeps } from '../invites/dm-edits.js';
 import { moderationMetadataProblem } from '../lobbies/lobby-rules.js';
 import type { AppRecord } from '../state/model.js';
-import { me, noContent, ok, parseBody } from './api-kit.js';
+import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
 import { dmOf } from './api-message-routes.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotActOnDmChannel, cannotEditOthersMessage, invalidField, unknownChannel, unknownMessage, unknownUser } from './errors.js';
@@ -28,14 +28,7 @@ function dmEditErrorToApi(error: DmEditError): ApiError {
 }
 
 /** `work()`, with a refusal thrown as its API error. */
-function dmAnswer(work: () => RouteResult): RouteResult {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof DmEditError) throw dmEditErrorToApi(error);
-    throw error;
-  }
-}
+const dmAnswer = refusalsAs(DmEditError, dmEditErrorToApi);
 
 const param = (ctx: RequestContext, name: string): string => ctx.params[name] as string;
 

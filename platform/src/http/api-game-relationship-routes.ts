@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { RelationshipError } from '../relationships/relationship-service.js';
-import { me, noContent, parseBody } from './api-kit.js';
+import { me, noContent, parseBody, refusalsAs } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, invalidField, missingAccess, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
@@ -22,18 +22,16 @@ const GameRequestBody = v.object({});
 
 /** A relationship change's answer: 204, or the API error of its refusal (`field`: what names the other user). */
 export function relationshipAnswer(field: 'id' | 'username', work: () => void): RouteResult {
-  try {
-    work();
-    return noContent;
-  } catch (error) {
-    if (!(error instanceof RelationshipError)) throw error;
-    if (error.reason === 'unknown_user') throw unknownUser();
-    if (error.reason === 'unknown_username') throw new ApiError(400, UNKNOWN_USERNAME, error.message);
-    if (error.reason === 'blocked') throw missingAccess();
-    // By username, as the real API: a request to yourself is 80003.
-    if (error.reason === 'self' && field === 'username') throw new ApiError(400, SELF_REQUEST, 'Cannot send friend request to self');
-    throw invalidField(field, 'BASE_TYPE_BAD', error.message);
-  }
+  return refusalsAs(RelationshipError, (error) => relationshipErrorToApi(error, field))(() => (work(), noContent));
+}
+
+function relationshipErrorToApi(error: RelationshipError, field: 'id' | 'username'): ApiError {
+  if (error.reason === 'unknown_user') return unknownUser();
+  if (error.reason === 'unknown_username') return new ApiError(400, UNKNOWN_USERNAME, error.message);
+  if (error.reason === 'blocked') return missingAccess();
+  // By username, as the real API: a request to yourself is 80003.
+  if (error.reason === 'self' && field === 'username') return new ApiError(400, SELF_REQUEST, 'Cannot send friend request to self');
+  return invalidField(field, 'BASE_TYPE_BAD', error.message);
 }
 
 /** The application of the game token the request came with (these routes take only Bearer tokens). */

@@ -35,12 +35,25 @@ export function inviteErrorToApi(error: InviteError): ApiError {
   }
 }
 
-/** `work()`, with an invite refusal thrown as its API error. */
-export function withInviteErrors<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof InviteError) throw inviteErrorToApi(error);
-    throw error;
-  }
+/**
+ * A wrapper that runs `work()` and throws a service's refusal (an instance of `type`) as its
+ * API error (`toApi`); anything else passes through. `work` may return a promise: its
+ * rejection is translated the same way. Each service's routes make theirs with this.
+ */
+export function refusalsAs<E extends Error>(type: abstract new (...args: never[]) => E, toApi: (error: E) => ApiError): <T>(work: () => T) => T {
+  const translate = (error: unknown): never => {
+    throw error instanceof type ? toApi(error) : error;
+  };
+  return <T>(work: () => T): T => {
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      return translate(error);
+    }
+    return (result instanceof Promise ? result.catch(translate) : result) as T;
+  };
 }
+
+/** `work()`, with an invite refusal thrown as its API error. */
+export const withInviteErrors = refusalsAs(InviteError, inviteErrorToApi);

@@ -7,7 +7,7 @@ import type { Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
-import { me, ok, parseBody } from './api-kit.js';
+import { me, ok, parseBody, refusalsAs } from './api-kit.js';
 import { lobbyAnswer, SOCIAL_SCOPES } from './api-lobby-routes.js';
 import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
 import type { RequestContext, Route } from './router.js';
@@ -27,6 +27,7 @@ export interface LobbyLinkDeps {
 }
 
 const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
+const inviteAnswer = refusalsAs(InviteCodeError, (error) => (error.reason === 'unknown' ? unknownInvite() : missingAccess()));
 
 /**
  * A guild text channel the user may link, as the lobby shows it: the public docs' rules (a
@@ -114,14 +115,11 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       handle: (ctx) => {
         const code = ctx.params.code as string;
         const peeked = invites.peek(code);
-        try {
+        return inviteAnswer(() => {
           const channel = invites.redeem(code, me(ctx).id);
           store.addGuildMember(channel.guild_id, me(ctx).id);
           return ok(inviteView(store, code, channel, peeked?.expiresAt ?? deps.now()));
-        } catch (error) {
-          if (error instanceof InviteCodeError) throw error.reason === 'unknown' ? unknownInvite() : missingAccess();
-          throw error;
-        }
+        });
       },
     },
   ];

@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { LobbyError } from '../lobbies/lobby-error.js';
 import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
 import type { AppRecord } from '../state/model.js';
-import { me, noContent, ok, parseBody } from './api-kit.js';
+import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotEditOthersMessage, invalidField, missingAccess, missingPermissions, unknownLobby, unknownMessage, unknownUser } from './errors.js';
-import type { RequestContext, Route, RouteResult } from './router.js';
+import type { RequestContext, Route } from './router.js';
 
 /** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
 export const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
@@ -50,14 +50,7 @@ function lobbyErrorToApi(error: LobbyError): ApiError {
 }
 
 /** `work()`, with a lobby refusal thrown as its API error. */
-export function lobbyAnswer(work: () => RouteResult): RouteResult {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof LobbyError) throw lobbyErrorToApi(error);
-    throw error;
-  }
-}
+export const lobbyAnswer = refusalsAs(LobbyError, lobbyErrorToApi);
 
 /** The caller as the lobby service sees it: a member (Bearer) or the app's server (bot token). */
 function caller(ctx: RequestContext): { readonly userId: string | null; readonly applicationId: string } {

@@ -5,7 +5,7 @@ import type { IdentityBook } from '../provisional/identity-book.js';
 import type { ProvisionalService } from '../provisional/provisional-service.js';
 import type { AppRecord } from '../state/model.js';
 import type { PlatformLimits } from '../support/limits.js';
-import { noContent, parseBody } from './api-kit.js';
+import { noContent, parseBody, refusalsAs } from './api-kit.js';
 import { ApiError } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
@@ -39,14 +39,7 @@ export interface PartnerSdkDeps {
 }
 
 /** A provisional-account refusal as the API's `{code, message}` error. */
-export async function partnerAnswer(work: () => RouteResult | Promise<RouteResult>): Promise<RouteResult> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ProvisionalError) throw new ApiError(error.status, error.code, error.message);
-    throw error;
-  }
-}
+export const partnerAnswer = refusalsAs(ProvisionalError, (error) => new ApiError(error.status, error.code, error.message));
 
 const tokenAnswer = (body: unknown): RouteResult => ({ status: 200, body, headers: NO_STORE });
 

@@ -3,7 +3,7 @@ import { BanError, type Bans } from '../provisional/bans.js';
 import type { IdentityBook } from '../provisional/identity-book.js';
 import type { TestProvider } from '../provisional/test-provider.js';
 import { TEST_PROVIDER_TYPES } from '../state/model.js';
-import { ok, parseBody } from './api-kit.js';
+import { ok, parseBody, refusalsAs } from './api-kit.js';
 import { ApiError, ErrorCode, invalidField, unknownUser } from './errors.js';
 import type { Route } from './router.js';
 
@@ -22,14 +22,7 @@ export interface ProvisionalAdminDeps {
   readonly testProvider: TestProvider;
 }
 
-function banAnswer<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof BanError) throw error.reason === 'unknown_user' ? unknownUser() : invalidField('user_id', 'PROVISIONAL_ACCOUNT', error.message);
-    throw error;
-  }
-}
+const banAnswer = refusalsAs(BanError, (error) => (error.reason === 'unknown_user' ? unknownUser() : invalidField('user_id', 'PROVISIONAL_ACCOUNT', error.message)));
 
 /** QA's view and levers of provisional accounts: the identities and their accounts, bans, and the test provider's tokens. */
 export function provisionalAdminRoutes(deps: ProvisionalAdminDeps): Route[] {

@@ -302,7 +302,8 @@ export class LobbyService {
     if (member === undefined) throw new LobbyError('missing_access', 'You are not a member of this lobby');
     if ((member.flags & CAN_LINK_LOBBY) === 0) throw new LobbyError('missing_permissions', 'Linking a channel needs the CanLinkLobby member flag');
     if (channel !== null && lobby.secret !== null) throw new LobbyError('invalid_form', 'a lobby made with a secret cannot be linked to a channel', 'lobby_id');
-    if (channel !== null && this.lobbyLinkedTo(channel.id) !== undefined && this.lobbyLinkedTo(channel.id) !== lobby.id) {
+    const linkedTo = channel === null ? undefined : this.lobbyLinkedTo(channel.id);
+    if (linkedTo !== undefined && linkedTo !== lobby.id) {
       throw new LobbyError('invalid_form', 'the channel is linked to another lobby', 'channel_id');
     }
     lobby.linkedChannel = channel;

@@ -55,22 +55,26 @@ export class IdentityBook {
   /** A new provisional account for an identity seen for the first time, and its record. */
   createProvisional(applicationId: string, identity: ExternalIdentity): { record: IdentityRecord; user: UserRecord } {
     const user = this.store.createProvisionalUser(identity.displayName);
-    const record: IdentityRecord = {
-      application_id: applicationId,
-      type: identity.type,
-      external_id: identity.externalId,
-      user_id: user.id,
-      linked: false,
-      username: identity.displayName,
-      created_at: new Date(this.now()).toISOString(),
-    };
-    this.store.addIdentity(record);
-    return { record, user };
+    return { record: this.add(applicationId, identity, user.id, false), user };
   }
 
   /** An identity with no provisional account behind it, linked straight to a full account (a merge with nothing to move). */
   link(applicationId: string, identity: ExternalIdentity, userId: string): void {
-    this.store.addIdentity({ application_id: applicationId, type: identity.type, external_id: identity.externalId, user_id: userId, linked: true, username: identity.displayName, created_at: new Date(this.now()).toISOString() });
+    this.add(applicationId, identity, userId, true);
+  }
+
+  private add(applicationId: string, identity: ExternalIdentity, userId: string, linked: boolean): IdentityRecord {
+    const record: IdentityRecord = {
+      application_id: applicationId,
+      type: identity.type,
+      external_id: identity.externalId,
+      user_id: userId,
+      linked,
+      username: identity.displayName,
+      created_at: new Date(this.now()).toISOString(),
+    };
+    this.store.addIdentity(record);
+    return record;
   }
 
   /** The provider's latest name for the player (kept for the application profile). */

@@ -1,3 +1,5 @@
+import type { BanView } from '../../../../platform/src/provisional/bans.js';
+import type { IdentityView } from '../../../../platform/src/provisional/identity-book.js';
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
 import { parseCommandArgs, reportExpected, UsageError, type CommandIo } from './cli-args.js';
 import { call, findTarget, PlatformAdminError, type AdminTarget } from './platform.js';
@@ -29,21 +31,6 @@ Options:
   --json            Print the emulator's JSON
   -h, --help        Show this help
 `;
-
-interface IdentityView {
-  readonly application_id: string;
-  readonly external_auth_type: string;
-  readonly external_id: string;
-  readonly state: string;
-  readonly user: { readonly id: string; readonly username: string } | null;
-}
-
-interface BanView {
-  readonly user_id: string;
-  readonly permanent: boolean;
-  readonly created_at: string;
-  readonly restricted: readonly { readonly application_id: string; readonly user_id: string }[];
-}
 
 const USAGE: Record<string, string> = {
   list: 'list [--app ID]',
