@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AccessPolicy } from '../access/policy.js';
 import { PlatformAdmin } from '../admin/admin.js';
 import { PresenceHub } from '../gateway/presence.js';
 import { GatewayServer } from '../gateway/server.js';
@@ -77,6 +78,8 @@ export class PlatformServices {
   readonly provisional: ProvisionalService;
   readonly bans: Bans;
   readonly childTokens: ChildTokens;
+  /** Who may see and change what (every API route's params, every lobby dispatch). */
+  readonly policy: AccessPolicy;
 
   constructor(
     readonly store: Store,
@@ -142,11 +145,13 @@ export class PlatformServices {
         return user === undefined ? undefined : toPlatformUser(user);
       },
       connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
-      dispatch: (userIds, event, data) => {
-        for (const userId of userIds) this.sessions.dispatchToUser(userId, event, data);
+      dispatch: (userIds, event, data, applicationId) => {
+        const audience = this.policy.lobbyAudience(applicationId);
+        for (const userId of userIds) this.sessions.dispatchTo(userId, audience, event, data);
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
+    this.policy = new AccessPolicy({ store, lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId) });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.lobbyInvites = new LobbyInvites(now);
     this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
@@ -202,7 +207,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
+        ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
         ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],
@@ -223,6 +228,7 @@ export class PlatformServices {
       ...this.routes(),
       bearer: (token) => this.oauth.bearer(token),
       store: this.store,
+      policy: this.policy,
       adminToken,
       limits,
       now,

@@ -1,3 +1,4 @@
+import { sessionInAudience, type Audience } from '../access/audience.js';
 import { randomSessionId } from '../state/ids.js';
 import type { PlatformLimits } from '../support/limits.js';
 import { Session } from './session.js';
@@ -12,6 +13,8 @@ export interface Dispatcher {
    * DM's moderation metadata). One view is made per application.
    */
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void;
+  /** The user's sessions in the audience (access/audience.ts: the one rule of which sessions see what). */
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown): void;
 }
 
 /** Every live or resumable session, by id and by user (in creation order). */
@@ -67,7 +70,11 @@ export class SessionRegistry implements Dispatcher {
 
   /** Only the user's sessions of that application's game tokens (what a game-scoped event reaches). */
   dispatchToApp(userId: string, applicationId: string, t: string, d: unknown): void {
-    for (const session of this.ofUser(userId)) if (session.oauth?.applicationId === applicationId) session.dispatch(t, d);
+    this.dispatchTo(userId, { kind: 'application-only', applicationId }, t, d);
+  }
+
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown): void {
+    for (const session of this.ofUser(userId)) if (sessionInAudience(session.oauth?.applicationId ?? null, audience)) session.dispatch(t, d);
   }
 
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void {

@@ -3,7 +3,7 @@ import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata, t
 import { moderationMetadataProblem } from '../lobbies/lobby-rules.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
-import { dmOf } from './api-message-routes.js';
+import { dmOf, otherRecipient } from './api-message-routes.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotActOnDmChannel, cannotEditOthersMessage, invalidField, unknownChannel, unknownMessage, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
@@ -11,6 +11,8 @@ import type { RequestContext, Route, RouteResult } from './router.js';
 
 const EditBody = v.object({ content: v.pipe(v.string(), v.maxLength(2000)) });
 const Snowflake = /^\d{1,20}$/;
+/** A message of a DM channel the caller is a recipient of (access/route-access.ts). */
+const DM_MESSAGE = { id: 'dm-channel', message: 'message' } as const;
 
 function dmEditErrorToApi(error: DmEditError): ApiError {
   switch (error.reason) {
@@ -54,25 +56,34 @@ export function dmEditRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PATCH',
       pattern: '/channels/:id/messages/:message',
+      access: DM_MESSAGE,
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmWrite,
       rateLimit: { bucket: 'channel-messages-create', limit: () => deps.limits.http.messageCreate, by: 'user' },
       handle: (ctx) => {
-        const channel = dmOf(deps.store, ctx, param(ctx, 'id'));
+        const channel = dmOf(ctx);
         const { content } = parseBody(EditBody, ctx.body);
+        // An edit is sending again: a block stops it too.
+        deps.policy.mayMessage(me(ctx).id, otherRecipient(channel, me(ctx).id));
         return dmAnswer(() => ok(editDmMessage(deps, me(ctx), channel, param(ctx, 'message'), content, ctx.oauth?.applicationId ?? null)));
       },
     },
     {
       method: 'DELETE',
       pattern: '/channels/:id/messages/:message',
+      access: DM_MESSAGE,
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmWrite,
       handle: (ctx) => {
-        const channel = dmOf(deps.store, ctx, param(ctx, 'id'));
+        const channel = dmOf(ctx);
         return dmAnswer(() => (deleteDmMessage(deps, me(ctx), channel, param(ctx, 'message')), noContent));
       },
     },
-    { method: 'PUT', pattern: '/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', auth: 'bot', handle: (ctx) => putModerationMetadata(deps, ctx) },
+    {
+      method: 'PUT',
+      pattern: '/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata',
+      access: { user1: 'user', user2: 'user', message: 'message' },
+      auth: 'bot', handle: (ctx) => putModerationMetadata(deps, ctx),
+    },
   ];
 }

@@ -62,6 +62,7 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
     {
       method: 'POST',
       pattern: '/users/@me/relationships',
+      access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       rateLimit,
@@ -70,12 +71,14 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
     {
       method: 'POST',
       pattern: '/users/@me/game-relationships',
+      access: {},
       ...game,
       handle: (ctx) => relationshipAnswer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
     },
     {
       method: 'PUT',
       pattern: '/users/@me/game-relationships/:id',
+      access: { id: 'user' },
       ...game,
       handle: (ctx) =>
         relationshipAnswer('id', () => {
@@ -86,6 +89,7 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
     {
       method: 'DELETE',
       pattern: '/users/@me/game-relationships/:id',
+      access: { id: 'user' },
       ...game,
       handle: (ctx) => relationshipAnswer('id', () => relationships.game.remove(gameOf(ctx), me(ctx).id, target(ctx))),
     },

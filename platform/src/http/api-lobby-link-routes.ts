@@ -8,7 +8,7 @@ import type { PlatformLimits } from '../support/limits.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody, refusalsAs } from './api-kit.js';
-import { lobbyAnswer, SOCIAL_SCOPES } from './api-lobby-routes.js';
+import { lobbyAnswer, lobbyOf, SOCIAL_SCOPES } from './api-lobby-routes.js';
 import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
 import type { RequestContext, Route } from './router.js';
 
@@ -72,7 +72,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
   // For self (a member's token) or, by the game's server, for a member of its lobby.
   const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>
     lobbyAnswer(() => {
-      const lobbyId = ctx.params.id as string;
+      const lobbyId = lobbyOf(ctx);
       const channel = lobbies.linkedChannelFor(lobbyId, userId, (ctx.bot as AppRecord | undefined)?.id ?? '');
       if (userId === null && !lobbies.isMember(lobbyId, forUser)) throw new LobbyError('missing_access', 'The user is not a member of this lobby');
       return ok({ code: invites.create(channel, forUser).code });
@@ -81,23 +81,26 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
     {
       method: 'PATCH',
       pattern: '/lobbies/:id/channel-linking',
+      access: { id: 'lobby' },
       ...bearer,
       handle: (ctx) => {
         const { channel_id: channelId } = parseBody(LinkBody, ctx.body ?? {});
         const channel = channelId === undefined || channelId === null ? null : linkableChannel(store, me(ctx).id, channelId);
-        return lobbyAnswer(() => ok(lobbies.linkChannel(ctx.params.id as string, me(ctx).id, channel)));
+        return lobbyAnswer(() => ok(lobbies.linkChannel(lobbyOf(ctx), me(ctx).id, channel)));
       },
     },
-    { method: 'POST', pattern: '/lobbies/:id/members/@me/invites', ...bearer, handle: (ctx) => mint(ctx, me(ctx).id, me(ctx).id) },
+    { method: 'POST', pattern: '/lobbies/:id/members/@me/invites', access: { id: 'lobby' }, ...bearer, handle: (ctx) => mint(ctx, me(ctx).id, me(ctx).id) },
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/:user/invites',
+      access: { id: 'lobby', user: 'user' },
       auth: 'bot',
       handle: (ctx) => mint(ctx, null, ctx.params.user as string),
     },
     {
       method: 'GET',
       pattern: '/invites/:code',
+      access: { code: 'invite' },
       auth: 'none',
       rateLimit: { bucket: 'invite-lookup', limit: () => deps.limits.http.partnerSdk, by: 'ip' },
       handle: (ctx) => {
@@ -109,6 +112,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/invites/:code',
+      access: { code: 'invite' },
       auth: 'user',
       rateLimit: joins,
       bearerScopes: [...SOCIAL_SCOPES, 'guilds.join'],

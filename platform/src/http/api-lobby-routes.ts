@@ -62,6 +62,18 @@ function param(ctx: RequestContext, name: string): string {
   return ctx.params[name] as string;
 }
 
+/** The route's lobby, as the access policy resolved it (one of the caller's application). */
+export function lobbyOf(ctx: RequestContext): string {
+  const id = ctx.resolved.lobbyId;
+  if (id === undefined) throw new Error(`${ctx.method} ${ctx.path}: the route resolves no lobby`);
+  return id;
+}
+
+/** The access rules of the lobby routes (access/route-access.ts). */
+const LOBBY = { id: 'lobby' } as const;
+const LOBBY_MESSAGE = { id: 'lobby', message: 'message' } as const;
+const LOBBY_MEMBER = { id: 'lobby', user: 'user' } as const;
+
 function app(ctx: RequestContext): AppRecord {
   return ctx.bot as AppRecord;
 }
@@ -71,17 +83,18 @@ function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
   const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'user' as const };
   return [
-    { method: 'PUT', pattern: '/lobbies', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
-    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(param(ctx, 'id'), me(ctx).id), noContent)) },
+    { method: 'PUT', pattern: '/lobbies', access: {}, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', access: LOBBY, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(lobbyOf(ctx), me(ctx).id), noContent)) },
     {
       method: 'POST',
       pattern: '/lobbies/:id/messages',
+      access: LOBBY,
       ...bearer,
       rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
       handle: (ctx) =>
         lobbyAnswer(() => {
           const body = parseBody(MessageBody, ctx.body);
-          return ok(lobbies.sendMessage(param(ctx, 'id'), me(ctx).id, body.content, body.metadata));
+          return ok(lobbies.sendMessage(lobbyOf(ctx), me(ctx).id, body.content, body.metadata));
         }),
     },
   ];
@@ -100,16 +113,17 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
     return raw === null ? 50 : Number(raw);
   };
   return [
-    { method: 'GET', pattern: '/lobbies/:id', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(param(ctx, 'id'), caller(ctx).userId))) },
-    { method: 'GET', pattern: '/lobbies/:id/messages', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(param(ctx, 'id'), caller(ctx).userId, limit(ctx)))) },
+    { method: 'GET', pattern: '/lobbies/:id', access: LOBBY, ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(lobbyOf(ctx), caller(ctx).userId))) },
+    { method: 'GET', pattern: '/lobbies/:id/messages', access: LOBBY, ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(lobbyOf(ctx), caller(ctx).userId, limit(ctx)))) },
     {
       method: 'PATCH',
       pattern: '/lobbies/:id/messages/:message',
+      access: LOBBY_MESSAGE,
       ...either,
       rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(param(ctx, 'id'), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(lobbyOf(ctx), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
     },
-    { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(param(ctx, 'id'), caller(ctx), param(ctx, 'message')), noContent)) },
+    { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', access: LOBBY_MESSAGE, ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(lobbyOf(ctx), caller(ctx), param(ctx, 'message')), noContent)) },
   ];
 }
 
@@ -117,31 +131,44 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
 function serverRoutes(lobbies: LobbyService): Route[] {
   const bot = { auth: 'bot' as const };
   return [
-    { method: 'POST', pattern: '/lobbies', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'PATCH', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(param(ctx, 'id'), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'DELETE', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.delete(param(ctx, 'id'), app(ctx).id), noContent)) },
+    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    // Safe to repeat: another application's lobby is as gone as a deleted one (204, nothing done).
+    {
+      method: 'DELETE',
+      pattern: '/lobbies/:id',
+      access: { id: 'lobby-or-gone' },
+      ...bot,
+      handle: (ctx) => {
+        const id = ctx.resolved.lobbyId;
+        return lobbyAnswer(() => (id !== undefined && lobbies.delete(id, app(ctx).id), noContent));
+      },
+    },
     {
       method: 'PUT',
       pattern: '/lobbies/:id/members/:user',
+      access: LOBBY_MEMBER,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(param(ctx, 'id'), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(lobbyOf(ctx), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
     },
-    { method: 'DELETE', pattern: '/lobbies/:id/members/:user', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(param(ctx, 'id'), app(ctx).id, param(ctx, 'user')), noContent)) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/:user', access: LOBBY_MEMBER, ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(lobbyOf(ctx), app(ctx).id, param(ctx, 'user')), noContent)) },
     {
       method: 'PUT',
       pattern: '/lobbies/:id/messages/:message/moderation-metadata',
+      access: LOBBY_MESSAGE,
       ...bot,
       handle: (ctx) =>
         lobbyAnswer(() => {
-          lobbies.setModerationMetadata(param(ctx, 'id'), app(ctx).id, param(ctx, 'message'), parseBody(v.record(v.string(), v.string()), ctx.body));
+          lobbies.setModerationMetadata(lobbyOf(ctx), app(ctx).id, param(ctx, 'message'), parseBody(v.record(v.string(), v.string()), ctx.body));
           return noContent;
         }),
     },
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/bulk',
+      access: LOBBY,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(param(ctx, 'id'), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
     },
   ];
 }

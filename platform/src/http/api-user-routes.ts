@@ -19,6 +19,7 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
   const { recipient_id: recipientId } = parseBody(OpenDmBody, ctx.body);
   const user = me(ctx);
   if (store.user(recipientId) === undefined || recipientId === user.id) throw unknownUser();
+  deps.policy.mayMessage(user.id, recipientId);
   const { channel, created } = store.openDm(user.id, recipientId);
   const view = store.toPlatformChannel(channel);
   if (created) {
@@ -31,10 +32,11 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
 export function userRoutes(deps: HttpDeps): Route[] {
   const { store } = deps;
   return [
-    { method: 'GET', pattern: '/users/@me', auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
+    { method: 'GET', pattern: '/users/@me', access: {}, auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
     {
       method: 'GET',
       pattern: '/users/@me/relationships',
+      access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationships,
       // A game's token also sees each user's game relationship in its application (game_relationship_type).
@@ -43,6 +45,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PUT',
       pattern: '/users/@me/relationships/:id',
+      access: { id: 'user' },
       rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
@@ -56,6 +59,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'DELETE',
       pattern: '/users/@me/relationships/:id',
+      access: { id: 'user' },
       rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
@@ -64,14 +68,16 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'GET',
       pattern: '/users/@me/channels',
+      access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmRead,
       handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
     },
-    { method: 'POST', pattern: '/users/@me/channels', auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
+    { method: 'POST', pattern: '/users/@me/channels', access: {}, auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
     {
       method: 'GET',
       pattern: '/users/:id',
+      access: { id: 'user' },
       auth: 'user',
       handle: (ctx) => {
         const user = store.user(ctx.params.id as string);

@@ -5,7 +5,11 @@ import type { PlatformLogger } from '../support/logger.js';
 import type { AppRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
-import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, unauthorized } from './errors.js';
+import { AccessRefusal } from '../access/access-refusal.js';
+import type { Caller } from '../access/caller.js';
+import type { AccessPolicy } from '../access/policy.js';
+import { accessProblems } from '../access/route-access.js';
+import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, refusalToApi, unauthorized } from './errors.js';
 import { HttpRateLimiter } from './rate-limit.js';
 import { BodyTooLarge, refusalBeforeRouting, refusalOfContentType } from './request-checks.js';
 import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
@@ -21,6 +25,8 @@ export interface HandlerOptions {
   /** What an OAuth2 access token stands for; undefined when it is unknown, expired or revoked. */
   readonly bearer: (token: string) => BearerAuth | undefined;
   readonly store: Store;
+  /** Who may see and change what: every route's declared params go through it. */
+  readonly policy: AccessPolicy;
   readonly adminToken: string;
   readonly limits: PlatformLimits;
   readonly now: () => number;
@@ -34,35 +40,45 @@ export interface HandlerOptions {
 export function createRequestHandler(options: HandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
+  // A route that does not say what its params name cannot be served: the policy could not see it.
+  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes]);
+  if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
+  // A ban ends every token of the account, user tokens included, on every route.
+  const usable = (user: UserRecord): UserRecord => {
+    if (options.store.ban(user.id) !== undefined) throw unauthorized();
+    return user;
+  };
 
-  const authenticate = (route: Route, request: IncomingMessage): { user?: UserRecord; oauth?: BearerAuth; bot?: AppRecord } => {
+  const authenticate = (route: Route, request: IncomingMessage): Credentials => {
     const header = request.headers.authorization;
-    if (route.auth === 'none') return {};
+    if (route.auth === 'none') return ANONYMOUS;
     if (header === undefined) throw unauthorized();
     if (route.auth === 'bot' || route.auth === 'bearer-or-bot') {
       if (header.startsWith('Bot ')) {
         const app = appByBotToken(options.store, header.slice(4).trim());
         if (app === undefined) throw unauthorized();
-        return { bot: app };
+        return { bot: app, caller: { kind: 'game-server', app } };
       }
       if (route.auth === 'bot') throw unauthorized();
     }
     if (route.auth === 'admin') {
       const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
       if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
-      return {};
+      return ANONYMOUS;
     }
     if (header.startsWith('Bearer ')) {
       if (route.auth !== 'bearer' && route.bearerScopes === undefined) throw unauthorized();
       const oauth = options.bearer(header.slice(7).trim());
       if (oauth === undefined) throw unauthorized();
+      const user = usable(oauth.user);
       if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
-      return { user: oauth.user, oauth };
+      return { user, oauth, caller: { kind: 'game-player', user, applicationId: oauth.applicationId } };
     }
     if (route.auth === 'bearer' || route.auth === 'bearer-or-bot') throw unauthorized();
-    const user = options.store.userByToken(header);
-    if (user === undefined) throw unauthorized();
-    return { user };
+    const found = options.store.userByToken(header);
+    if (found === undefined) throw unauthorized();
+    const user = usable(found);
+    return { user, caller: { kind: 'player', user } };
   };
 
   const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
@@ -89,7 +105,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const route = match.route;
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
-    const { user, oauth, bot } = authenticate(route, request);
+    const { user, oauth, bot, caller } = authenticate(route, request);
+    const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
     let rateHeaders: Record<string, string> = {};
@@ -106,7 +123,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
     const body = route.body === 'raw' ? undefined : parseJson(rawBody);
     const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip });
+    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip, caller, resolved });
     return {
       result: { ...result, headers: { ...rateHeaders, ...result.headers } },
       route: route.pattern,
@@ -126,6 +143,16 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   };
 }
 
+/** What a request's credentials stand for. */
+interface Credentials {
+  readonly user?: UserRecord;
+  readonly oauth?: BearerAuth;
+  readonly bot?: AppRecord;
+  readonly caller: Caller;
+}
+
+const ANONYMOUS: Credentials = { caller: { kind: 'anonymous' } };
+
 /** The app whose bot token this is (compared in constant time), or undefined. */
 function appByBotToken(store: Store, token: string): AppRecord | undefined {
   const given = Buffer.from(token);
@@ -141,6 +168,10 @@ function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
   // The rest of the body is not read: the connection closes after the answer.
   if (error instanceof BodyTooLarge) return { status: error.status, body: error.body, headers: { Connection: 'close' } };
   if (error instanceof ApiError) return { status: error.status, body: error.body };
+  if (error instanceof AccessRefusal) {
+    const api = refusalToApi(error);
+    return { status: api.status, body: api.body };
+  }
   if (error instanceof OAuthError) {
     return { status: error.status, body: error.body, headers: { 'Cache-Control': 'no-store', ...(error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth2"' } : {}) } };
   }

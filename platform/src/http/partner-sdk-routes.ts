@@ -54,10 +54,11 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
   const rateLimit = { bucket: 'partner-sdk', limit: () => deps.limits.http.partnerSdk, by: 'ip' as const };
   const bot = (ctx: RequestContext): AppRecord => ctx.bot as AppRecord;
   return [
-    { method: 'POST', pattern: '/partner-sdk/token', auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(async () => tokenAnswer(await provisional.exchange(parseBody(Credentials, ctx.body)))) },
+    { method: 'POST', pattern: '/partner-sdk/token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(async () => tokenAnswer(await provisional.exchange(parseBody(Credentials, ctx.body)))) },
     {
       method: 'POST',
       pattern: '/partner-sdk/token/bot',
+      access: {},
       auth: 'bot',
       rateLimit,
       handle: (ctx) =>
@@ -69,6 +70,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/partner-sdk/provisional-accounts/unmerge',
+      access: {},
       auth: 'none',
       rateLimit,
       handle: (ctx) => partnerAnswer(async () => (await provisional.unmerge(parseBody(Credentials, ctx.body)), noContent)),
@@ -76,6 +78,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/partner-sdk/provisional-accounts/unmerge/bot',
+      access: {},
       auth: 'bot',
       rateLimit,
       handle: (ctx) => partnerAnswer(() => (provisional.unmergeBot(bot(ctx), parseBody(BotUnmergeBody, ctx.body).external_user_id), noContent)),
@@ -84,6 +87,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
       // The Social SDK's GetUserApplicationProfiles: the player's external identity in the token's game **(ours: the route)**.
       method: 'GET',
       pattern: '/users/@me/application-profiles',
+      access: {},
       auth: 'bearer',
       handle: (ctx) => {
         const auth = ctx.oauth;
@@ -95,6 +99,6 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
         return { status: 200, body: deps.book.profileOf(auth.applicationId, auth.user.id, issuerOf) };
       },
     },
-    { method: 'POST', pattern: '/partner-sdk/child-token', auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
+    { method: 'POST', pattern: '/partner-sdk/child-token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
   ];
 }

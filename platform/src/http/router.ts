@@ -2,6 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { WindowLimit } from '../support/limits.js';
 import type { AppRecord, UserRecord } from '../state/model.js';
 import type { BearerAuth } from '../oauth/bearer-auth.js';
+import type { Caller } from '../access/caller.js';
+import type { Resolved } from '../access/policy.js';
+import type { RouteAccess } from '../access/route-access.js';
 
 export type { BearerAuth };
 
@@ -25,6 +28,10 @@ export interface RequestContext {
   /** Set on `bot` and `bearer-or-bot` routes when the request carried an application's bot token. */
   readonly bot?: AppRecord | undefined;
   readonly ip: string;
+  /** Who is asking (access/caller.ts), resolved once from the credentials. */
+  readonly caller: Caller;
+  /** What the access policy resolved for the route's declared params (`access`). */
+  readonly resolved: Resolved;
 }
 
 export interface RouteResult {
@@ -50,6 +57,12 @@ export interface Route {
    * 403 50026). Without it, Bearer tokens get 401.
    */
   readonly bearerScopes?: readonly string[];
+  /**
+   * What each `:param` names (access/route-access.ts): the access policy resolves it before
+   * the handler runs. Required of every route but the admin's (the handler refuses a table
+   * without it); `{}` for a route that names nothing.
+   */
+  readonly access?: RouteAccess;
   /** `raw`: the body is not parsed as JSON (the route reads `rawBody`). */
   readonly body?: 'json' | 'raw';
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;

@@ -11,8 +11,11 @@ export interface LobbyServiceDeps {
   readonly user: (id: string) => PlatformUser | undefined;
   /** Whether the user has a gateway session open (a lobby with no connected member is idle). */
   readonly connected: (userId: string) => boolean;
-  /** A gateway dispatch to these users' sessions. */
-  readonly dispatch: (userIds: readonly string[], event: string, data: unknown) => void;
+  /**
+   * A gateway dispatch to these users' sessions that may see the lobby's application (its game
+   * sessions and the players' own clients, never another game's: access/audience.ts).
+   */
+  readonly dispatch: (userIds: readonly string[], event: string, data: unknown, applicationId: string) => void;
   /** A webhook event to the application (LOBBY_MESSAGE_CREATE, _UPDATE, _DELETE), for server-side moderation. */
   readonly webhook?: (applicationId: string, type: string, data: unknown) => void;
 }
@@ -327,6 +330,11 @@ export class LobbyService {
     return lobby.linkedChannel;
   }
 
+  /** The application a lobby belongs to, or undefined when there is no such lobby (the access policy's question). */
+  applicationOf(lobbyId: string): string | undefined {
+    return this.lobbies.get(lobbyId)?.applicationId;
+  }
+
   /** Whether a user is a member of the lobby (the server API's invite for a user). */
   isMember(lobbyId: string, userId: string): boolean {
     return this.known(lobbyId).members.has(userId);
@@ -350,7 +358,7 @@ export class LobbyService {
       if (lobby.members.has(into)) continue;
       lobby.members.set(into, member);
       // The full account gets the whole lobby; the others, the new member.
-      this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby));
+      this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
       this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
     }
   }
@@ -460,7 +468,7 @@ export class LobbyService {
       const member: MemberState = { metadata: input.metadata ?? null, flags: input.flags ?? 0, additionalName: input.additional_name ?? null };
       lobby.members.set(input.id, member);
       // The newcomer gets the whole lobby; the others, the new member.
-      this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby));
+      this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
       this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(input.id, member) });
       return;
     }
@@ -473,7 +481,7 @@ export class LobbyService {
 
   private removeMember(lobby: LobbyState, userId: string): void {
     if (!lobby.members.delete(userId)) return;
-    this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id });
+    this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id }, lobby.applicationId);
     this.tell(lobby, LobbyEvent.MemberRemove, { lobby_id: lobby.id, member: { id: userId } });
     this.refreshIdle(lobby);
   }
@@ -491,12 +499,12 @@ export class LobbyService {
   }
 
   private tell(lobby: LobbyState, event: string, data: unknown): void {
-    if (lobby.members.size > 0) this.deps.dispatch([...lobby.members.keys()], event, data);
+    if (lobby.members.size > 0) this.deps.dispatch([...lobby.members.keys()], event, data, lobby.applicationId);
   }
 
   private tellOthers(lobby: LobbyState, except: string, event: string, data: unknown): void {
     const others = [...lobby.members.keys()].filter((id) => id !== except);
-    if (others.length > 0) this.deps.dispatch(others, event, data);
+    if (others.length > 0) this.deps.dispatch(others, event, data, lobby.applicationId);
   }
 
   private memberView(id: string, member: MemberState): LobbyMember {

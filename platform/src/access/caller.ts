@@ -1,0 +1,27 @@
+import type { AppRecord, UserRecord } from '../state/model.js';
+
+/**
+ * Who is asking, resolved once per request (the HTTP handler) from its credentials:
+ * - `player`: a user token (the desktop client): the platform-wide user, of no application;
+ * - `game-player`: a game's OAuth2 Bearer token: the user, within that token's application;
+ * - `game-server`: an application's bot token: the application, and no user;
+ * - `anonymous`: a route that takes no credentials (or the admin's).
+ * A banned account is never a caller: its tokens are refused before this is made.
+ */
+export type Caller =
+  | { readonly kind: 'player'; readonly user: UserRecord }
+  | { readonly kind: 'game-player'; readonly user: UserRecord; readonly applicationId: string }
+  | { readonly kind: 'game-server'; readonly app: AppRecord }
+  | { readonly kind: 'anonymous' };
+
+/** The application the caller acts within, or null (a player's own token, or no one). */
+export function callerApplication(caller: Caller): string | null {
+  if (caller.kind === 'game-player') return caller.applicationId;
+  if (caller.kind === 'game-server') return caller.app.id;
+  return null;
+}
+
+/** The user the caller acts as, or null (a game's server, or no one). */
+export function callerUser(caller: Caller): UserRecord | null {
+  return caller.kind === 'player' || caller.kind === 'game-player' ? caller.user : null;
+}

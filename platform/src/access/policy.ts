@@ -1,0 +1,122 @@
+import type { ChannelRecord, GuildRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+import { AccessRefusal } from './access-refusal.js';
+import { applicationAudience, type Audience } from './audience.js';
+import { callerApplication, callerUser, type Caller } from './caller.js';
+import type { RouteAccess } from './route-access.js';
+
+/** What the policy reads: the store, and which application a lobby belongs to. */
+export interface AccessPolicyDeps {
+  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked'>;
+  /** The application of a lobby, or undefined when there is no such lobby. */
+  readonly lobbyApplication: (lobbyId: string) => string | undefined;
+}
+
+/** What the policy resolved for a request's declared params. */
+export interface Resolved {
+  /** The lobby of a `lobby` param; undefined for a `lobby-or-gone` one the caller cannot see. */
+  readonly lobbyId?: string | undefined;
+  readonly channel?: ChannelRecord;
+  readonly guild?: GuildRecord;
+}
+
+/**
+ * The one place that decides who may see and change what in the social layer: lobbies (and,
+ * within them, their messages, members, linked channel and invites) belong to one
+ * application; DM channels to their two recipients; guilds to their members; a block stops
+ * DMs both ways; a game's DM is its token's application's. Anything a caller may not see is
+ * refused as unknown when it belongs to another application, so its existence never leaks.
+ * Routes reach it by declaring what their params name (route-access.ts); dispatches by
+ * their audience (audience.ts).
+ */
+export class AccessPolicy {
+  constructor(private readonly deps: AccessPolicyDeps) {}
+
+  /** Resolves each declared param of a request; throws the refusal of the first the caller may not use. */
+  resolve(caller: Caller, access: RouteAccess, params: Readonly<Record<string, string>>): Resolved {
+    let resolved: Resolved = {};
+    for (const [param, kind] of Object.entries(access)) {
+      const value = params[param] as string;
+      if (kind === 'lobby') resolved = { ...resolved, lobbyId: this.lobby(caller, value) };
+      else if (kind === 'lobby-or-gone') resolved = { ...resolved, lobbyId: this.mayUseLobby(caller, value) ? value : undefined };
+      else if (kind === 'dm-channel') resolved = { ...resolved, channel: this.dmChannel(caller, value) };
+      else if (kind === 'guild') resolved = { ...resolved, guild: this.guild(caller, value) };
+      else if (kind === 'channel') resolved = { ...resolved, channel: this.channel(caller, value) };
+    }
+    return resolved;
+  }
+
+  /** Whether the lobby exists and is of the caller's application. */
+  mayUseLobby(caller: Caller, lobbyId: string): boolean {
+    const application = callerApplication(caller);
+    return application !== null && this.deps.lobbyApplication(lobbyId) === application;
+  }
+
+  /** The lobby id, when it is of the caller's application; else 'unknown_lobby', as for one that never existed. */
+  lobby(caller: Caller, lobbyId: string): string {
+    if (!this.mayUseLobby(caller, lobbyId)) throw new AccessRefusal('unknown_lobby', `Unknown Lobby ${lobbyId}`);
+    return lobbyId;
+  }
+
+  /** Whether a lobby's link to a channel may be shown to the caller (a player's own client sees all; a game, its own). */
+  seesLobbyOf(caller: Caller, applicationId: string): boolean {
+    return caller.kind === 'player' || callerApplication(caller) === applicationId;
+  }
+
+  /** The DM channel, when the caller's user is one of its recipients. */
+  dmChannel(caller: Caller, channelId: string): ChannelRecord {
+    const user = callerUser(caller);
+    const channel = this.deps.store.channel(channelId);
+    if (channel === undefined || user === null) throw new AccessRefusal('unknown_channel', 'Unknown Channel');
+    if (channel.type !== 1 || channel.recipient_ids?.includes(user.id) !== true) throw new AccessRefusal('missing_access', 'Missing Access');
+    return channel;
+  }
+
+  /** The guild, when the caller's user is a member. */
+  guild(caller: Caller, guildId: string): GuildRecord {
+    const user = callerUser(caller);
+    const guild = this.deps.store.guild(guildId);
+    if (guild === undefined || user === null) throw new AccessRefusal('unknown_guild', 'Unknown Guild');
+    if (!this.deps.store.isMember(guild.id, user.id)) throw new AccessRefusal('missing_access', 'Missing Access');
+    return guild;
+  }
+
+  /** A guild channel of a guild the user is in, or a DM they are a recipient of. */
+  channel(caller: Caller, channelId: string): ChannelRecord {
+    const user = callerUser(caller);
+    const channel = this.deps.store.channel(channelId);
+    if (channel === undefined || user === null) throw new AccessRefusal('unknown_channel', 'Unknown Channel');
+    const allowed = channel.guild_id !== undefined ? this.deps.store.isMember(channel.guild_id, user.id) : channel.recipient_ids?.includes(user.id) === true;
+    if (!allowed) throw new AccessRefusal('missing_access', 'Missing Access');
+    return channel;
+  }
+
+  /** A DM from `from` to `to` (opening one, posting or editing in it): refused when either has blocked the other. */
+  mayMessage(from: string, to: string): void {
+    if (this.deps.store.hasBlocked(to, from) || this.deps.store.hasBlocked(from, to)) throw new AccessRefusal('cannot_message_user', 'Cannot send messages to this user');
+  }
+
+  /**
+   * The application a new DM message carries. A game's token: always its own application
+   * (a body naming another is refused on `application_id`). A player's own token: the body's
+   * for an invite or join request (checked by the invite rules); a plain message names no
+   * game (a body naming one is refused), as only a game's token sends a game's DM.
+   */
+  dmApplication(caller: Caller, body: { readonly application_id?: string | undefined; readonly activity?: unknown }): string | undefined {
+    if (caller.kind === 'game-player') {
+      if (body.application_id !== undefined && body.application_id !== caller.applicationId) {
+        throw new AccessRefusal('foreign_application', "application_id must be the token's own application", 'application_id');
+      }
+      return caller.applicationId;
+    }
+    if (body.activity === undefined && body.application_id !== undefined) {
+      throw new AccessRefusal('foreign_application', "a plain message names a game only when the game's own token sends it", 'application_id');
+    }
+    return body.application_id;
+  }
+
+  /** Who of a member's sessions hear of a lobby's changes and messages. */
+  lobbyAudience(applicationId: string): Audience {
+    return applicationAudience(applicationId);
+  }
+}
