@@ -44,8 +44,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes]);
   if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
   // A ban ends every token of the account, user tokens included, on every route.
-  const usable = (user: UserRecord): UserRecord => {
-    if (options.store.ban(user.id) !== undefined) throw unauthorized();
+  const usable = (route: Route, user: UserRecord): UserRecord => {
+    if (options.store.ban(user.id) !== undefined) throw route.bannedAnswer?.() ?? unauthorized();
     return user;
   };
 
@@ -70,14 +70,14 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       if (route.auth !== 'bearer' && route.bearerScopes === undefined) throw unauthorized();
       const oauth = options.bearer(header.slice(7).trim());
       if (oauth === undefined) throw unauthorized();
-      const user = usable(oauth.user);
+      const user = usable(route, oauth.user);
       if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
       return { user, oauth, caller: { kind: 'game-player', user, applicationId: oauth.applicationId } };
     }
     if (route.auth === 'bearer' || route.auth === 'bearer-or-bot') throw unauthorized();
     const found = options.store.userByToken(header);
     if (found === undefined) throw unauthorized();
-    const user = usable(found);
+    const user = usable(route, found);
     return { user, caller: { kind: 'player', user } };
   };
 

@@ -43,6 +43,9 @@ export interface OAuthRouteDeps {
   readonly tokenFaults?: TokenFaults;
 }
 
+/** A banned account asks to authorize: refused in OAuth2's form, as the service refuses it. */
+const bannedAccount = (): Error => new OAuthError(403, 'access_denied', 'The account is banned');
+
 /** The OAuth2 routes under /api, /api/v9 and /api/v10. */
 export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
   const { oauth } = deps;
@@ -53,6 +56,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       pattern: '/oauth2/authorize',
       access: {},
       auth: 'user',
+      bannedAnswer: bannedAccount,
       handle: (ctx) => ({ status: 200, body: oauth.preview(oauth.parseAuthorize(ctx.query), me(ctx)) }),
     },
     {
@@ -60,6 +64,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       pattern: '/oauth2/authorize',
       access: {},
       auth: 'user',
+      bannedAnswer: bannedAccount,
       handle: (ctx) => {
         const body = parseBody(AuthorizeBody, ctx.body);
         const request = oauth.parseAuthorize(ctx.query);

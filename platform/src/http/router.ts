@@ -63,6 +63,11 @@ export interface Route {
    * without it); `{}` for a route that names nothing.
    */
   readonly access?: RouteAccess;
+  /**
+   * How the route refuses a banned account's token (the handler refuses it on every route):
+   * by default 401 as an invalid token; the OAuth2 authorize routes answer in OAuth2's form.
+   */
+  readonly bannedAnswer?: () => Error;
   /** `raw`: the body is not parsed as JSON (the route reads `rawBody`). */
   readonly body?: 'json' | 'raw';
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;
