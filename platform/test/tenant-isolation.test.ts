@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SEED } from '../src/index.js';
 import { LobbyEvent, type Lobby, type LobbyMessage, type PlatformChannel, type PlatformMessage } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
 import { api } from './support/harness.js';
@@ -86,6 +87,17 @@ describe("issue 25 §1.2: a player's token for game A used in game B's lobby", (
     expect(lobby.body.members.some((member) => member.id === t.ids.alice)).toBe(true);
     const messages = await api<LobbyMessage[]>(platform, 'GET', `/api/v10/lobbies/${t.lobbyB}/messages`, { token: aliceB });
     expect(messages.body.find((message) => message.id === mine.id)?.content).toBe('mine');
+    // Channel linking: B's link of the guild channel is not game A's business; each game sees its own.
+    const lobbyOfA = (await api<Lobby>(platform, 'POST', '/api/v10/lobbies', { token: t.botA, body: { members: [{ id: t.ids.alice, flags: 1 }] } })).body;
+    const linked = await api<Lobby>(platform, 'PATCH', `/api/v10/lobbies/${lobbyOfA.id}/channel-linking`, { token: aliceA, body: { channel_id: SEED.channels.general } });
+    expect(linked.status).toBe(200);
+    expect(linked.body.linked_channel?.id).toBe(SEED.channels.general);
+    const linkOf = async (token: string) => {
+      const channels = await api<{ id: string; linked_lobby?: { application_id: string; lobby_id: string } }[]>(platform, 'GET', `/api/v10/guilds/${SEED.guildId}/channels`, { token });
+      return channels.body.find((channel) => channel.id === SEED.channels.general)?.linked_lobby;
+    };
+    expect(await linkOf(aliceA)).toEqual({ application_id: t.appA, lobby_id: lobbyOfA.id });
+    expect(await linkOf(aliceB)).toEqual({ application_id: t.appB, lobby_id: t.lobbyB });
     gameA.close();
     gameB.close();
   });

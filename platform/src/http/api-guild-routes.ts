@@ -1,3 +1,4 @@
+import { callerApplication } from '../access/caller.js';
 import type { ChannelRecord, GuildRecord } from '../state/model.js';
 import { ok } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
@@ -43,7 +44,7 @@ export function guildRoutes(deps: HttpDeps): Route[] {
       handle: (ctx) =>
         ok(
           store.guildChannels(guildOf(ctx).id).map((channel) => {
-            const link = deps.lobbies.linkOf(channel.id);
+            const link = deps.lobbies.linkOf(channel.id, callerApplication(ctx.caller) ?? undefined);
             const shown = link !== undefined && deps.policy.seesLobbyOf(ctx.caller, link.applicationId);
             return { ...store.toPlatformChannel(channel), ...(shown ? { linked_lobby: { application_id: link.applicationId, lobby_id: link.lobbyId } } : {}) };
           }),

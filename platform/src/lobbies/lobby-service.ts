@@ -297,7 +297,8 @@ export class LobbyService {
    * Links a guild text channel to the lobby, or unlinks (`channel` null), for a member with
    * CanLinkLobby: the members get LOBBY_UPDATE. The caller has checked the channel and the
    * member's rights in its guild. A lobby made with a secret (the SDK's) cannot be linked, and a
-   * channel links to one lobby at a time.
+   * channel links to one lobby of each application at a time (another application's link is
+   * not its business: to it, that lobby does not exist).
    */
   linkChannel(lobbyId: string, userId: string, channel: LinkedChannel | null): Lobby {
     const lobby = this.known(lobbyId);
@@ -305,7 +306,7 @@ export class LobbyService {
     if (member === undefined) throw new LobbyError('missing_access', 'You are not a member of this lobby');
     if ((member.flags & CAN_LINK_LOBBY) === 0) throw new LobbyError('missing_permissions', 'Linking a channel needs the CanLinkLobby member flag');
     if (channel !== null && lobby.secret !== null) throw new LobbyError('invalid_form', 'a lobby made with a secret cannot be linked to a channel', 'lobby_id');
-    const linkedTo = channel === null ? undefined : this.lobbyLinkedTo(channel.id);
+    const linkedTo = channel === null ? undefined : this.lobbyLinkedTo(channel.id, lobby.applicationId);
     if (linkedTo !== undefined && linkedTo !== lobby.id) {
       throw new LobbyError('invalid_form', 'the channel is linked to another lobby', 'channel_id');
     }
@@ -315,9 +316,9 @@ export class LobbyService {
     return view;
   }
 
-  /** The lobby a channel is linked to (with its app), if any. */
-  linkOf(channelId: string): { readonly lobbyId: string; readonly applicationId: string } | undefined {
-    const lobbyId = this.lobbyLinkedTo(channelId);
+  /** The lobby a channel is linked to (with its app), if any: of that application when one is given, else the first linked. */
+  linkOf(channelId: string, applicationId?: string): { readonly lobbyId: string; readonly applicationId: string } | undefined {
+    const lobbyId = this.lobbyLinkedTo(channelId, applicationId);
     const lobby = lobbyId === undefined ? undefined : this.lobbies.get(lobbyId);
     return lobby === undefined ? undefined : { lobbyId: lobby.id, applicationId: lobby.applicationId };
   }
@@ -340,8 +341,10 @@ export class LobbyService {
     return this.known(lobbyId).members.has(userId);
   }
 
-  private lobbyLinkedTo(channelId: string): string | undefined {
-    for (const lobby of this.lobbies.values()) if (lobby.linkedChannel?.id === channelId) return lobby.id;
+  private lobbyLinkedTo(channelId: string, applicationId?: string): string | undefined {
+    for (const lobby of this.lobbies.values()) {
+      if (lobby.linkedChannel?.id === channelId && (applicationId === undefined || lobby.applicationId === applicationId)) return lobby.id;
+    }
     return undefined;
   }
 
