@@ -25,6 +25,8 @@ interface Attacker {
   readonly token: string | undefined;
   /** Whether the attacker is outside what a `guild` param names (alice is in the seeded guild). */
   readonly outsideGuild: boolean;
+  /** A player of game B itself (not in B's lobby): B's lobbies exist for them (403 50001 when not a member). */
+  readonly sameApplication?: boolean;
 }
 
 /** The attackers whose credentials a route takes. */
@@ -39,7 +41,8 @@ async function attackersFor(t: Tenants, route: Route): Promise<Attacker[]> {
   };
   if (route.auth === 'none') return [{ name: 'anyone', token: undefined, outsideGuild: true }];
   const bot: Attacker[] = route.auth === 'bot' || route.auth === 'bearer-or-bot' ? [{ name: "game A's bot", token: t.botA, outsideGuild: true }] : [];
-  return [...bot, ...(await player('alice')), ...(await player('mallory'))];
+  const playerOfB: Attacker[] = route.auth === 'bearer' || route.auth === 'bearer-or-bot' || (route.auth === 'user' && route.bearerScopes !== undefined) ? [{ name: "mallory's game-B token", token: await t.bearer('mallory', t.appB), outsideGuild: true, sameApplication: true }] : [];
+  return [...bot, ...(await player('alice')), ...(await player('mallory')), ...playerOfB];
 }
 
 /** B's or bob's thing of each kind; a kind without one fails the suite (a new kind needs a victim here). */
@@ -129,7 +132,10 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
         const text = JSON.stringify(answer.body ?? null);
         for (const secret of SECRET_TEXT) if (text.includes(secret)) failures.push(`${where}: the answer shows "${secret}"`);
         if (answer.status >= 500) failures.push(`${where}: ${answer.status}`);
-        if (kinds.some((kind) => kind.startsWith('lobby'))) {
+        if (kinds.some((kind) => kind.startsWith('lobby')) && attacker.sameApplication === true) {
+          // B's own player outside the lobby: refused or a no-op (leaving a lobby one is not in), never shown.
+          if (answer.status < 400 && answer.status !== 204) failures.push(`${where}: ${answer.status} ${text}`);
+        } else if (kinds.some((kind) => kind.startsWith('lobby'))) {
           // Another application's lobby answers exactly as one that never existed.
           const lobbyParam = Object.entries(access).find(([, kind]) => kind.startsWith('lobby'))?.[0] as string;
           const none = await send(t, route, attacker, { ...values, [lobbyParam]: NO_LOBBY });
@@ -204,6 +210,10 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
     await api(platform, 'DELETE', `/api/v10/channels/${t.dm}/messages/${dm.id}`, { token: bobB });
     await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${t.ids.carol}`, { token: bobB, body: {} });
     await api(platform, 'DELETE', `/api/v10/users/@me/game-relationships/${t.ids.bob}`, { token: carolB });
+    // Bob's and carol's own relationship: unfriended, asked again, accepted.
+    await api(platform, 'DELETE', `/api/v10/users/@me/relationships/${t.ids.carol}`, { token: t.userToken('bob') });
+    await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.carol}`, { token: t.userToken('bob'), body: {} });
+    await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('carol'), body: {} });
 
     // Alice's game-B session heard every lobby event (the control), and so did her own client.
     const lobbyEvents: readonly string[] = Object.values(LobbyEvent);
@@ -214,7 +224,7 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
       expect(seen(aliceB).has(event), `alice's game-B session: ${event}`).toBe(true);
       expect(seen(aliceDesktop).has(event), `alice's own client: ${event}`).toBe(true);
     }
-    const watched = new Set<string>([...lobbyEvents, ...Object.values(GameRelationshipEvent), GatewayEvent.MessageCreate, GatewayEvent.MessageUpdate, GatewayEvent.MessageDelete, GatewayEvent.ChannelCreate]);
+    const watched = new Set<string>([...lobbyEvents, ...Object.values(GameRelationshipEvent), GatewayEvent.MessageCreate, GatewayEvent.MessageUpdate, GatewayEvent.MessageDelete, GatewayEvent.ChannelCreate, GatewayEvent.RelationshipAdd, GatewayEvent.RelationshipRemove]);
     for (const [name, client] of Object.entries(attackers)) {
       await client.barrier();
       const heard = client.messages.filter((message: GatewayPayload) => typeof message.t === 'string' && watched.has(message.t));
