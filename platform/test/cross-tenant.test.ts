@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accessProblems, type ParamKind } from '../src/access/route-access.js';
 import type { Route } from '../src/http/router.js';
 import { SEED } from '../src/index.js';
-import { GameRelationshipEvent, GatewayEvent, LobbyEvent, type GatewayPayload, type Lobby, type LobbyMessage, type PlatformMessage } from '../src/wire/index.js';
+import { GameRelationshipEvent, GatewayEvent, LobbyEvent, OAuthGatewayEvent, type GatewayPayload, type Lobby, type LobbyMessage, type PlatformMessage } from '../src/wire/index.js';
 import { GatewayClient } from './support/gateway-client.js';
 import { api, type ApiResponse } from './support/harness.js';
 import { startWebhookReceiver } from './support/oauth.js';
@@ -93,6 +93,35 @@ function send(t: Tenants, route: Route, attacker: Attacker, values: Readonly<Rec
   return api(t.platform, route.method, `${prefix}${pathOf(route, values)}`, { ...(attacker.token !== undefined ? { token: attacker.token } : {}), ...(body !== undefined ? { body } : {}) });
 }
 
+/**
+ * Every dispatch the emulator sends, and why it is or is not another tenant's data. `tenant`:
+ * it carries an application's or two players' data, and the second test makes it on B's side
+ * and checks that no one else hears it. A dispatch added later fails the suite until it is
+ * placed here.
+ */
+const DISPATCHES: Readonly<Record<string, 'tenant' | string>> = {
+  ...Object.fromEntries(Object.values(LobbyEvent).map((event) => [event, 'tenant'])),
+  ...Object.fromEntries(Object.values(GameRelationshipEvent).map((event) => [event, 'tenant'])),
+  [GatewayEvent.MessageCreate]: 'tenant',
+  [GatewayEvent.MessageUpdate]: 'tenant',
+  [GatewayEvent.MessageDelete]: 'tenant',
+  [GatewayEvent.ChannelCreate]: 'tenant',
+  [GatewayEvent.RelationshipAdd]: 'tenant',
+  [GatewayEvent.RelationshipRemove]: 'tenant',
+  [GatewayEvent.Ready]: "the session's own user",
+  [GatewayEvent.Resumed]: "the session's own",
+  [GatewayEvent.UserUpdate]: "the session's own user",
+  [GatewayEvent.RateLimited]: "the session's own requests",
+  [GatewayEvent.PresenceUpdate]: "friends' presence: platform-wide, to the friends the player chose",
+  [GatewayEvent.GuildMembersChunk]: "an answer to the session's own request, of a guild it is in",
+  [GatewayEvent.ChannelInfo]: "an answer to the session's own request, of a guild it is in",
+  [GatewayEvent.SoundboardSounds]: "an answer to the session's own request, of a guild it is in",
+  [GatewayEvent.GuildUpdate]: "the guild's members: the player's own guilds",
+  [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions",
+  [OAuthGatewayEvent.GrantCreate]: "the player's own grants, to their own client",
+  [OAuthGatewayEvent.GrantDelete]: "the player's own grants, to their own client",
+};
+
 /** Kinds that name a tenant's thing: an outsider is refused. */
 const PRIVATE: readonly ParamKind[] = ['dm-channel', 'channel', 'grant'];
 
@@ -182,6 +211,8 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
     const carolB = await t.bearer('carol', t.appB);
     const aliceB = await listen(await t.bearer('alice', t.appB));
     const aliceDesktop = await listen(t.userToken('alice'));
+    const bobDesktop = await listen(t.userToken('bob'));
+    const bobGameB = await listen(bobB);
     // The webhooks from now on: every token is minted already (no APPLICATION_AUTHORIZED after the PING).
     const [hookA, hookB] = [await startWebhookReceiver(), await startWebhookReceiver()];
     for (const [app, hook] of [
@@ -210,7 +241,8 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
     await api(platform, 'DELETE', `/api/v10/channels/${t.dm}/messages/${dm.id}`, { token: bobB });
     await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${t.ids.carol}`, { token: bobB, body: {} });
     await api(platform, 'DELETE', `/api/v10/users/@me/game-relationships/${t.ids.bob}`, { token: carolB });
-    // Bob's and carol's own relationship: unfriended, asked again, accepted.
+    // A new DM of bob's (CHANNEL_CREATE), and bob's and carol's own relationship: unfriended, asked again, accepted.
+    await api(platform, 'POST', '/api/v10/users/@me/channels', { token: bobB, body: { recipient_id: SEED.users.dave } });
     await api(platform, 'DELETE', `/api/v10/users/@me/relationships/${t.ids.carol}`, { token: t.userToken('bob') });
     await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.carol}`, { token: t.userToken('bob'), body: {} });
     await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('carol'), body: {} });
@@ -224,7 +256,15 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
       expect(seen(aliceB).has(event), `alice's game-B session: ${event}`).toBe(true);
       expect(seen(aliceDesktop).has(event), `alice's own client: ${event}`).toBe(true);
     }
-    const watched = new Set<string>([...lobbyEvents, ...Object.values(GameRelationshipEvent), GatewayEvent.MessageCreate, GatewayEvent.MessageUpdate, GatewayEvent.MessageDelete, GatewayEvent.ChannelCreate, GatewayEvent.RelationshipAdd, GatewayEvent.RelationshipRemove]);
+    // Every dispatch the emulator knows is placed; the tenant ones are the ones watched.
+    const known = [...Object.values(GatewayEvent), ...lobbyEvents, ...Object.values(GameRelationshipEvent), ...Object.values(OAuthGatewayEvent)];
+    expect(known.filter((event) => DISPATCHES[event] === undefined)).toEqual([]);
+    const watched = new Set(Object.entries(DISPATCHES).flatMap(([event, kind]) => (kind === 'tenant' ? [event] : [])));
+    // Each watched dispatch was made on B's side: bob's own sessions heard them all.
+    await bobDesktop.barrier();
+    await bobGameB.barrier();
+    const heardByVictims = new Set([...seen(aliceB), ...seen(bobDesktop), ...seen(bobGameB)]);
+    expect([...watched].filter((event) => !heardByVictims.has(event))).toEqual([]);
     for (const [name, client] of Object.entries(attackers)) {
       await client.barrier();
       const heard = client.messages.filter((message: GatewayPayload) => typeof message.t === 'string' && watched.has(message.t));
@@ -238,7 +278,6 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
     const types = (hook: typeof hookA) => hook.received.slice(1).map((received) => (JSON.parse(received.body) as { event?: { type?: string } }).event?.type);
     expect(types(hookB)).toEqual(expect.arrayContaining(['LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_DELETE']));
     expect(types(hookA)).toEqual([]);
-    aliceB.close();
-    aliceDesktop.close();
+    for (const client of [aliceB, aliceDesktop, bobDesktop, bobGameB]) client.close();
   });
 });
