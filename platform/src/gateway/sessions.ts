@@ -5,7 +5,11 @@ import { Session } from './session.js';
 
 /** Sends dispatches to users' gateway sessions; what the HTTP side uses to reach clients. */
 export interface Dispatcher {
-  /** Every session of the user, except `exceptSessionId` (which may be null). */
+  /**
+   * Every session of the user, except `exceptSessionId` (which may be null): the platform-wide
+   * audience (access/audience.ts), for the user's own data (DMs, relationships, guilds). An
+   * application's data (a lobby's) goes through `dispatchTo` with its audience instead.
+   */
   dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
   /**
    * Every session of the user, each with the data as its application sees it: `view(null)` for
