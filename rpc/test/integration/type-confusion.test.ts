@@ -66,6 +66,19 @@ describe('type-confused input gets the protocol error, never an internal error',
     expect(logs.filter((line) => line.level === 'error')).toEqual([]);
   });
 
+  it('issue 25 §4.1: a request whose args nest deeper than 256 levels gets its ERROR with its own nonce', async () => {
+    const { client, logs } = await readyClient();
+    const deepArgs = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const before = await exchange(client, `{"cmd":"SET_ACTIVITY","nonce":"before-args","args":${deepArgs}}`);
+    expect(before).toEqual({ cmd: null, data: { code: 4000, message: 'Payload nested deeper than 256 levels' }, evt: 'ERROR', nonce: 'before-args' });
+    // After the deep member too, and with the nonce's JSON type kept.
+    const after = await exchange(client, `{"cmd":"SET_ACTIVITY","args":{"activity":${deepArgs}},"nonce":42}`);
+    expect(after).toEqual({ cmd: null, data: { code: 4000, message: 'Payload nested deeper than 256 levels' }, evt: 'ERROR', nonce: 42 });
+    // The game's next request on the same socket is answered as usual.
+    expect((await client.request('SET_ACTIVITY', { pid: 1, activity: { state: 'after' } })).evt).toBeNull();
+    expect(logs.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
   it('brackets inside strings do not count as nesting', async () => {
     const { client } = await readyClient();
     const state = `${'['.repeat(300)}x`.slice(0, 128);
