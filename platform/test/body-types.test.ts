@@ -161,6 +161,12 @@ describe('issue 25 §4.2: type-confused bodies are refused with 50035 naming the
       ['POST', `/_emulator/users/${SEED.users.carol}/ban`, `Admin ${w.platform.adminToken}`, { permanent: 'yes' }, ['permanent']],
       ['POST', `/_emulator/users/${SEED.users.carol}/ban`, `Admin ${w.platform.adminToken}`, [], []],
       ['POST', '/_emulator/external-tokens', `Admin ${w.platform.adminToken}`, [], []],
+      // QA's simulated friend (its presence and invites reach the players as a friend's would).
+      ['POST', '/_emulator/simulated-friend/presence', `Admin ${w.platform.adminToken}`, { as: 'bob', activity: [] }, ['activity']],
+      ['POST', '/_emulator/simulated-friend/presence', `Admin ${w.platform.adminToken}`, { as: 'bob', activity: { assets: [] } }, ['activity', 'assets']],
+      ['POST', '/_emulator/simulated-friend/presence', `Admin ${w.platform.adminToken}`, { as: 'bob', activity: { party: { size: [1, 4] }, buttons: [[]] } }, ['activity', 'buttons', '0']],
+      ['POST', '/_emulator/simulated-friend/invite', `Admin ${w.platform.adminToken}`, [], []],
+      ['POST', '/_emulator/simulated-friend/ask-to-join', `Admin ${w.platform.adminToken}`, { as: ['bob'], to: 'alice' }, ['as']],
     ];
     for (const [method, path, token, body, field] of cases) await expectInvalid(w, method, path, token, body, field);
   });

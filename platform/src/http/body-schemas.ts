@@ -18,8 +18,13 @@ export function plainObject<const E extends v.ObjectEntries>(entries: E) {
   return v.pipe(v.unknown(), v.check(isPlainObject, OBJECT_EXPECTED), v.object(entries));
 }
 
-/** A dictionary of string keys to string values (a JSON object, never an array): metadata. */
-export const StringMap = v.pipe(v.unknown(), v.check(isPlainObject, OBJECT_EXPECTED), v.record(v.string(), v.string()));
+/** A dictionary of string keys to values of `value` (a JSON object, never an array). */
+export function dictionaryOf<const S extends v.GenericSchema>(value: S) {
+  return v.pipe(v.unknown(), v.check(isPlainObject, OBJECT_EXPECTED), v.record(v.string(), value));
+}
+
+/** A dictionary of string keys to string values: metadata. */
+export const StringMap = dictionaryOf(v.string());
 
 /** Metadata that `null` clears. */
 export const NullableStringMap = v.nullable(StringMap);
