@@ -19,6 +19,21 @@ describe('a top-level member read without parsing the body', () => {
     );
   });
 
+  it('never throws on any bytes, and a member it finds lies inside the body (property)', () => {
+    const pieces = fc.constantFrom('{', '}', '[', ']', '"', '\\', ':', ',', ' ', 'nonce', '"nonce"', '1', 'x');
+    const bodies = fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.array(pieces, { maxLength: 60 }).map((parts) => bytes(parts.join(''))));
+    fc.assert(
+      fc.property(bodies, (body) => {
+        const found = topLevelMember(body, 'nonce');
+        if (found !== undefined) {
+          expect(found.length).toBeGreaterThan(0);
+          expect(found.byteOffset + found.length).toBeLessThanOrEqual(body.byteOffset + body.length);
+        }
+        expect(() => nonceOfUnreadPayload(body)).not.toThrow();
+      }),
+    );
+  });
+
   it('is not fooled by a nested or quoted "nonce", takes the last of a repeated key and decodes an escaped key', () => {
     expect(text(topLevelMember(bytes('{"args":{"nonce":"inner"},"s":"\\"nonce\\":1","nonce":"outer"}'), 'nonce'))).toBe('"outer"');
     expect(topLevelMember(bytes('{"args":{"nonce":"inner"}}'), 'nonce')).toBeUndefined();
