@@ -73,8 +73,11 @@ export function endpointKey(text: string): string | undefined {
 
 export interface SsPeerProcessFinderOptions {
   readonly platform?: NodeJS.Platform;
-  /** The command (default `ss`); tests point it elsewhere. */
-  readonly command?: string;
+  /**
+   * The commands tried in turn until one exists (default `ss` from PATH, then its usual places:
+   * a desktop session's PATH may lack the sbin directories); tests point it elsewhere.
+   */
+  readonly commands?: readonly string[];
   /** Where this process's descriptors are listed (default /proc/self/fd). */
   readonly fdDirectory?: string;
 }
@@ -82,18 +85,21 @@ export interface SsPeerProcessFinderOptions {
 /**
  * PeerProcessFinder over `ss -xtpnH` (Linux). Lookups asked while a run is under way wait for
  * the next run (the sockets may be newer than it), so a burst of lookups costs two runs. A
- * system without `ss` (or not Linux) is unsupported for good after the first try.
+ * system without `ss` (or not Linux) is unsupported for good after the first try, and so is
+ * one whose `ss` names no process at all (our own accepted sockets are always in the table
+ * when a lookup runs, so an empty one means it cannot read processes, e.g. /proc mounted with
+ * hidepid): a flood then costs no further runs.
  */
 export class SsPeerProcessFinder implements PeerProcessFinder {
   private waiting: { readonly sockets: readonly PeerSocket[]; readonly resolve: (found: ReadonlyMap<PeerSocket, number>) => void }[] = [];
   private running = false;
   private usable: boolean;
-  private readonly command: string;
+  private commands: readonly string[];
   private readonly fdDirectory: string;
 
   constructor(options: SsPeerProcessFinderOptions = {}) {
     this.usable = (options.platform ?? process.platform) === 'linux';
-    this.command = options.command ?? 'ss';
+    this.commands = options.commands ?? ['ss', '/usr/sbin/ss', '/sbin/ss', '/usr/bin/ss'];
     this.fdDirectory = options.fdDirectory ?? '/proc/self/fd';
   }
 
@@ -131,6 +137,7 @@ export class SsPeerProcessFinder implements PeerProcessFinder {
     const table = await this.table();
     const found = new Map<PeerSocket, number>();
     if (table === undefined) return found;
+    if (table.length === 0) this.usable = false;
     const unix = new Map<string, number>();
     const tcp = new Map<string, number>();
     for (const row of table) (row.kind === 'unix' ? unix : tcp).set(row.key, row.pid);
@@ -149,16 +156,24 @@ export class SsPeerProcessFinder implements PeerProcessFinder {
     }
   }
 
-  private table(): Promise<SocketRow[] | undefined> {
-    return new Promise((resolve) => {
-      execFile(this.command, ['-xtpnH'], { timeout: 5000, maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (error, stdout) => {
-        if (error !== null) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.usable = false;
-          resolve(undefined);
-          return;
-        }
-        resolve(parseSocketTable(stdout));
-      });
-    });
+  /** The table from the first command that exists; undefined when none does or it failed. */
+  private async table(): Promise<SocketRow[] | undefined> {
+    while (this.commands.length > 0) {
+      const outcome = await run(this.commands[0] as string);
+      if (outcome !== 'missing') return outcome === 'failed' ? undefined : parseSocketTable(outcome);
+      this.commands = this.commands.slice(1);
+    }
+    this.usable = false;
+    return undefined;
   }
+}
+
+/** `command -xtpnH`'s output; 'missing' when there is no such command. */
+function run(command: string): Promise<string | 'missing' | 'failed'> {
+  return new Promise((resolve) => {
+    execFile(command, ['-xtpnH'], { timeout: 5000, maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (error, stdout) => {
+      if (error === null) resolve(stdout);
+      else resolve((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'failed');
+    });
+  });
 }

@@ -28,10 +28,14 @@ describe('the socket table ss prints', () => {
   });
 
   it('a system without ss, or not Linux, cannot tell and says so', async () => {
-    const missing = new SsPeerProcessFinder({ command: '/nonexistent/ss-command' });
+    const missing = new SsPeerProcessFinder({ commands: ['/nonexistent/ss-command', '/nonexistent/sbin/ss'] });
     expect(await missing.find([{ kind: 'tcp', address: '127.0.0.1', port: 1 }])).toEqual(new Map());
     expect(missing.supported).toBe(false);
     const mac = new SsPeerProcessFinder({ platform: 'darwin' });
     expect(mac.supported).toBe(false);
+    // A command that runs but names no process (here one that prints nothing): unsupported after that run.
+    const blind = new SsPeerProcessFinder({ commands: ['/bin/true'] });
+    expect(await blind.find([{ kind: 'tcp', address: '127.0.0.1', port: 1 }])).toEqual(new Map());
+    expect(blind.supported).toBe(false);
   });
 });
