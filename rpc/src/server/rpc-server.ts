@@ -529,9 +529,14 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   }
 }
 
-/** CLOSE 4002 with `message`, then the end (the socket is dropped after a second if the peer does not read). */
+/**
+ * CLOSE 4002 with `message`, then the end. Input is read and dropped, so the socket closes as
+ * soon as the peer closes its end; one whose peer neither reads nor closes is dropped after a
+ * second.
+ */
 function refuseWith(io: ConnectionTransport, message: string): void {
   io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.RateLimited, message }));
   io.end();
+  io.resume();
   setTimeout(() => io.destroy(), 1000).unref();
 }
