@@ -17,7 +17,6 @@ const AdditionalName = v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), 
 const MemberEntries = { id: Snowflake, metadata: v.optional(Metadata), flags: v.optional(LobbyMemberFlags), additional_name: AdditionalName };
 const Member = plainObject(MemberEntries);
 const BulkMember = plainObject({ ...MemberEntries, remove_member: v.optional(v.boolean()) });
-const BulkBody = v.array(BulkMember);
 const CreateOrJoinBody = plainObject({
   secret: v.string(),
   lobby_metadata: v.optional(Metadata),
@@ -146,7 +145,7 @@ function serverRoutes(lobbies: LobbyService): Route[] {
       method: 'POST',
       pattern: '/lobbies/:id/members/bulk',
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(param(ctx, 'id'), app(ctx).id, parseBody(BulkBody, ctx.body) as MemberInput[]))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(param(ctx, 'id'), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
     },
   ];
 }
