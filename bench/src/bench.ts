@@ -86,7 +86,7 @@ import {
 } from './messages.js';
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { lobbyFanoutPhase } from './lobby-phase.js';
-import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
+import { ONE_PROCESS_MANY_GAMES, runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
 import { uiBridgePhase } from './ui-bridge-phase.js';
@@ -428,7 +428,7 @@ async function launchCompanion(dir: string, logDir: string): Promise<CompanionLa
   const dataDir = path.join(logDir, 'companion-data');
   await mkdir(xdg, { mode: 0o700 });
   await mkdir(dataDir, { mode: 0o700 });
-  const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir];
+  const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir, ...ONE_PROCESS_MANY_GAMES];
   const candidates: { mode: CompanionLaunch['mode']; script: string; args: string[] }[] = [];
   if (process.env.BENCH_FORCE_FALLBACK !== '1') {
     candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: serveArgs });

@@ -32,3 +32,5 @@ export { subscriptionKey } from './server/subscription-key.js';
 export * from './server/outbound-queue.js';
 export * from './server/client-guess.js';
 export * from './server/output-shaper.js';
+export * from './transport/peer-process.js';
+export * from './server/peer-cap.js';

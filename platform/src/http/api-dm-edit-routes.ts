@@ -3,13 +3,16 @@ import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata, t
 import { moderationMetadataProblem } from '../lobbies/lobby-rules.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject, StringMap } from './body-schemas.js';
 import { dmOf, otherRecipient } from './api-message-routes.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotActOnDmChannel, cannotEditOthersMessage, invalidField, unknownChannel, unknownMessage, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
-const EditBody = v.object({ content: v.pipe(v.string(), v.maxLength(2000)) });
+const EditBody = plainObject({ content: v.pipe(v.string(), v.maxLength(2000)) });
+/** `PUT .../moderation-metadata`: the dictionary itself is the body. */
+const ModerationMetadataBody = StringMap;
 const Snowflake = /^\d{1,20}$/;
 /** A message of a DM channel the caller is a recipient of (access/route-access.ts). */
 const DM_MESSAGE = { id: 'dm-channel', message: 'message' } as const;
@@ -38,7 +41,7 @@ const param = (ctx: RequestContext, name: string): string => ctx.params[name] as
 function putModerationMetadata(deps: DmEditDeps, ctx: RequestContext): RouteResult {
   const users = [param(ctx, 'user1'), param(ctx, 'user2')] as const;
   if (users.some((id) => !Snowflake.test(id) || deps.store.user(id) === undefined)) throw unknownUser();
-  const metadata = parseBody(v.record(v.string(), v.string()), ctx.body);
+  const metadata = parseBody(ModerationMetadataBody, ctx.body);
   const problem = moderationMetadataProblem(metadata);
   if (problem !== undefined) throw invalidField('metadata', 'BASE_TYPE_BAD', problem);
   return dmAnswer(() => (setDmModerationMetadata(deps, ctx.bot as AppRecord, users, param(ctx, 'message'), metadata), noContent));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { RelationshipError } from '../relationships/relationship-service.js';
 import { me, noContent, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject } from './body-schemas.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, invalidField, missingAccess, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
@@ -11,14 +12,14 @@ const UNKNOWN_USERNAME = 80004;
 const SELF_REQUEST = 80003;
 
 /** `POST /users/@me/relationships` (the real API's) and `POST /users/@me/game-relationships` **(ours)**: a request by unique username. */
-const ByNameBody = v.object({
+const ByNameBody = plainObject({
   username: v.pipe(v.string(), v.minLength(1), v.maxLength(32)),
   /** Sent by older clients; ignored (usernames are unique). */
   discriminator: v.optional(v.nullable(v.union([v.string(), v.number()]))),
 });
 
 /** `PUT /users/@me/game-relationships/{id}`: no fields (blocking is platform-wide: `PUT /users/@me/relationships/{id}` `{type: 2}`). */
-const GameRequestBody = v.object({});
+const GameRequestBody = plainObject({});
 
 /** A relationship change's answer: 204, or the API error of its refusal (`field`: what names the other user). */
 export function relationshipAnswer(field: 'id' | 'username', work: () => void): RouteResult {

@@ -8,11 +8,12 @@ import type { PlatformLimits } from '../support/limits.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject, Snowflake } from './body-schemas.js';
 import { lobbyAnswer, lobbyOf, SOCIAL_SCOPES } from './api-lobby-routes.js';
 import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
 import type { RequestContext, Route } from './router.js';
 
-const LinkBody = v.object({ channel_id: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^\d{1,20}$/)))) });
+const LinkBody = plainObject({ channel_id: v.optional(v.nullable(Snowflake)) });
 const MANAGE_CHANNELS = 1n << 4n;
 const VIEW_CHANNEL = 1n << 10n;
 const SEND_MESSAGES = 1n << 11n;

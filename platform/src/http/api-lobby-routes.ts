@@ -3,6 +3,7 @@ import { LobbyError } from '../lobbies/lobby-error.js';
 import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
+import { LobbyMemberFlags, NullableStringMap, plainObject, Snowflake, StringMap } from './body-schemas.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotEditOthersMessage, invalidField, missingAccess, missingPermissions, unknownLobby, unknownMessage, unknownUser } from './errors.js';
 import type { RequestContext, Route } from './router.js';
@@ -10,21 +11,24 @@ import type { RequestContext, Route } from './router.js';
 /** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
 export const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
 
-const Metadata = v.nullable(v.record(v.string(), v.string()));
+const Metadata = NullableStringMap;
 /** The server's display name for a member, sent with their messages (MessageHandle::AdditionalName): 1-32 characters **(ours)**, null clears. */
 const AdditionalName = v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(32))));
-const Member = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,20}$/)), metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
-const BulkMember = v.object({ ...Member.entries, remove_member: v.optional(v.boolean()) });
-const CreateOrJoinBody = v.object({
+const MemberEntries = { id: Snowflake, metadata: v.optional(Metadata), flags: v.optional(LobbyMemberFlags), additional_name: AdditionalName };
+const Member = plainObject(MemberEntries);
+const BulkMember = plainObject({ ...MemberEntries, remove_member: v.optional(v.boolean()) });
+const CreateOrJoinBody = plainObject({
   secret: v.string(),
   lobby_metadata: v.optional(Metadata),
   member_metadata: v.optional(Metadata),
   idle_timeout_seconds: v.optional(v.number()),
 });
-const ServerLobbyBody = v.object({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
-const MemberBody = v.object({ metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
-const MessageBody = v.object({ content: v.string(), metadata: v.optional(v.record(v.string(), v.string())) });
-const EditBody = v.object({ content: v.string() });
+const ServerLobbyBody = plainObject({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
+const MemberBody = plainObject({ metadata: v.optional(Metadata), flags: v.optional(LobbyMemberFlags), additional_name: AdditionalName });
+const MessageBody = plainObject({ content: v.string(), metadata: v.optional(StringMap) });
+const EditBody = plainObject({ content: v.string() });
+/** `PUT .../moderation-metadata`: the dictionary itself is the body. */
+const ModerationMetadataBody = StringMap;
 
 function lobbyErrorToApi(error: LobbyError): ApiError {
   switch (error.reason) {
@@ -159,7 +163,7 @@ function serverRoutes(lobbies: LobbyService): Route[] {
       ...bot,
       handle: (ctx) =>
         lobbyAnswer(() => {
-          lobbies.setModerationMetadata(lobbyOf(ctx), app(ctx).id, param(ctx, 'message'), parseBody(v.record(v.string(), v.string()), ctx.body));
+          lobbies.setModerationMetadata(lobbyOf(ctx), app(ctx).id, param(ctx, 'message'), parseBody(ModerationMetadataBody, ctx.body));
           return noContent;
         }),
     },

@@ -5,18 +5,19 @@ import type { ChannelRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import { me, noContent, ok, parseBody, withInviteErrors } from './api-kit.js';
+import { plainObject } from './body-schemas.js';
 import type { HttpDeps } from './deps.js';
 import { invalidField } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
-const MessageBody = v.object({
+const MessageBody = plainObject({
   content: v.optional(v.pipe(v.string(), v.maxLength(2000))),
-  activity: v.optional(v.object({ type: v.pipe(v.number(), v.integer()), party_id: v.optional(v.string()) })),
+  activity: v.optional(plainObject({ type: v.pipe(v.number(), v.integer()), party_id: v.optional(v.string()) })),
   application_id: v.optional(v.string()),
   nonce: v.optional(v.union([v.pipe(v.string(), v.maxLength(25)), v.number()])),
   enforce_nonce: v.optional(v.boolean()),
 });
-const JoinBody = v.object({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
+const JoinBody = plainObject({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
 
 /** The route's DM channel, as the access policy resolved it (one the caller's user is a recipient of). */
 export function dmOf(ctx: RequestContext): ChannelRecord {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
 import { me, ok, parseBody } from './api-kit.js';
+import { plainObject } from './body-schemas.js';
 import { relationshipAnswer, relationshipRateLimit } from './api-game-relationship-routes.js';
 import type { HttpDeps } from './deps.js';
 import { unknownUser } from './errors.js';
@@ -9,9 +10,9 @@ import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 /** `PUT /users/@me/relationships/{id}`: no type (a friend request, or accepting theirs) or type 2 (block). */
-const RelationshipBody = v.object({ type: v.optional(v.picklist([1, 2])) });
+const RelationshipBody = plainObject({ type: v.optional(v.picklist([1, 2])) });
 
-const OpenDmBody = v.object({ recipient_id: v.string() });
+const OpenDmBody = plainObject({ recipient_id: v.string() });
 
 /** `POST /users/@me/channels`: the DM channel with a user, created (and announced to both) if new. */
 function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {

@@ -6,24 +6,24 @@ import type { ProvisionalService } from '../provisional/provisional-service.js';
 import type { AppRecord } from '../state/model.js';
 import type { PlatformLimits } from '../support/limits.js';
 import { noContent, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject, Snowflake } from './body-schemas.js';
 import { ApiError } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
-const Snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/));
 const Token = v.pipe(v.string(), v.minLength(1), v.maxLength(8192));
-const Credentials = v.object({
+const Credentials = plainObject({
   client_id: Snowflake,
   client_secret: v.optional(v.pipe(v.string(), v.maxLength(256))),
   external_auth_type: v.pipe(v.string(), v.maxLength(64)),
   external_auth_token: Token,
 });
-const BotTokenBody = v.object({
+const BotTokenBody = plainObject({
   external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
   preferred_global_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
 });
-const BotUnmergeBody = v.object({ external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
-const ChildTokenBody = v.object({
+const BotUnmergeBody = plainObject({ external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
+const ChildTokenBody = plainObject({
   parent_access_token: Token,
   child_application_id: Snowflake,
   parent_client_secret: v.optional(v.pipe(v.string(), v.maxLength(256))),

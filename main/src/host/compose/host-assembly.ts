@@ -50,7 +50,8 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const platform = await startPlatformSide(options, tuning, teardown, (): PresenceUpdateCommand => laterRelay.get().relay.current());
   const { session } = platform;
   const relay = laterRelay.set(await startPresenceRelay(options, tuning, session, teardown));
-  const { server, apps } = createRpcSide(session, platform.url, logger, teardown);
+  const perProgram = options.listen?.maxConnectionsPerProgram;
+  const { server, apps } = createRpcSide(session, platform.url, logger, teardown, perProgram === undefined ? {} : { maxConnectionsPerPeer: perProgram });
   const social = createSocialSide(options, tuning, { session, server });
   const auth = await startAuthorizationSide(options, tuning, { session, server }, teardown);
   relayGameActivities(server, relay.relay);

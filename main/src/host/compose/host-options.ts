@@ -26,6 +26,11 @@ export interface ListenOptions {
    * answers npm discord-rpc's `GET /` probe with 404 (default true).
    */
   readonly rpcWebSocket?: boolean;
+  /**
+   * Open RPC connections one program may hold (default 64, see the RPC server's PeerCap); one
+   * more is refused with CLOSE 4002.
+   */
+  readonly maxConnectionsPerProgram?: number;
 }
 
 /** The platform the host signs in to, and the account. */
