@@ -67,6 +67,8 @@ describe('issue 25 §1.6: merges and bans tell the others', () => {
     const daveGame = await gameToken(platform, 'dave');
     expect((await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${dave}`, { token: guest.token, body: {} })).status).toBe(204);
     expect((await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${guest.id}`, { token: daveGame, body: {} })).status).toBe(204);
+    expect((await api(platform, 'PUT', '/api/v10/lobbies', { token: guest.token, body: { secret: 'merge-squad' } })).status).toBe(200);
+    expect((await api(platform, 'PUT', '/api/v10/lobbies', { token: daveGame, body: { secret: 'merge-squad' } })).status).toBe(200);
     const { client: daveSession } = await GatewayClient.ready(platform.gatewayUrl, daveGame);
     const { client: aliceDesktop } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
 
@@ -85,6 +87,8 @@ describe('issue 25 §1.6: merges and bans tell the others', () => {
     expect(seen(daveSession, GatewayEvent.RelationshipAdd)).toEqual([{ id: alice, type: RelationshipType.Friend }]);
     expect(seen(daveSession, GameRelationshipEvent.Remove)).toEqual([{ id: guest.id, type: RelationshipType.Friend }]);
     expect(seen(daveSession, GameRelationshipEvent.Add)).toEqual([{ id: alice, type: RelationshipType.Friend }]);
+    expect(seen(daveSession, LobbyEvent.MemberRemove)).toEqual([{ id: guest.id }]);
+    expect(seen(daveSession, LobbyEvent.MemberAdd)).toEqual([{ id: alice }]);
     // Alice's own session too: her request to dave became a friendship.
     expect(seen(aliceDesktop, GatewayEvent.RelationshipAdd)).toEqual([{ id: dave, type: RelationshipType.Friend }]);
   });

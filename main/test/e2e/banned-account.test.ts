@@ -8,12 +8,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client, type ConnectionStatus, type TokenInvalidated } from '../../../rpc/client/index.js';
 import { SEED } from '../../../platform/src/index.js';
 import { bannedAccountMessage } from '../../src/host/session/banned-account-gate.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import type { Host } from '../../src/host/compose/host.js';
+import { controlCall, DEMO_APP_ID, eventually, startTestHost, World, type Player } from './support/world.js';
 
 let world: World;
 const clients: Client[] = [];
+const hosts: Host[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.disconnect();
+  for (const host of hosts.splice(0)) await host.close();
   await world.close();
 });
 
@@ -71,5 +74,18 @@ describe('issue 25 §1.6: a ban, seen by the host and its games', () => {
     await eventually(() => alice.host.session.status.status === 'ready', 'the host signed in again', 10_000);
     expect((await alice.control('GET', '/v1/status')).body).toMatchObject({ gateway: { status: 'ready' } });
     expect((await game.updateRichPresence({ state: 'after the ban' })).successful).toBe(true);
+  });
+
+  it('a host started while its account is banned says so, and signs in by itself once the ban is lifted', async () => {
+    world = await World.start();
+    expect(await admin('POST', `/_emulator/users/${SEED.users.bob}/ban`, {})).toBe(200);
+    const host = await startTestHost({ runtimeDir: await world.tempDir('companion-rt-'), dataDir: await world.tempDir('companion-data-'), platformUrl: world.platform.url, credentials: { username: 'bob' } });
+    hosts.push(host);
+    expect(host.signedIn).toMatchObject({ kind: 'failed', message: expect.stringMatching(/banned/) });
+    expect((await controlCall(host, 'GET', '/v1/status')).body).toMatchObject({ gateway: { status: 'banned' } });
+
+    expect(await admin('DELETE', `/_emulator/users/${SEED.users.bob}/ban`)).toBe(204);
+    await eventually(() => host.session.status.status === 'ready', 'the host signed in', 10_000);
+    expect((await controlCall(host, 'GET', '/v1/status')).body).toMatchObject({ account: { user: { username: 'bob' } }, gateway: { status: 'ready' } });
   });
 });

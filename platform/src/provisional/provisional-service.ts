@@ -133,8 +133,9 @@ export class ProvisionalService {
   private carryOver(full: string, applicationId: string): UserRecord {
     const { store } = this.deps;
     const fresh = store.createProvisionalUser(null);
+    const blockedEitherWay = (other: string): boolean => store.hasBlocked(other, full) || store.hasBlocked(full, other);
     for (const friend of store.friendsOf(full)) {
-      if (this.usesApp(friend, applicationId)) store.addFriendship(fresh.id, friend);
+      if (this.usesApp(friend, applicationId) && !blockedEitherWay(friend)) store.addFriendship(fresh.id, friend);
     }
     store.gameRelationships.copyFriends(applicationId, full, fresh.id);
     for (const [by, target] of store.blocks()) if (target === full) store.setBlocked(by, fresh.id, true);

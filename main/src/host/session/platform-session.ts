@@ -155,6 +155,14 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
         return await this.attempt(credentials, generation);
       } catch (error) {
         if (generation !== this.generation) throw error instanceof SupersededError ? error : new SupersededError();
+        if (isBanRefusal(error)) {
+          // Not the credentials' fault: they work again once the ban is lifted, so keep trying in the background.
+          this.credentials = credentials;
+          this.recovering = true;
+          this.setStatus({ status: 'banned', detail: `the platform account is banned (${errorText(error)}); signing in again later` });
+          void this.signInAgain(credentials, generation);
+          throw error;
+        }
         const unreachable = error instanceof PlatformApiError && error.status === 0;
         if (!unreachable || options.retry === false) {
           // A token the platform refuses is useless next time too.
@@ -300,10 +308,10 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
 
   /** Says why a sign-in again failed; false when retrying is useless (the credentials are no longer good). */
   private stillRetrying(credentials: Credentials, error: unknown, waitMs: number): boolean {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const status = error instanceof PlatformApiError ? error.status : undefined;
     const seconds = Math.max(1, Math.round(waitMs / 1000));
-    if (status === 403 || /banned/i.test(message)) {
+    if (isBanRefusal(error)) {
       this.setStatus({ status: 'banned', detail: `the platform account is banned (${message}); signing in again in ${seconds} s` });
       this.options.logger.warn({ retryInMs: waitMs }, 'platform account banned; signing in again later');
       return true;
@@ -382,4 +390,13 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     this.state = status;
     this.emit('status', status);
   }
+}
+
+/** The platform refuses the account itself (a ban: the dev login's and the API's 403), not the credentials. */
+function isBanRefusal(error: unknown): boolean {
+  return error instanceof PlatformApiError && (error.status === 403 || /banned/i.test(error.message));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
