@@ -87,6 +87,8 @@ describe('issue 25 §1.6: merges and bans tell the others', () => {
     expect(seen(daveSession, GatewayEvent.RelationshipAdd)).toEqual([{ id: alice, type: RelationshipType.Friend }]);
     expect(seen(daveSession, GameRelationshipEvent.Remove)).toEqual([{ id: guest.id, type: RelationshipType.Friend }]);
     expect(seen(daveSession, GameRelationshipEvent.Add)).toEqual([{ id: alice, type: RelationshipType.Friend }]);
+    // A new friend's presence follows, as after an accepted request.
+    expect(daveSession.dispatches(GatewayEvent.PresenceUpdate).map((message) => (message.d as { user: { id: string } }).user.id)).toContain(alice);
     expect(seen(daveSession, LobbyEvent.MemberRemove)).toEqual([{ id: guest.id }]);
     expect(seen(daveSession, LobbyEvent.MemberAdd)).toEqual([{ id: alice }]);
     // Alice's own session too: her request to dave became a friendship.

@@ -171,7 +171,7 @@ export class PlatformServices {
       logger,
       endGameSessions: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
       moveLobbyMemberships: (from, into, applicationId) => this.lobbies.moveMember(from, into, applicationId),
-      changes: new RelationshipChanges(store, this.sessions),
+      changes: new RelationshipChanges(store, this.sessions, (friendId, userId) => this.presence.sendTo(friendId, userId)),
     });
     this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);

@@ -31,6 +31,8 @@ export class RelationshipChanges {
   constructor(
     private readonly store: Store,
     private readonly dispatcher: ChangeDispatcher,
+    /** A new platform-wide friend's presence goes to the user (PresenceService.sendTo), as after an accepted request. */
+    private readonly befriended: (friendId: string, userId: string) => void = () => undefined,
   ) {}
 
   /** The people whose relationships a change of `subjects` can touch: the subjects and everyone related to one of them. */
@@ -89,7 +91,9 @@ export class RelationshipChanges {
     for (const [other, type] of now) {
       if (was.get(other) === type) continue;
       const user = this.store.user(other);
-      if (user !== undefined) this.dispatcher.dispatchToUser(person, GatewayEvent.RelationshipAdd, { id: other, type, user: toPlatformUser(user) });
+      if (user === undefined) continue;
+      this.dispatcher.dispatchToUser(person, GatewayEvent.RelationshipAdd, { id: other, type, user: toPlatformUser(user) });
+      if (type === RelationshipType.Friend) this.befriended(other, person);
     }
   }
 
