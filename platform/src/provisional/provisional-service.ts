@@ -105,8 +105,8 @@ export class ProvisionalService {
   /**
    * Unlinks a merged identity: the full account's tokens for the app go (sessions end,
    * APPLICATION_DEAUTHORIZED), and a fresh provisional account with a new id carries the
-   * identity, with the full account's friends who use the app and all its game friends in the
-   * app. `banOf` marks it restricted.
+   * identity with what an unmerge carries over (`carryOver`) and the full account's seats in
+   * the app's lobbies; everyone it touches is told. `banOf` marks it restricted.
    */
   detach(record: IdentityRecord, banOf: string | null, why: string): UserRecord {
     const { book, oauth, logger } = this.deps;
