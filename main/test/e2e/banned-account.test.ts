@@ -88,4 +88,17 @@ describe('issue 25 §1.6: a ban, seen by the host and its games', () => {
     await eventually(() => host.session.status.status === 'ready', 'the host signed in', 10_000);
     expect((await controlCall(host, 'GET', '/v1/status')).body).toMatchObject({ account: { user: { username: 'bob' } }, gateway: { status: 'ready' } });
   });
+
+  it('a host signed in with a token (the desktop app\'s stored one) finds out it is banned too, and is back after the unban', async () => {
+    world = await World.start();
+    const host = await startTestHost({ runtimeDir: await world.tempDir('companion-rt-'), dataDir: await world.tempDir('companion-data-'), platformUrl: world.platform.url, credentials: { token: world.platform.loginToken('carol') } });
+    hosts.push(host);
+    await eventually(() => host.session.status.status === 'ready', "carol's gateway READY");
+
+    expect(await admin('POST', `/_emulator/users/${SEED.users.carol}/ban`, {})).toBe(200);
+    await eventually(() => host.session.status.status === 'banned', 'the host saying it is banned');
+    expect(await admin('DELETE', `/_emulator/users/${SEED.users.carol}/ban`)).toBe(204);
+    await eventually(() => host.session.status.status === 'ready', 'the host signed in again', 10_000);
+    expect(host.session.user?.username).toBe('carol');
+  });
 });

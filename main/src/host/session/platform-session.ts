@@ -295,14 +295,44 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
       if (generation !== this.generation) return;
       try {
         const confirmed = await this.confirm(credentials);
+        // A token the HTTP API still takes may be a banned account's: the gateway refused it.
+        if ('token' in credentials) await this.refuseIfBanned(confirmed.user.username);
         if (generation !== this.generation) return;
         await this.adopt(confirmed);
         return;
       } catch (error) {
         if (generation !== this.generation) return;
+        const why = await this.banBehind(credentials, error);
+        if (generation !== this.generation) return;
         wait = this.recovery.next();
-        if (!this.stillRetrying(credentials, error, wait)) return;
+        if (!this.stillRetrying(credentials, why, wait)) return;
       }
+    }
+  }
+
+  /**
+   * Throws the platform's ban refusal when it says the account is banned: the emulator's dev
+   * login refuses a banned account by name (403); any other answer, a platform without a dev
+   * login included, says nothing.
+   */
+  private async refuseIfBanned(username: string): Promise<void> {
+    try {
+      await this.publicApi.login(username);
+    } catch (error) {
+      if (isBanRefusal(error)) throw error;
+    }
+  }
+
+  /** A token refused over HTTP (400, 401) may be a banned account's: asked by the account's name before giving the token up. */
+  private async banBehind(credentials: Credentials, error: unknown): Promise<unknown> {
+    const status = error instanceof PlatformApiError ? error.status : undefined;
+    const known = this.liveUser ?? this.cachedUser;
+    if (isBanRefusal(error) || !('token' in credentials) || (status !== 400 && status !== 401) || known === null) return error;
+    try {
+      await this.refuseIfBanned(known.username);
+      return error;
+    } catch (ban) {
+      return ban;
     }
   }
 
