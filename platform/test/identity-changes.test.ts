@@ -101,10 +101,17 @@ describe('issue 25 §1.6: merges and bans tell the others', () => {
     const guest = await provisional(platform, ticket);
     expect((await api(platform, 'POST', '/_emulator/friends', { admin: true, body: { a: guest.id, b: dave } })).status).toBeLessThan(300);
     expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${dave}`, { token: platform.loginToken('alice'), body: { type: RelationshipType.Blocked } })).status).toBe(204);
+    // Carol, alice's friend, had blocked the guest: the block moves to alice and ends that friendship.
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${guest.id}`, { token: platform.loginToken('carol'), body: { type: RelationshipType.Blocked } })).status).toBe(204);
     const { client: daveSession } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('dave'));
+    const { client: carolSession } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('carol'));
 
     await link(platform, 'alice', ticket);
     await daveSession.barrier();
+    await carolSession.barrier();
+    expect(seen(carolSession, GatewayEvent.RelationshipRemove)).toEqual([{ id: guest.id, type: RelationshipType.Blocked }]);
+    expect(seen(carolSession, GatewayEvent.RelationshipAdd)).toEqual([{ id: SEED.users.alice, type: RelationshipType.Blocked }]);
+    expect((await list(platform, platform.loginToken('carol'))).filter((entry) => entry.id === SEED.users.alice)).toEqual([expect.objectContaining({ type: RelationshipType.Blocked })]);
 
     expect((await list(platform, platform.loginToken('alice'))).filter((entry) => entry.id === dave)).toEqual([expect.objectContaining({ type: RelationshipType.Blocked })]);
     expect((await list(platform, platform.loginToken('dave'))).some((entry) => entry.id === alice || entry.id === guest.id)).toBe(false);

@@ -41,6 +41,8 @@ export class RelationshipChanges {
     for (const subject of subjects) {
       for (const entry of relationshipsOf(this.store, subject)) people.add(entry.id);
     }
+    // Those who blocked a subject (a block shows on the blocker's side only).
+    for (const [by, target] of this.store.blocks()) if (subjects.includes(target)) people.add(by);
     const records = this.store.gameRelationships;
     for (const [, a, b] of [...records.friendships(), ...records.requests()]) {
       if (subjects.includes(a)) people.add(b);
