@@ -23,7 +23,7 @@ import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } 
 import * as oauth from './oauth-http.js';
 import * as provisional from './provisional-api.js';
 import { attempt } from './platform-request.js';
-import { TokenExpiryWatch } from './token-expiry.js';
+import { TokenEndReport, TokenExpiryWatch } from './token-expiry.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
 import { RpcRequestError } from './connection/errors.js';
@@ -171,13 +171,21 @@ export class Client {
       this.users.dispatch(t, d);
     },
     statusChanged: (status) => this.users.sessionStatus(status),
-    tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
+    tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
   });
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
   private readonly tokenExpiry = new TokenExpiryWatch({
     platformBase: () => this.platformBase(),
     timeoutMs: () => this.httpTimeoutMs,
-    expiring: (expiresAt) => this.tokenExpirationCallback?.({ reason: 'expiring', code: 0, message: `the token expires at ${expiresAt.toISOString()}` }),
+    expiring: (expiresAt) => this.tokenEnd.report({ reason: 'expiring', code: 0, message: `the token expires at ${expiresAt.toISOString()}` }),
+  });
+  /** One token expiration callback per token, however many ways its end is seen. */
+  private readonly tokenEnd = new TokenEndReport((info) => {
+    try {
+      this.tokenExpirationCallback?.(info);
+    } catch (error) {
+      this.logger.error('a callback threw', { callback: 'tokenExpiration', error });
+    }
   });
   private lastReady: ReadyData | null = null;
   private statusCallback: StatusCallback | undefined;
@@ -225,11 +233,7 @@ export class Client {
     this.connection.on('event', (evt, data) => this.onEvent(evt, data));
     this.connection.on('token-invalidated', (info) => {
       this.logger.warning('the access token was dropped: it is no longer sent after reconnects', { reason: info.reason, code: info.code, message: info.message });
-      try {
-        this.tokenExpirationCallback?.(info);
-      } catch (error) {
-        this.logger.error('a callback threw', { callback: 'tokenExpiration', error });
-      }
+      this.tokenEnd.report(info);
     });
   }
 
@@ -336,7 +340,9 @@ export class Client {
    * after reconnects): `revoked` when Companion closes the connection with 4003 (the
    * player removed the app's authorization; the SDK reconnects without a token), `invalid`
    * when the AUTHENTICATE that restores it after a reconnect is refused with 4009 (expired
-   * or revoked). Authorize again or refresh, then call updateToken. undefined removes it.
+   * or revoked). Authorize again or refresh, then call updateToken. Once per token: a ban ends
+   * it on both paths at once (Companion's 4003, the platform's 4004) and only the first is
+   * told. undefined removes it.
    */
   setTokenExpirationCallback(callback: TokenExpirationCallback | undefined): void {
     this.tokenExpirationCallback = callback;
@@ -637,6 +643,7 @@ export class Client {
     } else {
       this.logger.addSecret(token);
       this.connection.setAccessToken(token);
+      this.tokenEnd.renew();
       // The game's own session to the platform (again, with this token), and its end watched.
       this.platform.restart();
       void this.tokenExpiry.watch(token);

@@ -27,6 +27,7 @@ import { LobbyService } from '../lobbies/lobby-service.js';
 import { LobbySweeper } from '../lobbies/lobby-sweeper.js';
 import { LobbyInvites } from '../lobbies/lobby-invites.js';
 import { GameRelationshipService } from '../relationships/game-relationship-service.js';
+import { RelationshipChanges } from '../relationships/relationship-changes.js';
 import { RelationshipService } from '../relationships/relationship-service.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
@@ -174,7 +175,8 @@ export class PlatformServices {
       limits,
       logger,
       endGameSessions: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
-      moveLobbyMemberships: (from, into) => this.lobbies.moveMember(from, into),
+      moveLobbyMemberships: (from, into, applicationId) => this.lobbies.moveMember(from, into, applicationId),
+      changes: new RelationshipChanges(store, this.sessions, (friendId, userId) => this.presence.sendTo(friendId, userId)),
     });
     this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);

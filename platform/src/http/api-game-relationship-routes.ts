@@ -10,6 +10,8 @@ import type { RequestContext, Route, RouteResult } from './router.js';
 /** The real API's code for a friend request to a username nobody has. */
 const UNKNOWN_USERNAME = 80004;
 const SELF_REQUEST = 80003;
+/** The public docs' code for an account of the wrong type (a provisional one), as their unmerge answers it. */
+const INVALID_USER_TYPE = 50229;
 
 /** `POST /users/@me/relationships` (the real API's) and `POST /users/@me/game-relationships` **(ours)**: a request by unique username. */
 const ByNameBody = plainObject({
@@ -30,6 +32,7 @@ function relationshipErrorToApi(error: RelationshipError, field: 'id' | 'usernam
   if (error.reason === 'unknown_user') return unknownUser();
   if (error.reason === 'unknown_username') return new ApiError(400, UNKNOWN_USERNAME, error.message);
   if (error.reason === 'blocked') return missingAccess();
+  if (error.reason === 'provisional') return new ApiError(400, INVALID_USER_TYPE, error.message);
   // By username, as the real API: a request to yourself is 80003.
   if (error.reason === 'self' && field === 'username') return new ApiError(400, SELF_REQUEST, 'Cannot send friend request to self');
   return invalidField(field, 'BASE_TYPE_BAD', error.message);

@@ -351,10 +351,13 @@ export class LobbyService {
   /**
    * A provisional account merged into a full one: its memberships become the full account's
    * (its metadata kept; a lobby both were in keeps the full account's). The members get
-   * LOBBY_MEMBER_REMOVE for the one and LOBBY_MEMBER_ADD for the other.
+   * LOBBY_MEMBER_REMOVE for the one and LOBBY_MEMBER_ADD for the other. With an application:
+   * only that application's lobbies (an unmerge moves the full account's into the new
+   * provisional account).
    */
-  moveMember(from: string, into: string): void {
+  moveMember(from: string, into: string, applicationId?: string): void {
     for (const lobby of this.lobbies.values()) {
+      if (applicationId !== undefined && lobby.applicationId !== applicationId) continue;
       const member = lobby.members.get(from);
       if (member === undefined) continue;
       this.removeMember(lobby, from);

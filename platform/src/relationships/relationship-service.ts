@@ -8,7 +8,7 @@ import type { GameRelationshipService } from './game-relationship-service.js';
 /** Why a relationship change was refused; the HTTP layer maps it. */
 export class RelationshipError extends Error {
   constructor(
-    readonly reason: 'unknown_user' | 'unknown_username' | 'self' | 'blocked',
+    readonly reason: 'unknown_user' | 'unknown_username' | 'self' | 'blocked' | 'provisional',
     message: string,
   ) {
     super(message);
@@ -61,9 +61,16 @@ export class RelationshipService {
     return relationshipsOf(this.store, userId);
   }
 
-  /** Sends a friend request, or accepts theirs; nothing when they are friends already. */
+  /**
+   * Sends a friend request, or accepts theirs; nothing when they are friends already. A
+   * provisional account makes no platform-wide friendships, either side: it has game friends
+   * (the Discord friends an unmerge gave it it keeps, and may remove).
+   */
   request(from: string, to: string): void {
     this.known(from, to);
+    if (this.store.user(from)?.provisional === true || this.store.user(to)?.provisional === true) {
+      throw new RelationshipError('provisional', 'Invalid user type: a provisional account has game friends only; send a game friend request');
+    }
     if (this.store.hasBlocked(to, from) || this.store.hasBlocked(from, to)) throw new RelationshipError('blocked', 'A block stands between these users');
     if (this.store.areFriends(from, to)) return;
     if (this.store.removeFriendRequest(to, from)) {

@@ -44,7 +44,8 @@ export interface ActivityView {
   readonly created_at?: number;
 }
 
-export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting';
+/** `banned`: the platform refuses the signed-in account for a ban; Companion signs in again by itself once it is lifted. */
+export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting' | 'banned';
 
 export interface StatusView {
   readonly version: string;

@@ -197,6 +197,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     entry.handler = handler;
   }
 
+  /** The handler a known command has now (built in or installed), e.g. to wrap it. */
+  commandHandler(cmd: string): CommandHandler | undefined {
+    return this.commands.get(cmd)?.handler;
+  }
+
   /** The inbound frame (IPC) or message (WebSocket) size cap. */
   get maxPayload(): number {
     return this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD;

@@ -17,6 +17,7 @@ import { createRpcSide } from './rpc-side.js';
 import { publishRuntimeInfo } from './runtime-record.js';
 import { Later } from './later.js';
 import { followSession } from './session-wiring.js';
+import { refusePlatformCommandsWhileBanned } from '../session/banned-account-gate.js';
 import { createSocialSide, type SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
 
@@ -57,6 +58,8 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
+  // Last: it wraps the handlers installed above.
+  refusePlatformCommandsWhileBanned(server, () => session.banned);
 
   const { approvals: origins, warning: originsWarning } = await loadOriginApprovals({ dataDir: options.dataDir, platformUrl: platform.url, apps, logger });
   teardown.add(() => origins.flush());
