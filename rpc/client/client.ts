@@ -165,11 +165,13 @@ export class Client {
     platformBase: () => this.platformBase(),
     token: () => this.connection.currentAccessToken,
     timeoutMs: () => this.httpTimeoutMs,
-    dispatch: (t, d) => {
-      this.lobbies.dispatch(t, d);
-      this.relationships.dispatch(t, d);
-      this.users.dispatch(t, d);
+    dispatch: (event) => {
+      this.lobbies.dispatch(event);
+      this.relationships.dispatch(event);
+      this.users.dispatch(event);
     },
+    // The logger is made in the constructor, after this field: each line asks for it then.
+    log: { error: (message, fields) => this.logger.error(message, fields), warning: (message, fields) => this.logger.warning(message, fields), verbose: (message, fields) => this.logger.verbose(message, fields) },
     statusChanged: (status) => this.users.sessionStatus(status),
     tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
   });
