@@ -267,6 +267,8 @@ export class PlatformGateway extends EventEmitter<PlatformGatewayEvents> {
     if (ws !== this.ws) return;
     this.ws = undefined;
     this.teardown();
+    // An address that never said Hello is not tried again: the next attempt asks for the gateway's.
+    if (!this.greeted) this.resumeUrl = null;
     if (this.state === 'disconnecting' || this.state === 'disconnected') return;
     if (code === AUTHENTICATION_FAILED) {
       this.sessionId = null;
