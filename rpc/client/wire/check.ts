@@ -2,8 +2,8 @@ import * as v from 'valibot';
 
 /**
  * Checking what the platform sent against a schema: the value as the schema gives it, or what
- * was wrong with it in words that name fields and expectations only. The values themselves
- * never reach the words (they may hold message contents, metadata or tokens), so the problem
+ * was wrong with it in words that name the schema's fields and expectations only. The values
+ * themselves (and keys that are no field name, such as metadata's) never reach the words (they may hold message contents, metadata or tokens), so the problem
  * can go into a log line or a status callback as it is.
  */
 
@@ -25,11 +25,18 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
   return `${named.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
+/** A field's name as the schemas name fields (snake_case); any other key (a metadata record's: the platform's data) is `*`. */
+function fieldName(key: unknown): string {
+  return typeof key === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(key) ? key : '*';
+}
+
 function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const path = (issue.path ?? []).map((item) => (typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`)).join('');
+  const path = (issue.path ?? []).map((item) => (typeof item.key === 'number' ? `[${item.key}]` : `.${fieldName(item.key)}`)).join('');
   const where = path === '' ? 'the value' : path.slice(path.startsWith('.') ? 1 : 0);
   if (issue.input === undefined && issue.kind === 'schema') return `${where}: missing`;
   // A custom check carries its own message (written here, without the value); the others name what they expected.
-  const expected = issue.type === 'check' ? issue.message : issue.expected !== null ? `expected ${issue.expected}` : `not a valid ${issue.type}`;
+  if (issue.type === 'check') return `${where}: ${issue.message}`;
+  const rule = issue.kind === 'validation' ? `${issue.type.replace(/_/g, ' ')} ` : '';
+  const expected = issue.expected !== null ? `expected ${rule}${issue.expected}` : `not a valid ${issue.type}`;
   return `${where}: ${expected}`;
 }
