@@ -56,6 +56,19 @@ export const ApplicationProfileListSchema = v.array(
   }),
 );
 
+const nonEmpty = v.pipe(str, v.minLength(1));
+
+/** The token endpoints' answer (`POST /oauth2/token`, the partner SDK's token and child-token). */
+export const TokenAnswerSchema = v.object({
+  access_token: nonEmpty,
+  token_type: nonEmpty,
+  expires_in: v.pipe(v.number(), v.finite()),
+  /** Provisional accounts and child tokens have none. */
+  refresh_token: v.exactOptional(str),
+  scope: v.exactOptional(str),
+  id_token: v.exactOptional(str),
+});
+
 /** An OAuth2 error body: `{error, error_description?}`. */
 export const OAuthErrorBodySchema = v.object({ error: str, error_description: v.exactOptional(str) });
 /** An API error body: `{code, message}` (a 429's has `retry_after` too). */
