@@ -166,6 +166,32 @@ describe('issue 25 §2: the SDK survives what the network sends', () => {
   });
 });
 
+describe('issue 25 §2: every HTTP answer is checked against a schema', () => {
+  it('answers of the wrong shape are the call\'s ServerError naming the field (never its value); nothing throws', async () => {
+    const game = await gatewayGame({
+      answers: {
+        'PUT /api/v10/lobbies': { id: 5, metadata: { map: SECRET_CONTENT } },
+        'GET /api/v10/lobbies/1/messages': { messages: [] },
+        'POST /api/v10/users/@me/channels': { id: null },
+        'GET /api/v10/users/@me/relationships': 'null',
+        'GET /api/v10/users/@me/guilds': [{ id: '1', name: 'ok' }, { id: 2, name: SECRET_CONTENT }],
+        'GET /api/v10/users/@me/application-profiles': { provider_type: 'OIDC' },
+        'GET /api/v10/guilds/1/channels': [{ id: '3' }],
+      },
+    });
+    const failure = (error: string): Record<string, unknown> => ({ successful: false, type: 'ServerError', error });
+    expect((await game.client.createOrJoinLobby('squad')).result).toMatchObject(failure('malformed lobby answer: id: expected string'));
+    expect((await game.client.getLobbyMessagesWithLimit('1', 10)).result).toMatchObject(failure('malformed messages answer: the value: expected Array'));
+    expect((await game.client.sendUserMessage('100000000000000002', 'hi')).result).toMatchObject(failure('malformed channel answer: id: expected string'));
+    expect((await game.client.getRelationships()).result).toMatchObject(failure('malformed relationships answer: the value: expected Array'));
+    expect((await game.client.getUserGuilds()).result).toMatchObject(failure('malformed guilds answer: [1].id: expected string'));
+    expect((await game.client.getUserApplicationProfiles()).result).toMatchObject(failure('malformed application profiles answer: the value: expected Array'));
+    expect((await game.client.getGuildChannels('1')).result).toMatchObject(failure('malformed channels answer: [0].type: missing'));
+    expect(game.client.getPlatformStatus()).toBe('ready');
+    expect(uncaught).toEqual([]);
+  });
+});
+
 describe('issue 25 §4: the SDK sends a new Identify for every repeated Hello on one connection', () => {
   it('a Hello repeated after READY, or before it, is ignored (logged): one Identify per connection', async () => {
     const game = await gatewayGame({ hellos: () => [HELLO, HELLO, { op: 10, d: { heartbeat_interval: 5 } }] });

@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from '../../../../common/src/node/ws-
 /**
  * A platform that sends what a test tells it to: a real HTTP server on 127.0.0.1:0 answering
  * `GET /api/v10/gateway` (with `gatewayUrl`, its own WebSocket address unless a test changes
- * it; every other route 404), and a real `ws` gateway on the same port. By default each
+ * it; other routes with the test's `answers`, else 404), and a real `ws` gateway on the same port. By default each
  * connection gets Hello and, on Identify or Resume, READY or RESUMED (`ready` below), as the
  * real gateway does; a test then sends any frame, well formed or not, on the latest
  * connection. Every frame a client sent is kept per connection.
@@ -29,6 +29,8 @@ export interface FakeGatewayOptions {
   readonly ready?: (connection: number, fake: FakeGateway) => unknown;
   /** What `GET /api/v10/gateway` answers as `url` the n-th time it is asked (from 0). Default the gateway's own address. */
   readonly gatewayUrl?: (ask: number, fake: FakeGateway) => unknown;
+  /** 200 answers of other routes, by `METHOD /api/v10/path` (no query); the body as it is when a string, else its JSON. */
+  readonly answers?: Readonly<Record<string, unknown>>;
 }
 
 export const HELLO = { op: 10, d: { heartbeat_interval: 41_250 } };
@@ -57,6 +59,13 @@ export class FakeGateway {
         fake.gatewayAsked += 1;
         response.writeHead(200, { 'Content-Type': 'application/json' });
         response.end(JSON.stringify({ url }));
+        return;
+      }
+      const route = `${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0] ?? ''}`;
+      if (options.answers !== undefined && Object.hasOwn(options.answers, route)) {
+        const body = options.answers[route];
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end(typeof body === 'string' ? body : JSON.stringify(body));
         return;
       }
       response.writeHead(404, { 'Content-Type': 'application/json' });
