@@ -19,7 +19,8 @@ interface Presence {
 }
 
 function presenceOf(presence: WirePresence): Presence {
-  const status = presence.status === undefined ? StatusType.Unknown : (STATUS_NAMES[presence.status] ?? StatusType.Unknown);
+  const named = presence.status !== undefined && Object.hasOwn(STATUS_NAMES, presence.status);
+  const status = named ? (STATUS_NAMES[presence.status as string] ?? StatusType.Unknown) : StatusType.Unknown;
   return { status, activities: presence.activities ?? [] };
 }
 

@@ -3,8 +3,8 @@
  * against a real `ws` gateway that sends generated frames (valid dispatches mutated: fields
  * missing, of the wrong type, null, huge numbers; damaged JSON; wrong and unknown opcodes;
  * bad sequence numbers and event names; bad Hellos and READYs on fresh connections). After
- * each batch the game must still get a good dispatch, and nothing may escape as an uncaught
- * exception or unhandled rejection. FUZZ_SEED=<n> repeats a run (fast-check prints the seed
+ * each batch the game must still get a good dispatch, what it reads from the SDK must have the
+ * promised types, and nothing may escape as an uncaught exception or unhandled rejection. FUZZ_SEED=<n> repeats a run (fast-check prints the seed
  * and the failing batch); FUZZ_RUNS=<n> changes how many batches (default 40).
  */
 import fc from 'fast-check';
@@ -43,7 +43,7 @@ const TEMPLATES: Readonly<Record<string, () => unknown>> = {
 
 /** Values that break assumptions: nulls, wrong types, huge and odd numbers, odd strings. */
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, '', '\u0000', '🙂'.repeat(3), [], {}, [null], { id: null }),
+  fc.constantFrom(null, true, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, '', '\u0000', '🙂'.repeat(3), 'constructor', '__proto__', [], {}, [null], { id: null }),
   fc.string({ maxLength: 20 }),
   fc.integer(),
   fc.double(),
@@ -70,15 +70,25 @@ function mutate(value: unknown, path: readonly number[], action: string, replace
   return copy;
 }
 
+/** A fresh copy of the event's valid data (an empty object for an event without a template). */
+function templateOf(t: string): unknown {
+  return Object.hasOwn(TEMPLATES, t) ? (TEMPLATES[t] as () => unknown)() : {};
+}
+
 /** A dispatch's data: its template, mutated a few times, or something else entirely. */
 const dispatchData = (t: string): fc.Arbitrary<unknown> =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((steps) => steps.reduce((d, step) => mutate(d, step.path, step.action, step.value), (TEMPLATES[t] ?? (() => ({})))())) },
+    { weight: 6, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((steps) => steps.reduce((d, step) => mutate(d, step.path, step.action, step.value), templateOf(t))) },
     { weight: 1, arbitrary: hostile },
-    { weight: 1, arbitrary: fc.constant((TEMPLATES[t] ?? (() => null))()) },
+    { weight: 1, arbitrary: fc.constant(templateOf(t)) },
   );
 
-const eventName = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...Object.keys(TEMPLATES)) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+/** The SDK's events (and a few it ignores), names that are an object's own keys, and any string. */
+const eventName = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...Object.keys(TEMPLATES)) },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
 const seq: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: fc.nat({ max: 1_000_000 }) }, { weight: 1, arbitrary: hostile });
 
 /** A dispatch frame (op 0) with mutated data, sometimes a bad `t` or `s`. */
@@ -112,6 +122,20 @@ const batch = fc.record({
 });
 
 let sentinels = 0;
+
+/** What the game reads from the SDK has the types it promises, whatever came before. */
+function expectSaneState(game: GatewayGame): void {
+  for (const id of game.client.getLobbyIds()) {
+    const handle = game.client.getLobbyHandle(id);
+    expect(typeof id).toBe('string');
+    for (const value of Object.values(handle?.metadata ?? {})) expect(typeof value).toBe('string');
+    for (const member of handle?.lobbyMembers ?? []) expect([typeof member.id, typeof member.flags]).toEqual(['string', 'number']);
+  }
+  for (const user of [game.client.getCurrentUserV2(), game.client.getUser('100000000000000003')]) {
+    if (user === undefined) continue;
+    expect([typeof user.username, typeof user.displayName, typeof user.status()]).toEqual(['string', 'string', 'number']);
+  }
+}
 
 /** A good LOBBY_CREATE, sent on the live connection until the game is told of it (a batch may have dropped the connection). */
 async function goodDispatchDelivered(game: GatewayGame): Promise<void> {
@@ -149,6 +173,7 @@ describe(`issue 25 §2: the SDK's gateway client, fuzzed (seed ${SEED}; repeat w
         // What a bad Hello or READY left for the next connection is not carried further.
         next.hello.length = 0;
         next.ready.length = 0;
+        expectSaneState(game);
         expect(uncaught).toEqual([]);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
