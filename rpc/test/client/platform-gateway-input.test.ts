@@ -192,7 +192,7 @@ describe('issue 25 §2: every HTTP answer is checked against a schema', () => {
   });
 });
 
-describe('issue 25 §4: the SDK sends a new Identify for every repeated Hello on one connection', () => {
+describe('issue 25 §4: a repeated Hello on one connection gets no new Identify (the SDK sent one for every Hello)', () => {
   it('a Hello repeated after READY, or before it, is ignored (logged): one Identify per connection', async () => {
     const game = await gatewayGame({ hellos: () => [HELLO, HELLO, { op: 10, d: { heartbeat_interval: 5 } }] });
     game.fake.peer.send(HELLO);
