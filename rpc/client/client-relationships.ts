@@ -2,6 +2,7 @@ import { ClientResult } from './client-result.js';
 import { attempt, fail, type BearerCallOptions } from './platform-request.js';
 import * as api from './relationship-api.js';
 import { RelationshipBook, RelationshipType, type RelationshipHandle } from './relationship-handles.js';
+import type { PlatformDispatch } from './wire/gateway.js';
 
 export { RelationshipType, type RelationshipHandle } from './relationship-handles.js';
 
@@ -129,12 +130,12 @@ export class ClientRelationships {
   }
 
   /** A dispatch of the game's own gateway connection: READY fills the cache; the relationship events keep it current and call the callbacks. */
-  dispatch(t: string, d: unknown): void {
-    if (t === 'READY') {
+  dispatch(event: PlatformDispatch): void {
+    if (event.t === 'READY') {
       void this.refreshQuietly();
       return;
     }
-    const change = this.book.apply(t, d);
+    const change = this.book.apply(event);
     if (change === undefined) return;
     if (change.isDiscordRelationshipUpdate) {
       if (change.created) this.callbacks.relationshipCreated?.(change.userId, change.type);

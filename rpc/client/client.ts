@@ -27,6 +27,7 @@ import { TokenEndReport, TokenExpiryWatch } from './token-expiry.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
 import { RpcRequestError } from './connection/errors.js';
+import type { BackoffOptions } from './connection/backoff.js';
 import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions, type TokenInvalidated } from './connection/sdk-connection.js';
 import type { ReadyData } from './connection/rpc-socket.js';
 
@@ -54,6 +55,8 @@ export interface ClientOptions {
   readonly companionDataDir?: string;
   /** Connection details: socket paths, keepalive, backoff (see SdkConnectionOptions). */
   readonly connection?: Omit<SdkConnectionOptions, 'env' | 'requestTimeoutMs'>;
+  /** The game's own gateway connection to the platform (opened by updateToken): its reconnect backoff (default 0.5 s doubling to 60 s, ±25 %). */
+  readonly platformConnection?: { readonly backoff?: BackoffOptions };
 }
 
 /** The READY user and the users of join requests and invites. */
@@ -161,18 +164,7 @@ export class Client {
   /** The player's guilds and their channels, through the same session. */
   private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
-  private readonly platform = new PlatformSession({
-    platformBase: () => this.platformBase(),
-    token: () => this.connection.currentAccessToken,
-    timeoutMs: () => this.httpTimeoutMs,
-    dispatch: (t, d) => {
-      this.lobbies.dispatch(t, d);
-      this.relationships.dispatch(t, d);
-      this.users.dispatch(t, d);
-    },
-    statusChanged: (status) => this.users.sessionStatus(status),
-    tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
-  });
+  private readonly platform: PlatformSession;
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
   private readonly tokenExpiry = new TokenExpiryWatch({
     platformBase: () => this.platformBase(),
@@ -202,6 +194,20 @@ export class Client {
       build: options.logger?.build ?? 'release',
       ...(options.logger?.sink === undefined ? {} : { sink: options.logger.sink }),
       ...(options.logger?.minLevel === undefined ? {} : { minLevel: options.logger.minLevel }),
+    });
+    this.platform = new PlatformSession({
+      platformBase: () => this.platformBase(),
+      token: () => this.connection.currentAccessToken,
+      timeoutMs: () => this.httpTimeoutMs,
+      dispatch: (event) => {
+        this.lobbies.dispatch(event);
+        this.relationships.dispatch(event);
+        this.users.dispatch(event);
+      },
+      ...(options.platformConnection?.backoff === undefined ? {} : { backoff: options.platformConnection.backoff }),
+      log: this.logger,
+      statusChanged: (status) => this.users.sessionStatus(status),
+      tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
     });
     this.connection = new SdkConnection({
       ...options.connection,
