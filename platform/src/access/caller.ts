@@ -25,3 +25,15 @@ export function callerApplication(caller: Caller): string | null {
 export function callerUser(caller: Caller): UserRecord | null {
   return caller.kind === 'player' || caller.kind === 'game-player' ? caller.user : null;
 }
+
+/**
+ * Whose rate-limit bucket a request counts in: a game's server, its own application's on every
+ * limited route (every server of a shared emulator calls from the same loopback address, so a
+ * bucket per address would let one game use up another's); a player, their own on a per-user
+ * route; anyone else, the address's.
+ */
+export function bucketOwner(caller: Caller, by: 'user' | 'ip', address: string): string {
+  if (caller.kind === 'game-server') return `app:${caller.app.id}`;
+  const user = callerUser(caller);
+  return by === 'user' && user !== null ? `user:${user.id}` : `ip:${address}`;
+}
