@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LobbyMessage } from '../src/wire/index.js';
+import { GatewayClient } from './support/gateway-client.js';
 import { api } from './support/harness.js';
 import { setUpTenants } from './support/tenants.js';
 
@@ -28,5 +29,47 @@ describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limi
     const theirs = await api(platform, 'POST', '/api/v10/partner-sdk/token/bot', { token: t.botB, body: { external_user_id: 'b-1' } });
     expect(theirs.status, JSON.stringify(theirs.body)).not.toBe(429);
     expect(theirs.headers.get('x-ratelimit-remaining')).toBe(String(count - 1));
+  });
+});
+
+describe("issue 25 §1 (attacker): a game's session speaking as another game", () => {
+  /** A joinable, public party: a friend may join it with no invite. */
+  const asGame = (applicationId: string) => ({
+    since: null,
+    afk: false,
+    status: 'online' as const,
+    activities: [{ name: 'Game B', type: 0, application_id: applicationId, party: { id: 'forged', size: [1, 4] as [number, number], privacy: 1 }, secrets: { join: 'planted-by-game-a' } }],
+  });
+
+  it("game A's session (op 3 or identify) cannot publish an activity of game B: the activity is game A's, and B's players cannot be handed A's join secret", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const bob = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('bob'))).client;
+    const aliceA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appA))).client;
+    aliceA.setPresence(asGame(t.appB) as never);
+    const seen = await bob.next((m) => m.t === 'PRESENCE_UPDATE' && JSON.stringify(m.d).includes('forged'));
+    const activities = (seen.d as { activities: { application_id?: string }[] }).activities;
+    expect(activities.map((activity) => activity.application_id)).toEqual([t.appA]);
+    // Bob, alice's friend, asks game B's party of alice: there is none, so no secret of game A's making.
+    const join = await api(platform, 'POST', `/api/v10/users/${t.ids.alice}/activities/${t.appB}/join`, { token: t.userToken('bob'), body: {} });
+    expect(join.status).toBe(403);
+    expect(JSON.stringify(join.body)).not.toContain('planted');
+
+    // The same through IDENTIFY's presence, on carol's game A session.
+    const carol = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    await GatewayClient.ready(platform.gatewayUrl, await t.bearer('carol', t.appA), asGame(t.appB) as never);
+    const carolSeen = await carol.next((m) => m.t === 'PRESENCE_UPDATE' && JSON.stringify(m.d).includes('forged'));
+    expect((carolSeen.d as { activities: { application_id?: string }[] }).activities.map((activity) => activity.application_id)).toEqual([t.appA]);
+    expect((await api(platform, 'POST', `/api/v10/users/${t.ids.carol}/activities/${t.appB}/join`, { token: t.userToken('alice'), body: {} })).status).toBe(403);
+  });
+
+  it("the player's own client (the host relaying its games) still names each activity's game", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const bob = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('bob'))).client;
+    const alice = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    alice.setPresence(asGame(t.appB) as never);
+    const seen = await bob.next((m) => m.t === 'PRESENCE_UPDATE' && JSON.stringify(m.d).includes('forged'));
+    expect((seen.d as { activities: { application_id?: string }[] }).activities.map((activity) => activity.application_id)).toEqual([t.appB]);
   });
 });

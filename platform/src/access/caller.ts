@@ -14,6 +14,11 @@ export type Caller =
   | { readonly kind: 'game-server'; readonly app: AppRecord }
   | { readonly kind: 'anonymous' };
 
+/** Who a gateway session speaks for: its game token's application's player, or the player's own client. */
+export function sessionCaller(user: UserRecord, applicationId: string | undefined): Caller {
+  return applicationId === undefined ? { kind: 'player', user } : { kind: 'game-player', user, applicationId };
+}
+
 /** The application the caller acts within, or null (a player's own token, or no one). */
 export function callerApplication(caller: Caller): string | null {
   if (caller.kind === 'game-player') return caller.applicationId;

@@ -115,6 +115,18 @@ export class AccessPolicy {
     return body.application_id;
   }
 
+  /**
+   * The activities a gateway session publishes (IDENTIFY's presence, op 3). A game's token
+   * speaks only for its own game: each of its activities carries the token's application,
+   * whatever the payload named, so no game can show itself as another to that game's players
+   * or hand them a join secret of its making. A player's own client (the host, relaying each
+   * of its games) names each activity's game.
+   */
+  activities<A extends { readonly application_id?: string | undefined }>(caller: Caller, activities: readonly A[]): A[] {
+    if (caller.kind !== 'game-player') return [...activities];
+    return activities.map((activity) => ({ ...activity, application_id: caller.applicationId }));
+  }
+
   /** Who of a member's sessions hear of a lobby's changes and messages. */
   lobbyAudience(applicationId: string): Audience {
     return applicationAudience(applicationId);

@@ -91,10 +91,13 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     this.sessions = new SessionRegistry(limits, now);
     this.presence = new PresenceHub(store, this.sessions, logger);
+    // Read late: the lobbies are made after the gateway.
+    this.policy = new AccessPolicy({ store, lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId) });
     this.gateway = new GatewayServer({
       store,
       sessions: this.sessions,
       presence: this.presence,
+      policy: this.policy,
       limits,
       now,
       logger,
@@ -151,7 +154,6 @@ export class PlatformServices {
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
-    this.policy = new AccessPolicy({ store, lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId) });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.lobbyInvites = new LobbyInvites(now);
     this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));

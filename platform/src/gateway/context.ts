@@ -1,3 +1,4 @@
+import type { AccessPolicy } from '../access/policy.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
@@ -19,6 +20,8 @@ export interface GatewayContext {
   readonly store: Store;
   readonly sessions: SessionRegistry;
   readonly presence: PresenceHub;
+  /** Who may say what: a game session's activities are its own game's. */
+  readonly policy: AccessPolicy;
   readonly limits: PlatformLimits;
   readonly now: () => number;
   readonly logger: PlatformLogger;
