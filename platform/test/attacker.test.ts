@@ -73,3 +73,26 @@ describe("issue 25 §1 (attacker): a game's session speaking as another game", (
     expect((seen.d as { activities: { application_id?: string }[] }).activities.map((activity) => activity.application_id)).toEqual([t.appB]);
   });
 });
+
+describe("issue 25 §1 (attacker): a lobby channel invite of another game's lobby", () => {
+  it("alice's game A token answers an invite game B's server made for her as one that does not exist; her game B token and her own client may use it", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const mint = async (): Promise<string> =>
+      (await api<{ code: string }>(platform, 'POST', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.alice}/invites`, { token: t.botB, body: {} })).body.code;
+    const aliceA = await t.bearer('alice', t.appA);
+    const code = await mint();
+    const [theirs, none] = [
+      await api(platform, 'POST', `/api/v10/invites/${code}`, { token: aliceA }),
+      await api(platform, 'POST', '/api/v10/invites/NoSuchCode', { token: aliceA }),
+    ];
+    expect({ status: theirs.status, body: theirs.body }).toEqual({ status: 404, body: { code: 10006, message: 'Unknown Invite' } });
+    expect({ status: theirs.status, body: theirs.body }).toEqual({ status: none.status, body: none.body });
+    // An invite for bob, tried by alice's game A token: unknown too (not "not yours", which would tell of it).
+    const forBob = await api(platform, 'POST', `/api/v10/invites/${t.inviteForBob}`, { token: aliceA });
+    expect({ status: forBob.status, body: forBob.body }).toEqual({ status: 404, body: { code: 10006, message: 'Unknown Invite' } });
+    // Game B's token (its own lobby's invite) and alice's own client use theirs.
+    expect((await api(platform, 'POST', `/api/v10/invites/${code}`, { token: await t.bearer('alice', t.appB) })).status).toBe(200);
+    expect((await api(platform, 'POST', `/api/v10/invites/${await mint()}`, { token: t.userToken('alice') })).status).toBe(200);
+  });
+});

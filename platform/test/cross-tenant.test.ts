@@ -173,7 +173,10 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
           }
         } else if (kinds.some((kind) => PRIVATE.includes(kind) || kind === 'guild') && ![401, 403, 404].includes(answer.status)) {
           failures.push(`${where}: ${answer.status} ${text} (another player's thing must be refused)`);
-        } else if (kinds.includes('invite') && route.method !== 'GET' && answer.status !== 403) {
+        } else if (kinds.includes('invite') && route.method !== 'GET' && attacker.name.includes('game-A') && (answer.status !== 404 || (answer.body as { code?: number }).code !== 10006)) {
+          // An invite of B's lobby, to a game-A token: as a code that does not exist.
+          failures.push(`${where}: ${answer.status} (an invite of another application's lobby)`);
+        } else if (kinds.includes('invite') && route.method !== 'GET' && !attacker.name.includes('game-A') && answer.status !== 403) {
           failures.push(`${where}: ${answer.status} (an invite made for bob)`);
         }
       }

@@ -10,6 +10,8 @@ export interface AccessPolicyDeps {
   readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked'>;
   /** The application of a lobby, or undefined when there is no such lobby. */
   readonly lobbyApplication: (lobbyId: string) => string | undefined;
+  /** The application of the lobby a lobby channel invite was made from, or undefined. */
+  readonly inviteApplication?: (code: string) => string | undefined;
 }
 
 /** What the policy resolved for a request's declared params. */
@@ -42,6 +44,7 @@ export class AccessPolicy {
       else if (kind === 'dm-channel') resolved = { ...resolved, channel: this.dmChannel(caller, value) };
       else if (kind === 'guild') resolved = { ...resolved, guild: this.guild(caller, value) };
       else if (kind === 'channel') resolved = { ...resolved, channel: this.channel(caller, value) };
+      else if (kind === 'invite') this.invite(caller, value);
     }
     return resolved;
   }
@@ -56,6 +59,17 @@ export class AccessPolicy {
   lobby(caller: Caller, lobbyId: string): string {
     if (!this.mayUseLobby(caller, lobbyId)) throw new AccessRefusal('unknown_lobby', `Unknown Lobby ${lobbyId}`);
     return lobbyId;
+  }
+
+  /**
+   * A lobby channel invite, as a lobby's: a game's token (or server) of another application
+   * than the lobby's is refused as for a code that does not exist. The player's own client, and
+   * anyone looking a code up, may use it (it leads to a server, not into the lobby).
+   */
+  invite(caller: Caller, code: string): void {
+    const application = callerApplication(caller);
+    const owner = this.deps.inviteApplication?.(code);
+    if (application !== null && owner !== undefined && owner !== application) throw new AccessRefusal('unknown_invite', 'Unknown Invite');
   }
 
   /** Whether a lobby's link to a channel may be shown to the caller (a player's own client sees all; a game, its own). */

@@ -92,7 +92,11 @@ export class PlatformServices {
     this.sessions = new SessionRegistry(limits, now);
     this.presence = new PresenceHub(store, this.sessions, logger);
     // Read late: the lobbies are made after the gateway.
-    this.policy = new AccessPolicy({ store, lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId) });
+    this.policy = new AccessPolicy({
+      store,
+      lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId),
+      inviteApplication: (code) => this.lobbyInvites.applicationOf(code),
+    });
     this.gateway = new GatewayServer({
       store,
       sessions: this.sessions,

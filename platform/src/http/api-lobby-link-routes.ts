@@ -9,8 +9,9 @@ import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody, refusalsAs } from './api-kit.js';
 import { lobbyAnswer, lobbyOf, SOCIAL_SCOPES } from './api-lobby-routes.js';
-import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
+import { invalidField, missingAccess, missingPermissions, unknownChannel, unknownInvite } from './errors.js';
 import type { RequestContext, Route } from './router.js';
+import { callerApplication } from '../access/caller.js';
 
 const LinkBody = v.object({ channel_id: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^\d{1,20}$/)))) });
 const MANAGE_CHANNELS = 1n << 4n;
@@ -26,7 +27,6 @@ export interface LobbyLinkDeps {
   readonly now: () => number;
 }
 
-const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
 const inviteAnswer = refusalsAs(InviteCodeError, (error) => (error.reason === 'unknown' ? unknownInvite() : missingAccess()));
 
 /**
@@ -75,7 +75,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       const lobbyId = lobbyOf(ctx);
       const channel = lobbies.linkedChannelFor(lobbyId, userId, (ctx.bot as AppRecord | undefined)?.id ?? '');
       if (userId === null && !lobbies.isMember(lobbyId, forUser)) throw new LobbyError('missing_access', 'The user is not a member of this lobby');
-      return ok({ code: invites.create(channel, forUser).code });
+      return ok({ code: invites.create(channel, forUser, callerApplication(ctx.caller) ?? undefined).code });
     });
   return [
     {
