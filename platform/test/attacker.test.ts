@@ -96,3 +96,21 @@ describe("issue 25 §1 (attacker): a lobby channel invite of another game's lobb
     expect((await api(platform, 'POST', `/api/v10/invites/${await mint()}`, { token: t.userToken('alice') })).status).toBe(200);
   });
 });
+
+describe("issue 25 §1 (attacker): a lobby message's moderation metadata outside its application", () => {
+  it("game B's moderation metadata reaches B's game sessions, never the player's own client or another game's session", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const aliceClient = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    const aliceB = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appB))).client;
+    const put = await api(platform, 'PUT', `/api/v10/lobbies/${t.lobbyB}/messages/${t.lobbyMessageB}/moderation-metadata`, { token: t.botB, body: { verdict: 'held-for-review' } });
+    expect(put.status).toBe(204);
+    const toGame = await aliceB.next((m) => m.t === 'LOBBY_MESSAGE_UPDATE');
+    expect(toGame.d).toMatchObject({ id: t.lobbyMessageB, moderation_metadata: { verdict: 'held-for-review' } });
+    // The player's own client hears of the update (its lobbies are the player's), without B's metadata.
+    const toClient = await aliceClient.next((m) => m.t === 'LOBBY_MESSAGE_UPDATE');
+    expect(toClient.d).toMatchObject({ id: t.lobbyMessageB });
+    expect(JSON.stringify(toClient.d)).not.toContain('held-for-review');
+    expect(toClient.d).not.toHaveProperty('moderation_metadata');
+  });
+});

@@ -145,4 +145,15 @@ export class AccessPolicy {
   lobbyAudience(applicationId: string): Audience {
     return applicationAudience(applicationId);
   }
+
+  /**
+   * A lobby dispatch as one of a member's sessions (in the lobby's audience) sees it: a
+   * message's moderation metadata is the lobby's application's, for its game sessions; the
+   * player's own client gets the message without it, as with a DM's.
+   */
+  lobbyEventAs(applicationId: string, sessionApplication: string | null, data: unknown): unknown {
+    if (sessionApplication === applicationId || typeof data !== 'object' || data === null || !('moderation_metadata' in data)) return data;
+    const { moderation_metadata: _appScoped, ...rest } = data as Record<string, unknown>;
+    return rest;
+  }
 }

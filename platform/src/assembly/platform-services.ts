@@ -154,7 +154,7 @@ export class PlatformServices {
       connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
       dispatch: (userIds, event, data, applicationId) => {
         const audience = this.policy.lobbyAudience(applicationId);
-        for (const userId of userIds) this.sessions.dispatchTo(userId, audience, event, data);
+        for (const userId of userIds) this.sessions.dispatchToAs(userId, audience, event, (app) => this.policy.lobbyEventAs(applicationId, app, data));
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
