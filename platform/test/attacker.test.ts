@@ -114,3 +114,38 @@ describe("issue 25 §1 (attacker): a lobby message's moderation metadata outside
     expect(toClient.d).not.toHaveProperty('moderation_metadata');
   });
 });
+
+describe('issue 25 §1 (attacker): a blocked player joining through an invite sent before the block', () => {
+  it("once either has blocked the other, an earlier invite no longer hands out the host's join secret (403 50001, as without an invite)", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const secret = 'host-join-secret-after-block';
+    const hosting = {
+      since: null,
+      afk: false,
+      status: 'online' as const,
+      activities: [{ name: 'Game A', type: 0, application_id: t.appA, party: { id: 'party-1', size: [1, 4] as [number, number], privacy: 1 }, secrets: { join: secret } }],
+    };
+    await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'), hosting as never);
+    const dm = (await api<{ id: string }>(platform, 'POST', '/api/v10/users/@me/channels', { token: t.userToken('alice'), body: { recipient_id: t.ids.bob } })).body;
+    const invite = await api<{ id: string }>(platform, 'POST', `/api/v10/channels/${dm.id}/messages`, {
+      token: t.userToken('alice'),
+      body: { content: 'come', activity: { type: 1, party_id: 'party-1' }, application_id: t.appA },
+    });
+    expect(invite.status).toBe(200);
+    const join = (body: { message_id?: string }) => api(platform, 'POST', `/api/v10/users/${t.ids.alice}/activities/${t.appA}/join`, { token: t.userToken('bob'), body });
+
+    // Bob blocks alice (the host): he has said he wants nothing of hers, and she nothing of his.
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.alice}`, { token: t.userToken('bob'), body: { type: 2 } })).status).toBe(204);
+    for (const body of [{ message_id: invite.body.id }, {}]) {
+      const answer = await join(body);
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: { code: 50001, message: 'Missing Access' } });
+    }
+    // Unblocked, the invite works again; then alice (the host) blocks bob: refused the same way.
+    expect((await api(platform, 'DELETE', `/api/v10/users/@me/relationships/${t.ids.alice}`, { token: t.userToken('bob') })).status).toBe(204);
+    expect((await join({ message_id: invite.body.id })).body).toEqual({ secret });
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('alice'), body: { type: 2 } })).status).toBe(204);
+    const refused = await join({ message_id: invite.body.id });
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: { code: 50001, message: 'Missing Access' } });
+  });
+});

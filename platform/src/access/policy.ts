@@ -111,6 +111,14 @@ export class AccessPolicy {
   }
 
   /**
+   * Joining another user's activity (their join secret): refused when either has blocked the
+   * other, whatever invite was sent before the block, as a join with no invite is refused.
+   */
+  mayJoin(userId: string, hostId: string): void {
+    if (this.deps.store.hasBlocked(hostId, userId) || this.deps.store.hasBlocked(userId, hostId)) throw new AccessRefusal('missing_access', 'Missing Access');
+  }
+
+  /**
    * The application a new DM message carries. A game's token: always its own application
    * (a body naming another is refused on `application_id`). A player's own token: the body's
    * for an invite or join request (checked by the invite rules); a plain message names no

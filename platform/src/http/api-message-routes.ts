@@ -95,6 +95,8 @@ export function messageRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       handle: (ctx) => {
         const body = parseBody(JoinBody, ctx.body);
+        // A block either way: no join, whatever invite came before it.
+        deps.policy.mayJoin(me(ctx).id, ctx.params.id as string);
         const secret = withInviteErrors(() => deps.invites.join(me(ctx), ctx.params.id as string, ctx.params.app as string, body.message_id, body.session_id));
         return ok({ secret });
       },
