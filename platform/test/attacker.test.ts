@@ -20,6 +20,17 @@ describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limi
     expect({ status: theirs.status, body: theirs.body }).toEqual({ status: 403, body: expect.objectContaining({ code: 50005 }) });
   });
 
+  it("a player's game A using up her lobby-join bucket leaves her game B its own", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const [aliceA, aliceB] = [await t.bearer('alice', t.appA), await t.bearer('alice', t.appB)];
+    const { count } = platform.limits.http.lobbyJoin;
+    for (let i = 0; i <= count; i += 1) await api(platform, 'PUT', '/api/v10/lobbies', { token: aliceA, body: { secret: `a-${i}` } });
+    expect((await api(platform, 'PUT', '/api/v10/lobbies', { token: aliceA, body: { secret: 'a-more' } })).status).toBe(429);
+    const theirs = await api(platform, 'PUT', '/api/v10/lobbies', { token: aliceB, body: { secret: 'b-1' } });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+  });
+
   it("game A's server spending the partner-sdk bucket leaves game B's server its own", async () => {
     const t = await setUpTenants();
     const { platform } = t;

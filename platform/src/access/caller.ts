@@ -32,13 +32,23 @@ export function callerUser(caller: Caller): UserRecord | null {
 }
 
 /**
- * Whose rate-limit bucket a request counts in: a game's server, its own application's on every
- * limited route (every server of a shared emulator calls from the same loopback address, so a
- * bucket per address would let one game use up another's); a player, their own on a per-user
- * route; anyone else, the address's.
+ * What a route's rate-limit bucket is kept per: `user`, the player (their platform-wide data:
+ * DMs, relationships); `application-user`, the player within the caller's application (an
+ * application's data: lobbies); `ip`, the address.
  */
-export function bucketOwner(caller: Caller, by: 'user' | 'ip', address: string): string {
+export type BucketScope = 'user' | 'application-user' | 'ip';
+
+/**
+ * Whose rate-limit bucket a request counts in, so that no game can use up another's: a game's
+ * server, its own application's on every limited route (every server of a shared emulator calls
+ * from the same loopback address, so a bucket per address would be every game's); on a player's
+ * route, the player's, within the game's application where the bucket is per application;
+ * anyone else, the address's.
+ */
+export function bucketOwner(caller: Caller, scope: BucketScope, address: string): string {
   if (caller.kind === 'game-server') return `app:${caller.app.id}`;
   const user = callerUser(caller);
-  return by === 'user' && user !== null ? `user:${user.id}` : `ip:${address}`;
+  if (scope === 'ip' || user === null) return `ip:${address}`;
+  const application = scope === 'application-user' ? callerApplication(caller) : null;
+  return application === null ? `user:${user.id}` : `user:${user.id}:app:${application}`;
 }

@@ -67,7 +67,7 @@ function inviteView(store: Store, code: string, channel: LinkedChannel, expiresA
 export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
   const { store, lobbies, invites } = deps;
   // Linking and invites count in the player's lobby-join bucket; looking an invite up, per address **(ours)**.
-  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'application-user' as const };
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES, rateLimit: joins };
   // For self (a member's token) or, by the game's server, for a member of its lobby.
   const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>

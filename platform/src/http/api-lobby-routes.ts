@@ -81,7 +81,7 @@ function app(ctx: RequestContext): AppRecord {
 /** The Social SDK's side: a game's Bearer token with `sdk.social_layer`, rate limited per user. */
 function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[] {
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
-  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'application-user' as const };
   return [
     { method: 'PUT', pattern: '/lobbies', access: {}, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
     { method: 'DELETE', pattern: '/lobbies/:id/members/@me', access: LOBBY, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(lobbyOf(ctx), me(ctx).id), noContent)) },
@@ -90,7 +90,7 @@ function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
       pattern: '/lobbies/:id/messages',
       access: LOBBY,
       ...bearer,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
       handle: (ctx) =>
         lobbyAnswer(() => {
           const body = parseBody(MessageBody, ctx.body);
@@ -120,7 +120,7 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
       pattern: '/lobbies/:id/messages/:message',
       access: LOBBY_MESSAGE,
       ...either,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
       handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(lobbyOf(ctx), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
     },
     { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', access: LOBBY_MESSAGE, ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(lobbyOf(ctx), caller(ctx), param(ctx, 'message')), noContent)) },
