@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createRequestHandler } from '../src/http/handler.js';
+import type { Route } from '../src/http/router.js';
+import { DEFAULT_LIMITS } from '../src/support/limits.js';
+import { SILENT_LOGGER } from '../src/support/logger.js';
 import type { LobbyMessage } from '../src/wire/index.js';
 import { GatewayClient } from './support/gateway-client.js';
 import { api } from './support/harness.js';
-import { setUpTenants } from './support/tenants.js';
+import { setUpTenants, withServices } from './support/tenants.js';
 
 describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limits', () => {
   it("game A's server editing its own lobby's messages does not use up game B's server's bucket", async () => {
@@ -158,5 +162,19 @@ describe('issue 25 §1 (attacker): a blocked player joining through an invite se
     expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('alice'), body: { type: 2 } })).status).toBe(204);
     const refused = await join({ message_id: invite.body.id });
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: { code: 50001, message: 'Missing Access' } });
+  });
+});
+
+describe('issue 25 §1 (attacker): a route under /_emulator that takes a player\'s or game\'s token', () => {
+  it('cannot be served without an access rule: only the admin\'s own routes go without one', async () => {
+    await withServices((services) => {
+      const routes = services.routes();
+      const make = (extra: Route) => () =>
+        createRequestHandler({ ...routes, adminRoutes: [...routes.adminRoutes, extra], bearer: () => undefined, store: services.store, policy: services.policy, adminToken: 'x', limits: DEFAULT_LIMITS, now: Date.now, logger: SILENT_LOGGER });
+      const forgotten: Route = { method: 'GET', pattern: '/_emulator/lobbies/:id/peek', auth: 'bearer-or-bot', handle: () => ({ status: 200 }) };
+      expect(make(forgotten)).toThrow(/declares no access rule/);
+      expect(make({ ...forgotten, access: { id: 'lobby' } })).not.toThrow();
+      expect(make({ ...forgotten, auth: 'admin' })).not.toThrow();
+    });
   });
 });

@@ -41,7 +41,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
   // A route that does not say what its params name cannot be served: the policy could not see it.
-  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes]);
+  // Under /_emulator too: only the admin's own routes (the admin token) go without a rule.
+  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes, ...options.adminRoutes]);
   if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
   // A ban ends every token of the account, user tokens included, on every route.
   const usable = (route: Route, user: UserRecord): UserRecord => {
