@@ -178,3 +178,17 @@ describe('issue 25 §1 (attacker): a route under /_emulator that takes a player\
     });
   });
 });
+
+describe("issue 25 §1 (attacker): a game's server probing who has a DM with whom", () => {
+  it("PUT /partner-sdk/dms/{a}/{b}/messages/{id}/moderation-metadata answers a DM its game has no message in exactly as no DM at all", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    // Bob and carol have a DM (carol wrote in it with game B); bob and mallory have none.
+    const probe = (a: string, b: string) => api(platform, 'PUT', `/api/v10/partner-sdk/dms/${a}/${b}/messages/${t.dmMessage}/moderation-metadata`, { token: t.botA, body: { probe: '1' } });
+    const [existing, none] = [await probe(t.ids.bob, t.ids.carol), await probe(t.ids.bob, t.ids.mallory)];
+    expect({ status: existing.status, body: existing.body }).toEqual({ status: none.status, body: none.body });
+    expect(existing.status).toBe(404);
+    // Game B's server moderates its own game's message there, as before.
+    expect((await api(platform, 'PUT', `/api/v10/partner-sdk/dms/${t.ids.bob}/${t.ids.carol}/messages/${t.dmMessage}/moderation-metadata`, { token: t.botB, body: { ok: '1' } })).status).toBe(204);
+  });
+});

@@ -7,7 +7,7 @@ import type { RouteAccess } from './route-access.js';
 
 /** What the policy reads: the store, and which application a lobby belongs to. */
 export interface AccessPolicyDeps {
-  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked'>;
+  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages'>;
   /** The application of a lobby, or undefined when there is no such lobby. */
   readonly lobbyApplication: (lobbyId: string) => string | undefined;
   /** The application of the lobby a lobby channel invite was made from, or undefined. */
@@ -102,6 +102,22 @@ export class AccessPolicy {
     if (channel === undefined || user === null) throw new AccessRefusal('unknown_channel', 'Unknown Channel');
     const allowed = channel.guild_id !== undefined ? this.deps.store.isMember(channel.guild_id, user.id) : channel.recipient_ids?.includes(user.id) === true;
     if (!allowed) throw new AccessRefusal('missing_access', 'Missing Access');
+    return channel;
+  }
+
+  /**
+   * The DM between two users, for a game's server (its moderation metadata): known to it only
+   * through its own game's messages there (its webhook told it of each). A DM where its game
+   * sent nothing is refused as one that does not exist, so a server cannot learn who writes to
+   * whom.
+   */
+  serverDm(caller: Caller, userA: string, userB: string): ChannelRecord {
+    const application = callerApplication(caller);
+    const channel = this.deps.store
+      .dmChannels(userA)
+      .find((candidate) => candidate.recipient_ids?.includes(userB) === true && (candidate.recipient_ids ?? []).every((id) => id === userA || id === userB));
+    const known = channel !== undefined && application !== null && this.deps.store.messages(channel.id, Number.MAX_SAFE_INTEGER).some((message) => message.application_id === application);
+    if (!known) throw new AccessRefusal('unknown_channel', 'Unknown Channel');
     return channel;
   }
 
