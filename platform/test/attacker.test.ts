@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from '../src/support/limits.js';
 import { SILENT_LOGGER } from '../src/support/logger.js';
 import type { LobbyMessage } from '../src/wire/index.js';
 import { GatewayClient } from './support/gateway-client.js';
-import { api } from './support/harness.js';
+import { api, serverObserves } from './support/harness.js';
 import { setUpTenants, withServices } from './support/tenants.js';
 
 describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limits', () => {
@@ -190,5 +190,24 @@ describe("issue 25 §1 (attacker): a game's server probing who has a DM with who
     expect(existing.status).toBe(404);
     // Game B's server moderates its own game's message there, as before.
     expect((await api(platform, 'PUT', `/api/v10/partner-sdk/dms/${t.ids.bob}/${t.ids.carol}/messages/${t.dmMessage}/moderation-metadata`, { token: t.botB, body: { ok: '1' } })).status).toBe(204);
+  });
+});
+
+describe("issue 25 §1 (attacker): a lobby member's other games showing through `connected`", () => {
+  it("bob, connected only to game A, is not connected in game B's lobby, and B's members hear nothing when his game A session ends", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const memberOf = async (): Promise<boolean | undefined> =>
+      (await api<{ members: { id: string; connected: boolean }[] }>(platform, 'GET', `/api/v10/lobbies/${t.lobbyB}`, { token: t.botB })).body.members.find((member) => member.id === t.ids.bob)?.connected;
+    const aliceB = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appB))).client;
+    const bobA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('bob', t.appA))).client;
+    expect(await memberOf()).toBe(false);
+    bobA.close(1000);
+    await serverObserves(() => platform.admin.sessions().every((session) => session.user_id !== t.ids.bob), "bob's game A session ended");
+    await aliceB.barrier();
+    expect(aliceB.dispatches('LOBBY_MEMBER_UPDATE')).toEqual([]);
+    // His game B session (the lobby's application's) does count.
+    await GatewayClient.ready(platform.gatewayUrl, await t.bearer('bob', t.appB));
+    expect(await memberOf()).toBe(true);
   });
 });

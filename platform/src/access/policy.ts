@@ -1,7 +1,7 @@
 import type { ChannelRecord, GuildRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { AccessRefusal } from './access-refusal.js';
-import { applicationAudience, type Audience } from './audience.js';
+import { applicationAudience, sessionInAudience, type Audience } from './audience.js';
 import { callerApplication, callerUser, type Caller } from './caller.js';
 import type { RouteAccess } from './route-access.js';
 
@@ -163,6 +163,11 @@ export class AccessPolicy {
   activities<A extends { readonly application_id?: string | undefined }>(caller: Caller, activities: readonly A[]): A[] {
     if (caller.kind !== 'game-player') return [...activities];
     return activities.map((activity) => ({ ...activity, application_id: caller.applicationId }));
+  }
+
+  /** Whether a gateway session (its game token's application, or null: the player's own client) may see an application's lobbies. */
+  seesLobbies(sessionApplication: string | null, applicationId: string): boolean {
+    return sessionInAudience(sessionApplication, this.lobbyAudience(applicationId));
   }
 
   /** Who of a member's sessions hear of a lobby's changes and messages. */

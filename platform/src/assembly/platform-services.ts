@@ -151,7 +151,8 @@ export class PlatformServices {
         const user = store.user(id);
         return user === undefined ? undefined : toPlatformUser(user);
       },
-      connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
+      // Connected to a lobby: a live session that may see its application's lobbies (access/audience.ts).
+      connected: (userId, applicationId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined && this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId)),
       dispatch: (userIds, event, data, applicationId) => {
         const audience = this.policy.lobbyAudience(applicationId);
         for (const userId of userIds) this.sessions.dispatchToAs(userId, audience, event, (app) => this.policy.lobbyEventAs(applicationId, app, data));
@@ -249,6 +250,6 @@ export class PlatformServices {
     this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
     this.presence.publish(session.userId);
     // The user's lobbies may have become idle; their members hear that this one is away.
-    this.lobbies.connectionChanged(session.userId);
+    this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }
 }
