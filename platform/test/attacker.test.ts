@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SEED } from '../src/index.js';
 import { createRequestHandler } from '../src/http/handler.js';
 import type { Route } from '../src/http/router.js';
 import { DEFAULT_LIMITS } from '../src/support/limits.js';
@@ -209,5 +210,23 @@ describe("issue 25 §1 (attacker): a lobby member's other games showing through 
     // His game B session (the lobby's application's) does count.
     await GatewayClient.ready(platform.gatewayUrl, await t.bearer('bob', t.appB));
     expect(await memberOf()).toBe(true);
+  });
+});
+
+describe("issue 25 §1 (attacker): a game using up the player's op 8 all-members cooldown", () => {
+  it("game A's session asking for every member of a guild does not make the player's own client (or game B) wait", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const allMembers = { guild_id: SEED.guildId, query: '', limit: 0 };
+    const gameA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appA))).client;
+    gameA.send(8, allMembers);
+    await gameA.barrier();
+    gameA.send(8, allMembers);
+    // Its own second request within the cooldown is limited.
+    expect((await gameA.next((m) => m.t === 'RATE_LIMITED')).d).toMatchObject({ opcode: 8 });
+    const own = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    own.send(8, allMembers);
+    const answer = await own.next((m) => m.t === 'GUILD_MEMBERS_CHUNK' || m.t === 'RATE_LIMITED');
+    expect(answer.t).toBe('GUILD_MEMBERS_CHUNK');
   });
 });

@@ -26,7 +26,7 @@ import {
 import type { Session, SessionTransport } from './session.js';
 import { heldScopes, mayConnect, mayReceive } from './oauth-scopes.js';
 import type { UserRecord } from '../state/model.js';
-import { sessionCaller } from '../access/caller.js';
+import { bucketOwner, sessionCaller } from '../access/caller.js';
 
 let connectionCounter = 0;
 
@@ -318,7 +318,10 @@ export class GatewayConnection implements SessionTransport {
     if (!parsed.success || (parsed.output.query === undefined && parsed.output.user_ids === undefined)) {
       return this.close(GatewayClose.UnknownOpcode);
     }
-    for (const { t, d: data } of requestGuildMembers(this.ctx, session.userId, parsed.output)) session.dispatch(t, data);
+    const user = this.ctx.store.user(session.userId);
+    // The all-members cooldown is the player's within this session's game (or their own client's).
+    const owner = user === undefined ? session.userId : bucketOwner(sessionCaller(user, session.oauth?.applicationId), 'application-user', '');
+    for (const { t, d: data } of requestGuildMembers(this.ctx, session.userId, parsed.output, owner)) session.dispatch(t, data);
   }
 
   private requestChannelInfo(d: unknown): void {

@@ -27,7 +27,7 @@ export interface GatewayContext {
   readonly logger: PlatformLogger;
   /** `ws://127.0.0.1:PORT/gateway`, READY's resume_gateway_url. */
   readonly gatewayUrl: () => string;
-  /** Last all-members op 8 per `userId:guildId` (emulator clock, ms). */
+  /** Last all-members op 8 per `owner:guildId` (owner: access/caller.ts bucketOwner; emulator clock, ms). */
   readonly allMembersRequests: Map<string, number>;
   /** Ends a session for good: forgotten, and the user's presence republished. */
   endSession(session: Session): void;
