@@ -32,14 +32,15 @@ export function callerUser(caller: Caller): UserRecord | null {
 }
 
 /**
- * What a route's rate-limit bucket is kept per: `user`, the player (their platform-wide data:
- * DMs, relationships); `application-user`, the player within the caller's application (an
- * application's data: lobbies); `ip`, the address.
+ * What a route's rate-limit bucket is kept per: `user`, the player, across their games (their
+ * platform-wide data: DMs, relationships; one bucket, so that many games do not multiply what
+ * a player may send or probe); `application-user`, the player within the caller's application
+ * (an application's data: lobbies); `ip`, the address.
  */
 export type BucketScope = 'user' | 'application-user' | 'ip';
 
 /**
- * Whose rate-limit bucket a request counts in, so that no game can use up another's: a game's
+ * Whose rate-limit bucket a request counts in, so that no game uses up another game's own: a game's
  * server, its own application's on every limited route (every server of a shared emulator calls
  * from the same loopback address, so a bucket per address would be every game's); on a player's
  * route, the player's, within the game's application where the bucket is per application;
