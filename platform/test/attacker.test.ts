@@ -230,3 +230,32 @@ describe("issue 25 §1 (attacker): a game using up the player's op 8 all-members
     expect(answer.t).toBe('GUILD_MEMBERS_CHUNK');
   });
 });
+
+describe("issue 25 §1 (attacker): another game's provisional accounts", () => {
+  it("a provisional account game A made exists only in game A: game B's server and tokens are answered as for an unknown user", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const made = await api<{ access_token: string }>(platform, 'POST', '/api/v10/partner-sdk/token/bot', { token: t.botA, body: { external_user_id: 'a-player-7', preferred_global_name: 'Seven' } });
+    const provisional = (await api<{ id: string }>(platform, 'GET', '/api/v10/users/@me', { token: `Bearer ${made.body.access_token}` })).body.id;
+    const aliceB = await t.bearer('alice', t.appB);
+    const unknownUser = { status: 404, body: { code: 10013, message: 'Unknown User' } };
+    const tries: [string, string, string, unknown][] = [
+      [t.botB, 'PUT', `/api/v10/lobbies/${t.lobbyB}/members/${provisional}`, {}],
+      [t.botB, 'POST', '/api/v10/lobbies', { members: [{ id: provisional }] }],
+      [t.botB, 'POST', `/api/v10/lobbies/${t.lobbyB}/members/bulk`, [{ id: provisional }]],
+      [aliceB, 'PUT', `/api/v10/users/@me/game-relationships/${provisional}`, {}],
+      [aliceB, 'POST', '/api/v10/users/@me/channels', { recipient_id: provisional }],
+    ];
+    for (const [token, method, path, body] of tries) {
+      const answer = await api(platform, method, path, { token, body });
+      expect({ status: answer.status, body: answer.body }, `${method} ${path}`).toEqual(unknownUser);
+    }
+    // By its username too: no such username, to game B.
+    const username = (await api<{ username: string }>(platform, 'GET', '/api/v10/users/@me', { token: `Bearer ${made.body.access_token}` })).body.username;
+    const byName = await api(platform, 'POST', '/api/v10/users/@me/game-relationships', { token: aliceB, body: { username } });
+    expect({ status: byName.status, body: byName.body }).toEqual({ status: 400, body: { code: 80004, message: 'No users with DiscordTag exist' } });
+    // Game A's own server and players use it as before.
+    expect((await api(platform, 'PUT', `/api/v10/lobbies/${t.lobbyA}/members/${provisional}`, { token: t.botA, body: {} })).status).toBe(200);
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${provisional}`, { token: await t.bearer('alice', t.appA), body: {} })).status).toBe(204);
+  });
+});

@@ -7,7 +7,7 @@ import type { RouteAccess } from './route-access.js';
 
 /** What the policy reads: the store, and which application a lobby belongs to. */
 export interface AccessPolicyDeps {
-  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages'>;
+  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages' | 'user' | 'identities'>;
   /** The application of a lobby, or undefined when there is no such lobby. */
   readonly lobbyApplication: (lobbyId: string) => string | undefined;
   /** The application of the lobby a lobby channel invite was made from, or undefined. */
@@ -45,6 +45,7 @@ export class AccessPolicy {
       else if (kind === 'guild') resolved = { ...resolved, guild: this.guild(caller, value) };
       else if (kind === 'channel') resolved = { ...resolved, channel: this.channel(caller, value) };
       else if (kind === 'invite') this.invite(caller, value);
+      else if (kind === 'user') this.user(caller, value);
     }
     return resolved;
   }
@@ -59,6 +60,19 @@ export class AccessPolicy {
   lobby(caller: Caller, lobbyId: string): string {
     if (!this.mayUseLobby(caller, lobbyId)) throw new AccessRefusal('unknown_lobby', `Unknown Lobby ${lobbyId}`);
     return lobbyId;
+  }
+
+  /**
+   * A user the caller names (a path param, or a body's member or recipient). Users are public,
+   * but a provisional account (a game's account for a player with no login of their own) exists
+   * only in the games it was made for: another game's token or server is refused as for an
+   * unknown user. The player's own client may know it (a game friend shows there).
+   */
+  user(caller: Caller, userId: string): void {
+    const application = callerApplication(caller);
+    if (application === null || this.deps.store.user(userId)?.provisional !== true) return;
+    const games = this.deps.store.identities().filter((record) => record.user_id === userId && !record.linked);
+    if (!games.some((record) => record.application_id === application)) throw new AccessRefusal('unknown_user', 'Unknown User');
   }
 
   /**

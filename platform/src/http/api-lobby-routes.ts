@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { LobbyError } from '../lobbies/lobby-error.js';
 import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
+import type { AccessPolicy } from '../access/policy.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
@@ -128,11 +129,16 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
 }
 
 /** The server API: the application's bot token. */
-function serverRoutes(lobbies: LobbyService): Route[] {
+function serverRoutes(lobbies: LobbyService, policy: AccessPolicy): Route[] {
   const bot = { auth: 'bot' as const };
+  // The members a body names are users the policy lets the server know (another game's provisional accounts are not).
+  const known = <B extends { readonly members?: readonly { readonly id: string }[] | undefined }>(ctx: RequestContext, body: B): B => {
+    for (const member of body.members ?? []) policy.user(ctx.caller, member.id);
+    return body;
+  };
   return [
-    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
+    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
     // Safe to repeat: another application's lobby is as gone as a deleted one (204, nothing done).
     {
       method: 'DELETE',
@@ -168,14 +174,14 @@ function serverRoutes(lobbies: LobbyService): Route[] {
       pattern: '/lobbies/:id/members/bulk',
       access: LOBBY,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, known(ctx, { members: parseBody(v.array(BulkMember), ctx.body) as MemberInput[] }).members))),
     },
   ];
 }
 
 /** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
-export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits'>): Route[] {
-  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies)];
+export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits' | 'policy'>): Route[] {
+  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies, deps.policy)];
 }
 
 /** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */

@@ -93,6 +93,8 @@ export function refusalToApi(refusal: AccessRefusal): ApiError {
       return unknownLobby();
     case 'unknown_invite':
       return unknownInvite();
+    case 'unknown_user':
+      return unknownUser();
     case 'unknown_channel':
       return unknownChannel();
     case 'unknown_guild':
