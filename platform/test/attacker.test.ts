@@ -259,3 +259,28 @@ describe("issue 25 §1 (attacker): another game's provisional accounts", () => {
     expect((await api(platform, 'PUT', `/api/v10/users/@me/game-relationships/${provisional}`, { token: await t.bearer('alice', t.appA), body: {} })).status).toBe(204);
   });
 });
+
+describe("issue 25 §1 (attacker): another game hearing that the player accepted an invite", () => {
+  it("ACTIVITY_INVITE_ACCEPTED for game B's invite reaches the player's game B sessions and own client, never game A's session", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const hosting = {
+      since: null,
+      afk: false,
+      status: 'online' as const,
+      activities: [{ name: 'Game B', type: 0, application_id: t.appB, party: { id: 'b-party', size: [1, 4] as [number, number] }, secrets: { join: 'b-secret' } }],
+    };
+    await GatewayClient.ready(platform.gatewayUrl, await t.bearer('bob', t.appB), hosting as never);
+    const dm = (await api<{ id: string }>(platform, 'POST', '/api/v10/users/@me/channels', { token: t.userToken('bob'), body: { recipient_id: t.ids.alice } })).body;
+    const invite = (await api<{ id: string }>(platform, 'POST', `/api/v10/channels/${dm.id}/messages`, { token: await t.bearer('bob', t.appB), body: { activity: { type: 1, party_id: 'b-party' } } })).body;
+    const gameA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appA))).client;
+    const gameB = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appB))).client;
+    const client = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    const joined = await api(platform, 'POST', `/api/v10/users/${t.ids.bob}/activities/${t.appB}/join`, { token: t.userToken('alice'), body: { message_id: invite.id } });
+    expect(joined.body).toEqual({ secret: 'b-secret' });
+    expect((await gameB.next((m) => m.t === 'ACTIVITY_INVITE_ACCEPTED')).d).toMatchObject({ application_id: t.appB, message_id: invite.id });
+    expect((await client.next((m) => m.t === 'ACTIVITY_INVITE_ACCEPTED')).d).toMatchObject({ application_id: t.appB });
+    await gameA.barrier();
+    expect(gameA.dispatches('ACTIVITY_INVITE_ACCEPTED')).toEqual([]);
+  });
+});

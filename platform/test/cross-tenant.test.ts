@@ -117,7 +117,7 @@ const DISPATCHES: Readonly<Record<string, 'tenant' | string>> = {
   [GatewayEvent.ChannelInfo]: "an answer to the session's own request, of a guild it is in",
   [GatewayEvent.SoundboardSounds]: "an answer to the session's own request, of a guild it is in",
   [GatewayEvent.GuildUpdate]: "the guild's members: the player's own guilds",
-  [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions",
+  [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions, of the invite's game and their own client (attacker.test.ts)",
   [OAuthGatewayEvent.GrantCreate]: "the player's own grants, to their own client",
   [OAuthGatewayEvent.GrantDelete]: "the player's own grants, to their own client",
 };

@@ -17,8 +17,8 @@ export interface Dispatcher {
    * DM's moderation metadata). One view is made per application.
    */
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void;
-  /** The user's sessions in the audience (access/audience.ts: the one rule of which sessions see what). */
-  dispatchTo(userId: string, audience: Audience, t: string, d: unknown): void;
+  /** The user's sessions in the audience (access/audience.ts: the one rule of which sessions see what), except `exceptSessionId`. */
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
   /** The user's sessions in the audience, each with the data as its application sees it (as `dispatchToUserAs`). */
   dispatchToAs(userId: string, audience: Audience, t: string, view: (applicationId: string | null) => unknown): void;
 }
@@ -79,8 +79,10 @@ export class SessionRegistry implements Dispatcher {
     this.dispatchTo(userId, { kind: 'application-only', applicationId }, t, d);
   }
 
-  dispatchTo(userId: string, audience: Audience, t: string, d: unknown): void {
-    for (const session of this.ofUser(userId)) if (sessionInAudience(session.oauth?.applicationId ?? null, audience)) session.dispatch(t, d);
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void {
+    for (const session of this.ofUser(userId)) {
+      if (session.id !== options?.exceptSessionId && sessionInAudience(session.oauth?.applicationId ?? null, audience)) session.dispatch(t, d);
+    }
   }
 
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void {
