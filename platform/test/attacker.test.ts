@@ -284,3 +284,19 @@ describe("issue 25 §1 (attacker): another game hearing that the player accepted
     expect(gameA.dispatches('ACTIVITY_INVITE_ACCEPTED')).toEqual([]);
   });
 });
+
+describe("issue 25 §1 (attacker): one game's message nonces swallowing another game's messages", () => {
+  it("game B's message with the nonce game A used is sent, as game B's (enforce_nonce dedupes within one game and channel)", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const dm = (await api<{ id: string }>(platform, 'POST', '/api/v10/users/@me/channels', { token: t.userToken('alice'), body: { recipient_id: t.ids.bob } })).body;
+    const post = async (token: string, content: string) =>
+      (await api<{ id: string; application_id?: string; content: string }>(platform, 'POST', `/api/v10/channels/${dm.id}/messages`, { token, body: { content, nonce: '1', enforce_nonce: true } })).body;
+    const fromA = await post(await t.bearer('alice', t.appA), 'from game A');
+    const fromB = await post(await t.bearer('alice', t.appB), 'from game B');
+    expect(fromB.id).not.toBe(fromA.id);
+    expect(fromB).toMatchObject({ content: 'from game B', application_id: t.appB });
+    // Game A's retry is still answered with its first message.
+    expect((await post(await t.bearer('alice', t.appA), 'retry')).id).toBe(fromA.id);
+  });
+});
