@@ -117,7 +117,7 @@ const DISPATCHES: Readonly<Record<string, 'tenant' | string>> = {
   [GatewayEvent.ChannelInfo]: "an answer to the session's own request, of a guild it is in",
   [GatewayEvent.SoundboardSounds]: "an answer to the session's own request, of a guild it is in",
   [GatewayEvent.GuildUpdate]: "the guild's members: the player's own guilds",
-  [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions",
+  [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions, of the invite's game and their own client (attacker.test.ts)",
   [OAuthGatewayEvent.GrantCreate]: "the player's own grants, to their own client",
   [OAuthGatewayEvent.GrantDelete]: "the player's own grants, to their own client",
 };
@@ -173,7 +173,10 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
           }
         } else if (kinds.some((kind) => PRIVATE.includes(kind) || kind === 'guild') && ![401, 403, 404].includes(answer.status)) {
           failures.push(`${where}: ${answer.status} ${text} (another player's thing must be refused)`);
-        } else if (kinds.includes('invite') && route.method !== 'GET' && answer.status !== 403) {
+        } else if (kinds.includes('invite') && route.method !== 'GET' && attacker.name.includes('game-A') && (answer.status !== 404 || (answer.body as { code?: number }).code !== 10006)) {
+          // An invite of B's lobby, to a game-A token: as a code that does not exist.
+          failures.push(`${where}: ${answer.status} (an invite of another application's lobby)`);
+        } else if (kinds.includes('invite') && route.method !== 'GET' && !attacker.name.includes('game-A') && answer.status !== 403) {
           failures.push(`${where}: ${answer.status} (an invite made for bob)`);
         }
       }

@@ -124,7 +124,8 @@ describe('issue 25 §1.3: DMs labelled as another game', () => {
     expect(unlabelled.body.application_id).toBe(t.appA);
 
     const moderate = (bot: string, messageId: string) => api(platform, 'PUT', `/api/v10/partner-sdk/dms/${t.ids.alice}/${t.ids.bob}/messages/${messageId}/moderation-metadata`, { token: bot, body: { verdict: 'ok' } });
-    expect(await moderate(t.botB, sent.body.id)).toMatchObject({ status: 404, body: { code: 10008 } });
+    // Game B wrote nothing in this DM: to its server there is no such DM (404 10003).
+    expect(await moderate(t.botB, sent.body.id)).toMatchObject({ status: 404, body: { code: 10003 } });
     expect((await moderate(t.botA, sent.body.id)).status).toBe(204);
     const seenByB = await api<PlatformMessage[]>(platform, 'GET', `/api/v10/channels/${dm.id}/messages`, { token: await t.bearer('bob', t.appB) });
     expect(seenByB.body.find((message) => message.id === sent.body.id)?.moderation_metadata).toBeUndefined();

@@ -5,7 +5,7 @@
  */
 export class AccessRefusal extends Error {
   constructor(
-    readonly reason: 'unknown_lobby' | 'unknown_channel' | 'unknown_guild' | 'missing_access' | 'cannot_message_user' | 'foreign_application',
+    readonly reason: 'unknown_lobby' | 'unknown_invite' | 'unknown_user' | 'unknown_channel' | 'unknown_guild' | 'missing_access' | 'cannot_message_user' | 'foreign_application',
     message: string,
     /** For 'foreign_application': the body field at fault. */
     readonly field?: string,

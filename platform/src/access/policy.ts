@@ -1,15 +1,17 @@
 import type { ChannelRecord, GuildRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { AccessRefusal } from './access-refusal.js';
-import { applicationAudience, type Audience } from './audience.js';
+import { applicationAudience, sessionInAudience, type Audience } from './audience.js';
 import { callerApplication, callerUser, type Caller } from './caller.js';
 import type { RouteAccess } from './route-access.js';
 
 /** What the policy reads: the store, and which application a lobby belongs to. */
 export interface AccessPolicyDeps {
-  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked'>;
+  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages' | 'user' | 'identities'>;
   /** The application of a lobby, or undefined when there is no such lobby. */
   readonly lobbyApplication: (lobbyId: string) => string | undefined;
+  /** The application of the lobby a lobby channel invite was made from, or undefined. */
+  readonly inviteApplication?: (code: string) => string | undefined;
 }
 
 /** What the policy resolved for a request's declared params. */
@@ -42,6 +44,8 @@ export class AccessPolicy {
       else if (kind === 'dm-channel') resolved = { ...resolved, channel: this.dmChannel(caller, value) };
       else if (kind === 'guild') resolved = { ...resolved, guild: this.guild(caller, value) };
       else if (kind === 'channel') resolved = { ...resolved, channel: this.channel(caller, value) };
+      else if (kind === 'invite') this.invite(caller, value);
+      else if (kind === 'user') this.user(caller, value);
     }
     return resolved;
   }
@@ -56,6 +60,30 @@ export class AccessPolicy {
   lobby(caller: Caller, lobbyId: string): string {
     if (!this.mayUseLobby(caller, lobbyId)) throw new AccessRefusal('unknown_lobby', `Unknown Lobby ${lobbyId}`);
     return lobbyId;
+  }
+
+  /**
+   * A user the caller names (a path param, or a body's member or recipient). Users are public,
+   * but a provisional account (a game's account for a player with no login of their own) exists
+   * only in the games it was made for: another game's token or server is refused as for an
+   * unknown user. The player's own client may know it (a game friend shows there).
+   */
+  user(caller: Caller, userId: string): void {
+    const application = callerApplication(caller);
+    if (application === null || this.deps.store.user(userId)?.provisional !== true) return;
+    const games = this.deps.store.identities().filter((record) => record.user_id === userId && !record.linked);
+    if (!games.some((record) => record.application_id === application)) throw new AccessRefusal('unknown_user', 'Unknown User');
+  }
+
+  /**
+   * A lobby channel invite, as a lobby's: a game's token (or server) of another application
+   * than the lobby's is refused as for a code that does not exist. The player's own client, and
+   * anyone looking a code up, may use it (it leads to a server, not into the lobby).
+   */
+  invite(caller: Caller, code: string): void {
+    const application = callerApplication(caller);
+    const owner = this.deps.inviteApplication?.(code);
+    if (application !== null && owner !== undefined && owner !== application) throw new AccessRefusal('unknown_invite', 'Unknown Invite');
   }
 
   /** Whether a lobby's link to a channel may be shown to the caller (a player's own client sees all; a game, its own). */
@@ -91,9 +119,33 @@ export class AccessPolicy {
     return channel;
   }
 
+  /**
+   * The DM between two users, for a game's server (its moderation metadata): known to it only
+   * through its own game's messages there (its webhook told it of each). A DM where its game
+   * sent nothing is refused as one that does not exist, so a server cannot learn who writes to
+   * whom.
+   */
+  serverDm(caller: Caller, userA: string, userB: string): ChannelRecord {
+    const application = callerApplication(caller);
+    const channel = this.deps.store
+      .dmChannels(userA)
+      .find((candidate) => candidate.recipient_ids?.includes(userB) === true && (candidate.recipient_ids ?? []).every((id) => id === userA || id === userB));
+    const known = channel !== undefined && application !== null && this.deps.store.messages(channel.id, Number.MAX_SAFE_INTEGER).some((message) => message.application_id === application);
+    if (!known) throw new AccessRefusal('unknown_channel', 'Unknown Channel');
+    return channel;
+  }
+
   /** A DM from `from` to `to` (opening one, posting or editing in it): refused when either has blocked the other. */
   mayMessage(from: string, to: string): void {
     if (this.deps.store.hasBlocked(to, from) || this.deps.store.hasBlocked(from, to)) throw new AccessRefusal('cannot_message_user', 'Cannot send messages to this user');
+  }
+
+  /**
+   * Joining another user's activity (their join secret): refused when either has blocked the
+   * other, whatever invite was sent before the block, as a join with no invite is refused.
+   */
+  mayJoin(userId: string, hostId: string): void {
+    if (this.deps.store.hasBlocked(hostId, userId) || this.deps.store.hasBlocked(userId, hostId)) throw new AccessRefusal('missing_access', 'Missing Access');
   }
 
   /**
@@ -115,8 +167,36 @@ export class AccessPolicy {
     return body.application_id;
   }
 
+  /**
+   * The activities a gateway session publishes (IDENTIFY's presence, op 3). A game's token
+   * speaks only for its own game: each of its activities carries the token's application,
+   * whatever the payload named, so no game can show itself as another to that game's players
+   * or hand them a join secret of its making. A player's own client (the host, relaying each
+   * of its games) names each activity's game.
+   */
+  activities<A extends { readonly application_id?: string | undefined }>(caller: Caller, activities: readonly A[]): A[] {
+    if (caller.kind !== 'game-player') return [...activities];
+    return activities.map((activity) => ({ ...activity, application_id: caller.applicationId }));
+  }
+
+  /** Whether a gateway session (its game token's application, or null: the player's own client) may see an application's lobbies. */
+  seesLobbies(sessionApplication: string | null, applicationId: string): boolean {
+    return sessionInAudience(sessionApplication, this.lobbyAudience(applicationId));
+  }
+
   /** Who of a member's sessions hear of a lobby's changes and messages. */
   lobbyAudience(applicationId: string): Audience {
     return applicationAudience(applicationId);
+  }
+
+  /**
+   * A lobby dispatch as one of a member's sessions (in the lobby's audience) sees it: a
+   * message's moderation metadata is the lobby's application's, for its game sessions; the
+   * player's own client gets the message without it, as with a DM's.
+   */
+  lobbyEventAs(applicationId: string, sessionApplication: string | null, data: unknown): unknown {
+    if (sessionApplication === applicationId || typeof data !== 'object' || data === null || !('moderation_metadata' in data)) return data;
+    const { moderation_metadata: _appScoped, ...rest } = data as Record<string, unknown>;
+    return rest;
   }
 }

@@ -9,9 +9,11 @@
  * - `channel`: a guild channel of a guild the user is in, or a DM they are a recipient of.
  * Declared, and checked by the service within what the policy resolved or as public facts:
  * - `message`: a message of the route's lobby or DM channel (404 10008 otherwise);
- * - `user`: any user id (public profiles; relationships are the caller's own);
+ * - `user`: a user id (public profiles; relationships are the caller's own), resolved by the
+ *   policy: another game's provisional account is refused as unknown (404 10013);
  * - `application`: an application id (public facts);
- * - `invite`: a lobby channel invite code (made for one user);
+ * - `invite`: a lobby channel invite code (made for one user; resolved by the policy as its
+ *   lobby's: another application's tokens are answered 404 10006, as for no such code);
  * - `grant`: one of the caller's own OAuth2 grants;
  * - `asset`: a CDN file name.
  * A route that names nothing declares `{}` (the caller's own account, or a public answer).

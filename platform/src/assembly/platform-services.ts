@@ -92,10 +92,17 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     this.sessions = new SessionRegistry(limits, now);
     this.presence = new PresenceHub(store, this.sessions, logger);
+    // Read late: the lobbies are made after the gateway.
+    this.policy = new AccessPolicy({
+      store,
+      lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId),
+      inviteApplication: (code) => this.lobbyInvites.applicationOf(code),
+    });
     this.gateway = new GatewayServer({
       store,
       sessions: this.sessions,
       presence: this.presence,
+      policy: this.policy,
       limits,
       now,
       logger,
@@ -145,14 +152,14 @@ export class PlatformServices {
         const user = store.user(id);
         return user === undefined ? undefined : toPlatformUser(user);
       },
-      connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
+      // Connected to a lobby: a live session that may see its application's lobbies (access/audience.ts).
+      connected: (userId, applicationId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined && this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId)),
       dispatch: (userIds, event, data, applicationId) => {
         const audience = this.policy.lobbyAudience(applicationId);
-        for (const userId of userIds) this.sessions.dispatchTo(userId, audience, event, data);
+        for (const userId of userIds) this.sessions.dispatchToAs(userId, audience, event, (app) => this.policy.lobbyEventAs(applicationId, app, data));
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
-    this.policy = new AccessPolicy({ store, lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId) });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.lobbyInvites = new LobbyInvites(now);
     this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
@@ -245,6 +252,6 @@ export class PlatformServices {
     this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
     this.presence.publish(session.userId);
     // The user's lobbies may have become idle; their members hear that this one is away.
-    this.lobbies.connectionChanged(session.userId);
+    this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata, type DmEditDeps } from '../invites/dm-edits.js';
+import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata } from '../invites/dm-edits.js';
 import { moderationMetadataProblem } from '../lobbies/lobby-rules.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
@@ -38,12 +38,14 @@ const dmAnswer = refusalsAs(DmEditError, dmEditErrorToApi);
 const param = (ctx: RequestContext, name: string): string => ctx.params[name] as string;
 
 /** The game's server sets its moderation metadata on a DM message between two users. */
-function putModerationMetadata(deps: DmEditDeps, ctx: RequestContext): RouteResult {
+function putModerationMetadata(deps: HttpDeps, ctx: RequestContext): RouteResult {
   const users = [param(ctx, 'user1'), param(ctx, 'user2')] as const;
   if (users.some((id) => !Snowflake.test(id) || deps.store.user(id) === undefined)) throw unknownUser();
   const metadata = parseBody(ModerationMetadataBody, ctx.body);
   const problem = moderationMetadataProblem(metadata);
   if (problem !== undefined) throw invalidField('metadata', 'BASE_TYPE_BAD', problem);
+  // A DM its game wrote nothing in is, to the server, no DM at all.
+  deps.policy.serverDm(ctx.caller, ...users);
   return dmAnswer(() => (setDmModerationMetadata(deps, ctx.bot as AppRecord, users, param(ctx, 'message'), metadata), noContent));
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { AccessRefusal } from '../access/access-refusal.js';
 import { RelationshipError } from '../relationships/relationship-service.js';
 import { me, noContent, parseBody, refusalsAs } from './api-kit.js';
 import { plainObject } from './body-schemas.js';
@@ -6,6 +7,17 @@ import type { HttpDeps } from './deps.js';
 import { ApiError, invalidField, missingAccess, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
+
+/** Whether the policy lets the caller know the user. */
+function known(deps: HttpDeps, ctx: RequestContext, userId: string): boolean {
+  try {
+    deps.policy.user(ctx.caller, userId);
+    return true;
+  } catch (error) {
+    if (error instanceof AccessRefusal) return false;
+    throw error;
+  }
+}
 
 /** The real API's code for a friend request to a username nobody has. */
 const UNKNOWN_USERNAME = 80004;
@@ -60,6 +72,12 @@ export function relationshipRateLimit(deps: Pick<HttpDeps, 'limits'>): NonNullab
 
 export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
   const { relationships } = deps;
+  // A username names a user the caller may know (access/policy.ts): another game's provisional account has no username here.
+  const named = (ctx: RequestContext): string => {
+    const id = relationships.userIdByName(parseBody(ByNameBody, ctx.body).username);
+    if (!known(deps, ctx, id)) throw new RelationshipError('unknown_username', 'No users with DiscordTag exist');
+    return id;
+  };
   const rateLimit = relationshipRateLimit(deps);
   const game = { auth: 'bearer' as const, bearerScopes: GAME_SCOPES.relationshipsWrite, rateLimit };
   return [
@@ -70,14 +88,14 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
       rateLimit,
-      handle: (ctx) => relationshipAnswer('username', () => relationships.request(me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+      handle: (ctx) => relationshipAnswer('username', () => relationships.request(me(ctx).id, named(ctx))),
     },
     {
       method: 'POST',
       pattern: '/users/@me/game-relationships',
       access: {},
       ...game,
-      handle: (ctx) => relationshipAnswer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, relationships.userIdByName(parseBody(ByNameBody, ctx.body).username))),
+      handle: (ctx) => relationshipAnswer('username', () => relationships.game.request(gameOf(ctx), me(ctx).id, named(ctx))),
     },
     {
       method: 'PUT',

@@ -10,8 +10,9 @@ import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody, refusalsAs } from './api-kit.js';
 import { plainObject, Snowflake } from './body-schemas.js';
 import { lobbyAnswer, lobbyOf, SOCIAL_SCOPES } from './api-lobby-routes.js';
-import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
+import { invalidField, missingAccess, missingPermissions, unknownChannel, unknownInvite } from './errors.js';
 import type { RequestContext, Route } from './router.js';
+import { callerApplication } from '../access/caller.js';
 
 const LinkBody = plainObject({ channel_id: v.optional(v.nullable(Snowflake)) });
 const MANAGE_CHANNELS = 1n << 4n;
@@ -27,7 +28,6 @@ export interface LobbyLinkDeps {
   readonly now: () => number;
 }
 
-const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
 const inviteAnswer = refusalsAs(InviteCodeError, (error) => (error.reason === 'unknown' ? unknownInvite() : missingAccess()));
 
 /**
@@ -68,7 +68,7 @@ function inviteView(store: Store, code: string, channel: LinkedChannel, expiresA
 export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
   const { store, lobbies, invites } = deps;
   // Linking and invites count in the player's lobby-join bucket; looking an invite up, per address **(ours)**.
-  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'application-user' as const };
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES, rateLimit: joins };
   // For self (a member's token) or, by the game's server, for a member of its lobby.
   const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>
@@ -76,7 +76,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       const lobbyId = lobbyOf(ctx);
       const channel = lobbies.linkedChannelFor(lobbyId, userId, (ctx.bot as AppRecord | undefined)?.id ?? '');
       if (userId === null && !lobbies.isMember(lobbyId, forUser)) throw new LobbyError('missing_access', 'The user is not a member of this lobby');
-      return ok({ code: invites.create(channel, forUser).code });
+      return ok({ code: invites.create(channel, forUser, callerApplication(ctx.caller) ?? undefined).code });
     });
   return [
     {

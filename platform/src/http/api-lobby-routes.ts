@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { LobbyError } from '../lobbies/lobby-error.js';
 import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
+import type { AccessPolicy } from '../access/policy.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
 import { LobbyMemberFlags, NullableStringMap, plainObject, Snowflake, StringMap } from './body-schemas.js';
@@ -85,7 +86,7 @@ function app(ctx: RequestContext): AppRecord {
 /** The Social SDK's side: a game's Bearer token with `sdk.social_layer`, rate limited per user. */
 function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[] {
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
-  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'application-user' as const };
   return [
     { method: 'PUT', pattern: '/lobbies', access: {}, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
     { method: 'DELETE', pattern: '/lobbies/:id/members/@me', access: LOBBY, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(lobbyOf(ctx), me(ctx).id), noContent)) },
@@ -94,7 +95,7 @@ function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
       pattern: '/lobbies/:id/messages',
       access: LOBBY,
       ...bearer,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
       handle: (ctx) =>
         lobbyAnswer(() => {
           const body = parseBody(MessageBody, ctx.body);
@@ -124,7 +125,7 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
       pattern: '/lobbies/:id/messages/:message',
       access: LOBBY_MESSAGE,
       ...either,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
       handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(lobbyOf(ctx), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
     },
     { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', access: LOBBY_MESSAGE, ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(lobbyOf(ctx), caller(ctx), param(ctx, 'message')), noContent)) },
@@ -132,11 +133,16 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
 }
 
 /** The server API: the application's bot token. */
-function serverRoutes(lobbies: LobbyService): Route[] {
+function serverRoutes(lobbies: LobbyService, policy: AccessPolicy): Route[] {
   const bot = { auth: 'bot' as const };
+  // The members a body names are users the policy lets the server know (another game's provisional accounts are not).
+  const known = <B extends { readonly members?: readonly { readonly id: string }[] | undefined }>(ctx: RequestContext, body: B): B => {
+    for (const member of body.members ?? []) policy.user(ctx.caller, member.id);
+    return body;
+  };
   return [
-    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
+    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
+    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
     // Safe to repeat: another application's lobby is as gone as a deleted one (204, nothing done).
     {
       method: 'DELETE',
@@ -172,14 +178,14 @@ function serverRoutes(lobbies: LobbyService): Route[] {
       pattern: '/lobbies/:id/members/bulk',
       access: LOBBY,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, known(ctx, { members: parseBody(v.array(BulkMember), ctx.body) as MemberInput[] }).members))),
     },
   ];
 }
 
 /** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
-export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits'>): Route[] {
-  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies)];
+export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits' | 'policy'>): Route[] {
+  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies, deps.policy)];
 }
 
 /** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { callerApplication } from '../access/caller.js';
 import { declineDmRequest, postDmMessage, toPlatformMessage } from '../invites/dm-messages.js';
 import { MessageNonces } from '../invites/message-nonces.js';
 import type { ChannelRecord } from '../state/model.js';
@@ -50,15 +51,18 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
   // A game's DM is its token's application's, never the body's (access/policy.ts).
   const applicationId = deps.policy.dmApplication(ctx.caller, body);
   const nonce = body.enforce_nonce === true && body.nonce !== undefined ? String(body.nonce) : undefined;
+  // Whose nonces these are: the author's, within the sending game (or their own client) and this
+  // channel, so that one game's nonces never swallow another game's messages.
+  const sender = `${author.id}:${callerApplication(ctx.caller) ?? ''}:${channel.id}`;
   if (nonce !== undefined) {
     // The same author and nonce within the window: the first message, not a second one.
-    const earlier = nonces.find(author.id, nonce);
+    const earlier = nonces.find(sender, nonce);
     const message = earlier === undefined ? undefined : deps.store.message(earlier.channelId, earlier.messageId);
     if (message !== undefined) return ok(toPlatformMessage(deps.store, message, ctx.oauth?.applicationId ?? null));
   }
   // A game's own token: the message is the game's (the desktop client shows which game sent it).
   const created = withInviteErrors(() => postDmMessage(deps, author, channel, { ...body, application_id: applicationId }));
-  if (nonce !== undefined) nonces.remember(author.id, nonce, channel.id, created.id);
+  if (nonce !== undefined) nonces.remember(sender, nonce, channel.id, created.id);
   // A game's DM: the game's server hears of it, for moderation.
   if (ctx.caller.kind === 'game-player' && body.activity === undefined) deps.appEvent?.(ctx.caller.applicationId, 'GAME_DIRECT_MESSAGE_CREATE', created);
   return ok(created);
@@ -96,6 +100,8 @@ export function messageRoutes(deps: HttpDeps): Route[] {
       auth: 'user',
       handle: (ctx) => {
         const body = parseBody(JoinBody, ctx.body);
+        // A block either way: no join, whatever invite came before it.
+        deps.policy.mayJoin(me(ctx).id, ctx.params.id as string);
         const secret = withInviteErrors(() => deps.invites.join(me(ctx), ctx.params.id as string, ctx.params.app as string, body.message_id, body.session_id));
         return ok({ secret });
       },

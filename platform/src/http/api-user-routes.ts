@@ -20,6 +20,7 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
   const { recipient_id: recipientId } = parseBody(OpenDmBody, ctx.body);
   const user = me(ctx);
   if (store.user(recipientId) === undefined || recipientId === user.id) throw unknownUser();
+  deps.policy.user(ctx.caller, recipientId);
   deps.policy.mayMessage(user.id, recipientId);
   const { channel, created } = store.openDm(user.id, recipientId);
   const view = store.toPlatformChannel(channel);

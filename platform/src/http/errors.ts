@@ -53,6 +53,7 @@ export const unknownGuild = (): ApiError => new ApiError(404, ErrorCode.UnknownG
 export const unknownMessage = (): ApiError => new ApiError(404, ErrorCode.UnknownMessage, 'Unknown Message');
 export const unknownUser = (): ApiError => new ApiError(404, ErrorCode.UnknownUser, 'Unknown User');
 export const unknownLobby = (): ApiError => new ApiError(404, ErrorCode.UnknownLobby, 'Unknown Lobby');
+export const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
 export const invalidJson = (): ApiError => new ApiError(400, ErrorCode.InvalidJson, 'The request body contains invalid JSON.');
 
 /** 50035 with `errors` mirroring the request path of one field. */
@@ -90,6 +91,10 @@ export function refusalToApi(refusal: AccessRefusal): ApiError {
   switch (refusal.reason) {
     case 'unknown_lobby':
       return unknownLobby();
+    case 'unknown_invite':
+      return unknownInvite();
+    case 'unknown_user':
+      return unknownUser();
     case 'unknown_channel':
       return unknownChannel();
     case 'unknown_guild':

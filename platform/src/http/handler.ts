@@ -6,7 +6,7 @@ import type { AppRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
 import { AccessRefusal } from '../access/access-refusal.js';
-import type { Caller } from '../access/caller.js';
+import { bucketOwner, type Caller } from '../access/caller.js';
 import type { AccessPolicy } from '../access/policy.js';
 import { accessProblems } from '../access/route-access.js';
 import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, refusalToApi, unauthorized } from './errors.js';
@@ -41,7 +41,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const limiter = new HttpRateLimiter(options.now);
   const adminToken = Buffer.from(options.adminToken);
   // A route that does not say what its params name cannot be served: the policy could not see it.
-  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes]);
+  // Under /_emulator too: only the admin's own routes (the admin token) go without a rule.
+  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes, ...options.adminRoutes]);
   if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
   // A ban ends every token of the account, user tokens included, on every route.
   const usable = (route: Route, user: UserRecord): UserRecord => {
@@ -111,8 +112,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
 
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
-      const key = route.rateLimit.by === 'user' && user !== undefined ? `user:${user.id}` : `ip:${ip}`;
-      const outcome = limiter.take(route.rateLimit.bucket, key, route.rateLimit.limit());
+      const outcome = limiter.take(route.rateLimit.bucket, bucketOwner(caller, route.rateLimit.by, ip), route.rateLimit.limit());
       if (!outcome.allowed) {
         options.logger.debug({ route: route.pattern, userId: user?.id, bucket: route.rateLimit.bucket }, 'http rate limited');
         return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { BucketScope } from '../access/caller.js';
 import type { WindowLimit } from '../support/limits.js';
 import type { AppRecord, UserRecord } from '../state/model.js';
 import type { BearerAuth } from '../oauth/bearer-auth.js';
@@ -51,7 +52,7 @@ export interface Route {
   /** Segments; `:name` captures one. */
   readonly pattern: string;
   readonly auth: Auth;
-  readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: 'user' | 'ip' };
+  readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: BucketScope };
   /**
    * On `user` routes: a Bearer token is accepted too when it holds one of these scopes (else
    * 403 50026). Without it, Bearer tokens get 401.

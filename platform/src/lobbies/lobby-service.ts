@@ -9,8 +9,11 @@ export interface LobbyServiceDeps {
   readonly now: () => number;
   /** The user as others see them, or undefined for an unknown id. */
   readonly user: (id: string) => PlatformUser | undefined;
-  /** Whether the user has a gateway session open (a lobby with no connected member is idle). */
-  readonly connected: (userId: string) => boolean;
+  /**
+   * Whether the user has a gateway session open that may see the application's lobbies (a
+   * lobby with no connected member is idle); another game's session does not count.
+   */
+  readonly connected: (userId: string, applicationId: string) => boolean;
   /**
    * A gateway dispatch to these users' sessions that may see the lobby's application (its game
    * sessions and the players' own clients, never another game's: access/audience.ts).
@@ -164,7 +167,7 @@ export class LobbyService {
     if (!lobby.members.has(member.id)) this.checkRoomFor(lobby, member.id);
     this.upsertMember(lobby, member);
     this.refreshIdle(lobby);
-    return this.memberView(member.id, lobby.members.get(member.id) as MemberState);
+    return this.memberView(lobby, member.id, lobby.members.get(member.id) as MemberState);
   }
 
   deleteMember(lobbyId: string, applicationId: string, userId: string): void {
@@ -189,7 +192,7 @@ export class LobbyService {
       }
       if (!this.hasRoom(lobby, member.id)) continue;
       this.upsertMember(lobby, member);
-      upserted.push(this.memberView(member.id, lobby.members.get(member.id) as MemberState));
+      upserted.push(this.memberView(lobby, member.id, lobby.members.get(member.id) as MemberState));
     }
     this.refreshIdle(lobby);
     return upserted;
@@ -283,11 +286,12 @@ export class LobbyService {
    * A user's gateway session ended: the lobbies they are in may have become idle, and their
    * members hear of it (LOBBY_MEMBER_UPDATE). A session that comes is seen by the next sweep.
    */
-  connectionChanged(userId: string): void {
+  connectionChanged(userId: string, seesLobbiesOf: (applicationId: string) => boolean = () => true): void {
     for (const lobby of this.lobbies.values()) {
-      if (!lobby.members.has(userId)) continue;
+      // Only the lobbies the ended session could see: another game's members hear nothing of it.
+      if (!lobby.members.has(userId) || !seesLobbiesOf(lobby.applicationId)) continue;
       this.refreshIdle(lobby);
-      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(userId, lobby.members.get(userId) as MemberState) });
+      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, userId, lobby.members.get(userId) as MemberState) });
     }
   }
 
@@ -365,7 +369,7 @@ export class LobbyService {
       lobby.members.set(into, member);
       // The full account gets the whole lobby; the others, the new member.
       this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
-      this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
+      this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(lobby, into, member) });
     }
   }
 
@@ -475,14 +479,14 @@ export class LobbyService {
       lobby.members.set(input.id, member);
       // The newcomer gets the whole lobby; the others, the new member.
       this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
-      this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(input.id, member) });
+      this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(lobby, input.id, member) });
       return;
     }
     if (input.metadata === undefined && input.flags === undefined && input.additional_name === undefined) return;
     if (input.metadata !== undefined) existing.metadata = input.metadata;
     if (input.flags !== undefined) existing.flags = input.flags;
     if (input.additional_name !== undefined) existing.additionalName = input.additional_name;
-    this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(input.id, existing) });
+    this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, input.id, existing) });
   }
 
   private removeMember(lobby: LobbyState, userId: string): void {
@@ -499,7 +503,7 @@ export class LobbyService {
   }
 
   private refreshIdle(lobby: LobbyState): void {
-    const anyConnected = [...lobby.members.keys()].some((id) => this.deps.connected(id));
+    const anyConnected = [...lobby.members.keys()].some((id) => this.deps.connected(id, lobby.applicationId));
     if (anyConnected) lobby.idleSince = null;
     else lobby.idleSince ??= this.deps.now();
   }
@@ -513,8 +517,8 @@ export class LobbyService {
     if (others.length > 0) this.deps.dispatch(others, event, data, lobby.applicationId);
   }
 
-  private memberView(id: string, member: MemberState): LobbyMember {
-    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
+  private memberView(lobby: LobbyState, id: string, member: MemberState): LobbyMember {
+    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id, lobby.applicationId), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
   }
 
   private view(lobby: LobbyState): Lobby {
@@ -522,7 +526,7 @@ export class LobbyService {
       id: lobby.id,
       application_id: lobby.applicationId,
       metadata: lobby.metadata,
-      members: [...lobby.members.entries()].map(([id, member]) => this.memberView(id, member)),
+      members: [...lobby.members.entries()].map(([id, member]) => this.memberView(lobby, id, member)),
       ...(lobby.linkedChannel !== null ? { linked_channel: lobby.linkedChannel } : {}),
     };
   }
