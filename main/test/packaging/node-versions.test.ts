@@ -11,11 +11,12 @@
  * x64) it says so in one line, and fails under CI=true, else is skipped.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
+import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
 import { REPO_ROOT } from '../support/cli-process.js';
 
 interface NodeBuild {
@@ -137,6 +138,14 @@ function versionOf(node: string): string {
 }
 
 describe('issue 27 §3: every supported Node', () => {
+  it('package.json engines names the majors tested here, each with start-up tiering flags of its own', () => {
+    const engines = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const majors = engines.split('||').map((range) => Number(/\^(\d+)\./.exec(range.trim())?.[1]));
+    expect(majors).toContain(hereMajor);
+    for (const build of others) expect(majors).toContain(build.major);
+    expect([...majors].sort()).toEqual([...TIERED_NODE_MAJORS].sort());
+  });
+
   describe(`Node ${process.versions.node} (the one running the tests)`, () => {
     startChecks({ major: hereMajor, path: process.execPath, version: process.versions.node });
   });
