@@ -4,7 +4,8 @@
 // (embedded emulator, no game, fresh directories): one as users start it (compilers held
 // during start-up: main/src/host/compose/startup-tiering.ts) and one with `node --opt` (the
 // same V8 defaults, but user-set, so nothing is held). Prints per Node and variant the median
-// (min-max) of the time from spawn to the "listening" line and of VmRSS 5 s after it.
+// (min-max) of the time from spawn to the "listening" line, of VmRSS 5 s after it, and of the
+// CPU time used over the 10 s that follow (idle: no game).
 //
 //   node scripts/measure-start.mjs [--pairs N] [NODE_BINARY ...]
 //
@@ -24,6 +25,12 @@ const PAIRS = pairsAt === -1 ? 5 : Number(args[pairsAt + 1]);
 const given = args.filter((a, i) => i !== pairsAt && i !== pairsAt + 1);
 const nodes = given.length > 0 ? given : [process.execPath, ...OTHER_NODE_MAJORS.map((major) => ensureNode(major).path).filter(Boolean)];
 const SETTLE_MS = 5000;
+const IDLE_MS = 10_000;
+/** utime + stime of a process, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 /** One `companion serve`: ms to "listening", VmRSS (MiB) SETTLE_MS later, and its stderr. */
 function startOnce(node, extraArgs) {
@@ -44,12 +51,16 @@ function startOnce(node, extraArgs) {
       const startMs = performance.now() - started;
       setTimeout(() => {
         const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
-        child.removeAllListeners('exit');
-        child.once('exit', () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve({ startMs, rss, stderr });
-        });
-        child.kill('SIGTERM');
+        const cpuBefore = cpuMs(child.pid);
+        setTimeout(() => {
+          const idleCpuMs = cpuMs(child.pid) - cpuBefore;
+          child.removeAllListeners('exit');
+          child.once('exit', () => {
+            rmSync(dir, { recursive: true, force: true });
+            resolve({ startMs, rss, idleCpuMs, stderr });
+          });
+          child.kill('SIGTERM');
+        }, IDLE_MS);
       }, SETTLE_MS);
     });
   });
@@ -78,8 +89,8 @@ for (const node of nodes) {
   }
   const diff = held.map((h, i) => free[i].rss - h.rss);
   process.stdout.write(
-    `${version} held:     start ${summary(held.map((r) => r.startMs), 0)} ms, RSS ${summary(held.map((r) => r.rss), 1)} MiB\n` +
-      `${version} not held: start ${summary(free.map((r) => r.startMs), 0)} ms, RSS ${summary(free.map((r) => r.rss), 1)} MiB\n` +
+    `${version} held:     start ${summary(held.map((r) => r.startMs), 0)} ms, RSS ${summary(held.map((r) => r.rss), 1)} MiB, idle CPU ${summary(held.map((r) => r.idleCpuMs), 0)} ms / 10 s\n` +
+      `${version} not held: start ${summary(free.map((r) => r.startMs), 0)} ms, RSS ${summary(free.map((r) => r.rss), 1)} MiB, idle CPU ${summary(free.map((r) => r.idleCpuMs), 0)} ms / 10 s\n` +
       `${version} RSS saved by holding, per pair: ${summary(diff, 1)} MiB (${PAIRS} pairs)\n`,
   );
 }
