@@ -145,7 +145,23 @@ export class PlatformServices {
     });
     this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
     this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
-    this.lobbies = new LobbyService({
+    this.lobbies = this.createLobbies();
+    this.lobbySweeper = new LobbySweeper(this.lobbies);
+    this.lobbyInvites = new LobbyInvites(now);
+    this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
+    this.testProvider = new TestProvider(now);
+    this.identities = new IdentityBook(store, now);
+    this.provisional = this.createProvisional();
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
+    this.childTokens = new ChildTokens(store, this.oauth, now);
+    this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+  }
+
+  /** Lobbies: their dispatches reach each member's sessions that may see the lobby's application (access/audience.ts). */
+  private createLobbies(): LobbyService {
+    const { store } = this;
+    const { now } = this.options;
+    return new LobbyService({
       nextId: () => store.ids.next(),
       now,
       user: (id) => {
@@ -160,11 +176,12 @@ export class PlatformServices {
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
     });
-    this.lobbySweeper = new LobbySweeper(this.lobbies);
-    this.lobbyInvites = new LobbyInvites(now);
-    this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
-    this.testProvider = new TestProvider(now);
-    this.identities = new IdentityBook(store, now);
+  }
+
+  /** Provisional accounts: identities checked by OIDC, the test provider or a game's token; merges and unmerges tell the others. */
+  private createProvisional(): ProvisionalService {
+    const { store } = this;
+    const { now, limits, logger } = this.options;
     const verifier = new IdentityVerifier({
       oidc: new OidcVerifier({ now, fetchTimeoutMs: limits.oidcFetchTimeoutMs }),
       testProvider: this.testProvider,
@@ -174,7 +191,7 @@ export class PlatformServices {
       },
       identityOf: (applicationId, userId) => this.identities.ofUser(applicationId, userId),
     });
-    this.provisional = new ProvisionalService({
+    return new ProvisionalService({
       store,
       oauth: this.oauth,
       verifier,
@@ -185,9 +202,6 @@ export class PlatformServices {
       moveLobbyMemberships: (from, into, applicationId) => this.lobbies.moveMember(from, into, applicationId),
       changes: new RelationshipChanges(store, this.sessions, (friendId, userId) => this.presence.sendTo(friendId, userId)),
     });
-    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
-    this.childTokens = new ChildTokens(store, this.oauth, now);
-    this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
   /** A webhook event to the app (nothing when it has no webhook URL), signed like every other. */

@@ -1,17 +1,16 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
-import type { AppRecord, UserRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
 import { AccessRefusal } from '../access/access-refusal.js';
-import { bucketOwner, type Caller } from '../access/caller.js';
+import { bucketOwner } from '../access/caller.js';
 import type { AccessPolicy } from '../access/policy.js';
 import { accessProblems } from '../access/route-access.js';
-import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, refusalToApi, unauthorized } from './errors.js';
+import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, notFoundRoute, refusalToApi } from './errors.js';
 import { HttpRateLimiter } from './rate-limit.js';
 import { BodyTooLarge, refusalBeforeRouting, refusalOfContentType } from './request-checks.js';
+import { RequestAuthenticator } from './authenticator.js';
 import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
 
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
@@ -39,49 +38,11 @@ export interface HandlerOptions {
  */
 export function createRequestHandler(options: HandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const limiter = new HttpRateLimiter(options.now);
-  const adminToken = Buffer.from(options.adminToken);
+  const authenticator = new RequestAuthenticator(options);
   // A route that does not say what its params name cannot be served: the policy could not see it.
   // Under /_emulator too: only the admin's own routes (the admin token) go without a rule.
   const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes, ...options.adminRoutes]);
   if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
-  // A ban ends every token of the account, user tokens included, on every route.
-  const usable = (route: Route, user: UserRecord): UserRecord => {
-    if (options.store.ban(user.id) !== undefined) throw route.bannedAnswer?.() ?? unauthorized();
-    return user;
-  };
-
-  const authenticate = (route: Route, request: IncomingMessage): Credentials => {
-    const header = request.headers.authorization;
-    if (route.auth === 'none') return ANONYMOUS;
-    if (header === undefined) throw unauthorized();
-    if (route.auth === 'bot' || route.auth === 'bearer-or-bot') {
-      if (header.startsWith('Bot ')) {
-        const app = appByBotToken(options.store, header.slice(4).trim());
-        if (app === undefined) throw unauthorized();
-        return { bot: app, caller: { kind: 'game-server', app } };
-      }
-      if (route.auth === 'bot') throw unauthorized();
-    }
-    if (route.auth === 'admin') {
-      const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
-      if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
-      return ANONYMOUS;
-    }
-    if (header.startsWith('Bearer ')) {
-      if (route.auth !== 'bearer' && route.bearerScopes === undefined) throw unauthorized();
-      const oauth = options.bearer(header.slice(7).trim());
-      if (oauth === undefined) throw unauthorized();
-      const user = usable(route, oauth.user);
-      if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
-      return { user, oauth, caller: { kind: 'game-player', user, applicationId: oauth.applicationId } };
-    }
-    if (route.auth === 'bearer' || route.auth === 'bearer-or-bot') throw unauthorized();
-    const found = options.store.userByToken(header);
-    if (found === undefined) throw unauthorized();
-    const user = usable(route, found);
-    return { user, caller: { kind: 'player', user } };
-  };
-
   const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
     const refused = refusalBeforeRouting(request, options.limits.maxHttpBodyBytes);
     if (refused !== undefined) throw refused;
@@ -106,7 +67,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const route = match.route;
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
-    const { user, oauth, bot, caller } = authenticate(route, request);
+    const { user, oauth, bot, caller } = authenticator.authenticate(route, request);
     const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
@@ -141,27 +102,6 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       })
       .catch((error: unknown) => options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http response failed'));
   };
-}
-
-/** What a request's credentials stand for. */
-interface Credentials {
-  readonly user?: UserRecord;
-  readonly oauth?: BearerAuth;
-  readonly bot?: AppRecord;
-  readonly caller: Caller;
-}
-
-const ANONYMOUS: Credentials = { caller: { kind: 'anonymous' } };
-
-/** The app whose bot token this is (compared in constant time), or undefined. */
-function appByBotToken(store: Store, token: string): AppRecord | undefined {
-  const given = Buffer.from(token);
-  let found: AppRecord | undefined;
-  for (const app of store.apps()) {
-    const expected = Buffer.from(app.bot_token);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) found = app;
-  }
-  return found;
 }
 
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {

@@ -1,4 +1,3 @@
-import type { PlatformAdmin } from '../admin/admin.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import { relationshipsOf } from '../state/relationships-of.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -24,6 +23,12 @@ export interface RelationshipView {
   readonly user: PlatformUser;
 }
 
+/** Who makes and ends friendships (the admin: presence and events for both); the service calls it, never the reverse. */
+export interface Friendships {
+  addFriends(a: string, b: string): void;
+  removeFriends(a: string, b: string): void;
+}
+
 /**
  * Friend requests and blocks, between the platform's users (the friendships themselves are the
  * admin's: accepting makes friends as it does). A request to someone who asked you first accepts
@@ -34,7 +39,7 @@ export interface RelationshipView {
 export class RelationshipService {
   constructor(
     private readonly store: Store,
-    private readonly admin: Pick<PlatformAdmin, 'addFriends' | 'removeFriends'>,
+    private readonly admin: Friendships,
     private readonly dispatcher: Dispatcher,
     /** Game relationships (per application). */
     readonly game: GameRelationshipService,
