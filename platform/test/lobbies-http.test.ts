@@ -110,4 +110,24 @@ describe('lobbies over HTTP', () => {
     expect(update.d).toMatchObject({ lobby_id: lobby.id, member: { id: SEED.users.bob, connected: false } });
     aliceGateway.close();
   });
+
+  it('a member with two gateway sessions is told as away once, when the last one ends (not once per session)', async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
+    const { client: aliceGateway } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
+    // bob's desktop session and his game's session, as when Companion and a game both run.
+    const { client: bobDesktop } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'));
+    const { client: bobGame } = await GatewayClient.ready(platform.gatewayUrl, bob);
+    const lobby = (await api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${alice}`, body: { secret: 'twice' } })).body;
+    await api(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${bob}`, body: { secret: 'twice' } });
+    bobGame.close(1000);
+    bobDesktop.close(1000);
+    const update = await aliceGateway.next(isDispatch(LobbyEvent.MemberUpdate));
+    expect(update.d).toMatchObject({ lobby_id: lobby.id, member: { id: SEED.users.bob, connected: false } });
+    // A message after both ends: every update about them has reached alice before it.
+    await api(platform, 'POST', `/api/v10/lobbies/${lobby.id}/messages`, { token: `Bearer ${alice}`, body: { content: 'still here' } });
+    await aliceGateway.next(isDispatch(LobbyEvent.MessageCreate));
+    expect(aliceGateway.dispatches(LobbyEvent.MemberUpdate)).toHaveLength(1);
+    aliceGateway.close();
+  });
 });

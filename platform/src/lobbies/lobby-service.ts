@@ -280,14 +280,17 @@ export class LobbyService {
   // ---- idleness
 
   /**
-   * A user's gateway session ended: the lobbies they are in may have become idle, and their
-   * members hear of it (LOBBY_MEMBER_UPDATE). A session that comes is seen by the next sweep.
+   * A user's gateway session ended: the lobbies they are in may have become idle, and, when it
+   * was their last session (`connected` turned false), their members hear of it once
+   * (LOBBY_MEMBER_UPDATE); a session that ends while another stays open changes nothing they
+   * see. A session that comes is seen by the next sweep.
    */
   connectionChanged(userId: string): void {
+    const away = !this.deps.connected(userId);
     for (const lobby of this.lobbies.values()) {
       if (!lobby.members.has(userId)) continue;
       this.refreshIdle(lobby);
-      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(userId, lobby.members.get(userId) as MemberState) });
+      if (away) this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(userId, lobby.members.get(userId) as MemberState) });
     }
   }
 
