@@ -130,4 +130,21 @@ describe('lobbies over HTTP', () => {
     expect(aliceGateway.dispatches(LobbyEvent.MemberUpdate)).toHaveLength(1);
     aliceGateway.close();
   });
+  it("a game session's READY lists the lobbies of its application the player is in (ours); a user-token session's has none", async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
+    const put = (token: string, secret: string) => api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${token}`, body: { secret } });
+    const shared = (await put(alice, 'shared')).body;
+    await put(bob, 'shared');
+    const bobsOwn = (await put(bob, 'bob-only')).body;
+    const { ready } = await GatewayClient.ready(platform.gatewayUrl, bob);
+    const lobbies = ready.lobbies ?? [];
+    expect(lobbies.map((lobby) => lobby.id).sort()).toEqual([shared.id, bobsOwn.id].sort());
+    expect(lobbies.find((lobby) => lobby.id === shared.id)?.members.map((member) => member.id)).toEqual([SEED.users.alice, SEED.users.bob]);
+    const desktop = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'));
+    expect(desktop.ready.lobbies).toBeUndefined();
+    // A token without lobbies.write is told of none.
+    const narrow = (await obtainTokens(platform, platform.loginToken('bob'), { client_id: APP, scope: 'identify gateway.connect' })).access_token;
+    expect((await GatewayClient.ready(platform.gatewayUrl, narrow)).ready.lobbies).toBeUndefined();
+  });
 });

@@ -453,6 +453,13 @@ export class LobbyService {
     checkMetadata('metadata', member.metadata);
   }
 
+  /** The lobbies of `applicationId` that `userId` is a member of, as the members see them (a game session's READY). */
+  lobbiesOfMember(userId: string, applicationId: string): Lobby[] {
+    const lobbies: Lobby[] = [];
+    for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) lobbies.push(this.view(lobby));
+    return lobbies;
+  }
+
   private lobbiesOf(userId: string, applicationId: string): number {
     let count = 0;
     for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) count += 1;
