@@ -122,6 +122,9 @@ export class ClientLobbies {
   /** A dispatch of the game's own gateway connection (checked): lobby and message events update what is kept and call back. */
   dispatch(event: PlatformDispatch): void {
     switch (event.t) {
+      case 'READY':
+        if (event.d.lobbies !== undefined) this.ready(event.d.lobbies.map(toLobbyHandle));
+        return;
       case 'LOBBY_CREATE':
       case 'LOBBY_UPDATE': {
         const lobby = this.keep(toLobbyHandle(event.d));
@@ -184,6 +187,25 @@ export class ClientLobbies {
   readonly forget = (messageId: string): void => {
     this.messages.delete(messageId);
   };
+
+  /**
+   * READY's lobbies are the ones the player is in: the game hears of a lobby new to it
+   * (lobbyCreated) and of one it knew that the player is no longer in (lobbyDeleted), once;
+   * the others are brought up to date without a callback.
+   */
+  private ready(lobbies: readonly LobbyHandle[]): void {
+    const current = new Set(lobbies.map((lobby) => lobby.id));
+    for (const id of [...this.known.keys()]) {
+      if (current.has(id)) continue;
+      this.known.delete(id);
+      this.callbacks.lobbyDeleted?.(id);
+    }
+    for (const lobby of lobbies) {
+      const isNew = !this.known.has(lobby.id);
+      this.keep(lobby);
+      if (isNew) this.callbacks.lobbyCreated?.(lobby.id);
+    }
+  }
 
   private keep(lobby: LobbyHandle): LobbyHandle {
     this.known.set(lobby.id, lobby);

@@ -3,6 +3,7 @@ import { attempt, fail, type BearerCallOptions } from './platform-request.js';
 import * as api from './relationship-api.js';
 import { RelationshipBook, RelationshipType, type RelationshipHandle } from './relationship-handles.js';
 import type { PlatformDispatch } from './wire/gateway.js';
+import type { WireUser } from './user-handle.js';
 
 export { RelationshipType, type RelationshipHandle } from './relationship-handles.js';
 
@@ -56,6 +57,13 @@ export class ClientRelationships {
   /** Client::GetRelationshipHandle: from the cache; both types None when there is no relationship. */
   handle(userId: string): RelationshipHandle {
     return this.book.handle(userId);
+  }
+
+  /** The user, when the cache holds a relationship of either kind with them (for getUser). */
+  relatedUser(userId: string): WireUser | undefined {
+    const handle = this.book.handle(userId);
+    const related = handle.discordRelationshipType !== RelationshipType.None || handle.gameRelationshipType !== RelationshipType.None;
+    return related && handle.username !== '' ? handle.user : undefined;
   }
 
   /** The cache's relationships (those getRelationshipHandle answers with a type). */

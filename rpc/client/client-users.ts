@@ -28,13 +28,19 @@ export interface ClientUsersOptions {
   /** The game's application id: its activity is the one gameActivity() answers. */
   readonly applicationId: () => string | undefined;
   readonly cdnBase: () => string;
+  /**
+   * A user the SDK's relationship cache holds a relationship of either kind with (a game friend
+   * or a game request included, which READY and RELATIONSHIP_ADD do not carry), else undefined.
+   */
+  readonly related?: (userId: string) => WireUser | undefined;
 }
 
 /**
  * The users the game's own gateway session tells of, for getCurrentUserV2 and getUser: the
  * player (READY's user, then USER_UPDATE), the player's relationships (READY, RELATIONSHIP_ADD
- * and RELATIONSHIP_REMOVE) and their presences (READY's presences, PRESENCE_UPDATE). A READY
- * starts over; the session ending (disconnected, not a reconnect) forgets everything.
+ * and RELATIONSHIP_REMOVE, and the game relationships the relationship cache holds: game friends
+ * and game requests) and their presences (READY's presences, PRESENCE_UPDATE). A READY starts
+ * over; the session ending (disconnected, not a reconnect) forgets everything.
  */
 export class ClientUsers implements UserSource {
   private me: WireUser | undefined;
@@ -57,7 +63,8 @@ export class ClientUsers implements UserSource {
   }
 
   user(id: string): WireUser | undefined {
-    return this.me?.id === id ? this.me : this.users.get(id);
+    if (this.me === undefined) return undefined;
+    return this.me.id === id ? this.me : (this.users.get(id) ?? this.options.related?.(id));
   }
 
   status(id: string): StatusType {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client, type ConnectionStatus, type TokenInvalidated } from '../../../rpc/client/index.js';
 import { SEED } from '../../../platform/src/index.js';
-import { bannedAccountMessage } from '../../src/host/session/banned-account-gate.js';
+import { BANNED_AUTHORIZE_DESCRIPTION, bannedAccountMessage } from '../../src/host/session/banned-account-gate.js';
 import type { Host } from '../../src/host/compose/host.js';
 import { controlCall, DEMO_APP_ID, eventually, startTestHost, World, type Player } from './support/world.js';
 
@@ -49,7 +49,7 @@ async function linkedGame(player: Player): Promise<Client> {
 }
 
 describe('issue 25 §1.6: a ban, seen by the host and its games', () => {
-  it("one token expiration callback per ban; the host says it is banned, refuses the game's presence, and signs in again by itself after the unban", async () => {
+  it("one token expiration callback per ban; the host says it is banned, refuses the game's presence and authorization saying why, and signs in again by itself after the unban", async () => {
     world = await World.start();
     const alice = await world.player('alice', { consentPolicy: 'approve' });
     const game = await linkedGame(alice);
@@ -69,6 +69,12 @@ describe('issue 25 §1.6: a ban, seen by the host and its games', () => {
     expect((await alice.control('GET', '/v1/status')).body).toMatchObject({ account: { user: { username: 'alice' } }, gateway: { status: 'banned' } });
     const refused = await game.updateRichPresence({ state: 'while banned' });
     expect(refused).toMatchObject({ successful: false, errorCode: 4010, error: bannedAccountMessage('SET_ACTIVITY') });
+    // Authorizing again says why it cannot be done now (not only that Companion is not signed in).
+    const args = new AuthorizationArgs();
+    args.setScopes('identify sdk.social_layer');
+    args.setCodeChallenge(game.createAuthorizationCodeVerifier().challenge());
+    const authorized = await game.authorize(args);
+    expect(authorized.result).toMatchObject({ successful: false, errorCode: 5000, error: `OAuth2 Error: server_error: ${BANNED_AUTHORIZE_DESCRIPTION}` });
 
     expect(await admin('DELETE', `/_emulator/users/${SEED.users.alice}/ban`)).toBe(204);
     await eventually(() => alice.host.session.status.status === 'ready', 'the host signed in again', 10_000);

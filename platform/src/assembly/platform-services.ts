@@ -115,6 +115,8 @@ export class PlatformServices {
         const auth = this.oauth.bearer(token);
         return auth !== undefined && this.childTokens.childrenOf(auth.applicationId).length > 0 ? undefined : auth;
       },
+      // Read late too: the lobby service is made after the gateway.
+      lobbiesOf: (userId, applicationId) => this.lobbies.lobbiesOfMember(userId, applicationId),
     });
     this.webhooks = new WebhookDeliverer({
       now,

@@ -8,6 +8,7 @@ import {
   GatewayClose,
   GatewayEvent,
   GatewayOp,
+  LobbyEvent,
   REIDENTIFY_GATEWAY_CLOSE_CODES,
   type ReadyEvent,
 } from '../wire/index.js';
@@ -242,7 +243,15 @@ export class GatewayConnection implements SessionTransport {
       guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],
       private_channels: may(GatewayEvent.ChannelCreate) ? store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)) : [],
       presences: may(GatewayEvent.PresenceUpdate) ? presence.onlineFriends(user.id) : [],
+      ...this.readyLobbies(user, session),
     };
+  }
+
+  /** A game's session learns the lobbies its player is in (**ours**), as LOBBY_CREATE would tell of each. */
+  private readyLobbies(user: UserRecord, session: Session): Pick<ReadyEvent, 'lobbies'> {
+    const { oauth } = session;
+    if (oauth === undefined || this.ctx.lobbiesOf === undefined || !mayReceive(oauth.scopes, LobbyEvent.Create)) return {};
+    return { lobbies: this.ctx.lobbiesOf(user.id, oauth.applicationId) };
   }
 
   private resume(d: unknown): void {

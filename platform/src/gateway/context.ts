@@ -3,6 +3,7 @@ import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
 import type { UserRecord } from '../state/model.js';
+import type { Lobby } from '../wire/index.js';
 import type { PresenceHub } from './presence.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './sessions.js';
@@ -33,4 +34,6 @@ export interface GatewayContext {
   endSession(session: Session): void;
   /** What an OAuth2 access token stands for (a game's own connection), or undefined (the OAuth2 service's `bearer`). */
   readonly bearer?: (token: string) => GatewayBearer | undefined;
+  /** The lobbies of an application a user is a member of, for a game session's READY (the lobby service's `lobbiesOfMember`). */
+  readonly lobbiesOf?: (userId: string, applicationId: string) => readonly Lobby[];
 }

@@ -1,27 +1,14 @@
 import * as v from 'valibot';
 
+import { dictionaryOf } from '../support/plain-object.js';
+
 /**
  * The shapes JSON bodies are checked against, shared by the routes (see parseBody: a mismatch
- * is 400 50035 with `errors` at the field's path). valibot's `object` and `record` take any
- * non-null object, arrays included (`[]` passes as `{}` and `["a"]` as `{"0": "a"}`), so every
- * object here is checked to be a plain JSON object first.
+ * is 400 50035 with `errors` at the field's path). Every object here is checked to be a plain
+ * JSON object first (support/plain-object.ts: valibot's `object` and `record` take arrays).
  */
 
-const OBJECT_EXPECTED = 'Expected an object (a dictionary), not an array or another type';
-
-function isPlainObject(input: unknown): boolean {
-  return typeof input === 'object' && input !== null && !Array.isArray(input);
-}
-
-/** A JSON object, not an array: what `v.object(entries)` means for a request body or a nested object. */
-export function plainObject<const E extends v.ObjectEntries>(entries: E) {
-  return v.pipe(v.unknown(), v.check(isPlainObject, OBJECT_EXPECTED), v.object(entries));
-}
-
-/** A dictionary of string keys to values of `value` (a JSON object, never an array). */
-export function dictionaryOf<const S extends v.GenericSchema>(value: S) {
-  return v.pipe(v.unknown(), v.check(isPlainObject, OBJECT_EXPECTED), v.record(v.string(), value));
-}
+export { dictionaryOf, plainObject } from '../support/plain-object.js';
 
 /** A dictionary of string keys to string values: metadata. */
 export const StringMap = dictionaryOf(v.string());

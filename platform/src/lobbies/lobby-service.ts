@@ -283,15 +283,18 @@ export class LobbyService {
   // ---- idleness
 
   /**
-   * A user's gateway session ended: the lobbies they are in may have become idle, and their
-   * members hear of it (LOBBY_MEMBER_UPDATE). A session that comes is seen by the next sweep.
+   * A user's gateway session ended: the lobbies they are in may have become idle, and, when it
+   * was their last session (`connected` turned false), their members hear of it once
+   * (LOBBY_MEMBER_UPDATE); a session that ends while another stays open changes nothing they
+   * see. A session that comes is seen by the next sweep.
    */
   connectionChanged(userId: string, seesLobbiesOf: (applicationId: string) => boolean = () => true): void {
     for (const lobby of this.lobbies.values()) {
       // Only the lobbies the ended session could see: another game's members hear nothing of it.
       if (!lobby.members.has(userId) || !seesLobbiesOf(lobby.applicationId)) continue;
       this.refreshIdle(lobby);
-      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, userId, lobby.members.get(userId) as MemberState) });
+      // Away only when no session that may see this lobby is left: told once, not per session.
+      if (!this.deps.connected(userId, lobby.applicationId)) this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, userId, lobby.members.get(userId) as MemberState) });
     }
   }
 
@@ -452,6 +455,13 @@ export class LobbyService {
   private checkMemberInput(member: MemberInput): void {
     if (this.deps.user(member.id) === undefined) throw new LobbyError('unknown_user', `Unknown User ${member.id}`);
     checkMetadata('metadata', member.metadata);
+  }
+
+  /** The lobbies of `applicationId` that `userId` is a member of, as the members see them (a game session's READY). */
+  lobbiesOfMember(userId: string, applicationId: string): Lobby[] {
+    const lobbies: Lobby[] = [];
+    for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) lobbies.push(this.view(lobby));
+    return lobbies;
   }
 
   private lobbiesOf(userId: string, applicationId: string): number {

@@ -45,6 +45,8 @@ export const ReadySchema = v.object({
   user: WireUserSchema,
   relationships: v.exactOptional(v.array(RelationshipSchema)),
   presences: v.exactOptional(v.array(PresenceSchema)),
+  /** The lobbies of the game the player is in (a game's session; ours). */
+  lobbies: v.exactOptional(v.array(LobbySchema)),
 });
 export type WireReady = v.InferOutput<typeof ReadySchema>;
 
