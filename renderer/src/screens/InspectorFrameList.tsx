@@ -18,8 +18,21 @@ function navigatedIndex(key: string, selectedIndex: number, count: number): numb
   return Math.min(count - 1, Math.max(0, (selectedIndex < 0 ? 0 : selectedIndex) + (key === 'ArrowDown' ? 1 : -1)));
 }
 
+/** Where the host dropped a connection's older rows (its ring keeps the opening and the newest). */
+function DroppedMarker({ row }: { readonly row: FrameRow }): ReactNode {
+  return (
+    <div className="frame-row dropped-marker" role="note" data-testid="inspector-dropped" data-connection={row.frame.connection_id} data-seq={row.frame.seq}>
+      <span>{formatClock(row.frame.at)}</span>
+      <span>⋯</span>
+      <span title={row.frame.connection_id}>{row.frame.connection_id}</span>
+      <span className="dropped-text">{row.frame.evt} (the host keeps each connection&apos;s first rows and its newest)</span>
+    </div>
+  );
+}
+
 function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; readonly selected: boolean; readonly onSelect: (seq: number) => void }): ReactNode {
   const { frame } = row;
+  if (row.dropped !== undefined) return <DroppedMarker row={row} />;
   const error = errorReply(frame);
   return (
     <button

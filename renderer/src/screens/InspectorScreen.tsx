@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
-import { FRAME_RING_SIZE, INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
+import { INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
 import { formatClock, relayOutcomeText } from '../lib/format';
 import { connectionIds, facetValues, filterRows, sortRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
@@ -46,7 +46,7 @@ function useInspectorView(): InspectorView {
 
 function eventCount(rows: readonly FrameRow[]): number {
   let count = 0;
-  for (const row of rows) if (row.frame.direction === 'host') count += 1;
+  for (const row of rows) if (row.frame.direction === 'host' && row.dropped === undefined) count += 1;
   return count;
 }
 
@@ -58,7 +58,6 @@ export function InspectorScreen(): ReactNode {
   const dropped = useApp((s) => s.droppedFrames);
   const cap = useApp((s) => s.frameCap);
   const selectFrame = useApp((s) => s.selectFrame);
-  const missed = useApp((s) => s.missedFrames);
   const watchInspector = useApp((s) => s.watchInspector);
   // While on screen, the host pushes frames (it keeps them in its ring otherwise).
   useEffect(() => {
@@ -76,7 +75,6 @@ export function InspectorScreen(): ReactNode {
       <p className="muted" data-testid="inspector-count" aria-live="polite">
         {visible.length} of {frames.length} rows ({eventCount(frames)} host events){paused ? `, paused (${heldCount} held)` : ''}
         {dropped > 0 ? `, ${dropped} oldest dropped (keeps ${cap.toLocaleString()})` : ''}
-        {missed > 0 ? `, ${missed} not shown (they came while the inspector was closed, beyond the host's last ${FRAME_RING_SIZE.toLocaleString()})` : ''}
       </p>
       <RelayOutcomes />
       <div className="inspector-body">

@@ -19,7 +19,7 @@ import {
   type TopicPush,
 } from '../../../preload/src/contract';
 import { hasLink } from '../bridge/link';
-import { appendCapped, createFramePairer, EMPTY_FILTER, type FrameFilter, type FramePairer, type FrameRow } from './frames';
+import { appendCapped, createFramePairer, EMPTY_FILTER, rowsOf, type FrameFilter, type FramePairer, type FrameRow } from './frames';
 import { parseRecording, type LoadedRecording } from '../lib/recording-file';
 
 /**
@@ -82,8 +82,6 @@ export interface InspectorSlice {
   readonly lastSeq: number;
   readonly selectedSeq: number | null;
   readonly frameCap: number;
-  /** Frames the host no longer had when the inspector asked for them (more than its ring came while no window showed it). */
-  readonly missedFrames: number;
   ingestFrames(frames: readonly FrameView[]): void;
   /**
    * The inspector is on screen: fetches the frames it has not seen and the recent relay
@@ -293,7 +291,6 @@ const createInspectorSlice =
     held: [],
     paused: false,
     droppedFrames: 0,
-    missedFrames: 0,
     lastSeq: 0,
     selectedSeq: null,
     frameCap: ctx.options.frameCap,
@@ -320,9 +317,8 @@ const createInspectorSlice =
       const known = get().lastSeq;
       const incoming = arrived.filter((frame) => frame.seq > known);
       if (incoming.length === 0) return;
-      const missed = known > 0 ? Math.max(0, (incoming[0]?.seq ?? 0) - known - 1) : 0;
-      if (missed > 0) set((s) => ({ missedFrames: s.missedFrames + missed }));
-      const rows = incoming.map((frame) => ctx.pairer.pair(frame));
+      // Rows the host dropped from a connection's ring are shown where they were (a marker).
+      const rows = rowsOf(incoming, ctx.pairer);
       const lastSeq = Math.max(known, incoming[incoming.length - 1]?.seq ?? 0);
       const cap = ctx.options.frameCap;
       set((s) => {
@@ -357,7 +353,7 @@ const createInspectorSlice =
       set({ selectedSeq: seq });
     },
     clearFrames() {
-      set({ frames: [], held: [], selectedSeq: null, missedFrames: 0 });
+      set({ frames: [], held: [], selectedSeq: null });
     },
   });
 

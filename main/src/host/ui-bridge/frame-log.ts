@@ -1,10 +1,11 @@
 import { FRAME_RING_SIZE, type FrameView, type LintView } from '../../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../../rpc/src/index.js';
 import { REDACTED, scrubSecrets } from '../../base/logger.js';
-import { holdsSecret } from '../record/redact-secrets.js';
+import { holdsSecret, redactSecrets } from '../record/redact-secrets.js';
+import { ConnectionRing, type RingBounds, type RingEntry } from './connection-ring.js';
 import { HOST_EVENT_OPCODE, hostEventRow } from '../../../../common/src/recording/host-event-row.js';
 
-/** How many frames the snapshot carries (the contract's limit). */
+/** How many rows the host keeps over every connection, and a snapshot carries at most (the contract's limit). */
 export { FRAME_RING_SIZE };
 /** A payload larger than this (as JSON) is replaced by a truncated preview, so the ring stays bounded. */
 export const MAX_FRAME_PAYLOAD_CHARS = 16 * 1024;
@@ -109,27 +110,56 @@ interface PendingLint {
   readonly applicationId: string;
 }
 
+/** What keeping an entry costs besides its JSON (the entry and its fields), for the byte bounds. */
+const ENTRY_OVERHEAD_BYTES = 96;
+
 /**
- * One recorded frame. Its view (redacted payload, cmd, evt, nonce) is made when a UI first
- * asks for it: frames are recorded whenever a UI is open, but most are never looked at while
- * no window shows the inspector (see UiBridge.watchInspector). So are its lints (FrameLinter).
+ * A payload as the host keeps it: JSON text, with the recording's redaction applied
+ * (redactSecrets: tokens, codes, secrets never stay in memory), the wire JSON itself when there
+ * was nothing to redact. Text costs about its length, where a parsed payload costs several times that.
  */
-/** What the inspector's ring holds: a frame or a host event, numbered, its view made when first asked for. */
-export interface LogEntry {
-  readonly seq: number;
-  view(): FrameView;
+function keptJson(payload: unknown, json: Uint8Array | undefined): string {
+  try {
+    if (!holdsSecret(payload)) return json === undefined ? (JSON.stringify(payload) ?? 'null') : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8');
+    return JSON.stringify(redactSecrets(payload)) ?? 'null';
+  } catch {
+    return '"[not JSON]"';
+  }
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return '[not JSON]';
+  }
+}
+
+/**
+ * One recorded frame, kept as redacted JSON. Its view (redacted payload, cmd, evt, nonce) is made
+ * when a UI first asks for it: most frames are never looked at (see UiBridge.watchInspector).
+ * So are its lints (FrameLinter).
+ */
+/** What the inspector's rings hold: a frame or a host event, numbered, its view made when first asked for. */
+export interface LogEntry extends RingEntry {
+  readonly connectionId: string;
 }
 
 export class FrameEntry implements LogEntry {
   private made: FrameView | undefined;
+  readonly bytes: number;
+  readonly connectionId: string;
 
   constructor(
     readonly seq: number,
-    private readonly trace: Omit<FrameTrace, 'json'>,
-    /** The wire JSON's length (the trace's bytes are reused after the event: not kept). */
-    private readonly jsonBytes: number | undefined,
+    private readonly trace: Omit<FrameTrace, 'json' | 'payload'>,
+    /** The payload as kept (keptJson). */
+    private readonly json: string,
     private readonly lint: PendingLint | undefined,
-  ) {}
+  ) {
+    this.bytes = json.length + ENTRY_OVERHEAD_BYTES;
+    this.connectionId = trace.connectionId;
+  }
 
   view(): FrameView {
     this.made ??= this.make();
@@ -137,39 +167,47 @@ export class FrameEntry implements LogEntry {
   }
 
   private make(): FrameView {
-    const lints = this.lint?.linter.lint(this.lint.applicationId, (this.trace.payload as { args?: unknown }).args, this.trace.at);
+    const payload = parsedJson(this.json);
+    const lints = this.lint?.linter.lint(this.lint.applicationId, (payload as { args?: unknown } | null)?.args, this.trace.at);
     return {
       seq: this.seq,
       connection_id: this.trace.connectionId,
       direction: this.trace.direction,
       opcode: this.trace.opcode,
       at: this.trace.at,
-      cmd: field(this.trace.payload, 'cmd'),
-      evt: field(this.trace.payload, 'evt'),
-      nonce: field(this.trace.payload, 'nonce'),
-      payload: inspectorPayload(this.trace.payload, this.jsonBytes),
+      cmd: field(payload, 'cmd'),
+      evt: field(payload, 'evt'),
+      nonce: field(payload, 'nonce'),
+      payload: inspectorPayload(payload, Buffer.byteLength(this.json)),
       ...(lints === undefined ? {} : { lints }),
     };
   }
 }
 
 /**
- * A host-side event in the ring (a recording's record kinds, and the relay's outcomes: see
+ * A host-side event in the rings (a recording's record kinds, and the relay's outcomes: see
  * common/src/recording/host-event-row.ts), listed among the frames. Its payload is redacted
  * like a frame's: a gateway dispatch may carry what must not be shown.
  */
 export class EventEntry implements LogEntry {
   private made: FrameView | undefined;
+  readonly bytes: number;
+  readonly connectionId: string;
+  private readonly json: string;
 
   constructor(
     readonly seq: number,
     private readonly at: number,
-    private readonly record: Readonly<Record<string, unknown>>,
-  ) {}
+    record: Readonly<Record<string, unknown>>,
+  ) {
+    this.json = keptJson(record, undefined);
+    this.bytes = this.json.length + ENTRY_OVERHEAD_BYTES;
+    this.connectionId = hostEventRow(record).connection_id;
+  }
 
   view(): FrameView {
     if (this.made === undefined) {
-      const row = hostEventRow(this.record);
+      const row = hostEventRow(parsedJson(this.json) as Readonly<Record<string, unknown>>);
       this.made = {
         seq: this.seq,
         connection_id: row.connection_id,
@@ -186,26 +224,65 @@ export class EventEntry implements LogEntry {
   }
 }
 
+/** How much the host keeps of every connection's conversation (docs/qa-toolkit.md, "What the inspector keeps"). */
+export interface FrameLogLimits extends RingBounds {
+  /** Entries kept at most over every ring. */
+  readonly maxTotalEntries: number;
+  /** Bytes kept at most over every ring. */
+  readonly maxTotalBytes: number;
+  /** Closed connections whose rings are kept (the newest closed). */
+  readonly closedKept: number;
+  /** How long a closed connection's ring is kept (ms). */
+  readonly closedForMs: number;
+}
+
+export const FRAME_LOG_LIMITS: FrameLogLimits = {
+  head: 16,
+  maxEntries: 2_000,
+  maxBytes: 1024 * 1024,
+  maxTotalEntries: FRAME_RING_SIZE,
+  maxTotalBytes: 16 * 1024 * 1024,
+  closedKept: 32,
+  closedForMs: 15 * 60_000,
+};
+
+/** `new FrameLog(n)`: n entries per connection (a head of a quarter of it, at most 16). */
+function limitsOf(limits: Partial<FrameLogLimits> | number): FrameLogLimits {
+  if (typeof limits !== 'number') return { ...FRAME_LOG_LIMITS, ...limits };
+  return { ...FRAME_LOG_LIMITS, maxEntries: limits, head: Math.min(FRAME_LOG_LIMITS.head, Math.floor(limits / 4)) };
+}
+
 /**
- * The inspector's rows: numbered, and the last FRAME_RING_SIZE kept (a ring: memory is
- * bounded whatever the traffic). Views are made on demand and kept (FrameEntry, EventEntry).
+ * The inspector's rows: every connection's conversation from its first byte, numbered, in one
+ * bounded ring per connection (ConnectionRing: its opening kept, then the newest entries), the
+ * host's own rows (gateway dispatches) in a ring of their own. Memory is bounded per ring and
+ * over all of them (FrameLogLimits): beyond the total, the ring with the most entries loses its
+ * oldest first. A closed connection's ring stays for a while, the newest few of them.
  */
 export class FrameLog {
-  private readonly ring: (LogEntry | undefined)[];
-  private next = 0;
-  private size = 0;
+  readonly limits: FrameLogLimits;
+  /** By connection, in the order their first entry came. */
+  private readonly rings = new Map<string, ConnectionRing>();
+  private totalEntries = 0;
+  private totalBytes = 0;
   private seq = 0;
 
   constructor(
-    readonly capacity = FRAME_RING_SIZE,
+    limits: Partial<FrameLogLimits> | number = {},
     private readonly lint?: FrameLinter,
+    private readonly now: () => number = Date.now,
   ) {
-    this.ring = new Array<LogEntry | undefined>(capacity);
+    this.limits = limitsOf(limits);
   }
 
   /** The seq of the newest frame (0 before the first). */
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** What the rings hold now (entries and bytes over all, and how many connections). */
+  get kept(): { readonly entries: number; readonly bytes: number; readonly connections: number } {
+    return { entries: this.totalEntries, bytes: this.totalBytes, connections: this.rings.size };
   }
 
   record(trace: FrameTrace): FrameEntry {
@@ -214,36 +291,89 @@ export class FrameLog {
       this.lint !== undefined && trace.direction === 'in' && field(trace.payload, 'cmd') === 'SET_ACTIVITY'
         ? { linter: this.lint, applicationId: this.lint.applicationOf(trace.connectionId) }
         : undefined;
-    const { connectionId, direction, opcode, payload, at } = trace;
-    return this.keep(new FrameEntry(this.seq, { connectionId, direction, opcode, payload, at }, trace.json?.byteLength, lint));
+    const { connectionId, direction, opcode, at } = trace;
+    return this.keep(new FrameEntry(this.seq, { connectionId, direction, opcode, at }, keptJson(trace.payload, trace.json), lint));
   }
 
   /** A host event (`kind` and its fields, as a recording's record) at `at` (epoch ms). */
   recordEvent(record: Readonly<Record<string, unknown>>, at: number): LogEntry {
     this.seq += 1;
-    return this.keep(new EventEntry(this.seq, at, record));
-  }
-
-  private keep<E extends LogEntry>(entry: E): E {
-    this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    this.size = Math.min(this.size + 1, this.capacity);
+    const entry = this.keep(new EventEntry(this.seq, at, record));
+    if (record['kind'] === 'close') this.closed(entry.connectionId);
     return entry;
   }
 
-  /** Oldest first. */
+  private keep<E extends LogEntry>(entry: E): E {
+    let ring = this.rings.get(entry.connectionId);
+    if (ring === undefined) {
+      ring = new ConnectionRing(entry.connectionId, this.limits);
+      this.rings.set(entry.connectionId, ring);
+    }
+    const dropped = ring.add(entry);
+    this.totalEntries += 1 - dropped.entries;
+    this.totalBytes += entry.bytes - dropped.bytes;
+    this.withinTotal();
+    return entry;
+  }
+
+  /** Beyond the total bounds, the ring with the most entries loses its oldest (after its head). */
+  private withinTotal(): void {
+    while (this.totalEntries > this.limits.maxTotalEntries || this.totalBytes > this.limits.maxTotalBytes) {
+      let biggest: ConnectionRing | undefined;
+      for (const ring of this.rings.values()) if (biggest === undefined || ring.entries > biggest.entries) biggest = ring;
+      const before = biggest?.entries ?? 0;
+      const bytes = biggest?.dropOldest() ?? 0;
+      if (biggest === undefined || biggest.entries === before) {
+        if (!this.forgetOldestClosed()) return;
+        continue;
+      }
+      this.totalEntries -= 1;
+      this.totalBytes -= bytes;
+    }
+  }
+
+  /** A connection closed: its ring is kept for closedForMs, and only the newest closedKept closed rings are. */
+  private closed(connectionId: string): void {
+    const ring = this.rings.get(connectionId);
+    if (ring !== undefined) ring.closedAt = this.now();
+    this.forgetExpired();
+    let closed = 0;
+    for (const each of this.rings.values()) if (each.closedAt !== undefined) closed += 1;
+    while (closed > this.limits.closedKept && this.forgetOldestClosed()) closed -= 1;
+  }
+
+  private forgetExpired(): void {
+    const before = this.now() - this.limits.closedForMs;
+    for (const ring of [...this.rings.values()]) if (ring.closedAt !== undefined && ring.closedAt < before) this.forget(ring);
+  }
+
+  private forgetOldestClosed(): boolean {
+    let oldest: ConnectionRing | undefined;
+    for (const ring of this.rings.values()) if (ring.closedAt !== undefined && (oldest?.closedAt === undefined || ring.closedAt < oldest.closedAt)) oldest = ring;
+    if (oldest === undefined) return false;
+    this.forget(oldest);
+    return true;
+  }
+
+  private forget(ring: ConnectionRing): void {
+    this.rings.delete(ring.connectionId);
+    this.totalEntries -= ring.entries;
+    this.totalBytes -= ring.bytes;
+  }
+
+  /** Every row kept, oldest first. */
   list(): FrameView[] {
     return this.since(0);
   }
 
-  /** The frames still in the ring whose seq is above `seq`, oldest first. */
+  /**
+   * The rows kept whose seq is above `seq`, in seq order. A connection's first row after
+   * rows dropped from its ring (that a reader up to `seq` never got) carries `dropped_before`.
+   */
   since(seq: number): FrameView[] {
+    this.forgetExpired();
     const out: FrameView[] = [];
-    const start = (this.next - this.size + this.capacity) % this.capacity;
-    for (let i = 0; i < this.size; i++) {
-      const entry = this.ring[(start + i) % this.capacity];
-      if (entry !== undefined && entry.seq > seq) out.push(entry.view());
-    }
-    return out;
+    for (const ring of this.rings.values()) for (const view of ring.viewsSince(seq)) out.push(view);
+    return out.sort((a, b) => a.seq - b.seq);
   }
 }

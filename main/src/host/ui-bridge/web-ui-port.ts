@@ -27,7 +27,7 @@ export interface WebUi {
 /** What the host gives the web UI to serve. */
 export interface WebUiParts {
   readonly backend: WebUiBackend;
-  /** Where frames come from (the inspector); listened to only while a UI is connected. */
+  /** Where frames come from (the inspector); listened to from the UI's start, whether or not a page is open. */
   readonly server: Pick<RpcServer, 'on' | 'off'>;
   /** The built renderer; default `<repo>/out/renderer`. */
   readonly rendererDir?: string;

@@ -81,7 +81,7 @@ describe('bridge backend: calls', () => {
       log_level: 'debug',
       start_at_login: null,
     });
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['subscribe', 'status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -142,7 +142,8 @@ describe('bridge backend: calls', () => {
     const call = rawInvoke(b, channel, args);
     await expect(call).rejects.toBeInstanceOf(BridgeCallRefused);
     await expect(call).rejects.toMatchObject({ status: 400 });
-    expect(backend.calls).toEqual([]);
+    // The bridge subscribed to the host's events when it started (the inspector's rings); nothing else reached it.
+    expect(backend.calls.filter((call) => call.method !== 'subscribe')).toEqual([]);
     expect(settings.updates).toEqual([]);
   });
 
@@ -169,18 +170,22 @@ function collect(b: HostBridge, wants?: () => boolean): { messages: PushMessage[
 }
 
 describe('bridge backend: pushes', () => {
-  it('listens to the host only while subscribed', () => {
+  it('issue 26 §4: records frames from its start, whether or not a UI is subscribed; listens for topics only while one is', () => {
     const b = bridge();
-    expect(server.listenerCount('frame')).toBe(0);
-    expect(backend.listeners.size).toBe(0);
+    // The rings: frames and relay outcomes from the start, with no UI.
+    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
     const one = collect(b);
     const two = collect(b);
     expect(server.listenerCount('frame')).toBe(1);
-    expect(backend.listeners.size).toBe(1);
+    expect(backend.listeners.size).toBe(2);
     one.unsubscribe();
     one.unsubscribe();
-    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(2);
     two.unsubscribe();
+    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
+    b.close();
     expect(server.listenerCount('frame')).toBe(0);
     expect(backend.listeners.size).toBe(0);
   });
