@@ -21,11 +21,18 @@ function navigatedIndex(key: string, selectedIndex: number, count: number): numb
 /** Where the host dropped a connection's older rows (its ring keeps the opening and the newest). */
 function DroppedMarker({ row }: { readonly row: FrameRow }): ReactNode {
   return (
-    <div className="frame-row dropped-marker" role="note" data-testid="inspector-dropped" data-connection={row.frame.connection_id} data-seq={row.frame.seq}>
+    <div
+      className="frame-row dropped-marker"
+      role="note"
+      title="The host keeps each connection's first rows and its newest ones; the rows between were dropped here (docs/qa-toolkit.md)"
+      data-testid="inspector-dropped"
+      data-connection={row.frame.connection_id}
+      data-seq={row.frame.seq}
+    >
       <span>{formatClock(row.frame.at)}</span>
       <span>⋯</span>
       <span title={row.frame.connection_id}>{row.frame.connection_id}</span>
-      <span className="dropped-text">{row.frame.evt} (the host keeps each connection&apos;s first rows and its newest)</span>
+      <span className="dropped-text">{row.frame.evt} here</span>
     </div>
   );
 }
