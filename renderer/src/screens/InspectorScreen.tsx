@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
-import { INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
+import { INSPECTOR_RENEW_MS, type RelayOutcomeView } from '../../../preload/src/contract';
 import { formatClock, relayOutcomeText } from '../lib/format';
 import { connectionIds, facetValues, filterRows, sortRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
@@ -92,13 +92,35 @@ export function InspectorScreen(): ReactNode {
   );
 }
 
-/** The presence relay's latest outcomes (what became of each game update), newest first. */
+/** An opened recording's relay outcomes: its `relay` rows' outcomes, in order. */
+function recordedOutcomes(rows: readonly FrameRow[]): RelayOutcomeView[] {
+  const outcomes: RelayOutcomeView[] = [];
+  for (const row of rows) {
+    if (row.frame.direction !== 'host' || row.frame.cmd !== 'relay') continue;
+    const outcome = (row.frame.payload as { outcome?: unknown } | null)?.outcome;
+    if (typeof outcome !== 'object' || outcome === null) continue;
+    const fields = outcome as Record<string, unknown>;
+    if (typeof fields['kind'] !== 'string' || typeof fields['update'] !== 'number' || typeof fields['at'] !== 'number' || typeof fields['connection_id'] !== 'string') continue;
+    outcomes.push(outcome as RelayOutcomeView);
+  }
+  return outcomes;
+}
+
+/**
+ * The presence relay's latest outcomes (what became of each game update), newest first: the
+ * live host's, or while a recording is open, the recording's own (never the live ones beside it).
+ */
 function RelayOutcomes(): ReactNode {
-  const outcomes = useApp((s) => s.data?.presence?.recent_outcomes);
+  const live = useApp((s) => s.data?.presence?.recent_outcomes);
+  const opened = useApp((s) => s.recording);
+  const recorded = useMemo(() => (opened === null ? null : recordedOutcomes(opened.rows)), [opened]);
+  const outcomes = recorded ?? live;
   if (outcomes === undefined || outcomes.length === 0) return null;
   return (
-    <details className="relay-outcomes" data-testid="inspector-relay">
-      <summary>Presence relay: {outcomes.length} recent update outcomes</summary>
+    <details className="relay-outcomes" data-testid="inspector-relay" data-source={recorded === null ? 'live' : 'recording'}>
+      <summary>
+        Presence relay{recorded === null ? '' : ` in ${opened?.file.name ?? 'the recording'}`}: {outcomes.length} {recorded === null ? 'recent ' : ''}update outcomes
+      </summary>
       <ol reversed>
         {[...outcomes].reverse().slice(0, 20).map((outcome) => (
           <li key={`${outcome.connection_id}:${outcome.update}:${outcome.kind}:${outcome.at}`} data-testid="inspector-relay-outcome">

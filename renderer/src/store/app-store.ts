@@ -96,6 +96,9 @@ export interface InspectorSlice {
   /** Reads a recording file's bytes; false (and a message) when it is not one. */
   openRecording(name: string, bytes: Uint8Array): Promise<boolean>;
   closeRecording(): void;
+  /** The finished recording whose "Last recording" banner the player dismissed (a new recording shows again). */
+  readonly dismissedRecordingFile: string | null;
+  dismissRecordingBanner(file: string): void;
 }
 
 export interface FilterSlice {
@@ -310,6 +313,10 @@ const createInspectorSlice =
     },
     closeRecording() {
       set({ recording: null, selectedSeq: null });
+    },
+    dismissedRecordingFile: null,
+    dismissRecordingBanner(file) {
+      set({ dismissedRecordingFile: file });
     },
     ingestFrames(arrived) {
       // Frames come in seq order (pushes, and the inspector's catch-up): a frame at or below

@@ -85,6 +85,8 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   teardown.add(() => control.close());
 
   const lint = frameLinter(server, session.publicApi);
+  // Recordings carry the lints the live inspector shows (issue 26 §9).
+  auth.recorder.lintWith(lint);
   const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
   const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId) });
   const logLevel = logLevelOf(options.logger);
