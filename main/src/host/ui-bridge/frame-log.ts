@@ -136,9 +136,9 @@ function parsedJson(text: string): unknown {
 }
 
 /**
- * One recorded frame, kept as redacted JSON. Its view (redacted payload, cmd, evt, nonce) is made
- * when a UI first asks for it: most frames are never looked at (see UiBridge.watchInspector).
- * So are its lints (FrameLinter).
+ * One recorded frame, kept as redacted JSON. Its view (redacted payload, cmd, evt, nonce) and its
+ * lints (FrameLinter) are made when a UI asks for it: most frames are never looked at (see
+ * UiBridge.watchInspector).
  */
 /** What the inspector's rings hold: a frame or a host event, numbered, its view made when first asked for. */
 export interface LogEntry extends RingEntry {
@@ -146,7 +146,6 @@ export interface LogEntry extends RingEntry {
 }
 
 export class FrameEntry implements LogEntry {
-  private made: FrameView | undefined;
   readonly bytes: number;
   readonly connectionId: string;
 
@@ -161,12 +160,13 @@ export class FrameEntry implements LogEntry {
     this.connectionId = trace.connectionId;
   }
 
+  /**
+   * Made anew each time, not kept: a view holds the parsed payload (several times its text), and
+   * a UI asks for a row once (a push, or the snapshot when it opens). Keeping every view made
+   * cost a host with the inspector open about 40 MiB more than one without (the inspector-ring
+   * bench phase, 2026-11-28).
+   */
   view(): FrameView {
-    this.made ??= this.make();
-    return this.made;
-  }
-
-  private make(): FrameView {
     const payload = parsedJson(this.json);
     const lints = this.lint?.linter.lint(this.lint.applicationId, (payload as { args?: unknown } | null)?.args, this.trace.at);
     return {
@@ -190,7 +190,6 @@ export class FrameEntry implements LogEntry {
  * like a frame's: a gateway dispatch may carry what must not be shown.
  */
 export class EventEntry implements LogEntry {
-  private made: FrameView | undefined;
   readonly bytes: number;
   readonly connectionId: string;
   private readonly json: string;
@@ -205,22 +204,20 @@ export class EventEntry implements LogEntry {
     this.connectionId = hostEventRow(record).connection_id;
   }
 
+  /** Made anew each time (FrameEntry.view says why). */
   view(): FrameView {
-    if (this.made === undefined) {
-      const row = hostEventRow(parsedJson(this.json) as Readonly<Record<string, unknown>>);
-      this.made = {
-        seq: this.seq,
-        connection_id: row.connection_id,
-        direction: 'host',
-        opcode: HOST_EVENT_OPCODE,
-        at: this.at,
-        cmd: row.cmd,
-        evt: row.evt,
-        nonce: null,
-        payload: capped(redactPayload(row.payload)),
-      };
-    }
-    return this.made;
+    const row = hostEventRow(parsedJson(this.json) as Readonly<Record<string, unknown>>);
+    return {
+      seq: this.seq,
+      connection_id: row.connection_id,
+      direction: 'host',
+      opcode: HOST_EVENT_OPCODE,
+      at: this.at,
+      cmd: row.cmd,
+      evt: row.evt,
+      nonce: null,
+      payload: capped(redactPayload(row.payload)),
+    };
   }
 }
 

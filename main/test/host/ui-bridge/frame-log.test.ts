@@ -34,14 +34,14 @@ describe('FrameLog', () => {
     expect(log.lastSeq).toBe(1);
   });
 
-  it('answers the rows above a seq still kept, and makes each view once', () => {
+  it('answers the rows above a seq still kept', () => {
     const log = new FrameLog(8);
     for (let i = 0; i < 10; i++) log.record(trace({ cmd: 'PING', nonce: String(i) }));
     // A head of 2 (a quarter), then the newest 6.
     expect(log.since(6).map((view) => view.seq)).toEqual([7, 8, 9, 10]);
     expect(log.since(0).map((view) => view.seq)).toEqual([1, 2, 5, 6, 7, 8, 9, 10]);
     expect(log.since(10)).toEqual([]);
-    expect(log.since(6)[0]).toBe(log.since(6)[0]);
+    expect(log.since(6)[0]).toEqual(log.since(6)[0]);
   });
   it('replaces an oversized payload with a bounded preview', () => {
     const log = new FrameLog(10);
@@ -71,7 +71,6 @@ describe('frame lints', () => {
     expect(entry.view().lints).toEqual([
       { code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' },
     ]);
-    expect(entry.view().lints).toHaveLength(1);
     expect(seen).toEqual([['42', args, 1_700_000_000_000]]);
     expect(log.record(trace({ cmd: 'SET_ACTIVITY', data: {}, evt: null, nonce: 'n' }, 'out')).view().lints).toBeUndefined();
     expect(log.record(trace({ cmd: 'SUBSCRIBE', evt: 'ACTIVITY_JOIN', nonce: 'm' })).view().lints).toBeUndefined();
