@@ -86,6 +86,11 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
 export interface FrameListProps {
   /** Every frame held (live or of the opened recording); none: the list is replaced by a hint. */
   readonly total: number;
+  /**
+   * Whether any game has talked to the host yet. The host lists its own rows (gateway dispatches)
+   * from its start; until a game comes, the hint says where frames come from, above them.
+   */
+  readonly anyGame: boolean;
   /** The frames the filter lets through. */
   readonly visible: readonly FrameRow[];
   readonly selectedSeq: number | null;
@@ -96,7 +101,7 @@ export interface FrameListProps {
 }
 
 /** The frames as a windowed list with a header; arrow keys, Home and End move the selection. */
-export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex, followTail, onSelect }: FrameListProps): ReactNode {
+export function InspectorFrameList({ total, anyGame, visible, selectedSeq, selectedIndex, followTail, onSelect }: FrameListProps): ReactNode {
   const renderRow = useCallback(
     (index: number): ReactNode => {
       const row = visible[index];
@@ -122,9 +127,8 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
     <div className="inspector-list" data-testid="inspector-scroll">
       <div className="frame-table" style={tableStyle}>
         <FrameListHead widths={widths} onResize={resize} />
-        {total === 0 ? (
-          <EmptyInspector />
-        ) : (
+        {!anyGame && <EmptyInspector />}
+        {total > 0 && (
           <VirtualList
             count={visible.length}
             rowHeight={INSPECTOR_ROW_HEIGHT}

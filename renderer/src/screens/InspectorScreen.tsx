@@ -52,6 +52,7 @@ function eventCount(rows: readonly FrameRow[]): number {
 
 export function InspectorScreen(): ReactNode {
   const { frames, visible, connections, facets, selectedSeq, selectedIndex, selected, reply } = useInspectorView();
+  const anyGame = useMemo(() => connections.some((id) => id !== 'host'), [connections]);
   const sort = useApp((s) => s.filter.sort);
   const heldCount = useApp((s) => s.held.length);
   const paused = useApp((s) => s.paused);
@@ -80,6 +81,7 @@ export function InspectorScreen(): ReactNode {
       <div className="inspector-body">
         <InspectorFrameList
           total={frames.length}
+          anyGame={anyGame}
           visible={visible}
           selectedSeq={selectedSeq}
           selectedIndex={selectedIndex}

@@ -26,7 +26,7 @@ export interface RingBounds {
 export class ConnectionRing {
   private readonly opening: RingEntry[] = [];
   /** The entries after the head, oldest first, from `start` on (shifted in bulk, not one by one). */
-  private rest: RingEntry[] = [];
+  private rest: (RingEntry | undefined)[] = [];
   private start = 0;
   private keptBytes = 0;
   /** Entries dropped from this ring since it began, and the newest one's seq. */
@@ -73,7 +73,7 @@ export class ConnectionRing {
   dropOldest(): number {
     if (this.rest.length - this.start === 0) return 0;
     const entry = this.rest[this.start] as RingEntry;
-    this.rest[this.start] = undefined as unknown as RingEntry;
+    this.rest[this.start] = undefined;
     this.start += 1;
     if (this.start > 1024 && this.start * 2 > this.rest.length) {
       this.rest = this.rest.slice(this.start);
