@@ -1,7 +1,7 @@
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlLogger } from '../control/control-server.js';
 import type { HostEvents } from '../record/host-events.js';
-import type { FrameLinter } from './frame-log.js';
+import type { FrameLinter, FrameLog } from './frame-log.js';
 import type { UiImages } from './ui-images.js';
 import type { WebUiSettings } from './bridge-backend.js';
 import type { WebUiBackend } from './web-ui-backend.js';
@@ -21,6 +21,8 @@ export interface WebUi {
   readonly cookieName: string;
   /** A URL whose token opens one session, once, within a few minutes (`companion ui`). */
   oneTimeUrl(): string;
+  /** Every connection's conversation the host keeps (the inspector's rows), for the control API. */
+  readonly frames?: Pick<FrameLog, 'since' | 'lastSeq'>;
   close(): Promise<void>;
 }
 
