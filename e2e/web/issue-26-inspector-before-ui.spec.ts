@@ -2,11 +2,12 @@ import type { Page } from '@playwright/test';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, startHost } from './support/processes.js';
 
-/** The connection id of the rows the search finds (the third column). */
+/** The connection id of the game's rows the search finds (the third column). */
 async function connectionOf(page: Page, text: string): Promise<string> {
   await page.getByTestId('inspector-connection').selectOption('');
   await page.getByTestId('inspector-search').fill(text);
-  const row = page.getByTestId('inspector-row').first();
+  // The game's own row (the host's gateway rows may carry the same text: the platform's echo of the presence).
+  const row = page.getByTestId('inspector-row').and(page.locator('[data-direction="in"]')).first();
   await expect(row).toBeVisible();
   const id = (await row.locator('span').nth(2).textContent()) ?? '';
   await page.getByTestId('inspector-search').fill('');
