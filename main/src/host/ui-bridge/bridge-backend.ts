@@ -238,7 +238,9 @@ export class UiBridge implements HostBridge {
   private readonly onHostEvent = (event: HostEvent): void => {
     if (event.kind === 'close') {
       const { probe, ...close } = event;
-      if (!probe) this.listed(this.frames.recordEvent(close, this.now()));
+      // A probe's `open` row goes with it: otherwise every probe would leave a ring behind.
+      if (probe) this.frames.forgetConnection(close.connection);
+      else this.listed(this.frames.recordEvent(close, this.now()));
       return;
     }
     this.listed(this.frames.recordEvent(event, this.now()));

@@ -125,6 +125,12 @@ export class FrameLog {
     while (closed > this.limits.closedKept && this.forgetOldestClosed()) closed -= 1;
   }
 
+  /** Forgets a connection's ring at once (a probe: connected and left without a byte, its `open` row noise). */
+  forgetConnection(connectionId: string): void {
+    const ring = this.rings.get(connectionId);
+    if (ring !== undefined) this.forget(ring);
+  }
+
   private forgetExpired(): void {
     const before = this.now() - this.limits.closedForMs;
     for (const ring of [...this.rings.values()]) if (ring.closedAt !== undefined && ring.closedAt < before) this.forget(ring);

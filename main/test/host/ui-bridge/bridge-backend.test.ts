@@ -388,11 +388,12 @@ describe('bridge backend: host events', () => {
     server.frame({ cmd: 'AUTHORIZE', nonce: 'n1' });
     events.emit('event', { kind: 'consent', connection: 'c1', application_id: '42', scopes: ['identify'], outcome: 'dismissed', by: 'player' });
     events.emit('event', { kind: 'gateway', type: 'READY', data: { access_token: 'secret-token-value' } });
+    events.emit('event', { kind: 'open', connection: 'c9', transport: 'ipc' });
     events.emit('event', { kind: 'close', connection: 'c9', client_id: null, pid: null, reason: 'peer-closed', code: null, probe: true });
     events.emit('event', { kind: 'close', connection: 'c1', client_id: '42', pid: 7, reason: 'server-close', code: 4003, probe: false });
     backend.emit({ type: 'presence-outcome', data: { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'sent' } });
-    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[])).toHaveLength(6));
-    const rows = messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]);
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]).filter((row) => row.connection_id !== 'c9')).toHaveLength(6));
+    const rows = messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]).filter((row) => row.connection_id !== 'c9');
     expect(rows.map((row) => [row.direction, row.opcode, row.connection_id, row.cmd, row.evt])).toEqual([
       ['host', HOST_EVENT_OPCODE, 'c1', 'open', 'ipc'],
       ['in', 1, 'c1', 'AUTHORIZE', null],
@@ -403,6 +404,8 @@ describe('bridge backend: host events', () => {
     ]);
     expect(JSON.stringify(rows)).not.toContain('secret-token-value');
     expect(rows[4]?.payload).toEqual({ client_id: '42', pid: 7, reason: 'server-close', code: 4003 });
+    // The probe's open row was pushed as it came, but the host keeps nothing of it (no ring left behind).
+    expect(b.frames.list().some((row) => row.connection_id === 'c9')).toBe(false);
     b.close();
     expect(events.listenerCount('event')).toBe(0);
   });

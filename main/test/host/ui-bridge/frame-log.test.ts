@@ -182,6 +182,13 @@ describe('issue 26 §4: the host keeps every connection\'s conversation from the
     expect(log.kept).toEqual({ entries: 0, bytes: 0, connections: 0 });
   });
 
+  it("forgets a probe's ring (a connection that left without a byte) at once", () => {
+    const log = new FrameLog();
+    log.recordEvent({ kind: 'open', connection: 'probe-1', transport: 'ipc' }, 0);
+    log.forgetConnection('probe-1');
+    expect(log.kept).toEqual({ entries: 0, bytes: 0, connections: 0 });
+  });
+
   it('never keeps a token, an authorization code or a join secret in memory (the recording redaction)', () => {
     const log = new FrameLog();
     const payload = { cmd: 'AUTHENTICATE', args: { access_token: 'tok-kept-nowhere' }, nonce: 'n' };
