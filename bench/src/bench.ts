@@ -58,6 +58,10 @@
  *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).
  *                 `npm run bench -- fuzz --frames N [--seed S]`, or BENCH_PHASES=fuzz BENCH_FUZZ_FRAMES=N (default 20000);
  *                 alone, it starts no other server.  BENCH_FUZZ_SEED (random)  BENCH_FUZZ_CONCURRENCY (6)
+ *   inspector-ring not in the default list: every connection's conversation kept by the host with and without a UI
+ *                 (bench/src/inspector-ring-phase.ts, output key `inspectorRing`): two hosts, 50 games each at 250
+ *                 SET_ACTIVITY/s in all, one with a UI on the inspector; host RSS difference (target <= 15 MiB)
+ *                 BENCH_RING_S (300)  BENCH_RING_GAMES (50)  BENCH_RING_RATE (250)  BENCH_RING_SAMPLE_S (10); alone, it starts no other server
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -94,6 +98,7 @@ import { recordPhase } from './record-phase.js';
 import { registrationConfig, registrationPhase } from './registration-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
+import { inspectorRingPhase } from './inspector-ring-phase.js';
 import { fuzzConfig, fuzzPhase } from './fuzz-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 import { arrpcPhase } from './arrpc-phase.js';
@@ -148,7 +153,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -538,6 +543,21 @@ async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Rec
   }
 }
 
+/** The inspector-ring phase, its failure (or a missed target) recorded in `errors`. */
+async function runInspectorRing(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    const out = await inspectorRingPhase(ctx);
+    progress(`inspector-ring: host RSS without a UI minus with one: ${String(out.rssDifferenceMiB)} MiB`);
+    if (out.meetsTarget !== true) errors.push(`inspector-ring: the hosts' RSS differ by ${String(out.rssDifferenceMiB)} MiB (target ${JSON.stringify(out.target)})`);
+    return out;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`inspector-ring: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The registration phase, its failure recorded in `errors`. */
 async function runRegistration(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -613,12 +633,13 @@ async function standaloneOnly(): Promise<number> {
   }
   const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
+  const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -630,6 +651,7 @@ async function standaloneOnly(): Promise<number> {
     arrpc,
     soak,
     fuzz,
+    inspectorRing,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,
@@ -890,6 +912,8 @@ async function main(): Promise<number> {
     const registrationOut = PHASES.has('registration') ? await runRegistration(platformCtx, errors) : undefined;
     // 16. The fuzz at scale (only when named).
     const fuzzOut = PHASES.has('fuzz') ? await runFuzzPhase(platformCtx, errors) : undefined;
+    // 17. Every connection's conversation kept with and without a UI (only when named).
+    const inspectorRingOut = PHASES.has('inspector-ring') ? await runInspectorRing(platformCtx, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -1043,6 +1067,7 @@ async function main(): Promise<number> {
       soak: soakOut,
       registration: registrationOut,
       fuzz: fuzzOut,
+      inspectorRing: inspectorRingOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

@@ -54,7 +54,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const perProgram = options.listen?.maxConnectionsPerProgram;
   const { server, apps } = createRpcSide(session, platform.url, logger, teardown, perProgram === undefined ? {} : { maxConnectionsPerPeer: perProgram });
   const social = createSocialSide(options, tuning, { session, server });
-  const auth = await startAuthorizationSide(options, tuning, { session, server }, teardown);
+  const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
