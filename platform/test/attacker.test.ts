@@ -300,3 +300,73 @@ describe("issue 25 §1 (attacker): one game's message nonces swallowing another 
     expect((await post(await t.bearer('alice', t.appA), 'retry')).id).toBe(fromA.id);
   });
 });
+
+describe('issue 25 §1.5 (ban): a banned account in lobbies, DMs and relationships', () => {
+  it("a ban takes the account out of every lobby (LOBBY_MEMBER_REMOVE to the others, once), and a game's server cannot add it back (404 10013); removing it is still allowed", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const carolB = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('carol', t.appB))).client;
+    expect((await api(platform, 'POST', `/_emulator/users/${t.ids.bob}/ban`, { admin: true, body: {} })).status).toBe(200);
+    const removed = await carolB.next((m) => m.t === 'LOBBY_MEMBER_REMOVE');
+    expect(removed.d).toEqual({ lobby_id: t.lobbyB, member: { id: t.ids.bob } });
+    const lobby = await api<{ members: { id: string }[] }>(platform, 'GET', `/api/v10/lobbies/${t.lobbyB}`, { token: t.botB });
+    expect(lobby.body.members.map((member) => member.id).sort()).toEqual([t.ids.alice, t.ids.carol].sort());
+    await carolB.barrier();
+    expect(carolB.dispatches('LOBBY_MEMBER_REMOVE')).toHaveLength(1);
+
+    const unknownUser = { status: 404, body: { code: 10013, message: 'Unknown User' } };
+    const tries: [string, string, unknown][] = [
+      ['PUT', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, {}],
+      ['POST', '/api/v10/lobbies', { members: [{ id: t.ids.bob }] }],
+      ['PATCH', `/api/v10/lobbies/${t.lobbyB}`, { members: [{ id: t.ids.bob }] }],
+      ['POST', `/api/v10/lobbies/${t.lobbyB}/members/bulk`, [{ id: t.ids.bob }]],
+      ['POST', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}/invites`, {}],
+    ];
+    for (const [method, path, body] of tries) {
+      const answer = await api(platform, method, path, { token: t.botB, body });
+      expect({ status: answer.status, body: answer.body }, `${method} ${path}`).toEqual(unknownUser);
+    }
+    // Naming the account to take it out stays allowed (nothing to do: it is out already).
+    expect((await api(platform, 'DELETE', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, { token: t.botB })).status).toBe(204);
+    expect((await api(platform, 'POST', `/api/v10/lobbies/${t.lobbyB}/members/bulk`, { token: t.botB, body: [{ id: t.ids.bob, remove_member: true }] })).status).toBe(200);
+    // Lifted, the account can be added again.
+    expect((await api(platform, 'DELETE', `/_emulator/users/${t.ids.bob}/ban`, { admin: true })).status).toBe(204);
+    expect((await api(platform, 'PUT', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, { token: t.botB, body: {} })).status).toBe(200);
+  });
+
+  it('DMs to a banned account cannot be opened or posted to (403 50007); friend and game friend requests to it answer as for an unknown user, a block still goes through', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    expect((await api(platform, 'POST', `/_emulator/users/${t.ids.bob}/ban`, { admin: true, body: {} })).status).toBe(200);
+    const cannotMessage = { status: 403, body: { code: 50007, message: 'Cannot send messages to this user' } };
+    const dmTries: [string, string, string, unknown][] = [
+      [t.userToken('carol'), 'POST', `/api/v10/channels/${t.dm}/messages`, { content: 'still there?' }],
+      [await t.bearer('carol', t.appB), 'POST', `/api/v10/channels/${t.dm}/messages`, { content: 'still there?' }],
+      [t.userToken('carol'), 'POST', '/api/v10/users/@me/channels', { recipient_id: t.ids.bob }],
+      [await t.bearer('mallory', t.appA), 'POST', '/api/v10/users/@me/channels', { recipient_id: t.ids.bob }],
+    ];
+    for (const [token, method, path, body] of dmTries) {
+      const answer = await api(platform, method, path, { token, body });
+      expect({ status: answer.status, body: answer.body }, `${method} ${path}`).toEqual(cannotMessage);
+    }
+    const malloryA = await t.bearer('mallory', t.appA);
+    const unknownUser = { status: 404, body: { code: 10013, message: 'Unknown User' } };
+    for (const [token, path] of [
+      [t.userToken('mallory'), `/api/v10/users/@me/relationships/${t.ids.bob}`],
+      [malloryA, `/api/v10/users/@me/game-relationships/${t.ids.bob}`],
+    ] as const) {
+      const answer = await api(platform, 'PUT', path, { token, body: {} });
+      expect({ status: answer.status, body: answer.body }, path).toEqual(unknownUser);
+    }
+    const noSuchName = { status: 400, body: { code: 80004, message: 'No users with DiscordTag exist' } };
+    for (const path of ['/api/v10/users/@me/relationships', '/api/v10/users/@me/game-relationships']) {
+      const answer = await api(platform, 'POST', path, { token: malloryA, body: { username: 'bob' } });
+      expect({ status: answer.status, body: answer.body }, path).toEqual(noSuchName);
+    }
+    // A block needs nothing of the banned account: it goes through.
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('carol'), body: { type: 2 } })).status).toBe(204);
+    // Lifted, the account is reachable again.
+    expect((await api(platform, 'DELETE', `/_emulator/users/${t.ids.bob}/ban`, { admin: true })).status).toBe(204);
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('mallory'), body: {} })).status).toBe(204);
+  });
+});

@@ -185,7 +185,7 @@ export class PlatformServices {
       moveLobbyMemberships: (from, into, applicationId) => this.lobbies.moveMember(from, into, applicationId),
       changes: new RelationshipChanges(store, this.sessions, (friendId, userId) => this.presence.sendTo(friendId, userId)),
     });
-    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId), (userId) => this.lobbies.removeEverywhere(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }

@@ -94,7 +94,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/:user/invites',
-      access: { id: 'lobby', user: 'user' },
+      access: { id: 'lobby', user: 'reachable-user' },
       auth: 'bot',
       handle: (ctx) => mint(ctx, null, ctx.params.user as string),
     },
