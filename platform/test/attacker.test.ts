@@ -370,3 +370,46 @@ describe('issue 25 §1.5 (ban): a banned account in lobbies, DMs and relationshi
     expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('mallory'), body: {} })).status).toBe(204);
   });
 });
+
+describe("issue 25 §1 (attacker): one game exhausting another game's unauthenticated buckets", () => {
+  it("looking up game A's lobby invites until 429 leaves game B's invites their own bucket (GET /invites/{code})", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    // Game A's server makes a lobby alice may link to the guild's channel, and an invite for her.
+    const lobbyA = (await api<{ id: string }>(platform, 'POST', '/api/v10/lobbies', { token: t.botA, body: { members: [{ id: t.ids.alice, flags: 1 }] } })).body.id;
+    const linked = await api(platform, 'PATCH', `/api/v10/lobbies/${lobbyA}/channel-linking`, { token: await t.bearer('alice', t.appA), body: { channel_id: SEED.channels.general } });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    const inviteA = await api<{ code: string }>(platform, 'POST', `/api/v10/lobbies/${lobbyA}/members/${t.ids.alice}/invites`, { token: t.botA, body: {} });
+    expect(inviteA.status, JSON.stringify(inviteA.body)).toBe(200);
+    const { count } = platform.limits.http.partnerSdk;
+    for (let i = 0; i < count; i += 1) await api(platform, 'GET', `/api/v10/invites/${inviteA.body.code}`);
+    expect((await api(platform, 'GET', `/api/v10/invites/${inviteA.body.code}`)).status).toBe(429);
+    const theirs = await api(platform, 'GET', `/api/v10/invites/${t.inviteForBob}`);
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect(theirs.headers.get('x-ratelimit-remaining')).toBe(String(count - 1));
+  });
+
+  it('calls naming game A (token exchange, unmerge, child token) until 429 leave the calls naming game B their own bucket', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const { count } = platform.limits.http.partnerSdk;
+    const credentials = (app: string) => ({ client_id: app, external_auth_type: 'OIDC', external_auth_token: 'not-a-real-token' });
+    const calls: [string, (app: string) => unknown][] = [
+      ['/api/v10/partner-sdk/token', credentials],
+      ['/api/v10/partner-sdk/provisional-accounts/unmerge', credentials],
+      ['/api/v10/partner-sdk/child-token', (app) => ({ parent_access_token: 'not-a-real-token', child_application_id: app })],
+    ];
+    for (let i = 0; i < count; i += 1) {
+      const [path, body] = calls[i % calls.length] as [string, (app: string) => unknown];
+      await api(platform, 'POST', path, { body: body(t.appA) });
+    }
+    for (const [path, body] of calls) {
+      expect((await api(platform, 'POST', path, { body: body(t.appA) })).status, path).toBe(429);
+    }
+    // Refused for their made-up tokens, but answered: not the limiter's 429.
+    for (const [path, body] of calls) {
+      const theirs = await api(platform, 'POST', path, { body: body(t.appB) });
+      expect(theirs.status, `${path} ${JSON.stringify(theirs.body)}`).not.toBe(429);
+    }
+  });
+});
