@@ -4,9 +4,10 @@ import { createRequestHandler } from '../src/http/handler.js';
 import type { Route } from '../src/http/router.js';
 import { DEFAULT_LIMITS } from '../src/support/limits.js';
 import { SILENT_LOGGER } from '../src/support/logger.js';
-import type { LobbyMessage } from '../src/wire/index.js';
-import { GatewayClient } from './support/gateway-client.js';
+import { GatewayClose, type LobbyMessage } from '../src/wire/index.js';
+import { GatewayClient, isDispatch, isOp } from './support/gateway-client.js';
 import { api, serverObserves } from './support/harness.js';
+import { obtainTokens, postForm } from './support/oauth.js';
 import { setUpTenants, withServices } from './support/tenants.js';
 
 describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limits', () => {
@@ -411,5 +412,57 @@ describe("issue 25 §1 (attacker): one game exhausting another game's unauthenti
       const theirs = await api(platform, 'POST', path, { body: body(t.appB) });
       expect(theirs.status, `${path} ${JSON.stringify(theirs.body)}`).not.toBe(429);
     }
+  });
+});
+
+describe("issue 25 §1 (attacker): a gateway session outliving its token", () => {
+  it('a session identified with an access token ends (4004) when a refresh replaces the token, and when it is revoked; a session on another token stays', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const app = SEED.appId;
+    const scope = 'identify sdk.social_layer';
+    const first = await obtainTokens(platform, t.userToken('alice'), { client_id: app, scope });
+    const other = await obtainTokens(platform, t.userToken('alice'), { client_id: app, scope });
+    const onFirst = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`)).client;
+    const onOther = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${other.access_token}`)).client;
+    const refreshed = await postForm<{ access_token: string }>(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app });
+    expect(refreshed.status).toBe(200);
+    // The old token is dead on HTTP, and so is the session it opened.
+    expect((await api(platform, 'GET', '/api/v10/users/@me', { token: `Bearer ${first.access_token}` })).status).toBe(401);
+    expect((await onFirst.closed).code).toBe(GatewayClose.AuthenticationFailed);
+    await onOther.barrier();
+    // The new token opens a session; revoking it ends that one (and the grant's others) with 4004.
+    const onNew = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${refreshed.body.access_token}`)).client;
+    expect((await postForm(platform, '/api/v10/oauth2/token/revoke', { token: refreshed.body.access_token, client_id: app })).status).toBe(200);
+    expect((await onNew.closed).code).toBe(GatewayClose.AuthenticationFailed);
+    expect((await onOther.closed).code).toBe(GatewayClose.AuthenticationFailed);
+  });
+
+  it('a session lives on the token it last resumed with, and a detached one cannot be resumed once its token was refreshed', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const app = SEED.appId;
+    const scope = 'identify sdk.social_layer';
+    const [first, second] = [await obtainTokens(platform, t.userToken('carol'), { client_id: app, scope }), await obtainTokens(platform, t.userToken('carol'), { client_id: app, scope })];
+    const detachedFrom = async (client: GatewayClient, sessionId: string): Promise<void> => {
+      client.terminate();
+      await serverObserves(() => platform.sessions().some((session) => session.session_id === sessionId && !session.connected), 'the session detached');
+    };
+    // Identified with the first token, resumed with the second: refreshing the second ends it.
+    const { client, ready } = await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`);
+    await detachedFrom(client, ready.session_id);
+    const resumed = await GatewayClient.connect(platform.gatewayUrl);
+    resumed.send(6, { token: `Bearer ${second.access_token}`, session_id: ready.session_id, seq: client.seq });
+    await resumed.next(isDispatch('RESUMED'));
+    expect((await postForm(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: second.refresh_token, client_id: app })).status).toBe(200);
+    expect((await resumed.closed).code).toBe(GatewayClose.AuthenticationFailed);
+
+    // Detached, then its token refreshed: the new token cannot bring the session back.
+    const again = await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`);
+    await detachedFrom(again.client, again.ready.session_id);
+    const refreshed = await postForm<{ access_token: string }>(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app });
+    const late = await GatewayClient.connect(platform.gatewayUrl);
+    late.send(6, { token: `Bearer ${refreshed.body.access_token}`, session_id: again.ready.session_id, seq: again.client.seq });
+    expect((await late.next(isOp(9))).d).toBe(false);
   });
 });

@@ -140,6 +140,7 @@ export class PlatformServices {
         // A publisher's grant takes its games' child tokens with it.
         for (const child of this.childTokens.childrenOf(applicationId)) this.gateway.endAuthorized(userId, child);
       },
+      tokenEnded: (tokenId) => this.gateway.endToken(tokenId),
       userDeauthorized: (userId, applicationId) => this.provisional.deauthorized(userId, applicationId),
       mergeExternal: (app, userId, type, token) => this.provisional.merge(app, userId, type, token),
     });
