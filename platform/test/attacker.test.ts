@@ -4,9 +4,10 @@ import { createRequestHandler } from '../src/http/handler.js';
 import type { Route } from '../src/http/router.js';
 import { DEFAULT_LIMITS } from '../src/support/limits.js';
 import { SILENT_LOGGER } from '../src/support/logger.js';
-import type { LobbyMessage } from '../src/wire/index.js';
-import { GatewayClient } from './support/gateway-client.js';
+import { GatewayClose, type LobbyMessage } from '../src/wire/index.js';
+import { GatewayClient, isDispatch, isOp } from './support/gateway-client.js';
 import { api, serverObserves } from './support/harness.js';
+import { obtainTokens, postForm } from './support/oauth.js';
 import { setUpTenants, withServices } from './support/tenants.js';
 
 describe('issue 25 §1 (attacker): one game exhausting another game\'s rate limits', () => {
@@ -298,5 +299,170 @@ describe("issue 25 §1 (attacker): one game's message nonces swallowing another 
     expect(fromB).toMatchObject({ content: 'from game B', application_id: t.appB });
     // Game A's retry is still answered with its first message.
     expect((await post(await t.bearer('alice', t.appA), 'retry')).id).toBe(fromA.id);
+  });
+});
+
+describe('issue 25 §1.5 (ban): a banned account in lobbies, DMs and relationships', () => {
+  it("a ban takes the account out of every lobby (LOBBY_MEMBER_REMOVE to the others, once), and a game's server cannot add it back (404 10013); removing it is still allowed", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const carolB = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('carol', t.appB))).client;
+    expect((await api(platform, 'POST', `/_emulator/users/${t.ids.bob}/ban`, { admin: true, body: {} })).status).toBe(200);
+    const removed = await carolB.next((m) => m.t === 'LOBBY_MEMBER_REMOVE');
+    expect(removed.d).toEqual({ lobby_id: t.lobbyB, member: { id: t.ids.bob } });
+    const lobby = await api<{ members: { id: string }[] }>(platform, 'GET', `/api/v10/lobbies/${t.lobbyB}`, { token: t.botB });
+    expect(lobby.body.members.map((member) => member.id).sort()).toEqual([t.ids.alice, t.ids.carol].sort());
+    await carolB.barrier();
+    expect(carolB.dispatches('LOBBY_MEMBER_REMOVE')).toHaveLength(1);
+
+    const unknownUser = { status: 404, body: { code: 10013, message: 'Unknown User' } };
+    const tries: [string, string, unknown][] = [
+      ['PUT', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, {}],
+      ['POST', '/api/v10/lobbies', { members: [{ id: t.ids.bob }] }],
+      ['PATCH', `/api/v10/lobbies/${t.lobbyB}`, { members: [{ id: t.ids.bob }] }],
+      ['POST', `/api/v10/lobbies/${t.lobbyB}/members/bulk`, [{ id: t.ids.bob }]],
+      ['POST', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}/invites`, {}],
+    ];
+    for (const [method, path, body] of tries) {
+      const answer = await api(platform, method, path, { token: t.botB, body });
+      expect({ status: answer.status, body: answer.body }, `${method} ${path}`).toEqual(unknownUser);
+    }
+    // Naming the account to take it out stays allowed (nothing to do: it is out already).
+    expect((await api(platform, 'DELETE', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, { token: t.botB })).status).toBe(204);
+    expect((await api(platform, 'POST', `/api/v10/lobbies/${t.lobbyB}/members/bulk`, { token: t.botB, body: [{ id: t.ids.bob, remove_member: true }] })).status).toBe(200);
+    // Lifted, the account can be added again.
+    expect((await api(platform, 'DELETE', `/_emulator/users/${t.ids.bob}/ban`, { admin: true })).status).toBe(204);
+    expect((await api(platform, 'PUT', `/api/v10/lobbies/${t.lobbyB}/members/${t.ids.bob}`, { token: t.botB, body: {} })).status).toBe(200);
+  });
+
+  it('DMs to a banned account cannot be opened or posted to (403 50007); friend and game friend requests to it answer as for an unknown user, a block still goes through', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    expect((await api(platform, 'POST', `/_emulator/users/${t.ids.bob}/ban`, { admin: true, body: {} })).status).toBe(200);
+    const cannotMessage = { status: 403, body: { code: 50007, message: 'Cannot send messages to this user' } };
+    const dmTries: [string, string, string, unknown][] = [
+      [t.userToken('carol'), 'POST', `/api/v10/channels/${t.dm}/messages`, { content: 'still there?' }],
+      [await t.bearer('carol', t.appB), 'POST', `/api/v10/channels/${t.dm}/messages`, { content: 'still there?' }],
+      [t.userToken('carol'), 'POST', '/api/v10/users/@me/channels', { recipient_id: t.ids.bob }],
+      [await t.bearer('mallory', t.appA), 'POST', '/api/v10/users/@me/channels', { recipient_id: t.ids.bob }],
+    ];
+    for (const [token, method, path, body] of dmTries) {
+      const answer = await api(platform, method, path, { token, body });
+      expect({ status: answer.status, body: answer.body }, `${method} ${path}`).toEqual(cannotMessage);
+    }
+    const malloryA = await t.bearer('mallory', t.appA);
+    const unknownUser = { status: 404, body: { code: 10013, message: 'Unknown User' } };
+    for (const [token, path] of [
+      [t.userToken('mallory'), `/api/v10/users/@me/relationships/${t.ids.bob}`],
+      [malloryA, `/api/v10/users/@me/game-relationships/${t.ids.bob}`],
+    ] as const) {
+      const answer = await api(platform, 'PUT', path, { token, body: {} });
+      expect({ status: answer.status, body: answer.body }, path).toEqual(unknownUser);
+    }
+    const noSuchName = { status: 400, body: { code: 80004, message: 'No users with DiscordTag exist' } };
+    for (const path of ['/api/v10/users/@me/relationships', '/api/v10/users/@me/game-relationships']) {
+      const answer = await api(platform, 'POST', path, { token: malloryA, body: { username: 'bob' } });
+      expect({ status: answer.status, body: answer.body }, path).toEqual(noSuchName);
+    }
+    // A block needs nothing of the banned account: it goes through.
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('carol'), body: { type: 2 } })).status).toBe(204);
+    // Lifted, the account is reachable again.
+    expect((await api(platform, 'DELETE', `/_emulator/users/${t.ids.bob}/ban`, { admin: true })).status).toBe(204);
+    expect((await api(platform, 'PUT', `/api/v10/users/@me/relationships/${t.ids.bob}`, { token: t.userToken('mallory'), body: {} })).status).toBe(204);
+  });
+});
+
+describe("issue 25 §1 (attacker): one game exhausting another game's unauthenticated buckets", () => {
+  it("looking up game A's lobby invites until 429 leaves game B's invites their own bucket (GET /invites/{code})", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    // Game A's server makes a lobby alice may link to the guild's channel, and an invite for her.
+    const lobbyA = (await api<{ id: string }>(platform, 'POST', '/api/v10/lobbies', { token: t.botA, body: { members: [{ id: t.ids.alice, flags: 1 }] } })).body.id;
+    const linked = await api(platform, 'PATCH', `/api/v10/lobbies/${lobbyA}/channel-linking`, { token: await t.bearer('alice', t.appA), body: { channel_id: SEED.channels.general } });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    const inviteA = await api<{ code: string }>(platform, 'POST', `/api/v10/lobbies/${lobbyA}/members/${t.ids.alice}/invites`, { token: t.botA, body: {} });
+    expect(inviteA.status, JSON.stringify(inviteA.body)).toBe(200);
+    const { count } = platform.limits.http.partnerSdk;
+    for (let i = 0; i < count; i += 1) await api(platform, 'GET', `/api/v10/invites/${inviteA.body.code}`);
+    expect((await api(platform, 'GET', `/api/v10/invites/${inviteA.body.code}`)).status).toBe(429);
+    const theirs = await api(platform, 'GET', `/api/v10/invites/${t.inviteForBob}`);
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect(theirs.headers.get('x-ratelimit-remaining')).toBe(String(count - 1));
+  });
+
+  it('calls naming game A (token exchange, unmerge, child token) until 429 leave the calls naming game B their own bucket', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const { count } = platform.limits.http.partnerSdk;
+    const credentials = (app: string) => ({ client_id: app, external_auth_type: 'OIDC', external_auth_token: 'not-a-real-token' });
+    const calls: [string, (app: string) => unknown][] = [
+      ['/api/v10/partner-sdk/token', credentials],
+      ['/api/v10/partner-sdk/provisional-accounts/unmerge', credentials],
+      ['/api/v10/partner-sdk/child-token', (app) => ({ parent_access_token: 'not-a-real-token', child_application_id: app })],
+    ];
+    for (let i = 0; i < count; i += 1) {
+      const [path, body] = calls[i % calls.length] as [string, (app: string) => unknown];
+      await api(platform, 'POST', path, { body: body(t.appA) });
+    }
+    for (const [path, body] of calls) {
+      expect((await api(platform, 'POST', path, { body: body(t.appA) })).status, path).toBe(429);
+    }
+    // Refused for their made-up tokens, but answered: not the limiter's 429.
+    for (const [path, body] of calls) {
+      const theirs = await api(platform, 'POST', path, { body: body(t.appB) });
+      expect(theirs.status, `${path} ${JSON.stringify(theirs.body)}`).not.toBe(429);
+    }
+  });
+});
+
+describe("issue 25 §1 (attacker): a gateway session outliving its token", () => {
+  it('a session identified with an access token ends (4004) when a refresh replaces the token, and when it is revoked; a session on another token stays', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const app = SEED.appId;
+    const scope = 'identify sdk.social_layer';
+    const first = await obtainTokens(platform, t.userToken('alice'), { client_id: app, scope });
+    const other = await obtainTokens(platform, t.userToken('alice'), { client_id: app, scope });
+    const onFirst = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`)).client;
+    const onOther = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${other.access_token}`)).client;
+    const refreshed = await postForm<{ access_token: string }>(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app });
+    expect(refreshed.status).toBe(200);
+    // The old token is dead on HTTP, and so is the session it opened.
+    expect((await api(platform, 'GET', '/api/v10/users/@me', { token: `Bearer ${first.access_token}` })).status).toBe(401);
+    expect((await onFirst.closed).code).toBe(GatewayClose.AuthenticationFailed);
+    await onOther.barrier();
+    // The new token opens a session; revoking it ends that one (and the grant's others) with 4004.
+    const onNew = (await GatewayClient.ready(platform.gatewayUrl, `Bearer ${refreshed.body.access_token}`)).client;
+    expect((await postForm(platform, '/api/v10/oauth2/token/revoke', { token: refreshed.body.access_token, client_id: app })).status).toBe(200);
+    expect((await onNew.closed).code).toBe(GatewayClose.AuthenticationFailed);
+    expect((await onOther.closed).code).toBe(GatewayClose.AuthenticationFailed);
+  });
+
+  it('a session lives on the token it last resumed with, and a detached one cannot be resumed once its token was refreshed', async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const app = SEED.appId;
+    const scope = 'identify sdk.social_layer';
+    const [first, second] = [await obtainTokens(platform, t.userToken('carol'), { client_id: app, scope }), await obtainTokens(platform, t.userToken('carol'), { client_id: app, scope })];
+    const detachedFrom = async (client: GatewayClient, sessionId: string): Promise<void> => {
+      client.terminate();
+      await serverObserves(() => platform.sessions().some((session) => session.session_id === sessionId && !session.connected), 'the session detached');
+    };
+    // Identified with the first token, resumed with the second: refreshing the second ends it.
+    const { client, ready } = await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`);
+    await detachedFrom(client, ready.session_id);
+    const resumed = await GatewayClient.connect(platform.gatewayUrl);
+    resumed.send(6, { token: `Bearer ${second.access_token}`, session_id: ready.session_id, seq: client.seq });
+    await resumed.next(isDispatch('RESUMED'));
+    expect((await postForm(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: second.refresh_token, client_id: app })).status).toBe(200);
+    expect((await resumed.closed).code).toBe(GatewayClose.AuthenticationFailed);
+
+    // Detached, then its token refreshed: the new token cannot bring the session back.
+    const again = await GatewayClient.ready(platform.gatewayUrl, `Bearer ${first.access_token}`);
+    await detachedFrom(again.client, again.ready.session_id);
+    const refreshed = await postForm<{ access_token: string }>(platform, '/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app });
+    const late = await GatewayClient.connect(platform.gatewayUrl);
+    late.send(6, { token: `Bearer ${refreshed.body.access_token}`, session_id: again.ready.session_id, seq: again.client.seq });
+    expect((await late.next(isOp(9))).d).toBe(false);
   });
 });

@@ -56,6 +56,7 @@ function victimOf(t: Tenants, route: Route, kind: ParamKind): string {
     channel: t.dm,
     guild: SEED.guildId,
     user: t.ids.bob,
+    'reachable-user': t.ids.bob,
     application: t.appB,
     invite: t.inviteForBob,
     grant: t.grantOfBob,

@@ -35,19 +35,23 @@ export function callerUser(caller: Caller): UserRecord | null {
  * What a route's rate-limit bucket is kept per: `user`, the player, across their games (their
  * platform-wide data: DMs, relationships; one bucket, so that many games do not multiply what
  * a player may send or probe); `application-user`, the player within the caller's application
- * (an application's data: lobbies); `ip`, the address.
+ * (an application's data: lobbies); `ip`, the address; `application-ip`, the address within
+ * the application the request names (an unauthenticated call of a game: its body's client id,
+ * its invite's lobby's application), as every game of a shared emulator calls from loopback.
  */
-export type BucketScope = 'user' | 'application-user' | 'ip';
+export type BucketScope = 'user' | 'application-user' | 'ip' | 'application-ip';
 
 /**
  * Whose rate-limit bucket a request counts in, so that no game uses up another game's own: a game's
  * server, its own application's on every limited route (every server of a shared emulator calls
  * from the same loopback address, so a bucket per address would be every game's); on a player's
- * route, the player's, within the game's application where the bucket is per application;
- * anyone else, the address's.
+ * route, the player's, within the game's application where the bucket is per application; an
+ * unauthenticated game call, the address's within the application it names (`namedApplication`,
+ * a registered one; a call naming none shares the address's own); anyone else, the address's.
  */
-export function bucketOwner(caller: Caller, scope: BucketScope, address: string): string {
+export function bucketOwner(caller: Caller, scope: BucketScope, address: string, namedApplication?: string): string {
   if (caller.kind === 'game-server') return `app:${caller.app.id}`;
+  if (scope === 'application-ip') return `ip:${address}:app:${namedApplication ?? '-'}`;
   const user = callerUser(caller);
   if (scope === 'ip' || user === null) return `ip:${address}`;
   const application = scope === 'application-user' ? callerApplication(caller) : null;

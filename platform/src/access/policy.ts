@@ -7,12 +7,15 @@ import type { RouteAccess } from './route-access.js';
 
 /** What the policy reads: the store, and which application a lobby belongs to. */
 export interface AccessPolicyDeps {
-  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages' | 'user' | 'identities'>;
+  readonly store: Pick<Store, 'channel' | 'guild' | 'isMember' | 'hasBlocked' | 'dmChannels' | 'messages' | 'user' | 'identities' | 'ban'>;
   /** The application of a lobby, or undefined when there is no such lobby. */
   readonly lobbyApplication: (lobbyId: string) => string | undefined;
   /** The application of the lobby a lobby channel invite was made from, or undefined. */
   readonly inviteApplication?: (code: string) => string | undefined;
 }
+
+/** What a caller does with a user it names: only `name` them, or `reach` them (bring them into something of the caller's). */
+export type UserUse = 'name' | 'reach';
 
 /** What the policy resolved for a request's declared params. */
 export interface Resolved {
@@ -46,6 +49,7 @@ export class AccessPolicy {
       else if (kind === 'channel') resolved = { ...resolved, channel: this.channel(caller, value) };
       else if (kind === 'invite') this.invite(caller, value);
       else if (kind === 'user') this.user(caller, value);
+      else if (kind === 'reachable-user') this.user(caller, value, 'reach');
     }
     return resolved;
   }
@@ -67,12 +71,24 @@ export class AccessPolicy {
    * but a provisional account (a game's account for a player with no login of their own) exists
    * only in the games it was made for: another game's token or server is refused as for an
    * unknown user. The player's own client may know it (a game friend shows there).
+   * To `reach` the user (add them to a lobby, invite them to one, ask them to be a friend), a
+   * banned account is refused as unknown too, to everyone: while banned it is in no lobby and
+   * takes no request. Only naming it (its profile, removing it, blocking it) stays allowed.
    */
-  user(caller: Caller, userId: string): void {
+  user(caller: Caller, userId: string, use: UserUse = 'name'): void {
+    if (!this.knowsUser(caller, userId)) throw new AccessRefusal('unknown_user', 'Unknown User');
+    if (use === 'reach' && this.banned(userId)) throw new AccessRefusal('unknown_user', 'Unknown User');
+  }
+
+  /** Whether the account is banned (its own tokens are refused before any policy question). */
+  banned(userId: string): boolean {
+    return this.deps.store.ban(userId) !== undefined;
+  }
+
+  private knowsUser(caller: Caller, userId: string): boolean {
     const application = callerApplication(caller);
-    if (application === null || this.deps.store.user(userId)?.provisional !== true) return;
-    const games = this.deps.store.identities().filter((record) => record.user_id === userId && !record.linked);
-    if (!games.some((record) => record.application_id === application)) throw new AccessRefusal('unknown_user', 'Unknown User');
+    if (application === null || this.deps.store.user(userId)?.provisional !== true) return true;
+    return this.deps.store.identities().some((record) => record.user_id === userId && !record.linked && record.application_id === application);
   }
 
   /**
@@ -135,9 +151,9 @@ export class AccessPolicy {
     return channel;
   }
 
-  /** A DM from `from` to `to` (opening one, posting or editing in it): refused when either has blocked the other. */
+  /** A DM from `from` to `to` (opening one, posting or editing in it): refused when either has blocked the other, or `to` is banned. */
   mayMessage(from: string, to: string): void {
-    if (this.deps.store.hasBlocked(to, from) || this.deps.store.hasBlocked(from, to)) throw new AccessRefusal('cannot_message_user', 'Cannot send messages to this user');
+    if (this.banned(to) || this.deps.store.hasBlocked(to, from) || this.deps.store.hasBlocked(from, to)) throw new AccessRefusal('cannot_message_user', 'Cannot send messages to this user');
   }
 
   /**

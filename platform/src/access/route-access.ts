@@ -11,6 +11,8 @@
  * - `message`: a message of the route's lobby or DM channel (404 10008 otherwise);
  * - `user`: a user id (public profiles; relationships are the caller's own), resolved by the
  *   policy: another game's provisional account is refused as unknown (404 10013);
+ * - `reachable-user`: a user the caller would bring in (add to a lobby, invite, befriend):
+ *   as `user`, and a banned account is refused as unknown too (404 10013);
  * - `application`: an application id (public facts);
  * - `invite`: a lobby channel invite code (made for one user; resolved by the policy as its
  *   lobby's: another application's tokens are answered 404 10006, as for no such code);
@@ -18,7 +20,7 @@
  * - `asset`: a CDN file name.
  * A route that names nothing declares `{}` (the caller's own account, or a public answer).
  */
-export type ParamKind = 'lobby' | 'lobby-or-gone' | 'dm-channel' | 'guild' | 'channel' | 'message' | 'user' | 'application' | 'invite' | 'grant' | 'asset';
+export type ParamKind = 'lobby' | 'lobby-or-gone' | 'dm-channel' | 'guild' | 'channel' | 'message' | 'user' | 'reachable-user' | 'application' | 'invite' | 'grant' | 'asset';
 
 export type RouteAccess = Readonly<Record<string, ParamKind>>;
 

@@ -142,6 +142,7 @@ export class PlatformServices {
         // A publisher's grant takes its games' child tokens with it.
         for (const child of this.childTokens.childrenOf(applicationId)) this.gateway.endAuthorized(userId, child);
       },
+      tokenEnded: (tokenId) => this.gateway.endToken(tokenId),
       userDeauthorized: (userId, applicationId) => this.provisional.deauthorized(userId, applicationId),
       mergeExternal: (app, userId, type, token) => this.provisional.merge(app, userId, type, token),
     });
@@ -154,7 +155,7 @@ export class PlatformServices {
     this.testProvider = new TestProvider(now);
     this.identities = new IdentityBook(store, now);
     this.provisional = this.createProvisional();
-    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId), (userId) => this.lobbies.removeEverywhere(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }

@@ -288,6 +288,8 @@ export class GatewayConnection implements SessionTransport {
     if (session.expiryTimer !== undefined) clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
     session.detachedAt = undefined;
+    // The session now lives on the token it resumed with (a game's new token after a refresh): that one's end ends it.
+    session.oauth = auth.oauth;
     this.session = session;
     session.transport = this;
     for (const text of missed) this.sendText(text);

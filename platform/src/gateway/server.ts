@@ -89,6 +89,28 @@ export class GatewayServer {
     return count;
   }
 
+  /**
+   * An access token went while its grant stays (a refresh replaced it): the sessions identified
+   * or last resumed with it end, a connected one with 4004 Authentication failed, a detached one
+   * so that it cannot be resumed. Returns how many.
+   */
+  endToken(tokenId: string): number {
+    let count = 0;
+    for (const connection of [...this.connections]) {
+      const session = connection.session;
+      if (session?.oauth?.tokenId !== tokenId) continue;
+      connection.close(GatewayClose.AuthenticationFailed);
+      this.ctx.endSession(session);
+      count += 1;
+    }
+    for (const session of this.ctx.sessions.all()) {
+      if (session.ended || session.oauth?.tokenId !== tokenId) continue;
+      this.ctx.endSession(session);
+      count += 1;
+    }
+    return count;
+  }
+
   /** A banned account: every gateway session of the user ends (4004) and cannot come back. */
   endUser(userId: string): number {
     let count = 0;

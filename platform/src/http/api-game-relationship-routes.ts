@@ -8,10 +8,10 @@ import { ApiError, invalidField, missingAccess, unknownUser } from './errors.js'
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
-/** Whether the policy lets the caller know the user. */
-function known(deps: HttpDeps, ctx: RequestContext, userId: string): boolean {
+/** Whether the policy lets the caller reach the user (a request to them). */
+function reachable(deps: HttpDeps, ctx: RequestContext, userId: string): boolean {
   try {
-    deps.policy.user(ctx.caller, userId);
+    deps.policy.user(ctx.caller, userId, 'reach');
     return true;
   } catch (error) {
     if (error instanceof AccessRefusal) return false;
@@ -72,10 +72,10 @@ export function relationshipRateLimit(deps: Pick<HttpDeps, 'limits'>): NonNullab
 
 export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
   const { relationships } = deps;
-  // A username names a user the caller may know (access/policy.ts): another game's provisional account has no username here.
+  // A username names a user the caller may reach (access/policy.ts): another game's provisional account, or a banned one, has no username here.
   const named = (ctx: RequestContext): string => {
     const id = relationships.userIdByName(parseBody(ByNameBody, ctx.body).username);
-    if (!known(deps, ctx, id)) throw new RelationshipError('unknown_username', 'No users with DiscordTag exist');
+    if (!reachable(deps, ctx, id)) throw new RelationshipError('unknown_username', 'No users with DiscordTag exist');
     return id;
   };
   const rateLimit = relationshipRateLimit(deps);
@@ -100,7 +100,7 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PUT',
       pattern: '/users/@me/game-relationships/:id',
-      access: { id: 'user' },
+      access: { id: 'reachable-user' },
       ...game,
       handle: (ctx) =>
         relationshipAnswer('id', () => {
@@ -111,7 +111,7 @@ export function gameRelationshipRoutes(deps: HttpDeps): Route[] {
     {
       method: 'DELETE',
       pattern: '/users/@me/game-relationships/:id',
-      access: { id: 'user' },
+      access: { id: 'reachable-user' },
       ...game,
       handle: (ctx) => relationshipAnswer('id', () => relationships.game.remove(gameOf(ctx), me(ctx).id, target(ctx))),
     },

@@ -94,7 +94,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/:user/invites',
-      access: { id: 'lobby', user: 'user' },
+      access: { id: 'lobby', user: 'reachable-user' },
       auth: 'bot',
       handle: (ctx) => mint(ctx, null, ctx.params.user as string),
     },
@@ -103,7 +103,8 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
       pattern: '/invites/:code',
       access: { code: 'invite' },
       auth: 'none',
-      rateLimit: { bucket: 'invite-lookup', limit: () => deps.limits.http.partnerSdk, by: 'ip' },
+      // Per address within the invite's lobby's application, so one game's lookups do not use up another's **(ours)**.
+      rateLimit: { bucket: 'invite-lookup', limit: () => deps.limits.http.partnerSdk, by: 'application-ip', application: ({ params }) => invites.applicationOf(params.code as string) },
       handle: (ctx) => {
         const invite = invites.peek(ctx.params.code as string);
         if (invite === undefined) throw unknownInvite();

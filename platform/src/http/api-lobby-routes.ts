@@ -135,9 +135,10 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
 /** The server API: the application's bot token. */
 function serverRoutes(lobbies: LobbyService, policy: AccessPolicy): Route[] {
   const bot = { auth: 'bot' as const };
-  // The members a body names are users the policy lets the server know (another game's provisional accounts are not).
-  const known = <B extends { readonly members?: readonly { readonly id: string }[] | undefined }>(ctx: RequestContext, body: B): B => {
-    for (const member of body.members ?? []) policy.user(ctx.caller, member.id);
+  // The members a body names are users the policy lets the server know (another game's provisional accounts are not),
+  // and those it adds are users it may reach (a banned account is not).
+  const known = <B extends { readonly members?: readonly { readonly id: string; readonly remove_member?: boolean | undefined }[] | undefined }>(ctx: RequestContext, body: B): B => {
+    for (const member of body.members ?? []) policy.user(ctx.caller, member.id, member.remove_member === true ? 'name' : 'reach');
     return body;
   };
   return [
@@ -157,7 +158,7 @@ function serverRoutes(lobbies: LobbyService, policy: AccessPolicy): Route[] {
     {
       method: 'PUT',
       pattern: '/lobbies/:id/members/:user',
-      access: LOBBY_MEMBER,
+      access: { id: 'lobby', user: 'reachable-user' },
       ...bot,
       handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(lobbyOf(ctx), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
     },

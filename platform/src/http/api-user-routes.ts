@@ -54,8 +54,13 @@ export function userRoutes(deps: HttpDeps): Route[] {
       handle: (ctx) =>
         relationshipAnswer('id', () => {
           const { type } = parseBody(RelationshipBody, ctx.body);
-          if (type === RelationshipType.Blocked) deps.relationships.block(me(ctx).id, ctx.params.id as string);
-          else deps.relationships.request(me(ctx).id, ctx.params.id as string);
+          if (type === RelationshipType.Blocked) {
+            deps.relationships.block(me(ctx).id, ctx.params.id as string);
+            return;
+          }
+          // A friend request reaches the user (a banned account takes none); a block only names them.
+          deps.policy.user(ctx.caller, ctx.params.id as string, 'reach');
+          deps.relationships.request(me(ctx).id, ctx.params.id as string);
         }),
     },
     {

@@ -71,9 +71,13 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
+    // The body is read before the limiter: a bucket may be the application the body names.
+    const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
+    const body = route.body === 'raw' ? undefined : parseJson(rawBody);
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
-      const outcome = limiter.take(route.rateLimit.bucket, bucketOwner(caller, route.rateLimit.by, ip), route.rateLimit.limit());
+      const named = route.rateLimit.application?.({ params: match.params, body });
+      const outcome = limiter.take(route.rateLimit.bucket, bucketOwner(caller, route.rateLimit.by, ip, named), route.rateLimit.limit());
       if (!outcome.allowed) {
         options.logger.debug({ route: route.pattern, userId: user?.id, bucket: route.rateLimit.bucket }, 'http rate limited');
         return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };
@@ -81,8 +85,6 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       rateHeaders = outcome.headers;
     }
 
-    const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
-    const body = route.body === 'raw' ? undefined : parseJson(rawBody);
     const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
     const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip, caller, resolved });
     return {

@@ -8,7 +8,7 @@ import type { PlatformLimits } from '../support/limits.js';
 import { noContent, parseBody, refusalsAs } from './api-kit.js';
 import { plainObject, Snowflake } from './body-schemas.js';
 import { ApiError } from './errors.js';
-import type { RequestContext, Route, RouteResult } from './router.js';
+import type { RequestContext, Route, RouteRateLimit, RouteResult } from './router.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 const Token = v.pipe(v.string(), v.minLength(1), v.maxLength(8192));
@@ -43,6 +43,12 @@ export const partnerAnswer = refusalsAs(ProvisionalError, (error) => new ApiErro
 
 const tokenAnswer = (body: unknown): RouteResult => ({ status: 200, body, headers: NO_STORE });
 
+/** The registered application a body's field names (its rate-limit bucket's), or undefined. */
+function registeredIn(deps: Pick<PartnerSdkDeps, 'resolveApp'>, body: unknown, field: string): string | undefined {
+  const named = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof named === 'string' ? deps.resolveApp(named)?.id : undefined;
+}
+
 /**
  * The Social SDK's account endpoints under /api: the external credentials exchange, the bot
  * token endpoint, unmerging (by credentials or by the bot's `external_user_id`), and the
@@ -50,8 +56,14 @@ const tokenAnswer = (body: unknown): RouteResult => ({ status: 200, body, header
  */
 export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
   const { provisional, childTokens } = deps;
-  // One bucket per address for the token, unmerge and child-token calls **(ours)**.
-  const rateLimit = { bucket: 'partner-sdk', limit: () => deps.limits.http.partnerSdk, by: 'ip' as const };
+  // The token, unmerge and child-token calls: one bucket per address within the application the body names (a bot, its own) **(ours)**.
+  const bucketNaming = (field: 'client_id' | 'child_application_id'): RouteRateLimit => ({
+    bucket: 'partner-sdk',
+    limit: () => deps.limits.http.partnerSdk,
+    by: 'application-ip',
+    application: ({ body }) => registeredIn(deps, body, field),
+  });
+  const rateLimit = bucketNaming('client_id');
   const bot = (ctx: RequestContext): AppRecord => ctx.bot as AppRecord;
   return [
     { method: 'POST', pattern: '/partner-sdk/token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(async () => tokenAnswer(await provisional.exchange(parseBody(Credentials, ctx.body)))) },
@@ -99,6 +111,6 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
         return { status: 200, body: deps.book.profileOf(auth.applicationId, auth.user.id, issuerOf) };
       },
     },
-    { method: 'POST', pattern: '/partner-sdk/child-token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
+    { method: 'POST', pattern: '/partner-sdk/child-token', access: {}, auth: 'none', rateLimit: bucketNaming('child_application_id'), handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
   ];
 }

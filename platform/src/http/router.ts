@@ -44,6 +44,18 @@ export interface RouteResult {
   readonly contentType?: string;
 }
 
+/** A route's rate-limit bucket, and whose it is (access/caller.ts `bucketOwner`). */
+export interface RouteRateLimit {
+  readonly bucket: string;
+  readonly limit: () => WindowLimit;
+  readonly by: BucketScope;
+  /**
+   * For `application-ip`: the registered application the request names (its body's client id,
+   * its invite's lobby's), or undefined. Read before the route runs, from its params and parsed body.
+   */
+  readonly application?: (request: { readonly params: Readonly<Record<string, string>>; readonly body: unknown }) => string | undefined;
+}
+
 /** `bearer`: an OAuth2 Bearer token only. `bot`: an application's bot token only. `bearer-or-bot`: either. */
 export type Auth = 'none' | 'user' | 'admin' | 'bearer' | 'bot' | 'bearer-or-bot';
 
@@ -52,7 +64,7 @@ export interface Route {
   /** Segments; `:name` captures one. */
   readonly pattern: string;
   readonly auth: Auth;
-  readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: BucketScope };
+  readonly rateLimit?: RouteRateLimit;
   /**
    * On `user` routes: a Bearer token is accepted too when it holds one of these scopes (else
    * 403 50026). Without it, Bearer tokens get 401.

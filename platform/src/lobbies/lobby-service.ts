@@ -376,6 +376,14 @@ export class LobbyService {
     }
   }
 
+  /**
+   * The account leaves every lobby of every application (a ban): each lobby's other members get
+   * LOBBY_MEMBER_REMOVE, once, as when the game's server removes a member.
+   */
+  removeEverywhere(userId: string): void {
+    for (const lobby of [...this.lobbies.values()]) this.removeMember(lobby, userId);
+  }
+
   /** Deletes the lobbies idle for longer than their timeout; answers how many. Idleness is looked at again first. */
   sweep(): number {
     const now = this.deps.now();

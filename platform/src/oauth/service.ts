@@ -52,6 +52,8 @@ export interface OAuthServiceDeps {
   readonly issuer: () => string;
   /** A grant went (revoked, deauthorized): the game's own gateway sessions of that user end. */
   readonly grantRemoved?: (userId: string, applicationId: string) => void;
+  /** One access token went while its grant stays (a refresh replaced it): the gateway sessions identified with it end. */
+  readonly tokenEnded?: (tokenId: string) => void;
   /** The user removed the app from their Authorized Apps (after `grantRemoved`): a merged provisional account is unmerged. */
   readonly userDeauthorized?: (userId: string, applicationId: string) => void;
   /**
@@ -439,7 +441,9 @@ export class OAuthService {
     const record = store.tokenByRefresh(sha256(refreshToken));
     const grant = record === undefined ? undefined : store.grant(record.grant_id);
     if (record === undefined || grant === undefined || record.application_id !== app.id) throw invalidGrant('Invalid "refresh_token" in request');
+    // The old pair is invalidated, and with it what the access token opened (its gateway sessions) **(ours)**.
     store.deleteToken(record.id);
+    this.deps.tokenEnded?.(record.id);
     if (store.user(record.user_id)?.provisional !== true) return this.issue(grant, record.scopes, null, 'refresh_token', this.defaultShape());
     // Deprecated for OIDC provisional accounts, though it still works: another hour **(ours)**.
     this.deps.logger.warn({ userId: record.user_id, applicationId: app.id }, 'refresh_token grant for a provisional account (deprecated: exchange a fresh provider token instead)');

@@ -26,7 +26,8 @@ export interface BanView extends BanRecord {
  * APPLICATION_DEAUTHORIZED); each game identity merged into the account is unlinked and a
  * new cross-platform-restricted provisional account carries it; merges answer 530017 until
  * the ban lifts (for a permanent ban, until an admin lifts it anyway **(ours)**). While banned
- * the account gets no token (authorize is refused, dev login too) and no gateway session.
+ * the account gets no token (authorize is refused, dev login too) and no gateway session, and is
+ * in no lobby (the access policy refuses adding it back, and DMs and friend requests to it).
  */
 export class Bans {
   constructor(
@@ -37,6 +38,8 @@ export class Bans {
     private readonly now: () => number,
     /** Every gateway session of the user ends (the desktop client's too). */
     private readonly endUserSessions: (userId: string) => void,
+    /** The user leaves every lobby they are still in (the others are told). */
+    private readonly leaveLobbies: (userId: string) => void,
   ) {}
 
   ban(userId: string, permanent: boolean): BanView {
@@ -48,6 +51,8 @@ export class Bans {
     for (const grant of this.store.grantsOf(userId)) this.oauth.removeGrantOf(userId, grant.application_id, 'user banned');
     // Signed out everywhere: while banned, the account gets no token and no gateway session **(ours)**.
     this.endUserSessions(userId);
+    // The seats of each game merged into the account went with its identity (detach); the account leaves the rest **(ours)**.
+    this.leaveLobbies(userId);
     return this.view(this.store.ban(userId) as BanRecord);
   }
 
