@@ -531,7 +531,12 @@ export class Client {
   /** Client::RefreshToken: a new token pair for `refreshToken` (the old pair stops working). Same callback as getToken. */
   async refreshToken(applicationId: string | bigint, refreshToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
     this.logger.addSecret(refreshToken);
-    return this.tokenCall(callback, (common) => oauth.refreshToken({ ...common, applicationId, refreshToken }));
+    // The old token's end is the game's own doing: not told (before the callback, which may updateToken at once).
+    const replacing: TokenCallback = (result, accessToken, ...rest) => {
+      if (accessToken !== null) this.tokenEnd.replaced();
+      callback?.(result, accessToken, ...rest);
+    };
+    return this.tokenCall(replacing, (common) => oauth.refreshToken({ ...common, applicationId, refreshToken }));
   }
 
   /**

@@ -80,6 +80,15 @@ export class TokenEndReport {
     this.told = false;
   }
 
+  /**
+   * The game refreshed a token pair: the platform ends the old access token (its session closes
+   * with 4004) while the game is about to hand over the new one (updateToken, which renews).
+   * That end is the game's own doing, not an expiry: it is not told.
+   */
+  replaced(): void {
+    this.told = true;
+  }
+
   /** Tells the first report of the current token's end; false for a later one (dropped). */
   report(info: TokenInvalidated): boolean {
     if (this.told) return false;

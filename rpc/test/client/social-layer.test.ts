@@ -112,6 +112,50 @@ describe("companion/client: the game's own gateway connection", () => {
     expect(expired).toEqual(['invalid 4004']);
   });
 
+  it("refreshing the token is no token end: the old token's session closes (4004), no expiration callback, and updateToken's new one is ready", async () => {
+    const platform = await startTestPlatform();
+    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+    const client = newClient(platform);
+    const expired: string[] = [];
+    client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
+    await client.updateToken('Bearer', token.accessToken);
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+
+    const refreshed = await client.refreshToken(SEED_APP_ID, token.refreshToken);
+    expect(refreshed.result.successful).toBe(true);
+    // The platform ends the old access token's session; the game has not handed over the new one yet.
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('disconnected'), { timeout: 5000 });
+    expect(expired).toEqual([]);
+    await client.updateToken('Bearer', refreshed.token?.accessToken as string);
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
+    expect(expired).toEqual([]);
+
+    // The new token's end is told again.
+    expect((await client.revokeToken(SEED_APP_ID, refreshed.token?.accessToken as string)).successful).toBe(true);
+    await vi.waitFor(() => expect(expired).toEqual(['invalid 4004']), { timeout: 5000 });
+  });
+
+  it('a game that hands over the refreshed token from the refresh callback itself still hears of that token\'s end', async () => {
+    const platform = await startTestPlatform();
+    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+    const client = newClient(platform);
+    const expired: string[] = [];
+    client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
+    await client.updateToken('Bearer', token.accessToken);
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+    let fresh = '';
+    await client.refreshToken(SEED_APP_ID, token.refreshToken, (result, accessToken) => {
+      fresh = accessToken ?? '';
+      void client.updateToken('Bearer', fresh);
+    });
+    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
+    expect(expired).toEqual([]);
+    expect((await client.revokeToken(SEED_APP_ID, fresh)).successful).toBe(true);
+    await vi.waitFor(() => expect(expired).toEqual(['invalid 4004']), { timeout: 5000 });
+  });
+
   it('a token without the gateway scopes opens no session and is not reported as expired', async () => {
     const platform = await startTestPlatform();
     const code = await rpcAuthorizationCode(platform, { scope: 'identify' }, 'alice');
