@@ -88,6 +88,16 @@ describe('http: rate limits', () => {
     expect((await api(platform, 'POST', `/api/channels/${dm.id}/messages`, { token, body: { content: 'again' } })).status).toBe(200);
   });
 
+  it("a limited route's refusal carries the rate-limit headers too (every response of a limited route does)", async () => {
+    const platform = await startTestPlatform();
+    const token = platform.loginToken('alice');
+    const dm = (await api<PlatformChannel>(platform, 'POST', '/api/users/@me/channels', { token, body: { recipient_id: SEED.users.bob } })).body;
+    const refused = await api(platform, 'POST', `/api/channels/${dm.id}/messages`, { token, body: { content: 'x'.repeat(2001) } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
   it('dev login: 10 per 60 s per IP', async () => {
     const platform = await startTestPlatform();
     for (let i = 0; i < 10; i += 1) expect((await api(platform, 'POST', '/api/auth/login', { body: { login: 'alice' } })).status).toBe(200);

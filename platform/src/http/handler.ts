@@ -86,7 +86,13 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     }
 
     const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip, caller, resolved });
+    let result: RouteResult;
+    try {
+      result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip, caller, resolved });
+    } catch (error) {
+      // A refusal of a limited route carries its rate-limit headers as any other answer does.
+      result = errorResult(error, options.logger);
+    }
     return {
       result: { ...result, headers: { ...rateHeaders, ...result.headers } },
       route: route.pattern,
