@@ -48,7 +48,9 @@ test.describe('issue 26 §1: Friends stays readable while the player runs a join
     const alice = await startHost({ platform: platform.url, user: 'alice' });
     const online: OnlineUser[] = [];
     try {
-      for (const username of FRIENDS) online.push(await goOnline(platform, await login(platform, username)));
+      // carol plays a game of her own: her row says so in a line, its card shows under Active now.
+      const plays = (username: string): object[] => (username === 'carol' ? [{ name: 'Night Market', type: 0, details: 'Trading at the plaza', state: 'Stall 4' }] : []);
+      for (const username of FRIENDS) online.push(await goOnline(platform, await login(platform, username), plays(username)));
       // alice's game is joinable: every online friend gets an invite action.
       const game = await games.xhayper(alice, DEMO_APP_ID);
       await game.client.user!.setActivity({ details: 'Ranked match', state: 'In a squad', partyId: 'party-26', partySize: 1, partyMax: 4, joinSecret: 'join-secret-26' }, process.pid);
@@ -57,6 +59,8 @@ test.describe('issue 26 §1: Friends stays readable while the player runs a join
       await expect(page.getByTestId('friends-online-count')).toHaveText(String(FRIENDS.length));
       await expect(page.getByTestId('friend-invite')).toHaveCount(FRIENDS.length);
       const rows = page.getByTestId('friends-online').getByTestId('friend-row');
+      await expect(rows.filter({ hasText: '@carol' }).getByTestId('friend-status')).toHaveText('Online · Playing Night Market');
+      await expect(page.getByTestId('active-friend').filter({ hasText: '@carol' }).getByTestId('activity-state')).toContainText('Stall 4');
 
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme });

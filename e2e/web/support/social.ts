@@ -43,8 +43,8 @@ export interface OnlineUser {
   close(): void;
 }
 
-/** Identifies on the gateway with the user's token, online; resolves at READY, then beats as a client does. */
-export async function goOnline(platform: PlatformProcess, user: DemoUser): Promise<OnlineUser> {
+/** Identifies on the gateway with the user's token, online (playing `activities`); resolves at READY, then beats as a client does. */
+export async function goOnline(platform: PlatformProcess, user: DemoUser, activities: readonly object[] = []): Promise<OnlineUser> {
   const { url } = await json<{ url: string }>(await fetch(`${platform.url}/api/gateway`), 'gateway');
   const ws = new WebSocket(`${url}?v=10&encoding=json`);
   let seq: number | null = null;
@@ -56,7 +56,7 @@ export async function goOnline(platform: PlatformProcess, user: DemoUser): Promi
       if (typeof message.s === 'number') seq = message.s;
       if (message.op === 10) {
         beat = setInterval(() => ws.send(JSON.stringify({ op: 1, d: seq })), Math.min(message.d?.heartbeat_interval ?? 10_000, 10_000));
-        const presence = { since: null, activities: [], status: 'online', afk: false };
+        const presence = { since: null, activities, status: 'online', afk: false };
         ws.send(JSON.stringify({ op: 2, d: { token: user.token, properties: { os: 'linux', browser: 'e2e', device: 'e2e' }, presence } }));
       }
       if (message.op === 1) ws.send(JSON.stringify({ op: 1, d: seq }));

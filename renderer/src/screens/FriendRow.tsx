@@ -1,7 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { ActivityView, FriendView, GameView } from '../../../preload/src/contract';
+import type { FriendView, GameView } from '../../../preload/src/contract';
 import { joinability } from '../../../common/src/joinable';
-import { ActivityCard } from '../components/ActivityCard';
 import { Avatar, statusWord } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { activityHeading, displayName } from '../lib/format';
@@ -13,7 +12,7 @@ import { FriendManage } from './FriendManage';
  * One friend, one row, as the client lists them: avatar with status dot, name, @username and what
  * they play on one line each (cut with an ellipsis, never wrapped), then the actions. The actions
  * are icon buttons named for what they do; their words show beside the icons only where the row
- * has room (a container query in styles.css).
+ * has room (a container query in styles.css). What they play in detail is under Active now.
  */
 export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
   const status = friend.presence.status;
@@ -57,9 +56,6 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
         </span>
       </div>
       {open && <FriendConversation friend={friend} conversation={conversation} />}
-      {friend.presence.activities.map((activity, index) => (
-        <FriendActivity key={index} friend={friend} activity={activity} />
-      ))}
     </li>
   );
 }
@@ -98,30 +94,5 @@ function InviteButtons({ friend }: { readonly friend: FriendView }): ReactNode {
         </button>
       ))}
     </>
-  );
-}
-
-function FriendActivity({ friend, activity }: { readonly friend: FriendView; readonly activity: ActivityView }): ReactNode {
-  const requestToJoin = useApp((s) => s.requestToJoin);
-  const busy = useApp((s) => s.busy.includes(`join:${friend.user.id}`));
-  const action = joinability(activity);
-  return (
-    <ActivityCard
-      activity={activity}
-      footer={
-        action !== null && (
-          <div className="card-actions">
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() => void requestToJoin(friend.user.id, activity.application_id ?? null)}
-              data-testid={action === 'join' ? 'friend-join' : 'friend-ask-to-join'}
-            >
-              {action === 'join' ? 'Join' : 'Ask to join'}
-            </button>
-          </div>
-        )
-      }
-    />
   );
 }

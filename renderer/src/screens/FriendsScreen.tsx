@@ -3,6 +3,7 @@ import type { FriendView, InviteView, JoinRequestView } from '../../../preload/s
 import { displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
 import { FriendRow } from './FriendRow';
+import { FriendsActiveNow } from './FriendsActiveNow';
 import { AddFriend, BlockedUsers, PendingRequests } from './FriendRequests';
 
 export function FriendsScreen(): ReactNode {
@@ -35,10 +36,13 @@ export function FriendsScreen(): ReactNode {
           No friends yet, or you are not signed in.
         </p>
       ) : (
-        <>
-          <FriendGroup id="online" title="Online" friends={online} />
-          <FriendGroup id="offline" title="Offline" friends={offline} />
-        </>
+        <div className="friends-columns">
+          <FriendsActiveNow friends={online} />
+          <div className="friends-lists">
+            <FriendGroup id="online" title="Online" friends={online} />
+            <FriendGroup id="offline" title="Offline" friends={offline} />
+          </div>
+        </div>
       )}
       <BlockedUsers relationships={relationships} />
     </section>
