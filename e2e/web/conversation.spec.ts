@@ -27,6 +27,9 @@ async function openLongConversation(page: Page): Promise<{ platform: PlatformPro
 test.describe('issue 26 §3: the conversation scrolls to the newest message', () => {
   test('it opens at the newest, follows new ones, counts them when scrolled up ("1 new message" jumps down), shows the player’s own, and the keyboard reaches and scrolls it', async ({ page }) => {
     const { platform, alice, bob, row, log } = await openLongConversation(page);
+    // The newest message is in view as it opens (the first is scrolled away).
+    await expect(row.getByTestId('dm').last()).toBeInViewport();
+    await expect(log).toBeVisible();
     // More than fit: the list scrolls, and it opened at the end.
     expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     await expect.poll(() => fromEnd(log)).toBeLessThanOrEqual(2);

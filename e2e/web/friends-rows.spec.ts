@@ -33,10 +33,13 @@ async function expectActions(page: Page, row: Locator, name: string): Promise<vo
   const rowBox = (await row.boundingBox())!;
   for (const label of [`Messages with ${name}`, `Invite ${name} to ${DEMO_APP_NAME}`, `More for ${name}`]) {
     const button = row.getByRole('button', { name: label });
+    // The page has settled (every invite is there): a missing action is missing, no need to wait for it.
+    expect.soft(await button.count(), `${label}: one button of that name`).toBe(1);
+    if ((await button.count()) !== 1) continue;
     await expect(button, label).toBeVisible();
     const box = (await button.boundingBox())!;
-    expect(box.x + box.width, `${label} inside the row`).toBeLessThanOrEqual(rowBox.x + rowBox.width);
-    expect(box.height, `${label} one line`).toBeLessThan(ROW_MAX_PX / 2);
+    expect.soft(box.x + box.width, `${label} inside the row`).toBeLessThanOrEqual(rowBox.x + rowBox.width);
+    expect.soft(box.height, `${label} one line`).toBeLessThan(ROW_MAX_PX / 2);
   }
   await expect(page.getByTestId('friend-invite')).toHaveCount(FRIENDS.length);
 }
@@ -60,7 +63,6 @@ test.describe('issue 26 §1: Friends stays readable while the player runs a join
       await expect(page.getByTestId('friend-invite')).toHaveCount(FRIENDS.length);
       const rows = page.getByTestId('friends-online').getByTestId('friend-row');
       await expect(rows.filter({ hasText: '@carol' }).getByTestId('friend-status')).toHaveText('Online · Playing Night Market');
-      await expect(page.getByTestId('active-friend').filter({ hasText: '@carol' }).getByTestId('activity-state')).toContainText('Stall 4');
 
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme });
@@ -70,17 +72,20 @@ test.describe('issue 26 §1: Friends stays readable while the player runs a join
             const name = (await row.getByTestId('friend-name').textContent()) ?? '';
             const where = `${name} at ${width} px, ${theme}`;
             const m = await measure(row);
-            expect(m.height, `${where}: row height`).toBeLessThan(ROW_MAX_PX);
-            expect(m.nameLines, `${where}: name on one line`).toBe(1);
-            expect(m.nameHeight, `${where}: name one line high`).toBeLessThan(m.lineLimit);
-            expect(m.statusHeight, `${where}: status one line high`).toBeLessThan(m.lineLimit);
-            expect(m.overflows, `${where}: nothing spills out of the row`).toBe(false);
+            expect.soft(m.height, `${where}: row height`).toBeLessThan(ROW_MAX_PX);
+            expect.soft(m.nameLines, `${where}: name on one line`).toBe(1);
+            expect.soft(m.nameHeight, `${where}: name one line high`).toBeLessThan(m.lineLimit);
+            expect.soft(m.statusHeight, `${where}: status one line high`).toBeLessThan(m.lineLimit);
+            expect.soft(m.overflows, `${where}: nothing spills out of the row`).toBe(false);
             await expectActions(page, row, name);
           }
           await screenshot(page, `issue26-1-friends-${theme}-${width}`);
         }
       }
 
+      // What carol plays in detail: under Active now, not in her row.
+      await expect(page.getByTestId('active-friend').filter({ hasText: '@carol' }).getByTestId('activity-state')).toContainText('Stall 4');
+      await expect(rows.filter({ hasText: '@carol' }).getByTestId('activity-state')).toHaveCount(0);
       // The icon button does what the words did.
       await page.getByRole('button', { name: `Invite Bob to ${DEMO_APP_NAME}` }).click();
       await expect(page.getByTestId('info-message').filter({ hasText: `Invite to ${DEMO_APP_NAME} sent to` })).toHaveCount(1);
