@@ -15,9 +15,11 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
   await openUi(page, bob, 'friends');
   const friend = page.getByTestId('friend-row').filter({ hasText: '@alice' });
   await expect(friend).toBeVisible();
-  await expect(friend.getByTestId('activity-state')).toContainText('Warming up');
-  await expect(friend.getByTestId('friend-ask-to-join')).toHaveCount(0);
-  await expect(friend.getByTestId('friend-join')).toHaveCount(0);
+  // What alice plays shows in her row's line, its card under Active now.
+  const playing = page.getByTestId('active-friend').filter({ hasText: '@alice' });
+  await expect(playing.getByTestId('activity-state')).toContainText('Warming up');
+  await expect(playing.getByTestId('friend-ask-to-join')).toHaveCount(0);
+  await expect(playing.getByTestId('friend-join')).toHaveCount(0);
 
   await aliceGame.client.user!.setActivity(
     {
@@ -30,9 +32,9 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     },
     process.pid,
   );
-  await expect(friend.getByTestId('activity-state')).toContainText('In a squad');
-  await expect(friend.getByTestId('friend-ask-to-join')).toHaveCount(1);
-  await expect(friend.getByTestId('activity-party')).toContainText('1 of 4');
+  await expect(playing.getByTestId('activity-state')).toContainText('In a squad');
+  await expect(playing.getByTestId('friend-ask-to-join')).toHaveCount(1);
+  await expect(playing.getByTestId('activity-party')).toContainText('1 of 4');
   // Grouped like a friends list: alice is online, the seed's carol and dave are not.
   await expect(page.getByTestId('friends-online').getByTestId('friend-row').filter({ hasText: '@alice' })).toHaveCount(1);
   await expect(page.getByTestId('friends-online-count')).toHaveText('1');
@@ -78,7 +80,7 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     // A friend who is offline is not offered one.
     await expect(alicePage.getByTestId('friend-row').filter({ hasText: '@carol' }).getByTestId('friend-invite')).toHaveCount(0);
 
-    await friend.getByTestId('friend-ask-to-join').click();
+    await playing.getByTestId('friend-ask-to-join').click();
     const request = (await aliceGame.event('ACTIVITY_JOIN_REQUEST')) as { user?: { username?: string } };
     expect(request.user).toMatchObject({ username: 'bob' });
 

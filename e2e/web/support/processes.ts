@@ -83,14 +83,17 @@ function waitForOutput(proc: Running, pattern: RegExp): Promise<RegExpMatchArray
 
 export interface PlatformProcess {
   readonly url: string;
+  /** Its data dir (its `platform.json` holds the admin token). */
+  readonly dataDir: string;
 }
 
 /** A standalone emulator (`companion platform serve --port 0`), seeded with alice, bob, carol, dave. */
 export async function startPlatform(): Promise<PlatformProcess> {
   const dir = await tempDir('companion-e2e-platform-');
-  const proc = start('platform', ['platform', 'serve', '--port', '0', '--data', path.join(dir, 'data')], { XDG_CONFIG_HOME: path.join(dir, 'config') });
+  const dataDir = path.join(dir, 'data');
+  const proc = start('platform', ['platform', 'serve', '--port', '0', '--data', dataDir], { XDG_CONFIG_HOME: path.join(dir, 'config') });
   const [, url] = await waitForOutput(proc, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  return { url: url as string };
+  return { url: url as string, dataDir };
 }
 
 interface HostFile {

@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ConversationView, FriendView } from '../../../preload/src/contract';
 import { displayName, formatDate } from '../lib/format';
+import { useFollowNewest } from '../lib/use-follow-newest';
 import { useApp } from '../store/react';
 
 /** The name of a game that sent a message: one the UI knows (running, authorized, a friend's), else its id. */
@@ -18,7 +19,9 @@ function useGameName(): (applicationId: string) => string {
 /**
  * The conversation with a friend, as the desktop client shows it: every message with its
  * author and time, those a game sent marked with the game; and a box to write back (it reaches
- * the friend, and their game when it reads their messages).
+ * the friend, and their game when it reads their messages). The list opens at the newest message
+ * and follows new ones unless the player scrolled up ("N new messages" then leads down); it is a
+ * focusable log, so the keyboard reaches and scrolls it.
  */
 export function FriendConversation({ friend, conversation }: { readonly friend: FriendView; readonly conversation: ConversationView | undefined }): ReactNode {
   const me = useApp((s) => s.data?.status.account?.user ?? null);
@@ -33,34 +36,46 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
     if (content === '') return;
     void send(friend.user.id, content).then((sent) => sent && setText(''));
   };
-  const messages = conversation?.messages ?? [];
+  const messages = useMemo(() => conversation?.messages ?? [], [conversation]);
+  const ids = useMemo(() => messages.map((m) => m.id), [messages]);
+  const mine = useCallback((id: string) => messages.find((m) => m.id === id)?.author_id === me?.id, [messages, me]);
+  const follow = useFollowNewest(ids, mine);
   return (
     <section className="conversation" aria-label={`Messages with ${name}`} data-testid="conversation">
       {messages.length === 0 ? (
         <p className="muted">No messages with {name} yet.</p>
       ) : (
-        <ol className="dm-list">
-          {messages.map((message) => (
-            <li key={message.id} className={message.author_id === me?.id ? 'dm dm-mine' : 'dm'} data-testid="dm">
-              <span className="dm-author">{message.author_id === me?.id ? 'You' : name}</span>
-              {message.application_id !== null && (
-                <span className="badge dm-game" data-testid="dm-game">
-                  via {message.application_name ?? gameName(message.application_id)}
-                </span>
-              )}{' '}
-              <span className="muted dm-time">{formatDate(message.at)}</span>
-              {message.edited_at !== null && (
-                <span className="muted dm-edited" data-testid="dm-edited" title={`Edited ${formatDate(message.edited_at)}`}>
-                  {' '}
-                  (edited)
-                </span>
-              )}
-              <div className="dm-content" data-testid="dm-content">
-                {message.content}
-              </div>
-            </li>
-          ))}
-        </ol>
+        <div className="dm-scroll">
+          <div ref={follow.ref} className="dm-log" role="log" tabIndex={0} aria-label={`Conversation with ${name}`} onScroll={follow.onScroll} data-testid="dm-log">
+            <ol className="dm-list">
+              {messages.map((message) => (
+                <li key={message.id} className={message.author_id === me?.id ? 'dm dm-mine' : 'dm'} data-testid="dm">
+                  <span className="dm-author">{message.author_id === me?.id ? 'You' : name}</span>
+                  {message.application_id !== null && (
+                    <span className="badge dm-game" data-testid="dm-game">
+                      via {message.application_name ?? gameName(message.application_id)}
+                    </span>
+                  )}{' '}
+                  <span className="dm-time">{formatDate(message.at)}</span>
+                  {message.edited_at !== null && (
+                    <span className="dm-time dm-edited" data-testid="dm-edited" title={`Edited ${formatDate(message.edited_at)}`}>
+                      {' '}
+                      (edited)
+                    </span>
+                  )}
+                  <div className="dm-content" data-testid="dm-content">
+                    {message.content}
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </div>
+          {follow.unseen > 0 && (
+            <button type="button" className="primary dm-new" onClick={follow.jumpToNewest} data-testid="dm-new">
+              {follow.unseen} new {follow.unseen === 1 ? 'message' : 'messages'}
+            </button>
+          )}
+        </div>
       )}
       <form className="inline-form dm-form" onSubmit={submit}>
         <label className="visually-hidden" htmlFor={`dm-${friend.user.id}`}>

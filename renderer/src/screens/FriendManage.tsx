@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { UserView } from '../../../preload/src/contract';
+import { Icon } from '../components/Icon';
 import { displayName } from '../lib/format';
 import { useApp } from '../store/react';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -25,8 +26,18 @@ export function FriendManage({ user }: { readonly user: UserView }): ReactNode {
   };
   return (
     <span className="friend-manage" onKeyDown={(event) => event.key === 'Escape' && asking === null && setOpen(false)}>
-      <button type="button" aria-expanded={open} aria-controls={optionsId} aria-label={`More for ${name}`} onClick={() => setOpen(!open)} data-testid="friend-more">
-        More
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={optionsId}
+        aria-label={`More for ${name}`}
+        title={`More for ${name}`}
+        className="icon-button"
+        onClick={() => setOpen(!open)}
+        data-testid="friend-more"
+      >
+        <Icon name="more" />
+        <span className="action-label">More</span>
       </button>
       {open && (
         <div className="friend-manage-options" id={optionsId}>

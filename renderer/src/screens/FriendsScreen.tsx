@@ -1,12 +1,9 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import type { ActivityView, FriendView, GameView, InviteView, JoinRequestView } from '../../../preload/src/contract';
-import { joinability } from '../../../common/src/joinable';
-import { ActivityCard } from '../components/ActivityCard';
-import { Avatar, statusWord } from '../components/Avatar';
-import { activityHeading, displayName, formatDate } from '../lib/format';
+import type { ReactNode } from 'react';
+import type { FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import { displayName, formatDate } from '../lib/format';
 import { useApp } from '../store/react';
-import { FriendConversation } from './FriendConversation';
-import { FriendManage } from './FriendManage';
+import { FriendRow } from './FriendRow';
+import { FriendsActiveNow } from './FriendsActiveNow';
 import { AddFriend, BlockedUsers, PendingRequests } from './FriendRequests';
 
 export function FriendsScreen(): ReactNode {
@@ -39,10 +36,13 @@ export function FriendsScreen(): ReactNode {
           No friends yet, or you are not signed in.
         </p>
       ) : (
-        <>
-          <FriendGroup id="online" title="Online" friends={online} />
-          <FriendGroup id="offline" title="Offline" friends={offline} />
-        </>
+        <div className="friends-columns">
+          <FriendsActiveNow friends={online} />
+          <div className="friends-lists">
+            <FriendGroup id="online" title="Online" friends={online} />
+            <FriendGroup id="offline" title="Offline" friends={offline} />
+          </div>
+        </div>
       )}
       <BlockedUsers relationships={relationships} />
     </section>
@@ -70,93 +70,6 @@ function FriendGroup({ id, title, friends }: { readonly id: string; readonly tit
         ))}
       </ul>
     </section>
-  );
-}
-
-/** The player's own games a friend can be invited to (a joinable activity, by the platform's rule). */
-function useJoinableGames(): readonly GameView[] {
-  const games = useApp((s) => s.data?.games);
-  return useMemo(
-    () => (games ?? []).filter((game) => game.activity !== null && joinability({ ...game.activity, application_id: game.client_id }) !== null),
-    [games],
-  );
-}
-
-function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
-  const status = friend.presence.status;
-  const playing = friend.presence.activities[0];
-  const conversation = useApp((s) => s.data?.conversations.find((c) => c.user_id === friend.user.id));
-  const [open, setOpen] = useState(false);
-  const count = conversation?.messages.length ?? 0;
-  return (
-    <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
-      <div className="friend-head">
-        <Avatar user={friend.user} status={status} />
-        <div className="friend-names">
-          <span className="friend-name" data-testid="friend-name">
-            {displayName(friend.user)}
-          </span>{' '}
-          <span className="muted">@{friend.user.username}</span>
-          <div className="muted friend-line" data-testid="friend-status">
-            {statusWord(status)}
-            {playing !== undefined && <> · {activityHeading(playing)}</>}
-          </div>
-        </div>
-        <span className="row-actions">
-          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="friend-messages">
-            Messages{count > 0 ? ` (${count})` : ''}
-          </button>
-        </span>
-        <InviteButtons friend={friend} />
-        <FriendManage user={friend.user} />
-      </div>
-      {open && <FriendConversation friend={friend} conversation={conversation} />}
-      {friend.presence.activities.map((activity, index) => (
-        <FriendActivity key={index} friend={friend} activity={activity} />
-      ))}
-    </li>
-  );
-}
-
-/** "Invite to <game>" for each of the player's joinable games, to a friend who is online. */
-function InviteButtons({ friend }: { readonly friend: FriendView }): ReactNode {
-  const games = useJoinableGames();
-  const invite = useApp((s) => s.sendInvite);
-  const busy = useApp((s) => s.busy.includes(`send-invite:${friend.user.id}`));
-  if (friend.presence.status === 'offline' || games.length === 0) return null;
-  return (
-    <span className="row-actions">
-      {games.map((game) => (
-        <button key={game.connection_id} type="button" disabled={busy} onClick={() => void invite(friend.user.id, game.client_id)} data-testid="friend-invite">
-          Invite to {game.application_name}
-        </button>
-      ))}
-    </span>
-  );
-}
-
-function FriendActivity({ friend, activity }: { readonly friend: FriendView; readonly activity: ActivityView }): ReactNode {
-  const requestToJoin = useApp((s) => s.requestToJoin);
-  const busy = useApp((s) => s.busy.includes(`join:${friend.user.id}`));
-  const action = joinability(activity);
-  return (
-    <ActivityCard
-      activity={activity}
-      footer={
-        action !== null && (
-          <div className="card-actions">
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() => void requestToJoin(friend.user.id, activity.application_id ?? null)}
-              data-testid={action === 'join' ? 'friend-join' : 'friend-ask-to-join'}
-            >
-              {action === 'join' ? 'Join' : 'Ask to join'}
-            </button>
-          </div>
-        )
-      }
-    />
   );
 }
 

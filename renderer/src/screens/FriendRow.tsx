@@ -1,0 +1,98 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import type { FriendView, GameView } from '../../../preload/src/contract';
+import { joinability } from '../../../common/src/joinable';
+import { Avatar, statusWord } from '../components/Avatar';
+import { Icon } from '../components/Icon';
+import { activityHeading, displayName } from '../lib/format';
+import { useApp } from '../store/react';
+import { FriendConversation } from './FriendConversation';
+import { FriendManage } from './FriendManage';
+
+/**
+ * One friend, one row, as the client lists them: avatar with status dot, name, @username and what
+ * they play on one line each (cut with an ellipsis, never wrapped), then the actions. The actions
+ * are icon buttons named for what they do; their words show beside the icons only where the row
+ * has room (a container query in styles.css). What they play in detail is under Active now.
+ */
+export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNode {
+  const status = friend.presence.status;
+  const playing = friend.presence.activities[0];
+  const conversation = useApp((s) => s.data?.conversations.find((c) => c.user_id === friend.user.id));
+  const [open, setOpen] = useState(false);
+  const count = conversation?.messages.length ?? 0;
+  const name = displayName(friend.user);
+  return (
+    <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
+      <div className="friend-head">
+        <Avatar user={friend.user} status={status} />
+        <div className="friend-names">
+          <div className="friend-title">
+            <span className="friend-name" data-testid="friend-name">
+              {name}
+            </span>{' '}
+            <span className="muted friend-username">@{friend.user.username}</span>
+          </div>
+          <div className="muted friend-line" data-testid="friend-status">
+            {statusWord(status)}
+            {playing !== undefined && <> · {activityHeading(playing)}</>}
+          </div>
+        </div>
+        <span className="row-actions friend-actions">
+          <button
+            type="button"
+            className="icon-button"
+            aria-expanded={open}
+            aria-label={`Messages with ${name}${count > 0 ? `, ${count}` : ''}`}
+            title={`Messages with ${name}`}
+            onClick={() => setOpen(!open)}
+            data-testid="friend-messages"
+          >
+            <Icon name="message" />
+            <span className="action-label">Messages</span>
+            {count > 0 && <span className="action-count"> ({count})</span>}
+          </button>
+          <InviteButtons friend={friend} />
+          <FriendManage user={friend.user} />
+        </span>
+      </div>
+      {open && <FriendConversation friend={friend} conversation={conversation} />}
+    </li>
+  );
+}
+
+/** The player's own games a friend can be invited to (a joinable activity, by the platform's rule). */
+function useJoinableGames(): readonly GameView[] {
+  const games = useApp((s) => s.data?.games);
+  return useMemo(
+    () => (games ?? []).filter((game) => game.activity !== null && joinability({ ...game.activity, application_id: game.client_id }) !== null),
+    [games],
+  );
+}
+
+/** An "Invite to <game>" icon button for each of the player's joinable games, to a friend who is online. */
+function InviteButtons({ friend }: { readonly friend: FriendView }): ReactNode {
+  const games = useJoinableGames();
+  const invite = useApp((s) => s.sendInvite);
+  const busy = useApp((s) => s.busy.includes(`send-invite:${friend.user.id}`));
+  if (friend.presence.status === 'offline' || games.length === 0) return null;
+  const name = displayName(friend.user);
+  return (
+    <>
+      {games.map((game) => (
+        <button
+          key={game.connection_id}
+          type="button"
+          className="icon-button"
+          disabled={busy}
+          aria-label={`Invite ${name} to ${game.application_name}`}
+          title={`Invite ${name} to ${game.application_name}`}
+          onClick={() => void invite(friend.user.id, game.client_id)}
+          data-testid="friend-invite"
+        >
+          <Icon name="invite" />
+          <span className="action-label">Invite</span>
+        </button>
+      ))}
+    </>
+  );
+}
