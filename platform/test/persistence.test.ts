@@ -5,7 +5,7 @@ import { CorruptStateError, PlatformAlreadyRunningError, SEED, startPlatform } f
 import { api, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
 
 describe('persistence', () => {
-  it('keeps users, tokens, friendships, apps (with keys) and messages across a restart; state.json is 0600', async () => {
+  it('keeps users, tokens, friendships, apps (with keys) and messages across a restart; state.db is 0600', async () => {
     const dataDir = await tempDir();
     const first = await startTestPlatform({ dataDir });
     const erin = first.admin.createUser('erin');
@@ -19,7 +19,7 @@ describe('persistence', () => {
     await api(first, 'POST', `/api/channels/${dm.body.id}/messages`, { token, body: { content: 'remember me' } });
     await stopTestPlatform(first);
 
-    const stateFile = path.join(dataDir, 'state.json');
+    const stateFile = path.join(dataDir, 'state.db');
     expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
     const second = await startTestPlatform({ dataDir });
     expect(second.user('erin')?.id).toBe(erin.id);

@@ -1,0 +1,180 @@
+import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import sqlite from 'node-sqlite3-wasm';
+import type { Database, Statement } from 'node-sqlite3-wasm';
+
+/** One persisted record of the small state: its collection, its key in it, and its JSON. */
+export interface RecordRow {
+  readonly collection: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** A message as stored: the columns the queries need, and the rest of the record as JSON. */
+export interface MessageRow {
+  readonly id: string;
+  readonly channel_id: string;
+  readonly author_id: string;
+  /** The record without `id`, `channel_id` and `author_id`. */
+  readonly body: string;
+}
+
+const SCHEMA = [
+  // The small state, one row per record; `seq` keeps the order records were first written in.
+  'CREATE TABLE IF NOT EXISTS records (collection TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID',
+  // DM messages: `seq` (the rowid) is the order they were sent in.
+  'CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, body TEXT NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS messages_by_channel ON messages (channel_id, seq)',
+];
+
+/**
+ * The emulator's state on disk: an SQLite database (SQLite compiled to WebAssembly, so nothing
+ * native to install) in WAL mode with exclusive locking. Every call that changes something is
+ * one transaction committed before it returns, so what a route acknowledged survives the
+ * process being killed (synchronous=NORMAL: no fsync per commit, the WAL is synced at each
+ * checkpoint; a power loss may undo the last commits but never corrupts the file).
+ */
+export class StateDb {
+  private readonly statements = new Map<string, Statement>();
+  private recordSeq: number;
+
+  private constructor(private readonly db: Database) {
+    const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | null;
+    this.recordSeq = row?.seq ?? 0;
+  }
+
+  /**
+   * Opens (or creates, mode 0600) the database. The caller holds the data dir, so a lock left
+   * by a killed emulator is stale and removed.
+   */
+  static open(file: string): StateDb {
+    // The WASM build locks with a directory beside the file; a kill leaves it behind.
+    rmSync(`${file}.lock`, { recursive: true, force: true });
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+    const db = new sqlite.Database(file);
+    try {
+      db.exec('PRAGMA locking_mode=EXCLUSIVE');
+      db.exec('PRAGMA journal_mode=WAL');
+      db.exec('PRAGMA synchronous=NORMAL');
+      for (const statement of SCHEMA) db.exec(statement);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    if (existsSync(`${file}-wal`)) chmodSync(`${file}-wal`, 0o600);
+    return new StateDb(db);
+  }
+
+  /** Runs `work` in one transaction (nested calls join the outer one). */
+  transaction<T>(work: () => T): T {
+    if (this.db.inTransaction) return work();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // ---- records
+
+  records(): RecordRow[] {
+    return this.db.all('SELECT collection, key, value FROM records ORDER BY seq') as unknown as RecordRow[];
+  }
+
+  putRecord(collection: string, key: string, value: string): void {
+    this.recordSeq += 1;
+    this.statement('INSERT INTO records (collection, key, seq, value) VALUES (?, ?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value').run([
+      collection,
+      key,
+      this.recordSeq,
+      value,
+    ]);
+  }
+
+  deleteRecord(collection: string, key: string): void {
+    this.statement('DELETE FROM records WHERE collection = ? AND key = ?').run([collection, key]);
+  }
+
+  // ---- messages
+
+  insertMessage(row: MessageRow): void {
+    this.statement('INSERT INTO messages (id, channel_id, author_id, body) VALUES (?, ?, ?, ?)').run([row.id, row.channel_id, row.author_id, row.body]);
+  }
+
+  updateMessage(row: MessageRow): void {
+    this.statement('UPDATE messages SET channel_id = ?, author_id = ?, body = ? WHERE id = ?').run([row.channel_id, row.author_id, row.body, row.id]);
+  }
+
+  deleteMessage(id: string): void {
+    this.statement('DELETE FROM messages WHERE id = ?').run([id]);
+  }
+
+  /** Keeps only the newest `keep` messages of the channel. */
+  trimChannel(channelId: string, keep: number): void {
+    this.statement(
+      'DELETE FROM messages WHERE channel_id = ? AND seq <= (SELECT seq FROM messages WHERE channel_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+    ).run([channelId, channelId, keep]);
+  }
+
+  message(id: string): MessageRow | undefined {
+    return (this.statement('SELECT id, channel_id, author_id, body FROM messages WHERE id = ?').get([id]) as MessageRow | null) ?? undefined;
+  }
+
+  /** Newest first. */
+  newest(channelId: string, limit: number): MessageRow[] {
+    return this.statement('SELECT id, channel_id, author_id, body FROM messages WHERE channel_id = ? ORDER BY seq DESC LIMIT ?').all([channelId, limit]) as unknown as MessageRow[];
+  }
+
+  /** Oldest first. */
+  byAuthorIn(channelId: string, authorId: string): MessageRow[] {
+    return this.statement('SELECT id, channel_id, author_id, body FROM messages WHERE channel_id = ? AND author_id = ? ORDER BY seq').all([channelId, authorId]) as unknown as MessageRow[];
+  }
+
+  moveChannel(from: string, into: string): void {
+    this.statement('UPDATE messages SET channel_id = ? WHERE channel_id = ?').run([into, from]);
+  }
+
+  deleteChannel(channelId: string): void {
+    this.statement('DELETE FROM messages WHERE channel_id = ?').run([channelId]);
+  }
+
+  moveAuthor(from: string, into: string): void {
+    this.statement('UPDATE messages SET author_id = ? WHERE author_id = ?').run([into, from]);
+  }
+
+  /** The id of the newest message, or undefined when there is none. */
+  lastMessageId(): string | undefined {
+    const row = this.db.get('SELECT id FROM messages ORDER BY seq DESC LIMIT 1') as { id: string } | null;
+    return row?.id;
+  }
+
+  /** Every message, oldest first (an export; not for the request path). */
+  allMessages(): MessageRow[] {
+    return this.db.all('SELECT id, channel_id, author_id, body FROM messages ORDER BY seq') as unknown as MessageRow[];
+  }
+
+  /** Moves the WAL's commits into the database file, so the file alone holds everything. */
+  checkpoint(): void {
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
+
+  messageCount(): number {
+    return Number((this.db.get('SELECT COUNT(*) AS n FROM messages') as { n: number }).n);
+  }
+
+  close(): void {
+    for (const statement of this.statements.values()) statement.finalize();
+    this.statements.clear();
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
