@@ -146,6 +146,7 @@ export class PlatformServices {
         for (const userId of userIds) this.sessions.dispatchToUser(userId, event, data);
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
+      serverLobbiesPerApp: () => limits.serverLobbiesPerApp,
     });
     this.lobbySweeper = new LobbySweeper(this.lobbies);
     this.lobbyInvites = new LobbyInvites(now);

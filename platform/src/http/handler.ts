@@ -92,6 +92,14 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const { user, oauth, bot } = authenticate(route, request);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
+    if (bot !== undefined) {
+      // Every request with a bot token counts against its application's global limit.
+      const outcome = limiter.take('bot-requests', `app:${bot.id}`, options.limits.http.botRequests, 'global');
+      if (!outcome.allowed) {
+        options.logger.debug({ route: route.pattern, applicationId: bot.id, bucket: 'bot-requests' }, 'http rate limited');
+        return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };
+      }
+    }
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
       const key = route.rateLimit.by === 'user' && user !== undefined ? `user:${user.id}` : `ip:${ip}`;
