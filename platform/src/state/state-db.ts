@@ -18,6 +18,30 @@ export interface MessageRow {
   readonly body: string;
 }
 
+/** What the Store asks of its storage: records of the small state, and messages. */
+export interface StateBackend {
+  /** Runs `work` in one transaction (nested calls join the outer one); committed when it returns. */
+  transaction<T>(work: () => T): T;
+  records(): RecordRow[];
+  putRecord(collection: string, key: string, value: string): void;
+  deleteRecord(collection: string, key: string): void;
+  insertMessage(row: MessageRow): void;
+  updateMessage(row: MessageRow): void;
+  deleteMessage(id: string): void;
+  trimChannel(channelId: string, keep: number): void;
+  channelSize(channelId: string): number;
+  message(id: string): MessageRow | undefined;
+  newest(channelId: string, limit: number): MessageRow[];
+  byAuthorIn(channelId: string, authorId: string): MessageRow[];
+  moveChannel(from: string, into: string): void;
+  deleteChannel(channelId: string): void;
+  moveAuthor(from: string, into: string): void;
+  lastMessageId(): string | undefined;
+  allMessages(): MessageRow[];
+  checkpoint(): void;
+  close(): void;
+}
+
 const SCHEMA = [
   // The small state, one row per record; `seq` keeps the order records were first written in.
   'CREATE TABLE IF NOT EXISTS records (collection TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID',
@@ -26,20 +50,32 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS messages_by_channel ON messages (channel_id, seq)',
 ];
 
+/** How often the WAL is moved into the database file when something was written. */
+const CHECKPOINT_EVERY_MS = 1000;
+
 /**
  * The emulator's state on disk: an SQLite database (SQLite compiled to WebAssembly, so nothing
  * native to install) in WAL mode with exclusive locking. Every call that changes something is
  * one transaction committed before it returns, so what a route acknowledged survives the
- * process being killed (synchronous=NORMAL: no fsync per commit, the WAL is synced at each
- * checkpoint; a power loss may undo the last commits but never corrupts the file).
+ * process being killed (synchronous=NORMAL: no fsync per commit; the WAL is synced when it is
+ * checkpointed; a power loss may undo the last commits but never corrupts the file).
+ * Checkpoints run on a timer, once a second after writes, not on a request: their cost follows
+ * what was written since the last one.
  */
-export class StateDb {
+export class StateDb implements StateBackend {
   private readonly statements = new Map<string, Statement>();
   private recordSeq: number;
+  /** Something was written since the last checkpoint. */
+  private written = false;
+  private readonly checkpointer: NodeJS.Timeout;
 
   private constructor(private readonly db: Database) {
     const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | null;
     this.recordSeq = row?.seq ?? 0;
+    this.checkpointer = setInterval(() => {
+      if (this.written) this.checkpoint();
+    }, CHECKPOINT_EVERY_MS);
+    this.checkpointer.unref();
   }
 
   /**
@@ -56,6 +92,8 @@ export class StateDb {
       db.exec('PRAGMA locking_mode=EXCLUSIVE');
       db.exec('PRAGMA journal_mode=WAL');
       db.exec('PRAGMA synchronous=NORMAL');
+      // Checkpoints on the timer only (see CHECKPOINT_EVERY_MS), never inside a commit.
+      db.exec('PRAGMA wal_autocheckpoint=0');
       for (const statement of SCHEMA) db.exec(statement);
     } catch (error) {
       db.close();
@@ -68,6 +106,7 @@ export class StateDb {
   /** Runs `work` in one transaction (nested calls join the outer one). */
   transaction<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
+    this.written = true;
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -120,6 +159,10 @@ export class StateDb {
     ).run([channelId, channelId, keep]);
   }
 
+  channelSize(channelId: string): number {
+    return Number((this.statement('SELECT COUNT(*) AS n FROM messages WHERE channel_id = ?').get([channelId]) as { n: number }).n);
+  }
+
   message(id: string): MessageRow | undefined {
     return (this.statement('SELECT id, channel_id, author_id, body FROM messages WHERE id = ?').get([id]) as MessageRow | null) ?? undefined;
   }
@@ -159,6 +202,8 @@ export class StateDb {
 
   /** Moves the WAL's commits into the database file, so the file alone holds everything. */
   checkpoint(): void {
+    if (!this.db.isOpen) return;
+    this.written = false;
     this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
@@ -167,12 +212,15 @@ export class StateDb {
   }
 
   close(): void {
+    clearInterval(this.checkpointer);
     for (const statement of this.statements.values()) statement.finalize();
     this.statements.clear();
     if (this.db.isOpen) this.db.close();
   }
 
+  /** A prepared statement; one that writes marks the WAL for the next checkpoint. */
   private statement(sql: string): Statement {
+    if (!sql.startsWith('SELECT')) this.written = true;
     let statement = this.statements.get(sql);
     if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;

@@ -1,5 +1,5 @@
 import type { StateFile } from './model.js';
-import type { StateDb } from './state-db.js';
+import type { StateBackend } from './state-db.js';
 
 /** The state but the messages: small, held in memory, and persisted record by record. */
 export type SmallState = Omit<StateFile, 'messages'>;
@@ -66,7 +66,7 @@ export class StateRecords {
   private readonly dirty = new Set<Collection>();
 
   constructor(
-    private readonly db: StateDb,
+    private readonly db: StateBackend,
     private readonly state: SmallState,
   ) {}
 
@@ -74,7 +74,7 @@ export class StateRecords {
    * Reads the small state, or undefined when the database holds none yet (a fresh data dir, or
    * one whose first write did not complete). The returned records know they are written.
    */
-  static load(db: StateDb): { state: SmallState; written: Map<string, Map<string, string>> } | undefined {
+  static load(db: StateBackend): { state: SmallState; written: Map<string, Map<string, string>> } | undefined {
     const written = new Map<string, Map<string, string>>();
     for (const row of db.records()) {
       let rows = written.get(row.collection);

@@ -10,7 +10,7 @@ import { TEST_PROVIDER_TYPES } from './model.js';
 import type { AppRecord, BanRecord, ChannelRecord, ExternalAuthProvider, CodeRecord, ConnectionRecord, GrantRecord, GuildRecord, IdentityRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
 import { SEED } from './seed.js';
 import { seedConnections } from './seed-connections.js';
-import { StateDb, type MessageRow } from './state-db.js';
+import { StateDb, type MessageRow, type StateBackend } from './state-db.js';
 import { StateRecords, type Collection, type SmallState } from './state-records.js';
 import { readLegacyStateFile } from './legacy-state-file.js';
 
@@ -65,11 +65,13 @@ export class Store {
   /** Messages handed out this turn, as they were: `touched()` saves the ones changed in place. */
   private readonly handedOut = new Map<string, { readonly record: MessageRecord; readonly json: string }>();
   private handedOutClear: NodeJS.Immediate | undefined;
+  /** Messages per channel, as far as counted (so a send trims only a full channel). */
+  private readonly channelSizes = new Map<string, number>();
   private closed = false;
 
   private constructor(
     private readonly data: SmallState,
-    private readonly db: StateDb,
+    private readonly db: StateBackend,
     private readonly options: StoreOptions,
   ) {
     const lastMessage = db.lastMessageId();
@@ -92,12 +94,16 @@ export class Store {
    */
   static async open(options: StoreOptions): Promise<Store> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    return Store.openOn(StateDb.open(path.join(options.dataDir, STATE_DB_NAME)), options);
+  }
+
+  /** `open` on a given storage (the bench runs the old whole-file design through this). */
+  static async openOn(db: StateBackend, options: StoreOptions): Promise<Store> {
     const legacyFile = path.join(options.dataDir, STATE_FILE_NAME);
     // Only the emulator that claimed the data dir wrote state.json: every temp beside it was
     // left by an interrupted write of an emulator from before.
     const removed = await removeStrayTemps(legacyFile, () => true);
     if (removed.length > 0) options.logger.info({ file: legacyFile, removed: removed.length }, 'platform state: removed temp files left by interrupted writes');
-    const db = StateDb.open(path.join(options.dataDir, STATE_DB_NAME));
     try {
       const loaded = StateRecords.load(db);
       if (loaded !== undefined) {
@@ -215,6 +221,7 @@ export class Store {
     }
     this.db.moveAuthor(from, into);
     this.handedOut.clear();
+    this.channelSizes.clear();
     this.changed('friend_requests', 'blocks', 'guilds', 'channels');
   }
 
@@ -405,10 +412,13 @@ export class Store {
 
   /** Stores a new message (committed on return); the channel keeps its newest `messagesPerChannel`. */
   addMessage(message: MessageRecord): void {
+    const channel = message.channel_id;
+    const size = (this.channelSizes.get(channel) ?? this.db.channelSize(channel)) + 1;
     this.db.transaction(() => {
       this.db.insertMessage(toMessageRow(message));
-      this.db.trimChannel(message.channel_id, this.options.messagesPerChannel);
+      if (size > this.options.messagesPerChannel) this.db.trimChannel(channel, this.options.messagesPerChannel);
     });
+    this.channelSizes.set(channel, Math.min(size, this.options.messagesPerChannel));
     this.handOut(message);
   }
 
@@ -437,6 +447,7 @@ export class Store {
     if (found === undefined) return undefined;
     this.db.deleteMessage(id);
     this.handedOut.delete(id);
+    this.channelSizes.delete(channelId);
     return found;
   }
 
