@@ -169,11 +169,23 @@ class SocialRun {
   }
 
   private mark(): void {
-    this.marks.push({ dms: this.dmsAnswered, messages: this.dmsAnswered + this.lobbyAnswered, cpuMs: cpuSample(this.pid).ms, rssMiB: memorySample(this.pid).rssMiB, atMs: this.elapsedMs() });
+    const sample = this.sample();
+    if (sample !== undefined) this.marks.push({ dms: this.dmsAnswered, messages: this.dmsAnswered + this.lobbyAnswered, ...sample, atMs: this.elapsedMs() });
+  }
+
+  /** The emulator's CPU and RSS, or undefined (and the run stopped) when it is gone. */
+  private sample(): { cpuMs: number; rssMiB: number } | undefined {
+    try {
+      return { cpuMs: cpuSample(this.pid).ms, rssMiB: memorySample(this.pid).rssMiB };
+    } catch {
+      this.stopped ??= `the emulator exited after ${this.dmsAnswered} DMs`;
+      return undefined;
+    }
   }
 
   private watch(): void {
-    const rss = memorySample(this.pid).rssMiB;
+    const rss = this.sample()?.rssMiB;
+    if (rss === undefined) return;
     if (rss > SOCIAL_CONFIG.rssCeilingMiB) this.stopped ??= `RSS ${rss} MiB passed the ceiling of ${SOCIAL_CONFIG.rssCeilingMiB} MiB after ${this.dmsAnswered} DMs`;
     else if (this.elapsedMs() > SOCIAL_CONFIG.maxSeconds * 1000) this.stopped ??= `still sending after ${SOCIAL_CONFIG.maxSeconds} s (${this.dmsAnswered} DMs answered)`;
   }
@@ -202,6 +214,15 @@ function writeCostAt(run: SocialRun, endDms: number): Record<string, number> | n
   };
 }
 
+/** The emulator's memory, NaN once it is gone. */
+function safeMemory(pid: number): { rssMiB: number; hwmMiB: number } {
+  try {
+    return memorySample(pid);
+  } catch {
+    return { rssMiB: NaN, hwmMiB: NaN };
+  }
+}
+
 async function dirMiB(dir: string): Promise<number> {
   let bytes = 0;
   for (const name of await readdir(dir)) bytes += (await stat(path.join(dir, name))).size;
@@ -218,10 +239,10 @@ async function runDesign(ctx: PlatformBenchContext, design: Design): Promise<Rec
     const run = new SocialRun(pid, workload);
     await run.drive();
     const sendingS = run.elapsedMs() / 1000;
-    const peak = memorySample(pid);
+    const peak = safeMemory(pid);
     ctx.progress(`social-load ${design}: ${run.dmsAnswered} DMs, ${run.lobbyAnswered} lobby messages in ${round2(sendingS)} s${run.stopped === null ? '' : ` (stopped: ${run.stopped})`}; waiting ${SOCIAL_CONFIG.afterS} s`);
     await new Promise((resolve) => setTimeout(resolve, SOCIAL_CONFIG.afterS * 1000));
-    const after = memorySample(pid).rssMiB;
+    const after = safeMemory(pid).rssMiB;
     const lastWindow = Math.floor(run.dmsAnswered / MARK_EVERY) * MARK_EVERY;
     const early = writeCostAt(run, 2 * MARK_EVERY);
     const late = writeCostAt(run, lastWindow);
