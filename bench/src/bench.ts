@@ -59,7 +59,7 @@
  *                 raised; emulator RSS peak and 20 s after, CPU per message at the 1,000th and 100,000th DM,
  *                 DM send p50/p99 (bench/src/social-load/social-load-phase.ts, output key `socialLoad`).
  *                 BENCH_SOCIAL_DMS (100000)  BENCH_SOCIAL_LOBBY_MESSAGES (100000)  BENCH_SOCIAL_USERS (100)
- *                 BENCH_SOCIAL_LOBBIES (10)  BENCH_SOCIAL_IN_FLIGHT (8)  BENCH_SOCIAL_AFTER_S (20)
+ *                 BENCH_SOCIAL_LOBBIES (10)  BENCH_SOCIAL_RATE (800 a second)  BENCH_SOCIAL_MAX_IN_FLIGHT (64)  BENCH_SOCIAL_AFTER_S (20)
  *                 BENCH_SOCIAL_RSS_CEILING_MIB (2048)  BENCH_SOCIAL_MAX_S (300): where a design is stopped
  *   fuzz          not in the default list: the bounded test's fuzz (main/src/tools/fuzz) at any scale against
  *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).

@@ -7,7 +7,9 @@
  *
  * Each emulator gets BENCH_SOCIAL_DMS (100,000) DMs over BENCH_SOCIAL_USERS (100) DM channels
  * and BENCH_SOCIAL_LOBBY_MESSAGES (100,000) lobby messages over BENCH_SOCIAL_LOBBIES (10) server
- * lobbies, interleaved, BENCH_SOCIAL_IN_FLIGHT (8) requests in flight, through the HTTP API.
+ * lobbies, interleaved, through the HTTP API at a steady BENCH_SOCIAL_RATE (800) messages a
+ * second (open loop: a send is not held back by the answers before it, up to
+ * BENCH_SOCIAL_MAX_IN_FLIGHT (64) in flight; a design that cannot keep up falls behind the rate).
  * Reported: the emulator's RSS (peak, and BENCH_SOCIAL_AFTER_S (20) s after the sending), the
  * write cost per message (the emulator's CPU per message over the 1,000 DMs after the 1,000th
  * and over the 1,000 up to the 100,000th, with the DM latency there), and the DM send latency
@@ -28,7 +30,8 @@ export const SOCIAL_CONFIG = {
   lobbyMessages: envInt('BENCH_SOCIAL_LOBBY_MESSAGES', 100_000),
   users: envInt('BENCH_SOCIAL_USERS', 100),
   lobbies: envInt('BENCH_SOCIAL_LOBBIES', 10),
-  inFlight: envInt('BENCH_SOCIAL_IN_FLIGHT', 8),
+  rate: envInt('BENCH_SOCIAL_RATE', 800),
+  maxInFlight: envInt('BENCH_SOCIAL_MAX_IN_FLIGHT', 64),
   afterS: envInt('BENCH_SOCIAL_AFTER_S', 20),
   rssCeilingMiB: envInt('BENCH_SOCIAL_RSS_CEILING_MIB', 2048),
   maxSeconds: envInt('BENCH_SOCIAL_MAX_S', 300),
@@ -129,11 +132,21 @@ class SocialRun {
     return this.stopped !== null || (this.dmsSent >= SOCIAL_CONFIG.dms && this.lobbySent >= SOCIAL_CONFIG.lobbyMessages);
   }
 
+  /** Sends at the configured rate until done, at most `maxInFlight` unanswered. */
   async drive(): Promise<void> {
     this.mark();
     const watch = setInterval(() => this.watch(), 250);
+    const inFlight = new Set<Promise<void>>();
     try {
-      await Promise.all(Array.from({ length: SOCIAL_CONFIG.inFlight }, () => this.worker()));
+      while (!this.done) {
+        const due = Math.floor((this.elapsedMs() / 1000) * SOCIAL_CONFIG.rate);
+        while (this.dmsSent + this.lobbySent < due && !this.done && inFlight.size < SOCIAL_CONFIG.maxInFlight) {
+          const sending: Promise<void> = this.sendNext().finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await Promise.all(inFlight);
     } finally {
       clearInterval(watch);
     }
@@ -143,12 +156,10 @@ class SocialRun {
     return performance.now() - this.t0;
   }
 
-  private async worker(): Promise<void> {
-    while (!this.done) {
-      const dmTurn = this.lobbySent >= SOCIAL_CONFIG.lobbyMessages || (this.dmsSent < SOCIAL_CONFIG.dms && this.dmsSent * SOCIAL_CONFIG.lobbyMessages <= this.lobbySent * SOCIAL_CONFIG.dms);
-      if (dmTurn) await this.sendDm();
-      else await this.sendLobbyMessage();
-    }
+  /** A DM or a lobby message, keeping the two in proportion. */
+  private sendNext(): Promise<void> {
+    const dmTurn = this.lobbySent >= SOCIAL_CONFIG.lobbyMessages || (this.dmsSent < SOCIAL_CONFIG.dms && this.dmsSent * SOCIAL_CONFIG.lobbyMessages <= this.lobbySent * SOCIAL_CONFIG.dms);
+    return dmTurn ? this.sendDm() : this.sendLobbyMessage();
   }
 
   private async sendDm(): Promise<void> {
@@ -251,6 +262,7 @@ async function runDesign(ctx: PlatformBenchContext, design: Design): Promise<Rec
       stopped: run.stopped,
       answered: { dms: run.dmsAnswered, lobbyMessages: run.lobbyAnswered, failures: run.failures },
       sendingS: round2(sendingS),
+      offeredPerS: SOCIAL_CONFIG.rate,
       messagesPerS: round2((run.dmsAnswered + run.lobbyAnswered) / sendingS),
       rssMiB: { idle, peak: peak.hwmMiB, atEnd: peak.rssMiB, [`after${SOCIAL_CONFIG.afterS}s`]: after },
       dmSend: summarizeMs(run.latencies),

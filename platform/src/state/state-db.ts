@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import type { Database, Statement } from 'node-sqlite3-wasm';
+import { WalCheckpoints, type CheckpointKind } from './wal-checkpoints.js';
 
 let sqliteModule: { readonly Database: typeof Database } | undefined;
 
@@ -67,31 +68,27 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS messages_by_channel ON messages (channel_id, seq)',
 ];
 
-/** How often the WAL is moved into the database file when something was written. */
-const CHECKPOINT_EVERY_MS = 1000;
+/** How often the checkpoint policy (wal-checkpoints.ts) is asked. */
+const CHECKPOINT_TICK_MS = 1000;
 
 /**
  * The emulator's state on disk: an SQLite database (SQLite compiled to WebAssembly, so nothing
  * native to install) in WAL mode with exclusive locking. Every call that changes something is
- * one transaction committed before it returns, so what a route acknowledged survives the
- * process being killed (synchronous=NORMAL: no fsync per commit; the WAL is synced when it is
- * checkpointed; a power loss may undo the last commits but never corrupts the file).
- * Checkpoints run on a timer, once a second after writes, not on a request: their cost follows
- * what was written since the last one.
+ * one transaction committed before it returns (written to the WAL, no fsync), so what a route
+ * acknowledged survives the process being killed. Checkpoints run on a timer, never inside a
+ * commit, and fsync only once writes pause (see WalCheckpoints); their cost follows what was
+ * written since the last one.
  */
 export class StateDb implements StateBackend {
   private readonly statements = new Map<string, Statement>();
   private recordSeq: number;
-  /** Something was written since the last checkpoint. */
-  private written = false;
+  private readonly checkpoints = new WalCheckpoints((kind) => this.runCheckpoint(kind), () => performance.now());
   private readonly checkpointer: NodeJS.Timeout;
 
   private constructor(private readonly db: Database) {
     const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | null;
     this.recordSeq = row?.seq ?? 0;
-    this.checkpointer = setInterval(() => {
-      if (this.written) this.checkpoint();
-    }, CHECKPOINT_EVERY_MS);
+    this.checkpointer = setInterval(() => this.checkpoints.tick(), CHECKPOINT_TICK_MS);
     this.checkpointer.unref();
   }
 
@@ -108,8 +105,9 @@ export class StateDb implements StateBackend {
     try {
       db.exec('PRAGMA locking_mode=EXCLUSIVE');
       db.exec('PRAGMA journal_mode=WAL');
-      db.exec('PRAGMA synchronous=NORMAL');
-      // Checkpoints on the timer only (see CHECKPOINT_EVERY_MS), never inside a commit.
+      // Commits never fsync in WAL mode; checkpoints fsync only when synced (runCheckpoint).
+      db.exec('PRAGMA synchronous=OFF');
+      // Checkpoints on the timer only (see CHECKPOINT_TICK_MS), never inside a commit.
       db.exec('PRAGMA wal_autocheckpoint=0');
       for (const statement of SCHEMA) db.exec(statement);
     } catch (error) {
@@ -123,7 +121,7 @@ export class StateDb implements StateBackend {
   /** Runs `work` in one transaction (nested calls join the outer one). */
   transaction<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
-    this.written = true;
+    this.checkpoints.wrote();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -218,14 +216,28 @@ export class StateDb implements StateBackend {
   }
 
   /** Moves the WAL's commits into the database file, so the file alone holds everything. */
-  /** Best effort: a checkpoint that cannot run now (a statement still reading) is tried at the next tick. */
+  /** A synced checkpoint now: `state.db` alone then holds everything, on disk. */
   checkpoint(): void {
-    if (!this.db.isOpen) return;
+    if (this.runCheckpoint('synced')) this.checkpoints.synced();
+  }
+
+  /** False when it could not run now (a statement still reading): the policy tries again. */
+  private runCheckpoint(kind: CheckpointKind): boolean {
+    if (!this.db.isOpen) return false;
     try {
-      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      this.written = false;
+      if (kind === 'quick') {
+        this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+        return true;
+      }
+      this.db.exec('PRAGMA synchronous=NORMAL');
+      try {
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } finally {
+        this.db.exec('PRAGMA synchronous=OFF');
+      }
+      return true;
     } catch {
-      this.written = true;
+      return false;
     }
   }
 
@@ -250,7 +262,7 @@ export class StateDb implements StateBackend {
 
   /** A prepared statement; one that writes marks the WAL for the next checkpoint. */
   private statement(sql: string): Statement {
-    if (!sql.startsWith('SELECT')) this.written = true;
+    if (!sql.startsWith('SELECT')) this.checkpoints.wrote();
     let statement = this.statements.get(sql);
     if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;
