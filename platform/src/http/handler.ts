@@ -92,14 +92,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const { user, oauth, bot } = authenticate(route, request);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
-    if (bot !== undefined) {
-      // Every request with a bot token counts against its application's global limit.
-      const outcome = limiter.take('bot-requests', `app:${bot.id}`, options.limits.http.botRequests, 'global');
-      if (!outcome.allowed) {
-        options.logger.debug({ route: route.pattern, applicationId: bot.id, bucket: 'bot-requests' }, 'http rate limited');
-        return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };
-      }
-    }
+    const overBotLimit = bot === undefined ? undefined : botLimitRefusal(limiter, bot, options, route.pattern);
+    if (overBotLimit !== undefined) return { result: overBotLimit, route: route.pattern };
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
       const key = route.rateLimit.by === 'user' && user !== undefined ? `user:${user.id}` : `ip:${ip}`;
@@ -132,6 +126,14 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       })
       .catch((error: unknown) => options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http response failed'));
   };
+}
+
+/** Every request with a bot token counts in its application's global limit: the 429 when over it. */
+function botLimitRefusal(limiter: HttpRateLimiter, bot: AppRecord, options: Pick<HandlerOptions, 'limits' | 'logger'>, route: string): RouteResult | undefined {
+  const outcome = limiter.take('bot-requests', `app:${bot.id}`, options.limits.http.botRequests, 'global');
+  if (outcome.allowed) return undefined;
+  options.logger.debug({ route, applicationId: bot.id, bucket: 'bot-requests' }, 'http rate limited');
+  return { status: 429, body: outcome.body, headers: outcome.headers };
 }
 
 /** The app whose bot token this is (compared in constant time), or undefined. */
