@@ -70,5 +70,10 @@ describe('persistence', () => {
     // The refused start released the data dir.
     await writeFile(path.join(dataDir, 'state.json'), '');
     await expect(startPlatform({ dataDir })).rejects.toBeInstanceOf(CorruptStateError);
+    // A state database that is not one is refused too, and left as it is.
+    const damaged = await tempDir();
+    await writeFile(path.join(damaged, 'state.db'), 'not a database, '.repeat(512));
+    await expect(startPlatform({ dataDir: damaged })).rejects.toBeInstanceOf(CorruptStateError);
+    expect(await readFile(path.join(damaged, 'state.db'), 'utf8')).toBe('not a database, '.repeat(512));
   });
 });

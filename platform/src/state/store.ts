@@ -12,7 +12,7 @@ import { SEED } from './seed.js';
 import { seedConnections } from './seed-connections.js';
 import { StateDb, type MessageRow, type StateBackend } from './state-db.js';
 import { StateRecords, type Collection, type SmallState } from './state-records.js';
-import { readLegacyStateFile } from './legacy-state-file.js';
+import { CorruptStateError, readLegacyStateFile } from './legacy-state-file.js';
 
 export { CorruptStateError } from './legacy-state-file.js';
 
@@ -94,7 +94,7 @@ export class Store {
    */
   static async open(options: StoreOptions): Promise<Store> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    return Store.openOn(StateDb.open(path.join(options.dataDir, STATE_DB_NAME)), options);
+    return Store.openOn(openStateDb(path.join(options.dataDir, STATE_DB_NAME)), options);
   }
 
   /** `open` on a given storage (the bench runs the old whole-file design through this). */
@@ -926,6 +926,16 @@ export function toMessageRow(message: MessageRecord): MessageRow {
 
 export function fromMessageRow(row: MessageRow): MessageRecord {
   return { id: row.id, channel_id: row.channel_id, author_id: row.author_id, ...(JSON.parse(row.body) as Omit<MessageRecord, 'id' | 'channel_id' | 'author_id'>) };
+}
+
+/** The database, or CorruptStateError when the file is not one (the emulator refuses to start rather than overwrite it). */
+function openStateDb(file: string): StateDb {
+  try {
+    return StateDb.open(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+    throw new CorruptStateError(file, error instanceof Error ? error.message : String(error));
+  }
 }
 
 async function renameIfPresent(file: string): Promise<void> {
