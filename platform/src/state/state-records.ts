@@ -51,9 +51,13 @@ const KEY_OF: Record<Collection, (record: unknown) => string> = {
 
 export const COLLECTIONS = Object.keys(KEY_OF) as Collection[];
 
-/** The scalar fields, persisted under the `meta` collection. */
-const META_KEYS = ['version', 'last_id', 'oidc_key', 'app_use_tracked'] as const;
+/**
+ * Every other field of the state (`version`, `last_id`, `oidc_key`, `app_use_tracked`, and any
+ * field added later that is not listed in KEY_OF) is one row of the `meta` collection, its whole
+ * value as JSON: a new field is persisted even before it gets a collection of its own.
+ */
 const META = 'meta';
+const isCollection = (field: string): field is Collection => Object.hasOwn(KEY_OF, field);
 
 /**
  * Persists the small state record by record: a change marks its collection, and `commit`
@@ -84,10 +88,7 @@ export class StateRecords {
     const meta = written.get(META);
     if (meta?.get('version') === undefined) return undefined;
     const state: Record<string, unknown> = {};
-    for (const key of META_KEYS) {
-      const value = meta.get(key);
-      if (value !== undefined) state[key] = JSON.parse(value) as unknown;
-    }
+    for (const [key, value] of meta) state[key] = JSON.parse(value) as unknown;
     for (const collection of COLLECTIONS) state[collection] = [...(written.get(collection)?.values() ?? [])].map((value) => JSON.parse(value) as unknown);
     return { state: state as unknown as SmallState, written };
   }
@@ -133,7 +134,7 @@ export class StateRecords {
 
   private syncMeta(): void {
     const meta = new Map<string, string>();
-    for (const key of META_KEYS) if (this.state[key] !== undefined) meta.set(key, JSON.stringify(this.state[key]));
+    for (const [key, value] of Object.entries(this.state)) if (!isCollection(key) && value !== undefined) meta.set(key, JSON.stringify(value));
     this.sync(META, meta);
   }
 
