@@ -753,7 +753,11 @@ export class Store {
     await Promise.resolve();
   }
 
-  /** Commits the named collections' changed records (none named: every collection's). */
+  /**
+   * Commits the named collections' changed records (none named: every collection's, which costs
+   * a look at the whole small state). A new array field of the state gets record-level writes
+   * once it is listed in state-records.ts (KEY_OF); until then it is written whole.
+   */
   private changed(...collections: Collection[]): void {
     if (this.closed) return;
     this.commit(collections);
