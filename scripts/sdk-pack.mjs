@@ -11,6 +11,9 @@
 //     dist/types/...                 the declarations `tsc -b` emitted for those sources
 //
 // Prints the tarball's path, size and files; `--json` prints them as JSON instead (the test reads it).
+// SDK_PACK_DIR=DIR puts sdk-package/ and packages/ under DIR instead of out/ (a second run at the
+// same time, e.g. the SDK-package test under another Node, then leaves this one's files alone).
+// DIR must be inside the project (the bundle is loaded from there to list its exports).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,9 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { bundleSdk, checkDependencies, copyDeclarations, writeEsmEntry } from './lib/sdk-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const stage = path.join(root, 'out', 'sdk-package');
+const outDir = process.env.SDK_PACK_DIR ? path.resolve(process.env.SDK_PACK_DIR) : path.join(root, 'out');
+const stage = path.join(outDir, 'sdk-package');
 const dist = path.join(stage, 'dist');
-const packages = path.join(root, 'out', 'packages');
+const packages = path.join(outDir, 'packages');
 const json = process.argv.includes('--json');
 const say = (line) => process.stderr.write(`[sdk:pack] ${line}\n`);
 

@@ -26,6 +26,8 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.stdout.write(`Node ${process.versions.node} is too old: Companion needs Node 20.19 or newer.\n0 passed, 1 failed\n`);
   process.exit(1);
 }
+// package.json `engines`: the majors tested (main/test/packaging/node-versions.test.ts).
+if (![20, 22, 24].includes(major)) process.stdout.write(`Node ${process.versions.node} is not one of the tested Node versions (20, 22, 24); running the tests anyway.\n`);
 const missing = ['tsc', 'eslint', 'vitest'].filter((name) => !existsSync(bin(name)));
 if (missing.length > 0) {
   process.stdout.write(`Missing ${missing.join(', ')} in node_modules: run 'npm install' first.\n0 passed, 1 failed\n`);

@@ -65,6 +65,10 @@
  *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).
  *                 `npm run bench -- fuzz --frames N [--seed S]`, or BENCH_PHASES=fuzz BENCH_FUZZ_FRAMES=N (default 20000);
  *                 alone, it starts no other server.  BENCH_FUZZ_SEED (random)  BENCH_FUZZ_CONCURRENCY (6)
+ *   inspector-ring not in the default list: every connection's conversation kept by the host with and without a UI
+ *                 (bench/src/inspector-ring-phase.ts, output key `inspectorRing`): two hosts, 50 games each at 250
+ *                 SET_ACTIVITY/s in all, one with a UI on the inspector; host RSS difference (target <= 15 MiB)
+ *                 BENCH_RING_S (300)  BENCH_RING_GAMES (50)  BENCH_RING_RATE (250)  BENCH_RING_SAMPLE_S (10); alone, it starts no other server
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -94,7 +98,7 @@ import {
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { lobbyFanoutPhase } from './lobby-phase.js';
 import { socialLoadPhase } from './social-load/social-load-phase.js';
-import { runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
+import { ONE_PROCESS_MANY_GAMES, runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
 import { uiBridgePhase } from './ui-bridge-phase.js';
@@ -102,6 +106,7 @@ import { recordPhase } from './record-phase.js';
 import { registrationConfig, registrationPhase } from './registration-phase.js';
 import { BenchUsageError, parseBenchArgs, type BenchArgs } from './bench-args.js';
 import { soakConfig, soakPhase } from './soak-phase.js';
+import { inspectorRingPhase } from './inspector-ring-phase.js';
 import { fuzzConfig, fuzzPhase } from './fuzz-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 import { arrpcPhase } from './arrpc-phase.js';
@@ -156,7 +161,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'social-load'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -436,7 +441,7 @@ async function launchCompanion(dir: string, logDir: string): Promise<CompanionLa
   const dataDir = path.join(logDir, 'companion-data');
   await mkdir(xdg, { mode: 0o700 });
   await mkdir(dataDir, { mode: 0o700 });
-  const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir];
+  const serveArgs = ['serve', '--runtime-dir', dir, '--data-dir', dataDir, ...ONE_PROCESS_MANY_GAMES];
   const candidates: { mode: CompanionLaunch['mode']; script: string; args: string[] }[] = [];
   if (process.env.BENCH_FORCE_FALLBACK !== '1') {
     candidates.push({ mode: 'bin', script: path.join(ROOT, 'bin/companion.js'), args: serveArgs });
@@ -546,6 +551,21 @@ async function runSoak(ctx: PlatformBenchContext, errors: string[]): Promise<Rec
   }
 }
 
+/** The inspector-ring phase, its failure (or a missed target) recorded in `errors`. */
+async function runInspectorRing(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    const out = await inspectorRingPhase(ctx);
+    progress(`inspector-ring: host RSS without a UI minus with one: ${String(out.rssDifferenceMiB)} MiB`);
+    if (out.meetsTarget !== true) errors.push(`inspector-ring: the hosts' RSS differ by ${String(out.rssDifferenceMiB)} MiB (target ${JSON.stringify(out.target)})`);
+    return out;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`inspector-ring: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The registration phase, its failure recorded in `errors`. */
 async function runRegistration(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -633,13 +653,14 @@ async function standaloneOnly(): Promise<number> {
   }
   const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
+  const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
   const socialLoad = PHASES.has('social-load') ? await runSocialLoad(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('social-load') ? 'companion-social-load' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -651,6 +672,7 @@ async function standaloneOnly(): Promise<number> {
     arrpc,
     soak,
     fuzz,
+    inspectorRing,
     socialLoad,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
@@ -912,6 +934,8 @@ async function main(): Promise<number> {
     const registrationOut = PHASES.has('registration') ? await runRegistration(platformCtx, errors) : undefined;
     // 16. The fuzz at scale (only when named).
     const fuzzOut = PHASES.has('fuzz') ? await runFuzzPhase(platformCtx, errors) : undefined;
+    // 17. Every connection's conversation kept with and without a UI (only when named).
+    const inspectorRingOut = PHASES.has('inspector-ring') ? await runInspectorRing(platformCtx, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -1065,6 +1089,7 @@ async function main(): Promise<number> {
       soak: soakOut,
       registration: registrationOut,
       fuzz: fuzzOut,
+      inspectorRing: inspectorRingOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

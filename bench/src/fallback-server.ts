@@ -4,7 +4,7 @@
  *
  * Usage: node out/bench/src/fallback-server.js <dir>
  */
-import { listenIpc, RpcServer } from '../../rpc/src/index.js';
+import { DEFAULT_MAX_CONNECTIONS, listenIpc, RpcServer } from '../../rpc/src/index.js';
 import { BENCH_CONFIG, BENCH_USER } from './shared.js';
 
 const dir = process.argv[2];
@@ -16,6 +16,8 @@ if (dir === undefined) {
 const server = new RpcServer({
   identity: () => ({ user: BENCH_USER, config: BENCH_CONFIG }),
   applicationName: (clientId) => `Application ${clientId}`,
+  // The bench's games all run in its own process: as `companion serve --max-connections-per-program 1024`.
+  maxConnectionsPerPeer: DEFAULT_MAX_CONNECTIONS,
 });
 const listener = await listenIpc({ dir, onConnection: (socket) => server.attach(socket) });
 process.stdout.write(`fallback runner listening on ${listener.path}\n`);

@@ -109,12 +109,18 @@ export async function startEmulator(ctx: PlatformBenchContext, name: string, lim
   };
 }
 
+/**
+ * The bench's games all run in its own process (worker threads), where the real ones are one
+ * program each: the host lets one program hold as many connections as it takes in all.
+ */
+export const ONE_PROCESS_MANY_GAMES = ['--max-connections-per-program', '1024'] as const;
+
 /** `companion serve` with its own dirs; `extra` e.g. ['--platform', url, '--user', name]; `nodeFlags` go to node itself. */
 export async function startHost(ctx: PlatformBenchContext, name: string, extra: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   const dirs = await dirsFor(ctx, name);
   return startServer(
     name,
-    [...nodeFlags, path.join(ctx.root, 'bin/companion.js'), 'serve', '--runtime-dir', dirs.run, '--data-dir', dirs.data, ...extra],
+    [...nodeFlags, path.join(ctx.root, 'bin/companion.js'), 'serve', '--runtime-dir', dirs.run, '--data-dir', dirs.data, ...ONE_PROCESS_MANY_GAMES, ...extra],
     dirs.log,
     { cpus: ctx.serverCpus, env: { XDG_CONFIG_HOME: dirs.xdg } },
   );

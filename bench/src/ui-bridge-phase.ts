@@ -111,7 +111,7 @@ class Load {
 type Screen = 'other' | 'inspector';
 
 /** One UI: the web bridge as a page uses it (session cookie, `companion:ready`), counting what it receives. */
-class BridgeCounter {
+export class BridgeCounter {
   private watchTimer: NodeJS.Timeout | undefined;
   private nextId = 2;
   private lastSeq = 0;

@@ -238,3 +238,38 @@ describe('gateway: presence fan-out (op 3)', () => {
   });
 });
 
+
+describe('gateway: a presence whose objects are arrays is refused as other bad presences are (4001)', () => {
+  const withActivity = (extra: Record<string, unknown>) => ({
+    since: null,
+    status: 'online',
+    afk: false,
+    activities: [{ name: 'Companion Demo Game', type: 0, ...extra }],
+  });
+
+  it.each([
+    ['assets', { assets: ['large-image'] }],
+    ['assets (empty)', { assets: [] }],
+    ['metadata', { metadata: ['x'] }],
+    ['party', { party: [] }],
+    ['timestamps', { timestamps: [] }],
+  ])('an array for %s closes the session with 4001 and reaches no friend', async (_field, extra) => {
+    const platform = await startTestPlatform();
+    const bob = (await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'))).client;
+    const alice = (await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'))).client;
+    alice.send(3, withActivity(extra));
+    expect(await alice.closed).toEqual({ code: 4001, reason: 'Unknown opcode.' });
+    // The same presence with a dictionary is taken: bob sees it, and never saw the refused one.
+    const again = (await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'))).client;
+    again.send(3, withActivity({ assets: { large_image: 'large-image' } }));
+    const seen = await bob.next(
+      (m) => isDispatch('PRESENCE_UPDATE')(m) && (m.d as PresenceUpdateEvent).user.id === SEED.users.alice && (m.d as PresenceUpdateEvent).activities.length > 0,
+    );
+    expect((seen.d as PresenceUpdateEvent).activities[0]?.assets).toEqual({ large_image: 'large-image' });
+    const arrays = bob
+      .dispatches('PRESENCE_UPDATE')
+      .flatMap((m) => (m.d as PresenceUpdateEvent).activities)
+      .filter((activity) => Object.values(activity).some((value) => Array.isArray(value) && value !== activity.buttons));
+    expect(arrays).toEqual([]);
+  });
+});

@@ -110,4 +110,41 @@ describe('lobbies over HTTP', () => {
     expect(update.d).toMatchObject({ lobby_id: lobby.id, member: { id: SEED.users.bob, connected: false } });
     aliceGateway.close();
   });
+
+  it('a member with two gateway sessions is told as away once, when the last one ends (not once per session)', async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
+    const { client: aliceGateway } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
+    // bob's desktop session and his game's session, as when Companion and a game both run.
+    const { client: bobDesktop } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'));
+    const { client: bobGame } = await GatewayClient.ready(platform.gatewayUrl, bob);
+    const lobby = (await api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${alice}`, body: { secret: 'twice' } })).body;
+    await api(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${bob}`, body: { secret: 'twice' } });
+    bobGame.close(1000);
+    bobDesktop.close(1000);
+    const update = await aliceGateway.next(isDispatch(LobbyEvent.MemberUpdate));
+    expect(update.d).toMatchObject({ lobby_id: lobby.id, member: { id: SEED.users.bob, connected: false } });
+    // A message after both ends: every update about them has reached alice before it.
+    await api(platform, 'POST', `/api/v10/lobbies/${lobby.id}/messages`, { token: `Bearer ${alice}`, body: { content: 'still here' } });
+    await aliceGateway.next(isDispatch(LobbyEvent.MessageCreate));
+    expect(aliceGateway.dispatches(LobbyEvent.MemberUpdate)).toHaveLength(1);
+    aliceGateway.close();
+  });
+  it("a game session's READY lists the lobbies of its application the player is in (ours); a user-token session's has none", async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await socialToken(platform, 'alice'), await socialToken(platform, 'bob')];
+    const put = (token: string, secret: string) => api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token: `Bearer ${token}`, body: { secret } });
+    const shared = (await put(alice, 'shared')).body;
+    await put(bob, 'shared');
+    const bobsOwn = (await put(bob, 'bob-only')).body;
+    const { ready } = await GatewayClient.ready(platform.gatewayUrl, bob);
+    const lobbies = ready.lobbies ?? [];
+    expect(lobbies.map((lobby) => lobby.id).sort()).toEqual([shared.id, bobsOwn.id].sort());
+    expect(lobbies.find((lobby) => lobby.id === shared.id)?.members.map((member) => member.id)).toEqual([SEED.users.alice, SEED.users.bob]);
+    const desktop = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('bob'));
+    expect(desktop.ready.lobbies).toBeUndefined();
+    // A token without lobbies.write is told of none.
+    const narrow = (await obtainTokens(platform, platform.loginToken('bob'), { client_id: APP, scope: 'identify gateway.connect' })).access_token;
+    expect((await GatewayClient.ready(platform.gatewayUrl, narrow)).ready.lobbies).toBeUndefined();
+  });
 });

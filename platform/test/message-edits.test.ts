@@ -118,7 +118,8 @@ describe('moderation metadata on a DM message (the game server, bot token)', () 
     const asOther = await api<PlatformMessage[]>(platform, 'GET', `/api/v10/channels/${dm.id}/messages`, { token: otherGame });
     expect(asOther.body[0]).not.toHaveProperty('moderation_metadata');
     const otherBot = `Bot ${platform.admin.apps().find((app) => app.id === other.id)?.bot_token ?? ''}`;
-    expect(await api(platform, 'PUT', path, { token: otherBot, body: { verdict: 'fine' } })).toMatchObject({ status: 404, body: { code: 10008 } });
+    // A DM its game wrote nothing in is, to its server, no DM at all (issue 25 §1: who writes to whom is not its business).
+    expect(await api(platform, 'PUT', path, { token: otherBot, body: { verdict: 'fine' } })).toMatchObject({ status: 404, body: { code: 10003 } });
 
     const six = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v']));
     expect(await api(platform, 'PUT', path, { token: bot, body: six })).toMatchObject({ status: 400, body: { code: 50035 } });

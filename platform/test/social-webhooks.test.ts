@@ -22,7 +22,8 @@ describe('the Social SDK webhook events and message moderation', () => {
     await receiver.waitFor(1); // the PING
     const token = `Bearer ${(await obtainTokens(platform, platform.loginToken('alice'), { client_id: APP, scope: 'identify sdk.social_layer' })).access_token}`;
     await receiver.waitFor(2); // APPLICATION_AUTHORIZED
-    const { client: alice } = await GatewayClient.ready(platform.gatewayUrl, platform.loginToken('alice'));
+    // Alice's game session (the lobby's application's): the moderation metadata is the game's.
+    const { client: alice } = await GatewayClient.ready(platform.gatewayUrl, token);
     const lobby = (await api<Lobby>(platform, 'PUT', '/api/v10/lobbies', { token, body: { secret: 'moderated' } })).body;
     const message = (await api<LobbyMessage>(platform, 'POST', `/api/v10/lobbies/${lobby.id}/messages`, { token, body: { content: 'gg ez' } })).body;
     const created = verified(platform, (await receiver.waitFor(3))[2] as ReceivedWebhook);

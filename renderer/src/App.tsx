@@ -71,6 +71,7 @@ export function App(): ReactNode {
       </nav>
       <main className="main" ref={heading} tabIndex={-1}>
         <ConnectionBanner />
+        <BannedBanner />
         <Messages />
         <OriginRequests />
         {hasData ? <Screen id={screen} /> : <Loading />}
@@ -134,6 +135,18 @@ function GatewayBadge(): ReactNode {
   return (
     <div className={`gateway gateway-${gateway}`} data-testid="gateway-status">
       Gateway: {gateway}
+    </div>
+  );
+}
+
+/** The platform refuses the player's account for a ban: games' presence and invites are refused until it is lifted. */
+function BannedBanner(): ReactNode {
+  const gateway = useApp((s) => s.data?.status.gateway ?? null);
+  if (gateway?.status !== 'banned') return null;
+  return (
+    <div className="banner banner-error" role="alert" data-testid="account-banned">
+      Your platform account is banned. Games cannot show your activity or send invites; Companion signs in again by itself when the ban is lifted.
+      {gateway.detail !== null && <span className="muted"> ({gateway.detail})</span>}
     </div>
   );
 }

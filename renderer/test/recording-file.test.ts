@@ -105,3 +105,28 @@ describe('opening an exported session in the inspector', () => {
     await expect(parseRecording('blank.jsonl', new TextEncoder().encode('  {\n'))).rejects.toThrow(NotARecording);
   });
 });
+
+describe('issue 26 §9: an opened recording shows what the live inspector showed', () => {
+  it("a lint record's lints go on its SET_ACTIVITY (not a row of their own); relay records are rows with their outcome", async () => {
+    const lints = [{ code: 'timestamp-seconds', field: 'timestamps.start', message: 'looks like seconds', severity: 'warning' }];
+    const outcome = { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'sent' };
+    const setActivity = (nonce: string): unknown => ({ kind: 'frame', t: 1, connection: 'c1', transport: 'ipc', direction: 'in', opcode: 1, payload: { cmd: 'SET_ACTIVITY', args: {}, nonce } });
+    const bytes = file(
+      header,
+      setActivity('n1'),
+      setActivity('n2'),
+      { kind: 'lint', t: 1.1, connection: 'c1', nonce: 'n1', lints },
+      { kind: 'relay', t: 2, connection: 'c1', outcome },
+    );
+    const opened = await parseRecording('linted.rec', bytes);
+    expect(opened.frames.map((f) => [f.direction, f.cmd])).toEqual([
+      ['in', 'SET_ACTIVITY'],
+      ['in', 'SET_ACTIVITY'],
+      ['host', 'relay'],
+    ]);
+    expect(opened.frames[0]?.lints).toEqual(lints);
+    expect(opened.frames[1]?.lints).toBeUndefined();
+    expect(opened.frames[2]?.payload).toEqual({ outcome });
+    expect(opened.otherRecords).toBe(1);
+  });
+});

@@ -209,6 +209,21 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).toMatch(/<option value="info" selected="">info<\/option>/);
   });
 
+  it('issue 25 §1.6: a banned account is said plainly: a banner, the gateway badge, a note under Account', async () => {
+    const base = snapshot();
+    const store = await storeWith({ status: { ...base.status, gateway: { status: 'banned', detail: 'the platform account is banned (This account is banned); signing in again in 4 s' } } });
+    const app = render(store, <App />);
+    expect(app).toContain('data-testid="account-banned"');
+    expect(app).toContain('Your platform account is banned');
+    expect(app).toContain('class="gateway gateway-banned"');
+    const settings = render(store, <SettingsScreen />);
+    expect(settings).toContain('data-testid="account-banned-note"');
+    expect(settings).toContain('data-testid="settings-gateway-status">banned<');
+    // Not banned: neither is there.
+    const ready = render(await storeWith({}), <App />);
+    expect(ready).not.toContain('account-banned');
+  });
+
   it('settings: in the desktop app, start at login reflects the host', async () => {
     const html = render(await storeWith({ settings: { consent_policy: 'prompt', consent_always_ask: false, log_level: 'debug', start_at_login: true } }), <SettingsScreen />);
     const box = html.match(/<input[^>]*data-testid="settings-start-at-login"[^>]*>/)?.[0];

@@ -51,24 +51,24 @@ describe('createAppStore', () => {
     expect(store.getState().frames.map((r) => r.frame.seq)).toEqual([1, 2, 3]);
   });
 
-  it('an inspector coming on screen catches up from its newest frame: no frame twice, a gap counted, the outcomes replaced', async () => {
+  it('an inspector coming on screen catches up from its newest frame: no frame twice, a dropped gap marked where it is, the outcomes replaced', async () => {
     const outcome = (update: number) => ({ connection_id: 'c1', application_id: '42', update, cause: 'command' as const, cleared: false, at: update, kind: 'sent' as const });
     const presence = { policy: 'most-recent' as const, pinned_application_id: null, hide_all: false, rules: {}, games: [], recent_outcomes: [outcome(1)], announced: [] };
     const bridge = createFakeBridge(snapshot({ frames: [frame(1), frame(2)], presence }));
     // The host no longer has frames 3 and 4; it has 5 and 6, and a push of 6 overlaps the answer.
-    bridge.answer('companion:watch-inspector', (since) => ({ frames: [frame(5), frame(6)].filter((f) => f.seq > since), outcomes: [outcome(7), outcome(8)] }));
+    bridge.answer('companion:watch-inspector', (since) => ({ frames: [{ ...frame(5), dropped_before: 2 }, frame(6)].filter((f) => f.seq > since), outcomes: [outcome(7), outcome(8)] }));
     const store = createAppStore(bridge);
     await store.started;
     await store.getState().watchInspector();
     expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:watch-inspector', args: [2] });
     bridge.emit('companion:frames', [frame(6), frame(7)]);
     const state = store.getState();
-    expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2, 5, 6, 7]);
-    expect(state.missedFrames).toBe(2);
+    expect(state.frames.map((r) => r.frame.seq)).toEqual([1, 2, 4.5, 5, 6, 7]);
+    expect(state.frames[2]).toMatchObject({ dropped: 2, frame: { evt: '2 older frames dropped', direction: 'host' } });
     expect(state.data?.presence?.recent_outcomes.map((o) => o.update)).toEqual([7, 8]);
     await store.getState().watchInspector();
     expect(bridge.calls.at(-1)).toEqual({ channel: 'companion:watch-inspector', args: [7] });
-    expect(store.getState().frames).toHaveLength(5);
+    expect(store.getState().frames).toHaveLength(6);
   });
 
   it("a join's outcome replaces its \"waiting for an answer\" message; one for nobody in particular stands alone", async () => {

@@ -1,7 +1,8 @@
 import type { ClientResult } from './client-result.js';
 import { attempt } from './platform-request.js';
 import * as api from './lobby-api.js';
-import { toLobbyHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type MessageHandle, type Metadata } from './lobby-api.js';
+import { toLobbyHandle, toMemberHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type LobbyMemberHandle, type MessageHandle, type Metadata } from './lobby-api.js';
+import type { PlatformDispatch } from './wire/gateway.js';
 
 export type { LinkedChannelHandle, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './lobby-api.js';
 
@@ -118,57 +119,58 @@ export class ClientLobbies {
     return this.messages.get(messageId) ?? null;
   }
 
-  /** A dispatch of the game's own gateway connection: lobby and message events update what is kept and call back. */
-  dispatch(t: string, d: unknown): void {
-    const data = (typeof d === 'object' && d !== null ? d : {}) as { id?: unknown; lobby_id?: unknown; channel_id?: unknown; member?: { id?: unknown } };
-    const lobbyId = typeof data.lobby_id === 'string' ? data.lobby_id : '';
-    const memberId = typeof data.member?.id === 'string' ? data.member.id : '';
-    switch (t) {
+  /** A dispatch of the game's own gateway connection (checked): lobby and message events update what is kept and call back. */
+  dispatch(event: PlatformDispatch): void {
+    switch (event.t) {
+      case 'READY':
+        if (event.d.lobbies !== undefined) this.ready(event.d.lobbies.map(toLobbyHandle));
+        return;
       case 'LOBBY_CREATE':
       case 'LOBBY_UPDATE': {
-        const lobby = this.keep(toLobbyHandle(d));
-        (t === 'LOBBY_CREATE' ? this.callbacks.lobbyCreated : this.callbacks.lobbyUpdated)?.(lobby.id);
+        const lobby = this.keep(toLobbyHandle(event.d));
+        (event.t === 'LOBBY_CREATE' ? this.callbacks.lobbyCreated : this.callbacks.lobbyUpdated)?.(lobby.id);
         return;
       }
       case 'LOBBY_DELETE':
-        if (typeof data.id === 'string' && this.known.delete(data.id)) this.callbacks.lobbyDeleted?.(data.id);
+        if (this.known.delete(event.d.id)) this.callbacks.lobbyDeleted?.(event.d.id);
         return;
       case 'LOBBY_MEMBER_ADD':
       case 'LOBBY_MEMBER_UPDATE':
       case 'LOBBY_MEMBER_REMOVE':
-        return this.memberEvent(t, lobbyId, memberId, data.member);
+        return this.memberEvent(event.t, event.d.lobby_id, toMemberHandle(event.d.member));
       case 'LOBBY_MESSAGE_CREATE':
       case 'MESSAGE_CREATE': {
         // Lobby messages, and direct messages (the game's token reads DMs with the Social SDK's scopes).
-        const message = this.remember(toMessageHandle(d));
+        const message = this.remember(toMessageHandle(event.d));
         this.callbacks.messageCreated?.(message.id);
         return;
       }
       case 'LOBBY_MESSAGE_UPDATE':
       case 'MESSAGE_UPDATE': {
-        const message = this.remember(toMessageHandle(d));
+        const message = this.remember(toMessageHandle(event.d));
         this.callbacks.messageUpdated?.(message.id);
         return;
       }
       case 'LOBBY_MESSAGE_DELETE':
       case 'MESSAGE_DELETE': {
-        if (typeof data.id !== 'string') return;
-        this.forget(data.id);
-        this.callbacks.messageDeleted?.(data.id, typeof data.channel_id === 'string' ? data.channel_id : lobbyId);
+        const { id } = event.d;
+        this.forget(id);
+        this.callbacks.messageDeleted?.(id, event.d.channel_id ?? event.d.lobby_id ?? '');
         return;
       }
+      default:
+        return;
     }
   }
 
-  private memberEvent(t: string, lobbyId: string, memberId: string, member: unknown): void {
+  private memberEvent(t: 'LOBBY_MEMBER_ADD' | 'LOBBY_MEMBER_UPDATE' | 'LOBBY_MEMBER_REMOVE', lobbyId: string, seen: LobbyMemberHandle): void {
     const lobby = this.known.get(lobbyId);
-    if (lobby === undefined || memberId === '') return;
+    if (lobby === undefined) return;
+    const memberId = seen.id;
     const others = lobby.lobbyMembers.filter((m) => m.id !== memberId);
-    const [seen] = toLobbyHandle({ id: lobbyId, members: [member] }).lobbyMembers;
     const present = others.length !== lobby.lobbyMembers.length;
     // An update keeps the member's place; an add comes last; a remove drops it.
-    const members =
-      t === 'LOBBY_MEMBER_REMOVE' || seen === undefined ? others : present ? lobby.lobbyMembers.map((m) => (m.id === memberId ? seen : m)) : [...lobby.lobbyMembers, seen];
+    const members = t === 'LOBBY_MEMBER_REMOVE' ? others : present ? lobby.lobbyMembers.map((m) => (m.id === memberId ? seen : m)) : [...lobby.lobbyMembers, seen];
     this.keep({ ...lobby, lobbyMembers: members, lobbyMemberIds: members.map((m) => m.id) });
     const callback = t === 'LOBBY_MEMBER_ADD' ? this.callbacks.memberAdded : t === 'LOBBY_MEMBER_UPDATE' ? this.callbacks.memberUpdated : this.callbacks.memberRemoved;
     callback?.(lobbyId, memberId);
@@ -185,6 +187,25 @@ export class ClientLobbies {
   readonly forget = (messageId: string): void => {
     this.messages.delete(messageId);
   };
+
+  /**
+   * READY's lobbies are the ones the player is in: the game hears of a lobby new to it
+   * (lobbyCreated) and of one it knew that the player is no longer in (lobbyDeleted), once;
+   * the others are brought up to date without a callback.
+   */
+  private ready(lobbies: readonly LobbyHandle[]): void {
+    const current = new Set(lobbies.map((lobby) => lobby.id));
+    for (const id of [...this.known.keys()]) {
+      if (current.has(id)) continue;
+      this.known.delete(id);
+      this.callbacks.lobbyDeleted?.(id);
+    }
+    for (const lobby of lobbies) {
+      const isNew = !this.known.has(lobby.id);
+      this.keep(lobby);
+      if (isNew) this.callbacks.lobbyCreated?.(lobby.id);
+    }
+  }
 
   private keep(lobby: LobbyHandle): LobbyHandle {
     this.known.set(lobby.id, lobby);

@@ -2,6 +2,8 @@ import { ClientResult } from './client-result.js';
 import { attempt, fail, type BearerCallOptions } from './platform-request.js';
 import * as api from './relationship-api.js';
 import { RelationshipBook, RelationshipType, type RelationshipHandle } from './relationship-handles.js';
+import type { PlatformDispatch } from './wire/gateway.js';
+import type { WireUser } from './user-handle.js';
 
 export { RelationshipType, type RelationshipHandle } from './relationship-handles.js';
 
@@ -55,6 +57,13 @@ export class ClientRelationships {
   /** Client::GetRelationshipHandle: from the cache; both types None when there is no relationship. */
   handle(userId: string): RelationshipHandle {
     return this.book.handle(userId);
+  }
+
+  /** The user, when the cache holds a relationship of either kind with them (for getUser). */
+  relatedUser(userId: string): WireUser | undefined {
+    const handle = this.book.handle(userId);
+    const related = handle.discordRelationshipType !== RelationshipType.None || handle.gameRelationshipType !== RelationshipType.None;
+    return related && handle.username !== '' ? handle.user : undefined;
   }
 
   /** The cache's relationships (those getRelationshipHandle answers with a type). */
@@ -129,12 +138,12 @@ export class ClientRelationships {
   }
 
   /** A dispatch of the game's own gateway connection: READY fills the cache; the relationship events keep it current and call the callbacks. */
-  dispatch(t: string, d: unknown): void {
-    if (t === 'READY') {
+  dispatch(event: PlatformDispatch): void {
+    if (event.t === 'READY') {
       void this.refreshQuietly();
       return;
     }
-    const change = this.book.apply(t, d);
+    const change = this.book.apply(event);
     if (change === undefined) return;
     if (change.isDiscordRelationshipUpdate) {
       if (change.created) this.callbacks.relationshipCreated?.(change.userId, change.type);

@@ -1,6 +1,7 @@
 import type { PlatformStatus } from './platform-gateway.js';
-import { isRecord } from './platform-request.js';
 import { StatusType, UserHandle, type GameActivity, type UserSource, type WireUser } from './user-handle.js';
+import type { PlatformDispatch, WireReady } from './wire/gateway.js';
+import type { WirePresence, WireRelationshipEvent } from './wire/objects.js';
 
 const RELATIONSHIP_BLOCKED = 2;
 
@@ -17,28 +18,29 @@ interface Presence {
   readonly activities: readonly GameActivity[];
 }
 
-function wireUser(value: unknown): WireUser | undefined {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.username !== 'string') return undefined;
-  return value as unknown as WireUser;
-}
-
-function presenceOf(value: Record<string, unknown>): Presence {
-  const status = typeof value.status === 'string' ? (STATUS_NAMES[value.status] ?? StatusType.Unknown) : StatusType.Unknown;
-  const activities = Array.isArray(value.activities) ? value.activities.filter(isRecord) : [];
-  return { status, activities: activities as GameActivity[] };
+function presenceOf(presence: WirePresence): Presence {
+  const named = presence.status !== undefined && Object.hasOwn(STATUS_NAMES, presence.status);
+  const status = named ? (STATUS_NAMES[presence.status as string] ?? StatusType.Unknown) : StatusType.Unknown;
+  return { status, activities: presence.activities ?? [] };
 }
 
 export interface ClientUsersOptions {
   /** The game's application id: its activity is the one gameActivity() answers. */
   readonly applicationId: () => string | undefined;
   readonly cdnBase: () => string;
+  /**
+   * A user the SDK's relationship cache holds a relationship of either kind with (a game friend
+   * or a game request included, which READY and RELATIONSHIP_ADD do not carry), else undefined.
+   */
+  readonly related?: (userId: string) => WireUser | undefined;
 }
 
 /**
  * The users the game's own gateway session tells of, for getCurrentUserV2 and getUser: the
  * player (READY's user, then USER_UPDATE), the player's relationships (READY, RELATIONSHIP_ADD
- * and RELATIONSHIP_REMOVE) and their presences (READY's presences, PRESENCE_UPDATE). A READY
- * starts over; the session ending (disconnected, not a reconnect) forgets everything.
+ * and RELATIONSHIP_REMOVE, and the game relationships the relationship cache holds: game friends
+ * and game requests) and their presences (READY's presences, PRESENCE_UPDATE). A READY starts
+ * over; the session ending (disconnected, not a reconnect) forgets everything.
  */
 export class ClientUsers implements UserSource {
   private me: WireUser | undefined;
@@ -61,7 +63,8 @@ export class ClientUsers implements UserSource {
   }
 
   user(id: string): WireUser | undefined {
-    return this.me?.id === id ? this.me : this.users.get(id);
+    if (this.me === undefined) return undefined;
+    return this.me.id === id ? this.me : (this.users.get(id) ?? this.options.related?.(id));
   }
 
   status(id: string): StatusType {
@@ -89,40 +92,38 @@ export class ClientUsers implements UserSource {
     if (status === 'disconnected') this.reset();
   }
 
-  /** A dispatch of the game's own gateway connection. */
-  dispatch(t: string, d: unknown): void {
-    if (!isRecord(d)) return;
-    switch (t) {
+  /** A dispatch of the game's own gateway connection (checked). */
+  dispatch(event: PlatformDispatch): void {
+    switch (event.t) {
       case 'READY':
-        return this.ready(d);
+        return this.ready(event.d);
       case 'USER_UPDATE':
-        if (this.me !== undefined && d.id === this.me.id) this.me = { ...this.me, ...(wireUser(d) ?? {}) };
+        if (this.me !== undefined && event.d.id === this.me.id) this.me = { ...this.me, ...event.d };
         return;
       case 'RELATIONSHIP_ADD':
-        return this.relationship(d);
+        return this.relationship(event.d);
       case 'RELATIONSHIP_REMOVE':
-        if (typeof d.id === 'string') this.forget(d.id);
-        return;
+        return this.forget(event.d.id);
       case 'PRESENCE_UPDATE':
-        if (isRecord(d.user) && typeof d.user.id === 'string' && d.guild_id === undefined) this.presences.set(d.user.id, presenceOf(d));
+        if (event.d.guild_id === undefined) this.presences.set(event.d.user.id, presenceOf(event.d));
+        return;
+      default:
         return;
     }
   }
 
-  private ready(d: Record<string, unknown>): void {
+  private ready(ready: WireReady): void {
     this.reset();
-    this.me = wireUser(d.user);
-    for (const relationship of Array.isArray(d.relationships) ? d.relationships : []) if (isRecord(relationship)) this.relationship(relationship);
-    for (const presence of Array.isArray(d.presences) ? d.presences : []) {
-      if (isRecord(presence) && isRecord(presence.user) && typeof presence.user.id === 'string') this.presences.set(presence.user.id, presenceOf(presence));
-    }
+    this.me = ready.user;
+    for (const relationship of ready.relationships ?? []) this.relationship(relationship);
+    for (const presence of ready.presences ?? []) this.presences.set(presence.user.id, presenceOf(presence));
   }
 
-  private relationship(d: Record<string, unknown>): void {
-    const user = wireUser(d.user);
-    if (user === undefined || typeof d.type !== 'number') return;
+  private relationship(relationship: WireRelationshipEvent): void {
+    const { user } = relationship;
+    if (user === undefined) return;
     this.users.set(user.id, user);
-    this.relationshipTypes.set(user.id, d.type);
+    this.relationshipTypes.set(user.id, relationship.type);
   }
 
   private forget(userId: string): void {

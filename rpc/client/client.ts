@@ -23,10 +23,11 @@ import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } 
 import * as oauth from './oauth-http.js';
 import * as provisional from './provisional-api.js';
 import { attempt } from './platform-request.js';
-import { TokenExpiryWatch } from './token-expiry.js';
+import { TokenEndReport, TokenExpiryWatch } from './token-expiry.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from './pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from './scopes.js';
 import { RpcRequestError } from './connection/errors.js';
+import type { BackoffOptions } from './connection/backoff.js';
 import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions, type TokenInvalidated } from './connection/sdk-connection.js';
 import type { ReadyData } from './connection/rpc-socket.js';
 
@@ -54,6 +55,8 @@ export interface ClientOptions {
   readonly companionDataDir?: string;
   /** Connection details: socket paths, keepalive, backoff (see SdkConnectionOptions). */
   readonly connection?: Omit<SdkConnectionOptions, 'env' | 'requestTimeoutMs'>;
+  /** The game's own gateway connection to the platform (opened by updateToken): its reconnect backoff (default 0.5 s doubling to 60 s, ±25 %). */
+  readonly platformConnection?: { readonly backoff?: BackoffOptions };
 }
 
 /** The READY user and the users of join requests and invites. */
@@ -157,27 +160,24 @@ export class Client {
   /** The player's relationships, through the same session. */
   private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
-  private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase() });
+  private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase(), related: (userId) => this.relationships.relatedUser(userId) });
   /** The player's guilds and their channels, through the same session. */
   private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
-  private readonly platform = new PlatformSession({
-    platformBase: () => this.platformBase(),
-    token: () => this.connection.currentAccessToken,
-    timeoutMs: () => this.httpTimeoutMs,
-    dispatch: (t, d) => {
-      this.lobbies.dispatch(t, d);
-      this.relationships.dispatch(t, d);
-      this.users.dispatch(t, d);
-    },
-    statusChanged: (status) => this.users.sessionStatus(status),
-    tokenRefused: () => this.tokenExpirationCallback?.({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
-  });
+  private readonly platform: PlatformSession;
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
   private readonly tokenExpiry = new TokenExpiryWatch({
     platformBase: () => this.platformBase(),
     timeoutMs: () => this.httpTimeoutMs,
-    expiring: (expiresAt) => this.tokenExpirationCallback?.({ reason: 'expiring', code: 0, message: `the token expires at ${expiresAt.toISOString()}` }),
+    expiring: (expiresAt) => this.tokenEnd.report({ reason: 'expiring', code: 0, message: `the token expires at ${expiresAt.toISOString()}` }),
+  });
+  /** One token expiration callback per token, however many ways its end is seen. */
+  private readonly tokenEnd = new TokenEndReport((info) => {
+    try {
+      this.tokenExpirationCallback?.(info);
+    } catch (error) {
+      this.logger.error('a callback threw', { callback: 'tokenExpiration', error });
+    }
   });
   private lastReady: ReadyData | null = null;
   private statusCallback: StatusCallback | undefined;
@@ -194,6 +194,20 @@ export class Client {
       build: options.logger?.build ?? 'release',
       ...(options.logger?.sink === undefined ? {} : { sink: options.logger.sink }),
       ...(options.logger?.minLevel === undefined ? {} : { minLevel: options.logger.minLevel }),
+    });
+    this.platform = new PlatformSession({
+      platformBase: () => this.platformBase(),
+      token: () => this.connection.currentAccessToken,
+      timeoutMs: () => this.httpTimeoutMs,
+      dispatch: (event) => {
+        this.lobbies.dispatch(event);
+        this.relationships.dispatch(event);
+        this.users.dispatch(event);
+      },
+      ...(options.platformConnection?.backoff === undefined ? {} : { backoff: options.platformConnection.backoff }),
+      log: this.logger,
+      statusChanged: (status) => this.users.sessionStatus(status),
+      tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
     });
     this.connection = new SdkConnection({
       ...options.connection,
@@ -225,11 +239,7 @@ export class Client {
     this.connection.on('event', (evt, data) => this.onEvent(evt, data));
     this.connection.on('token-invalidated', (info) => {
       this.logger.warning('the access token was dropped: it is no longer sent after reconnects', { reason: info.reason, code: info.code, message: info.message });
-      try {
-        this.tokenExpirationCallback?.(info);
-      } catch (error) {
-        this.logger.error('a callback threw', { callback: 'tokenExpiration', error });
-      }
+      this.tokenEnd.report(info);
     });
   }
 
@@ -336,7 +346,9 @@ export class Client {
    * after reconnects): `revoked` when Companion closes the connection with 4003 (the
    * player removed the app's authorization; the SDK reconnects without a token), `invalid`
    * when the AUTHENTICATE that restores it after a reconnect is refused with 4009 (expired
-   * or revoked). Authorize again or refresh, then call updateToken. undefined removes it.
+   * or revoked). Authorize again or refresh, then call updateToken. Once per token: a ban ends
+   * it on both paths at once (Companion's 4003, the platform's 4004) and only the first is
+   * told. undefined removes it.
    */
   setTokenExpirationCallback(callback: TokenExpirationCallback | undefined): void {
     this.tokenExpirationCallback = callback;
@@ -637,6 +649,7 @@ export class Client {
     } else {
       this.logger.addSecret(token);
       this.connection.setAccessToken(token);
+      this.tokenEnd.renew();
       // The game's own session to the platform (again, with this token), and its end watched.
       this.platform.restart();
       void this.tokenExpiry.watch(token);

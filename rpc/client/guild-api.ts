@@ -1,10 +1,11 @@
-import { ClientResult } from './client-result.js';
-import { bearerCall, fail, isRecord, type BearerCallOptions } from './platform-request.js';
+import { answerOf, bearerCall, type BearerCallOptions } from './platform-request.js';
+import { GuildChannelListSchema, GuildListSchema, type WireGuildChannel } from './wire/http.js';
 
 /**
  * The player's guilds and a guild's channels, with the game's own Bearer token (`guilds` and
  * `guilds.channels.read`, both in `sdk.social_layer`): `GET /api/v10/users/@me/guilds` and
- * `GET /api/v10/guilds/{id}/channels`, in the Social SDK's shapes. Failures reject with a
+ * `GET /api/v10/guilds/{id}/channels`, checked against their schemas (wire/http.ts), in the
+ * Social SDK's shapes. Failures reject with a
  * ClientResultError; the token never reaches a message.
  */
 
@@ -75,9 +76,9 @@ export function requireGuildId(guildId: string): string {
   return guildId;
 }
 
-function permissionsOf(value: unknown): bigint {
+function permissionsOf(value: string | undefined): bigint {
   try {
-    return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : 0n;
+    return value !== undefined && /^\d+$/.test(value) ? BigInt(value) : 0n;
   } catch {
     return 0n;
   }
@@ -85,35 +86,30 @@ function permissionsOf(value: unknown): bigint {
 
 /** The player's guilds (Client::GetUserGuilds) with their permissions. */
 export async function listUserGuilds(options: BearerCallOptions): Promise<GuildEntry[]> {
-  const json = await bearerCall(options, 'GET', '/users/@me/guilds');
-  if (!Array.isArray(json)) return fail(ClientResult.failure('ServerError', 'malformed guilds answer: not a list'));
-  return json.filter(isRecord).flatMap((guild) =>
-    typeof guild.id === 'string' ? [{ guild: { id: guild.id, name: typeof guild.name === 'string' ? guild.name : '' }, permissions: permissionsOf(guild.permissions) }] : [],
-  );
+  const guilds = answerOf(GuildListSchema, await bearerCall(options, 'GET', '/users/@me/guilds'), 'guilds');
+  return guilds.map((guild) => ({ guild: { id: guild.id, name: guild.name ?? '' }, permissions: permissionsOf(guild.permissions) }));
 }
 
-function linkedLobbyOf(value: unknown): LinkedLobby | null {
-  if (!isRecord(value) || typeof value.application_id !== 'string' || typeof value.lobby_id !== 'string') return null;
-  return { applicationId: value.application_id, lobbyId: value.lobby_id };
+function linkedLobbyOf(value: WireGuildChannel['linked_lobby']): LinkedLobby | null {
+  return value === undefined || value === null ? null : { applicationId: value.application_id, lobbyId: value.lobby_id };
 }
 
 /** No permission overwrite of the @everyone role (its id is the guild's) takes VIEW_CHANNEL or SEND_MESSAGES away. */
-function openToEveryone(channel: Record<string, unknown>, guildId: string): boolean {
-  const overwrites = Array.isArray(channel.permission_overwrites) ? channel.permission_overwrites.filter(isRecord) : [];
+function openToEveryone(channel: WireGuildChannel, guildId: string): boolean {
+  const overwrites = channel.permission_overwrites ?? [];
   return !overwrites.some((overwrite) => overwrite.id === guildId && (permissionsOf(overwrite.deny) & (VIEW_CHANNEL | SEND_MESSAGES)) !== 0n);
 }
 
 /** A channel of the answer as a GuildChannel; `permissions` are the player's in the guild. */
-export function toGuildChannel(channel: Record<string, unknown>, guildId: string, permissions: bigint): GuildChannel | null {
-  if (typeof channel.id !== 'string' || typeof channel.type !== 'number') return null;
+export function toGuildChannel(channel: WireGuildChannel, guildId: string, permissions: bigint): GuildChannel {
   const linkedLobby = linkedLobbyOf(channel.linked_lobby);
   const mayLink = (permissions & ADMINISTRATOR) !== 0n || (permissions & (MANAGE_CHANNELS | VIEW_CHANNEL | SEND_MESSAGES)) === (MANAGE_CHANNELS | VIEW_CHANNEL | SEND_MESSAGES);
   return {
     id: channel.id,
-    name: typeof channel.name === 'string' ? channel.name : '',
+    name: channel.name ?? '',
     type: channel.type,
-    position: typeof channel.position === 'number' ? channel.position : 0,
-    parentId: typeof channel.parent_id === 'string' ? channel.parent_id : null,
+    position: channel.position ?? 0,
+    parentId: channel.parent_id ?? null,
     isLinkable: channel.type === ChannelType.GuildText && channel.nsfw !== true && linkedLobby === null && mayLink,
     isViewableAndWriteableByAllMembers: MESSAGE_CHANNELS.has(channel.type) && openToEveryone(channel, guildId),
     linkedLobby,
@@ -123,6 +119,5 @@ export function toGuildChannel(channel: Record<string, unknown>, guildId: string
 /** The guild's channels (`GET /guilds/{id}/channels`), in the answer's order. */
 export async function listGuildChannels(options: BearerCallOptions, guildId: string, permissions: bigint): Promise<GuildChannel[]> {
   const json = await bearerCall(options, 'GET', `/guilds/${encodeURIComponent(requireGuildId(guildId))}/channels`);
-  if (!Array.isArray(json)) return fail(ClientResult.failure('ServerError', 'malformed channels answer: not a list'));
-  return json.filter(isRecord).flatMap((channel) => toGuildChannel(channel, guildId, permissions) ?? []);
+  return answerOf(GuildChannelListSchema, json, 'channels').map((channel) => toGuildChannel(channel, guildId, permissions));
 }

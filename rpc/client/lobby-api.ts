@@ -1,10 +1,12 @@
-import { bearerCall, fail, isRecord, type BearerCallOptions } from './platform-request.js';
-import { ClientResult } from './client-result.js';
+import { answerOf, bearerCall, type BearerCallOptions } from './platform-request.js';
+import type { WireLobby, WireLobbyMember, WireMessage } from './wire/objects.js';
+import { LobbyAnswerSchema, MessageAnswerSchema, MessageListSchema } from './wire/http.js';
 
 /**
  * The lobby calls of a game's own platform session (the Social SDK's lobbies), with the game's
  * Bearer token: `PUT /api/v10/lobbies` (create or join by secret), `GET /lobbies/{id}`, leave,
- * send, read, edit and delete messages. Answers in the SDK's shapes (camelCase handles); failures reject with
+ * send, read, edit and delete messages. Answers are checked against their schemas (wire/http.ts)
+ * and given in the SDK's shapes (camelCase handles); failures reject with
  * a ClientResultError (its `retryAfter` from a 429). The token never reaches a message.
  */
 
@@ -57,68 +59,69 @@ export interface MessageHandle {
 /** The options of a call with the game's own token. */
 export type LobbyCallOptions = BearerCallOptions;
 
-function metadataOf(value: unknown): Metadata {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+/** Metadata as sent (the schema checked its entries are strings); none is empty. */
+function metadataOf(value: Metadata | null | undefined): Metadata {
+  return value ?? {};
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function malformed(what: string): never {
-  return fail(ClientResult.failure('ServerError', `malformed lobby answer: ${what}`));
-}
-
-export function toLobbyHandle(json: unknown): LobbyHandle {
-  if (!isRecord(json) || typeof json.id !== 'string') return malformed('no lobby id');
-  const members = (Array.isArray(json.members) ? json.members : []).filter(isRecord).map((member) => ({
-    id: str(member.id),
-    metadata: metadataOf(member.metadata),
-    flags: typeof member.flags === 'number' ? member.flags : 0,
-    canLinkLobby: typeof member.flags === 'number' && (member.flags & 1) !== 0,
-    connected: member.connected === true,
-  }));
-  const linked = isRecord(json.linked_channel) ? json.linked_channel : null;
+/** A lobby as the platform sent it (checked: a dispatch's data, or an answer through answerOf) in the SDK's shape. */
+export function toLobbyHandle(lobby: WireLobby): LobbyHandle {
+  const members = (lobby.members ?? []).map(toMemberHandle);
+  const linked = lobby.linked_channel ?? null;
   return {
-    id: json.id,
-    applicationId: str(json.application_id),
-    metadata: metadataOf(json.metadata),
+    id: lobby.id,
+    applicationId: lobby.application_id ?? '',
+    metadata: metadataOf(lobby.metadata),
     lobbyMemberIds: members.map((m) => m.id),
     lobbyMembers: members,
-    linkedChannel: linked === null ? null : { id: str(linked.id), name: str(linked.name), guildId: str(linked.guild_id) },
+    linkedChannel: linked === null ? null : { id: linked.id, name: linked.name ?? '', guildId: linked.guild_id ?? '' },
   };
 }
 
-export function toMessageHandle(json: unknown): MessageHandle {
-  if (!isRecord(json) || typeof json.id !== 'string') return malformed('no message id');
-  const author = isRecord(json.author) ? json.author : {};
-  const sent = Date.parse(str(json.timestamp));
-  const edited = Date.parse(str(json.edited_timestamp));
+export function toMemberHandle(member: WireLobbyMember): LobbyMemberHandle {
+  const flags = member.flags ?? 0;
+  return { id: member.id, metadata: metadataOf(member.metadata), flags, canLinkLobby: (flags & 1) !== 0, connected: member.connected === true };
+}
+
+/** Epoch ms of an ISO 8601 time; 0 when there is none or it does not parse. */
+function epochOf(time: string | null | undefined): number {
+  const ms = Date.parse(time ?? '');
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** A message as the platform sent it (checked) in the SDK's shape. */
+export function toMessageHandle(message: WireMessage): MessageHandle {
   return {
-    id: json.id,
-    content: str(json.content),
-    authorId: str(author.id),
-    lobbyId: typeof json.lobby_id === 'string' ? json.lobby_id : null,
-    channelId: str(json.channel_id),
-    applicationId: typeof json.application_id === 'string' ? json.application_id : null,
-    sentTimestamp: Number.isNaN(sent) ? 0 : sent,
-    editedTimestamp: Number.isNaN(edited) ? 0 : edited,
-    metadata: metadataOf(json.metadata),
-    moderationMetadata: metadataOf(json.moderation_metadata),
-    additionalName: typeof json.additional_name === 'string' ? json.additional_name : null,
+    id: message.id,
+    content: message.content ?? '',
+    authorId: message.author?.id ?? '',
+    lobbyId: message.lobby_id ?? null,
+    channelId: message.channel_id ?? '',
+    applicationId: message.application_id ?? null,
+    sentTimestamp: epochOf(message.timestamp),
+    editedTimestamp: epochOf(message.edited_timestamp),
+    metadata: metadataOf(message.metadata),
+    moderationMetadata: metadataOf(message.moderation_metadata),
+    additionalName: message.additional_name ?? null,
   };
 }
+
+/** An answer that is a lobby, in the SDK's shape. */
+export const lobbyAnswer = (json: unknown): LobbyHandle => toLobbyHandle(answerOf(LobbyAnswerSchema, json, 'lobby'));
+/** An answer that is a message, in the SDK's shape. */
+export const messageAnswer = (json: unknown): MessageHandle => toMessageHandle(answerOf(MessageAnswerSchema, json, 'message'));
+/** An answer that is a list of messages, in the SDK's shapes. */
+export const messageListAnswer = (json: unknown): MessageHandle[] => answerOf(MessageListSchema, json, 'messages').map(toMessageHandle);
 
 const seg = (id: string): string => encodeURIComponent(id);
 
 export async function createOrJoinLobby(options: LobbyCallOptions, secret: string, lobbyMetadata?: Metadata, memberMetadata?: Metadata): Promise<LobbyHandle> {
   if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be a non-empty string');
-  return toLobbyHandle(await bearerCall(options, 'PUT', '/lobbies', { secret, ...(lobbyMetadata === undefined ? {} : { lobby_metadata: lobbyMetadata }), ...(memberMetadata === undefined ? {} : { member_metadata: memberMetadata }) }));
+  return lobbyAnswer(await bearerCall(options, 'PUT', '/lobbies', { secret, ...(lobbyMetadata === undefined ? {} : { lobby_metadata: lobbyMetadata }), ...(memberMetadata === undefined ? {} : { member_metadata: memberMetadata }) }));
 }
 
 export async function getLobby(options: LobbyCallOptions, lobbyId: string): Promise<LobbyHandle> {
-  return toLobbyHandle(await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}`));
+  return lobbyAnswer(await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}`));
 }
 
 export async function leaveLobby(options: LobbyCallOptions, lobbyId: string): Promise<void> {
@@ -127,11 +130,11 @@ export async function leaveLobby(options: LobbyCallOptions, lobbyId: string): Pr
 
 /** Client::LinkChannelToLobby / UnlinkChannelFromLobby (`channelId` null): `PATCH /lobbies/{id}/channel-linking`. */
 export async function linkChannel(options: LobbyCallOptions, lobbyId: string, channelId: string | null): Promise<LobbyHandle> {
-  return toLobbyHandle(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/channel-linking`, channelId === null ? {} : { channel_id: channelId }));
+  return lobbyAnswer(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/channel-linking`, channelId === null ? {} : { channel_id: channelId }));
 }
 
 export async function sendLobbyMessage(options: LobbyCallOptions, lobbyId: string, content: string, metadata?: Metadata): Promise<MessageHandle> {
-  return toMessageHandle(await bearerCall(options, 'POST', `/lobbies/${seg(lobbyId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
+  return messageAnswer(await bearerCall(options, 'POST', `/lobbies/${seg(lobbyId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
 }
 
 /** A message's id, checked before it reaches a path. */
@@ -142,7 +145,7 @@ export function requireMessageId(messageId: string): string {
 
 /** The author changes a lobby message's content **(ours: the Social SDK has no lobby edit)**: `PATCH /lobbies/{id}/messages/{id}`. */
 export async function editLobbyMessage(options: LobbyCallOptions, lobbyId: string, messageId: string, content: string): Promise<MessageHandle> {
-  return toMessageHandle(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/messages/${seg(requireMessageId(messageId))}`, { content }));
+  return messageAnswer(await bearerCall(options, 'PATCH', `/lobbies/${seg(lobbyId)}/messages/${seg(requireMessageId(messageId))}`, { content }));
 }
 
 /** The author deletes a lobby message **(ours)**: `DELETE /lobbies/{id}/messages/{id}`. */
@@ -153,7 +156,5 @@ export async function deleteLobbyMessage(options: LobbyCallOptions, lobbyId: str
 /** At most `limit` (1-200) messages, newest first, none older than 72 hours (the platform's rule). */
 export async function getLobbyMessagesWithLimit(options: LobbyCallOptions, lobbyId: string, limit: number): Promise<MessageHandle[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new RangeError('limit must be an integer from 1 to 200');
-  const json = await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}/messages?limit=${limit}`);
-  if (!Array.isArray(json)) return malformed('messages are not a list');
-  return json.map(toMessageHandle);
+  return messageListAnswer(await bearerCall(options, 'GET', `/lobbies/${seg(lobbyId)}/messages?limit=${limit}`));
 }

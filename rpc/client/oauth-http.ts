@@ -1,6 +1,8 @@
 import { toU64String } from './authorization-args.js';
 import { ClientResult } from './client-result.js';
-import { fail, isRecord, platformCall, scrubSecrets } from './platform-request.js';
+import { fail, platformCall, scrubSecrets } from './platform-request.js';
+import { check } from './wire/check.js';
+import { TokenAnswerSchema } from './wire/http.js';
 
 export { scrubSecrets };
 
@@ -110,23 +112,18 @@ async function post(options: CommonOptions, path: string, form: URLSearchParams,
   return platformCall(options, path, init, secretsOf(options, requestSecrets));
 }
 
+/** The token endpoints' answer, checked against its schema (wire/http.ts); a malformed one is a `ServerError` (no secret in its message). */
 export function parseTokenResponse(json: unknown, secrets: readonly string[]): TokenResponse {
-  const malformed = (what: string): never => fail(ClientResult.failure('ServerError', scrubSecrets(`malformed token response: ${what}`, secrets)));
-  if (!isRecord(json)) return malformed('not a JSON object');
-  const str = (key: string): string => {
-    const value = json[key];
-    return typeof value === 'string' && value.length > 0 ? value : malformed(`missing ${key}`);
-  };
-  const expiresIn = json.expires_in;
-  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn)) return malformed('missing expires_in');
-  const token: TokenResponse = {
-    accessToken: str('access_token'),
+  const checked = check(TokenAnswerSchema, json);
+  if (!checked.ok) return fail(ClientResult.failure('ServerError', scrubSecrets(`malformed token response: ${checked.problem}`, secrets)));
+  const answer = checked.value;
+  return {
+    accessToken: answer.access_token,
     // Provisional accounts and child tokens have none: an empty string, as the Social SDK gives.
-    refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : '',
-    tokenType: str('token_type'),
-    expiresIn,
-    scope: typeof json.scope === 'string' ? json.scope : '',
-    ...(typeof json.id_token === 'string' ? { idToken: json.id_token } : {}),
+    refreshToken: answer.refresh_token ?? '',
+    tokenType: answer.token_type,
+    expiresIn: answer.expires_in,
+    scope: answer.scope ?? '',
+    ...(answer.id_token === undefined ? {} : { idToken: answer.id_token }),
   };
-  return token;
 }

@@ -1,11 +1,15 @@
+import type * as v from 'valibot';
 import { ClientResult, ClientResultError, toClientResult } from './client-result.js';
 import { trimBase } from './redirects.js';
+import { check } from './wire/check.js';
+import { ApiErrorBodySchema, OAuthErrorBodySchema, RetryAfterBodySchema } from './wire/http.js';
 
 /**
  * One HTTP call of the SDK to the platform (`<base><path>`), and what its answer means: the
  * parsed JSON of a success, or a {@link ClientResultError} (network, timeout, abort, an OAuth2
  * error, an HTTP error with the API's code and `retryAfter`). Every secret given is cut out of
- * whatever the server or the network said before it can reach a message.
+ * whatever the server or the network said before it can reach a message. A success's answer is
+ * checked against its schema (wire/http.ts) with {@link answerOf} before the SDK reads it.
  */
 
 export interface PlatformCallOptions {
@@ -47,8 +51,8 @@ function retryAfterOf(response: Response, json: unknown): number {
     const date = Date.parse(header);
     if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
   }
-  if (isRecord(json) && typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
-  return 0;
+  const body = check(RetryAfterBodySchema, json);
+  return body.ok ? body.value.retry_after : 0;
 }
 
 /** `fetch failed (ECONNREFUSED)` and the like: the error's message and its cause's code. */
@@ -63,12 +67,14 @@ function describeFetchError(error: unknown): string {
 function failureOf(response: Response, json: unknown, scrub: (text: string) => string): ClientResult {
   const status = response.status;
   const retryAfter = retryAfterOf(response, json);
-  if (isRecord(json) && typeof json.error === 'string') {
-    const description = typeof json.error_description === 'string' ? scrub(json.error_description) : undefined;
-    return ClientResult.fromOAuthError(json.error, description, status, retryAfter);
+  const oauth = check(OAuthErrorBodySchema, json);
+  if (oauth.ok) {
+    const description = oauth.value.error_description === undefined ? undefined : scrub(oauth.value.error_description);
+    return ClientResult.fromOAuthError(oauth.value.error, description, status, retryAfter);
   }
-  const apiCode = isRecord(json) && typeof json.code === 'number' ? json.code : 0;
-  const apiMessage = isRecord(json) && typeof json.message === 'string' ? scrub(json.message) : response.statusText;
+  const api = check(ApiErrorBodySchema, json);
+  const apiCode = api.ok ? (api.value.code ?? 0) : 0;
+  const apiMessage = api.ok && api.value.message !== undefined ? scrub(api.value.message) : response.statusText;
   return ClientResult.failure(status >= 500 ? 'ServerError' : 'HttpError', `HTTP ${status}${apiMessage.length > 0 ? `: ${apiMessage}` : ''}`, {
     status,
     errorCode: apiCode,
@@ -104,6 +110,12 @@ export async function platformCall(options: PlatformCallOptions, path: string, i
   }
   if (response.ok) return json;
   fail(failureOf(response, json, scrub));
+}
+
+/** A success's answer as `schema` has it; an answer that does not match is a `ServerError` naming what was wrong (never its values). */
+export function answerOf<S extends v.GenericSchema>(schema: S, json: unknown, what: string): v.InferOutput<S> {
+  const checked = check(schema, json);
+  return checked.ok ? checked.value : fail(ClientResult.failure('ServerError', `malformed ${what} answer: ${checked.problem}`));
 }
 
 /** What a call with the game's own token needs: where, how long, and the token (from updateToken). */

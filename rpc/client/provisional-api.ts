@@ -1,6 +1,7 @@
 import { toU64String } from './authorization-args.js';
 import { parseTokenResponse, secretsOf, type CommonOptions, type TokenResponse } from './oauth-http.js';
-import { bearerCall, isRecord, platformCall, type BearerCallOptions } from './platform-request.js';
+import { answerOf, bearerCall, platformCall, type BearerCallOptions } from './platform-request.js';
+import { ApplicationProfileListSchema } from './wire/http.js';
 
 /**
  * The Social SDK's provisional-account and publisher calls of a public client, over HTTP:
@@ -96,13 +97,13 @@ const PROVIDER_TYPES: Readonly<Record<string, ExternalIdentityProviderType>> = {
 
 /** Client::GetUserApplicationProfiles: `GET /api/v10/users/@me/application-profiles` with the game's token **(ours: the route)**. */
 export async function getUserApplicationProfiles(options: BearerCallOptions): Promise<UserApplicationProfile[]> {
-  const body = await bearerCall(options, 'GET', '/users/@me/application-profiles');
-  return (Array.isArray(body) ? body : []).filter(isRecord).map((profile) => ({
-    providerType: PROVIDER_TYPES[String(profile.provider_type)] ?? 'Unknown',
-    providerIssuedUserId: typeof profile.provider_issued_user_id === 'string' ? profile.provider_issued_user_id : '',
-    providerId: typeof profile.provider_id === 'string' ? profile.provider_id : '',
-    username: typeof profile.username === 'string' ? profile.username : '',
-    avatarHash: typeof profile.avatar_hash === 'string' ? profile.avatar_hash : '',
-    metadata: typeof profile.metadata === 'string' ? profile.metadata : '',
+  const profiles = answerOf(ApplicationProfileListSchema, await bearerCall(options, 'GET', '/users/@me/application-profiles'), 'application profiles');
+  return profiles.map((profile) => ({
+    providerType: profile.provider_type !== undefined && Object.hasOwn(PROVIDER_TYPES, profile.provider_type) ? (PROVIDER_TYPES[profile.provider_type] ?? 'Unknown') : 'Unknown',
+    providerIssuedUserId: profile.provider_issued_user_id ?? '',
+    providerId: profile.provider_id ?? '',
+    username: profile.username ?? '',
+    avatarHash: profile.avatar_hash ?? '',
+    metadata: profile.metadata ?? '',
   }));
 }

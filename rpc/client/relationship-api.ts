@@ -1,5 +1,6 @@
-import { bearerCall, isRecord, type BearerCallOptions } from './platform-request.js';
+import { answerOf, bearerCall, type BearerCallOptions } from './platform-request.js';
 import type { WireUser } from './user-handle.js';
+import { RelationshipListSchema } from './wire/http.js';
 
 /**
  * The player's relationships over HTTP with the game's own Bearer token: the list, and the
@@ -41,16 +42,10 @@ function base(kind: RelationshipKindName): string {
   return kind === 'discord' ? '/users/@me/relationships' : '/users/@me/game-relationships';
 }
 
-function wireRelationship(value: unknown): WireRelationship | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'number') return null;
-  const user: WireUser = isRecord(value.user) && typeof value.user.username === 'string' ? (value.user as unknown as WireUser) : { id: value.id, username: '' };
-  return { id: value.id, type: value.type, gameType: typeof value.game_relationship_type === 'number' ? value.game_relationship_type : 0, user };
-}
-
-/** Every relationship of the player, each other user once. */
+/** Every relationship of the player, each other user once (the answer checked against its schema). */
 export async function listRelationships(options: BearerCallOptions): Promise<WireRelationship[]> {
-  const json = await bearerCall(options, 'GET', '/users/@me/relationships');
-  return (Array.isArray(json) ? json : []).map(wireRelationship).filter((entry): entry is WireRelationship => entry !== null);
+  const list = answerOf(RelationshipListSchema, await bearerCall(options, 'GET', '/users/@me/relationships'), 'relationships');
+  return list.map((entry) => ({ id: entry.id, type: entry.type, gameType: entry.game_relationship_type ?? 0, user: entry.user ?? { id: entry.id, username: '' } }));
 }
 
 /** A friend request of that kind, or accepting theirs. */

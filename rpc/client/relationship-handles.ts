@@ -1,6 +1,6 @@
-import { isRecord } from './platform-request.js';
 import type { WireRelationship } from './relationship-api.js';
 import type { WireUser } from './user-handle.js';
+import type { PlatformDispatch } from './wire/gateway.js';
 
 /** discordpp::RelationshipType, numbered as the platform numbers relationship types. */
 export const RelationshipType = { None: 0, Friend: 1, Blocked: 2, PendingIncoming: 3, PendingOutgoing: 4, Implicit: 5, Suggestion: 6 } as const;
@@ -79,20 +79,21 @@ export class RelationshipBook {
     for (const [id, entry] of fresh) if (untouched(id)) this.entries.set(id, { discord: entry.type, game: entry.gameType, user: entry.user });
   }
 
-  /** A dispatch of the game's own session; what it changed, or undefined for other dispatches. */
-  apply(t: string, d: unknown): RelationshipChange | undefined {
-    const kind = EVENTS[t];
-    if (kind === undefined || !isRecord(d) || typeof d.id !== 'string') return undefined;
-    const type = typeof d.type === 'number' ? d.type : RelationshipType.None;
+  /** A dispatch of the game's own session (checked); what it changed, or undefined for other dispatches. */
+  apply(event: PlatformDispatch): RelationshipChange | undefined {
+    if (event.t !== 'RELATIONSHIP_ADD' && event.t !== 'RELATIONSHIP_REMOVE' && event.t !== 'GAME_RELATIONSHIP_ADD' && event.t !== 'GAME_RELATIONSHIP_REMOVE') return undefined;
+    const kind = EVENTS[event.t] as { readonly discord: boolean; readonly created: boolean };
+    const { id, user } = event.d;
+    const type = event.d.type ?? RelationshipType.None;
     this.events += 1;
-    this.touched.set(d.id, this.events);
-    const entry = this.entries.get(d.id) ?? { discord: RelationshipType.None, game: RelationshipType.None, user: { id: d.id, username: '' } };
-    if (isRecord(d.user) && typeof d.user.username === 'string') entry.user = d.user as unknown as WireUser;
+    this.touched.set(id, this.events);
+    const entry = this.entries.get(id) ?? { discord: RelationshipType.None, game: RelationshipType.None, user: { id, username: '' } };
+    if (user !== undefined) entry.user = user;
     const value = kind.created ? type : RelationshipType.None;
     if (kind.discord) entry.discord = value;
     else entry.game = value;
-    this.entries.set(d.id, entry);
-    return { userId: d.id, isDiscordRelationshipUpdate: kind.discord, created: kind.created, type };
+    this.entries.set(id, entry);
+    return { userId: id, isDiscordRelationshipUpdate: kind.discord, created: kind.created, type };
   }
 
   /** The user's handle; both types None when there is no relationship (a user never seen has no name). */

@@ -1,3 +1,4 @@
+import type { TokenInvalidated } from './connection/sdk-connection.js';
 import { bearerCall, isRecord } from './platform-request.js';
 
 /** How long before its end a token is reported as expiring **(ours: the SDK says "near or at expiry")**. */
@@ -60,5 +61,30 @@ export class TokenExpiryWatch {
     this.generation += 1;
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+}
+
+/**
+ * The token expiration callback fires once per token, as the Social SDK's does: the end of one
+ * token is seen several ways (Companion's CLOSE 4003, a refused AUTHENTICATE 4009, the
+ * platform gateway's 4004, the expiry watch), often two at once (a ban: 4003 and 4004), and
+ * only the first is told. updateToken's new token is told again.
+ */
+export class TokenEndReport {
+  private told = false;
+
+  constructor(private readonly tell: (info: TokenInvalidated) => void) {}
+
+  /** A new token: its end is reported. */
+  renew(): void {
+    this.told = false;
+  }
+
+  /** Tells the first report of the current token's end; false for a later one (dropped). */
+  report(info: TokenInvalidated): boolean {
+    if (this.told) return false;
+    this.told = true;
+    this.tell(info);
+    return true;
   }
 }

@@ -14,6 +14,7 @@ export * from './transport/listen-directories.js';
 export * from './transport/socket-dir-check.js';
 export * from './transport/socket-activation.js';
 export * from './transport/ipc-listener-set.js';
+export * from './transport/stale-socket-sweeper.js';
 export * from './commands/set-activity.js';
 // The activity flags are shared with the platform emulator; the package keeps exporting them.
 export { ActivityFlags } from '../../common/src/activity-flags.js';
@@ -32,3 +33,5 @@ export { subscriptionKey } from './server/subscription-key.js';
 export * from './server/outbound-queue.js';
 export * from './server/client-guess.js';
 export * from './server/output-shaper.js';
+export * from './transport/peer-process.js';
+export * from './server/peer-cap.js';

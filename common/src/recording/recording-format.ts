@@ -120,6 +120,25 @@ export interface GatewayRecord {
   readonly data: unknown;
 }
 
+/** What became of a game's update on its way to the platform (the presence relay's outcome), as the live inspector lists it. */
+export interface RelayRecord {
+  readonly kind: 'relay';
+  readonly t: number;
+  readonly connection: string;
+  /** The relay's outcome: connection_id, application_id, update, cause, cleared, at (epoch ms), kind and its details. */
+  readonly outcome: unknown;
+}
+
+/** An incoming SET_ACTIVITY's lints (what the real client accepts but shows badly), written after its frame. */
+export interface LintRecord {
+  readonly kind: 'lint';
+  readonly t: number;
+  readonly connection: string;
+  /** The SET_ACTIVITY's nonce: the frame these lints belong to. */
+  readonly nonce: string | null;
+  readonly lints: readonly { readonly code: string; readonly field: string; readonly message: string; readonly severity: string }[];
+}
+
 /** Records were dropped because the disk did not keep up (the buffer limit was reached). */
 export interface GapRecord {
   readonly kind: 'gap';
@@ -127,10 +146,10 @@ export interface GapRecord {
   readonly dropped: number;
 }
 
-export type BodyRecord = FrameRecord | OpenRecord | ReadyRecord | CloseRecord | ConsentRecord | GatewayRecord | GapRecord;
+export type BodyRecord = FrameRecord | OpenRecord | ReadyRecord | CloseRecord | ConsentRecord | GatewayRecord | GapRecord | RelayRecord | LintRecord;
 export type RecordingRecord = HeaderRecord | BodyRecord;
 
-export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap']);
+export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap', 'relay', 'lint']);
 
 /** The header as written at the start of a recording. */
 export function headerRecord(companion: string, startedAt: Date, redacted: boolean, compressed = true): HeaderRecord {

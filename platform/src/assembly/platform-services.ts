@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AccessPolicy } from '../access/policy.js';
 import { PlatformAdmin } from '../admin/admin.js';
 import { PresenceHub } from '../gateway/presence.js';
 import { GatewayServer } from '../gateway/server.js';
@@ -26,6 +27,7 @@ import { LobbyService } from '../lobbies/lobby-service.js';
 import { LobbySweeper } from '../lobbies/lobby-sweeper.js';
 import { LobbyInvites } from '../lobbies/lobby-invites.js';
 import { GameRelationshipService } from '../relationships/game-relationship-service.js';
+import { RelationshipChanges } from '../relationships/relationship-changes.js';
 import { RelationshipService } from '../relationships/relationship-service.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
@@ -77,6 +79,8 @@ export class PlatformServices {
   readonly provisional: ProvisionalService;
   readonly bans: Bans;
   readonly childTokens: ChildTokens;
+  /** Who may see and change what (every API route's params, every lobby dispatch). */
+  readonly policy: AccessPolicy;
 
   constructor(
     readonly store: Store,
@@ -88,10 +92,17 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     this.sessions = new SessionRegistry(limits, now);
     this.presence = new PresenceHub(store, this.sessions, logger);
+    // Read late: the lobbies are made after the gateway.
+    this.policy = new AccessPolicy({
+      store,
+      lobbyApplication: (lobbyId) => this.lobbies.applicationOf(lobbyId),
+      inviteApplication: (code) => this.lobbyInvites.applicationOf(code),
+    });
     this.gateway = new GatewayServer({
       store,
       sessions: this.sessions,
       presence: this.presence,
+      policy: this.policy,
       limits,
       now,
       logger,
@@ -104,6 +115,8 @@ export class PlatformServices {
         const auth = this.oauth.bearer(token);
         return auth !== undefined && this.childTokens.childrenOf(auth.applicationId).length > 0 ? undefined : auth;
       },
+      // Read late too: the lobby service is made after the gateway.
+      lobbiesOf: (userId, applicationId) => this.lobbies.lobbiesOfMember(userId, applicationId),
     });
     this.webhooks = new WebhookDeliverer({
       now,
@@ -134,25 +147,44 @@ export class PlatformServices {
     });
     this.invites = new InviteService({ store, activities: this.presence, dispatcher: this.sessions, limits, now, logger, resolveApp });
     this.admin = new PlatformAdmin(store, this.sessions, this.presence, this.gateway, (app) => this.oauth.ping(app));
-    this.lobbies = new LobbyService({
+    this.lobbies = this.createLobbies();
+    this.lobbySweeper = new LobbySweeper(this.lobbies);
+    this.lobbyInvites = new LobbyInvites(now);
+    this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
+    this.testProvider = new TestProvider(now);
+    this.identities = new IdentityBook(store, now);
+    this.provisional = this.createProvisional();
+    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
+    this.childTokens = new ChildTokens(store, this.oauth, now);
+    this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+  }
+
+  /** Lobbies: their dispatches reach each member's sessions that may see the lobby's application (access/audience.ts). */
+  private createLobbies(): LobbyService {
+    const { store } = this;
+    const { now } = this.options;
+    return new LobbyService({
       nextId: () => store.ids.next(),
       now,
       user: (id) => {
         const user = store.user(id);
         return user === undefined ? undefined : toPlatformUser(user);
       },
-      connected: (userId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined),
-      dispatch: (userIds, event, data) => {
-        for (const userId of userIds) this.sessions.dispatchToUser(userId, event, data);
+      // Connected to a lobby: a live session that may see its application's lobbies (access/audience.ts).
+      connected: (userId, applicationId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined && this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId)),
+      dispatch: (userIds, event, data, applicationId) => {
+        const audience = this.policy.lobbyAudience(applicationId);
+        for (const userId of userIds) this.sessions.dispatchToAs(userId, audience, event, (app) => this.policy.lobbyEventAs(applicationId, app, data));
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
-      serverLobbiesPerApp: () => limits.serverLobbiesPerApp,
+      serverLobbiesPerApp: () => this.options.limits.serverLobbiesPerApp,
     });
-    this.lobbySweeper = new LobbySweeper(this.lobbies);
-    this.lobbyInvites = new LobbyInvites(now);
-    this.relationships = new RelationshipService(store, this.admin, this.sessions, new GameRelationshipService(store, this.sessions));
-    this.testProvider = new TestProvider(now);
-    this.identities = new IdentityBook(store, now);
+  }
+
+  /** Provisional accounts: identities checked by OIDC, the test provider or a game's token; merges and unmerges tell the others. */
+  private createProvisional(): ProvisionalService {
+    const { store } = this;
+    const { now, limits, logger } = this.options;
     const verifier = new IdentityVerifier({
       oidc: new OidcVerifier({ now, fetchTimeoutMs: limits.oidcFetchTimeoutMs }),
       testProvider: this.testProvider,
@@ -162,7 +194,7 @@ export class PlatformServices {
       },
       identityOf: (applicationId, userId) => this.identities.ofUser(applicationId, userId),
     });
-    this.provisional = new ProvisionalService({
+    return new ProvisionalService({
       store,
       oauth: this.oauth,
       verifier,
@@ -170,11 +202,9 @@ export class PlatformServices {
       limits,
       logger,
       endGameSessions: (userId, applicationId) => this.gateway.endAuthorized(userId, applicationId),
-      moveLobbyMemberships: (from, into) => this.lobbies.moveMember(from, into),
+      moveLobbyMemberships: (from, into, applicationId) => this.lobbies.moveMember(from, into, applicationId),
+      changes: new RelationshipChanges(store, this.sessions, (friendId, userId) => this.presence.sendTo(friendId, userId)),
     });
-    this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId));
-    this.childTokens = new ChildTokens(store, this.oauth, now);
-    this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
   /** A webhook event to the app (nothing when it has no webhook URL), signed like every other. */
@@ -203,7 +233,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
+        ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
         ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],
@@ -224,6 +254,7 @@ export class PlatformServices {
       ...this.routes(),
       bearer: (token) => this.oauth.bearer(token),
       store: this.store,
+      policy: this.policy,
       adminToken,
       limits,
       now,
@@ -238,6 +269,6 @@ export class PlatformServices {
     this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
     this.presence.publish(session.userId);
     // The user's lobbies may have become idle; their members hear that this one is away.
-    this.lobbies.connectionChanged(session.userId);
+    this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }
 }

@@ -8,6 +8,7 @@ import {
   GatewayClose,
   GatewayEvent,
   GatewayOp,
+  LobbyEvent,
   REIDENTIFY_GATEWAY_CLOSE_CODES,
   type ReadyEvent,
 } from '../wire/index.js';
@@ -26,6 +27,7 @@ import {
 import type { Session, SessionTransport } from './session.js';
 import { heldScopes, mayConnect, mayReceive } from './oauth-scopes.js';
 import type { UserRecord } from '../state/model.js';
+import { bucketOwner, sessionCaller } from '../access/caller.js';
 
 let connectionCounter = 0;
 
@@ -203,7 +205,6 @@ export class GatewayConnection implements SessionTransport {
     if (auth === undefined) return this.close(GatewayClose.AuthenticationFailed);
     const { user, oauth } = auth;
 
-    const { presence } = this.ctx;
     const session = this.ctx.sessions.create(user.id);
     session.oauth = oauth;
     this.session = session;
@@ -212,7 +213,7 @@ export class GatewayConnection implements SessionTransport {
     this.ctx.logger.info({ connection: this.id, sessionId: session.id, userId: user.id, v: this.version, oauth: oauth !== undefined }, 'gateway session identified');
     // The initial presence counts as a presence update but not against the game-activity limit. **(ours)**
     // JSON has no undefined values, so the parsed presence is a PresenceUpdateCommand.
-    presence.apply(session, (identify.presence as Session['presence'] | undefined) ?? session.presence, this.ctx.now());
+    this.publishPresence(session, user, (identify.presence as Session['presence'] | undefined) ?? session.presence);
   }
 
   /**
@@ -242,7 +243,15 @@ export class GatewayConnection implements SessionTransport {
       guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],
       private_channels: may(GatewayEvent.ChannelCreate) ? store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)) : [],
       presences: may(GatewayEvent.PresenceUpdate) ? presence.onlineFriends(user.id) : [],
+      ...this.readyLobbies(user, session),
     };
+  }
+
+  /** A game's session learns the lobbies its player is in (**ours**), as LOBBY_CREATE would tell of each. */
+  private readyLobbies(user: UserRecord, session: Session): Pick<ReadyEvent, 'lobbies'> {
+    const { oauth } = session;
+    if (oauth === undefined || this.ctx.lobbiesOf === undefined || !mayReceive(oauth.scopes, LobbyEvent.Create)) return {};
+    return { lobbies: this.ctx.lobbiesOf(user.id, oauth.applicationId) };
   }
 
   private resume(d: unknown): void {
@@ -302,7 +311,14 @@ export class GatewayConnection implements SessionTransport {
       session.dispatch(GatewayEvent.RateLimited, { opcode: GatewayOp.PresenceUpdate, retry_after: retryAfter, meta: {} });
       return;
     }
-    this.ctx.presence.apply(session, parsed.output as unknown as Session['presence'], this.ctx.now());
+    const user = this.ctx.store.user(session.userId);
+    if (user !== undefined) this.publishPresence(session, user, parsed.output as unknown as Session['presence']);
+  }
+
+  /** Sets the session's presence, with the activities the policy lets this session speak for. */
+  private publishPresence(session: Session, user: UserRecord, presence: Session['presence']): void {
+    const caller = sessionCaller(user, session.oauth?.applicationId);
+    this.ctx.presence.apply(session, { ...presence, activities: this.ctx.policy.activities(caller, presence.activities) }, this.ctx.now());
   }
 
   private requestGuildMembers(d: unknown): void {
@@ -311,7 +327,10 @@ export class GatewayConnection implements SessionTransport {
     if (!parsed.success || (parsed.output.query === undefined && parsed.output.user_ids === undefined)) {
       return this.close(GatewayClose.UnknownOpcode);
     }
-    for (const { t, d: data } of requestGuildMembers(this.ctx, session.userId, parsed.output)) session.dispatch(t, data);
+    const user = this.ctx.store.user(session.userId);
+    // The all-members cooldown is the player's within this session's game (or their own client's).
+    const owner = user === undefined ? session.userId : bucketOwner(sessionCaller(user, session.oauth?.applicationId), 'application-user', '');
+    for (const { t, d: data } of requestGuildMembers(this.ctx, session.userId, parsed.output, owner)) session.dispatch(t, data);
   }
 
   private requestChannelInfo(d: unknown): void {

@@ -1,7 +1,9 @@
+import type { AccessPolicy } from '../access/policy.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
 import type { UserRecord } from '../state/model.js';
+import type { Lobby } from '../wire/index.js';
 import type { PresenceHub } from './presence.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './sessions.js';
@@ -19,15 +21,19 @@ export interface GatewayContext {
   readonly store: Store;
   readonly sessions: SessionRegistry;
   readonly presence: PresenceHub;
+  /** Who may say what: a game session's activities are its own game's. */
+  readonly policy: AccessPolicy;
   readonly limits: PlatformLimits;
   readonly now: () => number;
   readonly logger: PlatformLogger;
   /** `ws://127.0.0.1:PORT/gateway`, READY's resume_gateway_url. */
   readonly gatewayUrl: () => string;
-  /** Last all-members op 8 per `userId:guildId` (emulator clock, ms). */
+  /** Last all-members op 8 per `owner:guildId` (owner: access/caller.ts bucketOwner; emulator clock, ms). */
   readonly allMembersRequests: Map<string, number>;
   /** Ends a session for good: forgotten, and the user's presence republished. */
   endSession(session: Session): void;
   /** What an OAuth2 access token stands for (a game's own connection), or undefined (the OAuth2 service's `bearer`). */
   readonly bearer?: (token: string) => GatewayBearer | undefined;
+  /** The lobbies of an application a user is a member of, for a game session's READY (the lobby service's `lobbiesOfMember`). */
+  readonly lobbiesOf?: (userId: string, applicationId: string) => readonly Lobby[];
 }

@@ -22,11 +22,15 @@ export interface GuildMembersChunk {
 /**
  * Op 8: the dispatches to send, GUILD_MEMBERS_CHUNKs or one RATE_LIMITED. Empty when the user
  * is not in the guild (the request is ignored, as for a guild the client cannot see). **(ours)**
+ * `cooldownOwner` is whose all-members cooldown the request counts in (access/caller.ts
+ * bucketOwner: the player within the session's game, so no game makes another wait); the user
+ * by default.
  */
 export function requestGuildMembers(
   ctx: GatewayContext,
   userId: string,
   request: v.InferOutput<typeof RequestGuildMembersSchema>,
+  cooldownOwner: string = userId,
 ): { t: string; d: GuildMembersChunk | RateLimitedEvent }[] {
   const guild = ctx.store.guild(request.guild_id);
   if (guild === undefined || !ctx.store.isMember(guild.id, userId)) return [];
@@ -43,7 +47,7 @@ export function requestGuildMembers(
     const query = (request.query ?? '').toLowerCase();
     const limit = request.limit ?? 0;
     if (query === '' && limit === 0) {
-      const key = `${userId}:${guild.id}`;
+      const key = `${cooldownOwner}:${guild.id}`;
       const last = ctx.allMembersRequests.get(key);
       const now = ctx.now();
       if (last !== undefined && now - last < ctx.limits.allMembersCooldownMs) {

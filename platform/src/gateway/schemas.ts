@@ -1,14 +1,17 @@
 import * as v from 'valibot';
+import { dictionaryOf, plainLooseObject, plainObject } from '../support/plain-object.js';
 
 /**
  * Shapes of client payloads. Activities are loose objects (unknown keys are kept, like the
  * real gateway passes fields it does not validate), but the keys we read are type-checked.
+ * Every nested object is a JSON object, never an array (support/plain-object.ts): valibot's
+ * `looseObject` and `record` alone would take `[]` for `{}`.
  */
 const snowflake = v.pipe(v.string(), v.regex(/^[0-9]{1,20}$/));
 const status = v.picklist(['online', 'dnd', 'idle', 'invisible', 'offline']);
 const shortText = v.pipe(v.string(), v.maxLength(512));
 
-export const ActivitySchema = v.looseObject({
+export const ActivitySchema = plainLooseObject({
   name: v.pipe(v.string(), v.maxLength(128)),
   type: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(6)),
   application_id: v.optional(snowflake),
@@ -16,20 +19,20 @@ export const ActivitySchema = v.looseObject({
   url: v.optional(v.nullable(shortText)),
   details: v.optional(shortText),
   state: v.optional(shortText),
-  timestamps: v.optional(v.looseObject({ start: v.optional(v.number()), end: v.optional(v.number()) })),
-  assets: v.optional(v.record(v.string(), v.string())),
+  timestamps: v.optional(plainLooseObject({ start: v.optional(v.number()), end: v.optional(v.number()) })),
+  assets: v.optional(dictionaryOf(v.string())),
   party: v.optional(
-    v.looseObject({
+    plainLooseObject({
       id: v.optional(v.string()),
       size: v.optional(v.tuple([v.pipe(v.number(), v.integer()), v.pipe(v.number(), v.integer())])),
       privacy: v.optional(v.pipe(v.number(), v.integer())),
     }),
   ),
-  secrets: v.optional(v.looseObject({ join: v.optional(v.string()), spectate: v.optional(v.string()), match: v.optional(v.string()) })),
+  secrets: v.optional(plainLooseObject({ join: v.optional(v.string()), spectate: v.optional(v.string()), match: v.optional(v.string()) })),
   instance: v.optional(v.boolean()),
   flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  buttons: v.optional(v.array(v.union([v.string(), v.object({ label: v.string(), url: v.string() })]))),
-  metadata: v.optional(v.record(v.string(), v.unknown())),
+  buttons: v.optional(v.array(v.union([v.string(), plainObject({ label: v.string(), url: v.string() })]))),
+  metadata: v.optional(dictionaryOf(v.unknown())),
 });
 
 export const PresenceSchema = v.object({

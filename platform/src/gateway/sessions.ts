@@ -1,10 +1,15 @@
+import { PLATFORM_AUDIENCE, sessionInAudience, type Audience } from '../access/audience.js';
 import { randomSessionId } from '../state/ids.js';
 import type { PlatformLimits } from '../support/limits.js';
 import { Session } from './session.js';
 
 /** Sends dispatches to users' gateway sessions; what the HTTP side uses to reach clients. */
 export interface Dispatcher {
-  /** Every session of the user, except `exceptSessionId` (which may be null). */
+  /**
+   * Every session of the user, except `exceptSessionId` (which may be null): the platform-wide
+   * audience (access/audience.ts), for the user's own data (DMs, relationships, guilds). An
+   * application's data (a lobby's) goes through `dispatchTo` with its audience instead.
+   */
   dispatchToUser(userId: string, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
   /**
    * Every session of the user, each with the data as its application sees it: `view(null)` for
@@ -12,6 +17,10 @@ export interface Dispatcher {
    * DM's moderation metadata). One view is made per application.
    */
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void;
+  /** The user's sessions in the audience (access/audience.ts: the one rule of which sessions see what), except `exceptSessionId`. */
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void;
+  /** The user's sessions in the audience, each with the data as its application sees it (as `dispatchToUserAs`). */
+  dispatchToAs(userId: string, audience: Audience, t: string, view: (applicationId: string | null) => unknown): void;
 }
 
 /** Every live or resumable session, by id and by user (in creation order). */
@@ -67,13 +76,24 @@ export class SessionRegistry implements Dispatcher {
 
   /** Only the user's sessions of that application's game tokens (what a game-scoped event reaches). */
   dispatchToApp(userId: string, applicationId: string, t: string, d: unknown): void {
-    for (const session of this.ofUser(userId)) if (session.oauth?.applicationId === applicationId) session.dispatch(t, d);
+    this.dispatchTo(userId, { kind: 'application-only', applicationId }, t, d);
+  }
+
+  dispatchTo(userId: string, audience: Audience, t: string, d: unknown, options?: { readonly exceptSessionId?: string | null }): void {
+    for (const session of this.ofUser(userId)) {
+      if (session.id !== options?.exceptSessionId && sessionInAudience(session.oauth?.applicationId ?? null, audience)) session.dispatch(t, d);
+    }
   }
 
   dispatchToUserAs(userId: string, t: string, view: (applicationId: string | null) => unknown): void {
+    this.dispatchToAs(userId, PLATFORM_AUDIENCE, t, view);
+  }
+
+  dispatchToAs(userId: string, audience: Audience, t: string, view: (applicationId: string | null) => unknown): void {
     const views = new Map<string | null, unknown>();
     for (const session of this.ofUser(userId)) {
       const app = session.oauth?.applicationId ?? null;
+      if (!sessionInAudience(app, audience)) continue;
       if (!views.has(app)) views.set(app, view(app));
       session.dispatch(t, views.get(app));
     }

@@ -14,6 +14,7 @@ export function accountRoutes(deps: HttpDeps): Route[] {
     {
       method: 'GET',
       pattern: '/users/@me/connections',
+      access: {},
       auth: 'user',
       bearerScopes: ['connections'],
       handle: (ctx) => ok(visibleConnections(store.connectionsOf(me(ctx).id), deps.now())),
@@ -21,6 +22,7 @@ export function accountRoutes(deps: HttpDeps): Route[] {
     {
       method: 'GET',
       pattern: '/users/@me/guilds',
+      access: {},
       auth: 'user',
       bearerScopes: ['guilds'],
       handle: (ctx) => {

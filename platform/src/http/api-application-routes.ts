@@ -34,6 +34,7 @@ function registrationRoute(deps: HttpDeps): Route {
   return {
     method: 'POST',
     pattern: '/oauth2/applications/:id/rpc',
+    access: { id: 'application' },
     auth: 'user',
     handle: (ctx: RequestContext): RouteResult => {
       const id = ctx.params.id as string;
@@ -56,8 +57,8 @@ function registrationRoute(deps: HttpDeps): Route {
 /** Public facts of applications (their RPC view and their assets), and registration on first use. */
 export function applicationRoutes(deps: HttpDeps): Route[] {
   return [
-    { method: 'GET', pattern: '/oauth2/applications/:id/rpc', auth: 'none', handle: (ctx) => ok(rpcView(known(deps, ctx.params.id as string))) },
+    { method: 'GET', pattern: '/oauth2/applications/:id/rpc', access: { id: 'application' }, auth: 'none', handle: (ctx) => ok(rpcView(known(deps, ctx.params.id as string))) },
     registrationRoute(deps),
-    { method: 'GET', pattern: '/oauth2/applications/:id/assets', auth: 'none', handle: (ctx) => ok(known(deps, ctx.params.id as string).assets) },
+    { method: 'GET', pattern: '/oauth2/applications/:id/assets', access: { id: 'application' }, auth: 'none', handle: (ctx) => ok(known(deps, ctx.params.id as string).assets) },
   ];
 }

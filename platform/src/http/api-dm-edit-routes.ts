@@ -1,16 +1,21 @@
 import * as v from 'valibot';
-import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata, type DmEditDeps } from '../invites/dm-edits.js';
+import { DmEditError, deleteDmMessage, editDmMessage, setDmModerationMetadata } from '../invites/dm-edits.js';
 import { moderationMetadataProblem } from '../lobbies/lobby-rules.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
-import { dmOf } from './api-message-routes.js';
+import { plainObject, StringMap } from './body-schemas.js';
+import { dmOf, otherRecipient } from './api-message-routes.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotActOnDmChannel, cannotEditOthersMessage, invalidField, unknownChannel, unknownMessage, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
-const EditBody = v.object({ content: v.pipe(v.string(), v.maxLength(2000)) });
+const EditBody = plainObject({ content: v.pipe(v.string(), v.maxLength(2000)) });
+/** `PUT .../moderation-metadata`: the dictionary itself is the body. */
+const ModerationMetadataBody = StringMap;
 const Snowflake = /^\d{1,20}$/;
+/** A message of a DM channel the caller is a recipient of (access/route-access.ts). */
+const DM_MESSAGE = { id: 'dm-channel', message: 'message' } as const;
 
 function dmEditErrorToApi(error: DmEditError): ApiError {
   switch (error.reason) {
@@ -33,12 +38,14 @@ const dmAnswer = refusalsAs(DmEditError, dmEditErrorToApi);
 const param = (ctx: RequestContext, name: string): string => ctx.params[name] as string;
 
 /** The game's server sets its moderation metadata on a DM message between two users. */
-function putModerationMetadata(deps: DmEditDeps, ctx: RequestContext): RouteResult {
+function putModerationMetadata(deps: HttpDeps, ctx: RequestContext): RouteResult {
   const users = [param(ctx, 'user1'), param(ctx, 'user2')] as const;
   if (users.some((id) => !Snowflake.test(id) || deps.store.user(id) === undefined)) throw unknownUser();
-  const metadata = parseBody(v.record(v.string(), v.string()), ctx.body);
+  const metadata = parseBody(ModerationMetadataBody, ctx.body);
   const problem = moderationMetadataProblem(metadata);
   if (problem !== undefined) throw invalidField('metadata', 'BASE_TYPE_BAD', problem);
+  // A DM its game wrote nothing in is, to the server, no DM at all.
+  deps.policy.serverDm(ctx.caller, ...users);
   return dmAnswer(() => (setDmModerationMetadata(deps, ctx.bot as AppRecord, users, param(ctx, 'message'), metadata), noContent));
 }
 
@@ -54,25 +61,34 @@ export function dmEditRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PATCH',
       pattern: '/channels/:id/messages/:message',
+      access: DM_MESSAGE,
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmWrite,
       rateLimit: { bucket: 'channel-messages-create', limit: () => deps.limits.http.messageCreate, by: 'user' },
       handle: (ctx) => {
-        const channel = dmOf(deps.store, ctx, param(ctx, 'id'));
+        const channel = dmOf(ctx);
         const { content } = parseBody(EditBody, ctx.body);
+        // An edit is sending again: a block stops it too.
+        deps.policy.mayMessage(me(ctx).id, otherRecipient(channel, me(ctx).id));
         return dmAnswer(() => ok(editDmMessage(deps, me(ctx), channel, param(ctx, 'message'), content, ctx.oauth?.applicationId ?? null)));
       },
     },
     {
       method: 'DELETE',
       pattern: '/channels/:id/messages/:message',
+      access: DM_MESSAGE,
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmWrite,
       handle: (ctx) => {
-        const channel = dmOf(deps.store, ctx, param(ctx, 'id'));
+        const channel = dmOf(ctx);
         return dmAnswer(() => (deleteDmMessage(deps, me(ctx), channel, param(ctx, 'message')), noContent));
       },
     },
-    { method: 'PUT', pattern: '/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', auth: 'bot', handle: (ctx) => putModerationMetadata(deps, ctx) },
+    {
+      method: 'PUT',
+      pattern: '/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata',
+      access: { user1: 'user', user2: 'user', message: 'message' },
+      auth: 'bot', handle: (ctx) => putModerationMetadata(deps, ctx),
+    },
   ];
 }

@@ -8,11 +8,13 @@ import type { PlatformLimits } from '../support/limits.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../users/user-guilds.js';
 import type { LinkedChannel } from '../wire/lobbies.js';
 import { me, ok, parseBody, refusalsAs } from './api-kit.js';
-import { lobbyAnswer, SOCIAL_SCOPES } from './api-lobby-routes.js';
-import { ApiError, invalidField, missingAccess, missingPermissions, unknownChannel } from './errors.js';
+import { plainObject, Snowflake } from './body-schemas.js';
+import { lobbyAnswer, lobbyOf, SOCIAL_SCOPES } from './api-lobby-routes.js';
+import { invalidField, missingAccess, missingPermissions, unknownChannel, unknownInvite } from './errors.js';
 import type { RequestContext, Route } from './router.js';
+import { callerApplication } from '../access/caller.js';
 
-const LinkBody = v.object({ channel_id: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^\d{1,20}$/)))) });
+const LinkBody = plainObject({ channel_id: v.optional(v.nullable(Snowflake)) });
 const MANAGE_CHANNELS = 1n << 4n;
 const VIEW_CHANNEL = 1n << 10n;
 const SEND_MESSAGES = 1n << 11n;
@@ -26,7 +28,6 @@ export interface LobbyLinkDeps {
   readonly now: () => number;
 }
 
-const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
 const inviteAnswer = refusalsAs(InviteCodeError, (error) => (error.reason === 'unknown' ? unknownInvite() : missingAccess()));
 
 /**
@@ -67,37 +68,40 @@ function inviteView(store: Store, code: string, channel: LinkedChannel, expiresA
 export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
   const { store, lobbies, invites } = deps;
   // Linking and invites count in the player's lobby-join bucket; looking an invite up, per address **(ours)**.
-  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => deps.limits.http.lobbyJoin, by: 'application-user' as const };
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES, rateLimit: joins };
   // For self (a member's token) or, by the game's server, for a member of its lobby.
   const mint = (ctx: RequestContext, userId: string | null, forUser: string): ReturnType<typeof ok> =>
     lobbyAnswer(() => {
-      const lobbyId = ctx.params.id as string;
+      const lobbyId = lobbyOf(ctx);
       const channel = lobbies.linkedChannelFor(lobbyId, userId, (ctx.bot as AppRecord | undefined)?.id ?? '');
       if (userId === null && !lobbies.isMember(lobbyId, forUser)) throw new LobbyError('missing_access', 'The user is not a member of this lobby');
-      return ok({ code: invites.create(channel, forUser).code });
+      return ok({ code: invites.create(channel, forUser, callerApplication(ctx.caller) ?? undefined).code });
     });
   return [
     {
       method: 'PATCH',
       pattern: '/lobbies/:id/channel-linking',
+      access: { id: 'lobby' },
       ...bearer,
       handle: (ctx) => {
         const { channel_id: channelId } = parseBody(LinkBody, ctx.body ?? {});
         const channel = channelId === undefined || channelId === null ? null : linkableChannel(store, me(ctx).id, channelId);
-        return lobbyAnswer(() => ok(lobbies.linkChannel(ctx.params.id as string, me(ctx).id, channel)));
+        return lobbyAnswer(() => ok(lobbies.linkChannel(lobbyOf(ctx), me(ctx).id, channel)));
       },
     },
-    { method: 'POST', pattern: '/lobbies/:id/members/@me/invites', ...bearer, handle: (ctx) => mint(ctx, me(ctx).id, me(ctx).id) },
+    { method: 'POST', pattern: '/lobbies/:id/members/@me/invites', access: { id: 'lobby' }, ...bearer, handle: (ctx) => mint(ctx, me(ctx).id, me(ctx).id) },
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/:user/invites',
+      access: { id: 'lobby', user: 'user' },
       auth: 'bot',
       handle: (ctx) => mint(ctx, null, ctx.params.user as string),
     },
     {
       method: 'GET',
       pattern: '/invites/:code',
+      access: { code: 'invite' },
       auth: 'none',
       rateLimit: { bucket: 'invite-lookup', limit: () => deps.limits.http.partnerSdk, by: 'ip' },
       handle: (ctx) => {
@@ -109,6 +113,7 @@ export function lobbyLinkRoutes(deps: LobbyLinkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/invites/:code',
+      access: { code: 'invite' },
       auth: 'user',
       rateLimit: joins,
       bearerScopes: [...SOCIAL_SCOPES, 'guilds.join'],

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import { LobbyError } from '../lobbies/lobby-error.js';
 import type { LobbyService, MemberInput } from '../lobbies/lobby-service.js';
+import type { AccessPolicy } from '../access/policy.js';
 import type { AppRecord } from '../state/model.js';
 import { me, noContent, ok, parseBody, refusalsAs } from './api-kit.js';
+import { LobbyMemberFlags, NullableStringMap, plainObject, Snowflake, StringMap } from './body-schemas.js';
 import type { HttpDeps } from './deps.js';
 import { type ApiError, cannotEditOthersMessage, invalidField, missingAccess, missingPermissions, unknownLobby, unknownMessage, unknownUser } from './errors.js';
 import type { RequestContext, Route } from './router.js';
@@ -10,21 +12,24 @@ import type { RequestContext, Route } from './router.js';
 /** A game's own Bearer token may use lobbies with `lobbies.write` (which `sdk.social_layer` stands for, among others). */
 export const SOCIAL_SCOPES = ['lobbies.write', 'sdk.social_layer'] as const;
 
-const Metadata = v.nullable(v.record(v.string(), v.string()));
+const Metadata = NullableStringMap;
 /** The server's display name for a member, sent with their messages (MessageHandle::AdditionalName): 1-32 characters **(ours)**, null clears. */
 const AdditionalName = v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(32))));
-const Member = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,20}$/)), metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
-const BulkMember = v.object({ ...Member.entries, remove_member: v.optional(v.boolean()) });
-const CreateOrJoinBody = v.object({
+const MemberEntries = { id: Snowflake, metadata: v.optional(Metadata), flags: v.optional(LobbyMemberFlags), additional_name: AdditionalName };
+const Member = plainObject(MemberEntries);
+const BulkMember = plainObject({ ...MemberEntries, remove_member: v.optional(v.boolean()) });
+const CreateOrJoinBody = plainObject({
   secret: v.string(),
   lobby_metadata: v.optional(Metadata),
   member_metadata: v.optional(Metadata),
   idle_timeout_seconds: v.optional(v.number()),
 });
-const ServerLobbyBody = v.object({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
-const MemberBody = v.object({ metadata: v.optional(Metadata), flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))), additional_name: AdditionalName });
-const MessageBody = v.object({ content: v.string(), metadata: v.optional(v.record(v.string(), v.string())) });
-const EditBody = v.object({ content: v.string() });
+const ServerLobbyBody = plainObject({ metadata: v.optional(Metadata), members: v.optional(v.array(Member)), idle_timeout_seconds: v.optional(v.number()) });
+const MemberBody = plainObject({ metadata: v.optional(Metadata), flags: v.optional(LobbyMemberFlags), additional_name: AdditionalName });
+const MessageBody = plainObject({ content: v.string(), metadata: v.optional(StringMap) });
+const EditBody = plainObject({ content: v.string() });
+/** `PUT .../moderation-metadata`: the dictionary itself is the body. */
+const ModerationMetadataBody = StringMap;
 
 function lobbyErrorToApi(error: LobbyError): ApiError {
   switch (error.reason) {
@@ -64,6 +69,18 @@ function param(ctx: RequestContext, name: string): string {
   return ctx.params[name] as string;
 }
 
+/** The route's lobby, as the access policy resolved it (one of the caller's application). */
+export function lobbyOf(ctx: RequestContext): string {
+  const id = ctx.resolved.lobbyId;
+  if (id === undefined) throw new Error(`${ctx.method} ${ctx.path}: the route resolves no lobby`);
+  return id;
+}
+
+/** The access rules of the lobby routes (access/route-access.ts). */
+const LOBBY = { id: 'lobby' } as const;
+const LOBBY_MESSAGE = { id: 'lobby', message: 'message' } as const;
+const LOBBY_MEMBER = { id: 'lobby', user: 'user' } as const;
+
 function app(ctx: RequestContext): AppRecord {
   return ctx.bot as AppRecord;
 }
@@ -71,19 +88,20 @@ function app(ctx: RequestContext): AppRecord {
 /** The Social SDK's side: a game's Bearer token with `sdk.social_layer`, rate limited per user. */
 function memberRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[] {
   const bearer = { auth: 'bearer' as const, bearerScopes: SOCIAL_SCOPES };
-  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'user' as const };
+  const joins = { bucket: 'lobby-join', limit: () => limits.http.lobbyJoin, by: 'application-user' as const };
   return [
-    { method: 'PUT', pattern: '/lobbies', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
-    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(param(ctx, 'id'), me(ctx).id), noContent)) },
+    { method: 'PUT', pattern: '/lobbies', access: {}, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => ok(lobbies.createOrJoin(me(ctx).id, caller(ctx).applicationId, parseBody(CreateOrJoinBody, ctx.body)))) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/@me', access: LOBBY, ...bearer, rateLimit: joins, handle: (ctx) => lobbyAnswer(() => (lobbies.leave(lobbyOf(ctx), me(ctx).id), noContent)) },
     {
       method: 'POST',
       pattern: '/lobbies/:id/messages',
+      access: LOBBY,
       ...bearer,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
       handle: (ctx) =>
         lobbyAnswer(() => {
           const body = parseBody(MessageBody, ctx.body);
-          return ok(lobbies.sendMessage(param(ctx, 'id'), me(ctx).id, body.content, body.metadata));
+          return ok(lobbies.sendMessage(lobbyOf(ctx), me(ctx).id, body.content, body.metadata));
         }),
     },
   ];
@@ -102,55 +120,74 @@ function sharedRoutes(lobbies: LobbyService, limits: HttpDeps['limits']): Route[
     return raw === null ? 50 : Number(raw);
   };
   return [
-    { method: 'GET', pattern: '/lobbies/:id', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(param(ctx, 'id'), caller(ctx).userId))) },
-    { method: 'GET', pattern: '/lobbies/:id/messages', ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(param(ctx, 'id'), caller(ctx).userId, limit(ctx)))) },
+    { method: 'GET', pattern: '/lobbies/:id', access: LOBBY, ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.get(lobbyOf(ctx), caller(ctx).userId))) },
+    { method: 'GET', pattern: '/lobbies/:id/messages', access: LOBBY, ...either, handle: (ctx) => lobbyAnswer(() => ok(lobbies.messages(lobbyOf(ctx), caller(ctx).userId, limit(ctx)))) },
     {
       method: 'PATCH',
       pattern: '/lobbies/:id/messages/:message',
+      access: LOBBY_MESSAGE,
       ...either,
-      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'user' },
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(param(ctx, 'id'), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
+      rateLimit: { bucket: 'lobby-message', limit: () => limits.http.lobbyMessage, by: 'application-user' },
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.editMessage(lobbyOf(ctx), caller(ctx).userId, param(ctx, 'message'), parseBody(EditBody, ctx.body).content))),
     },
-    { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(param(ctx, 'id'), caller(ctx), param(ctx, 'message')), noContent)) },
+    { method: 'DELETE', pattern: '/lobbies/:id/messages/:message', access: LOBBY_MESSAGE, ...either, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMessage(lobbyOf(ctx), caller(ctx), param(ctx, 'message')), noContent)) },
   ];
 }
 
 /** The server API: the application's bot token. */
-function serverRoutes(lobbies: LobbyService): Route[] {
+function serverRoutes(lobbies: LobbyService, policy: AccessPolicy): Route[] {
   const bot = { auth: 'bot' as const };
+  // The members a body names are users the policy lets the server know (another game's provisional accounts are not).
+  const known = <B extends { readonly members?: readonly { readonly id: string }[] | undefined }>(ctx: RequestContext, body: B): B => {
+    for (const member of body.members ?? []) policy.user(ctx.caller, member.id);
+    return body;
+  };
   return [
-    { method: 'POST', pattern: '/lobbies', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'PATCH', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(param(ctx, 'id'), app(ctx).id, parseBody(ServerLobbyBody, ctx.body)))) },
-    { method: 'DELETE', pattern: '/lobbies/:id', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.delete(param(ctx, 'id'), app(ctx).id), noContent)) },
+    { method: 'POST', pattern: '/lobbies', access: {}, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.create(app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
+    { method: 'PATCH', pattern: '/lobbies/:id', access: LOBBY, ...bot, handle: (ctx) => lobbyAnswer(() => ok(lobbies.modify(lobbyOf(ctx), app(ctx).id, known(ctx, parseBody(ServerLobbyBody, ctx.body))))) },
+    // Safe to repeat: another application's lobby is as gone as a deleted one (204, nothing done).
+    {
+      method: 'DELETE',
+      pattern: '/lobbies/:id',
+      access: { id: 'lobby-or-gone' },
+      ...bot,
+      handle: (ctx) => {
+        const id = ctx.resolved.lobbyId;
+        return lobbyAnswer(() => (id !== undefined && lobbies.delete(id, app(ctx).id), noContent));
+      },
+    },
     {
       method: 'PUT',
       pattern: '/lobbies/:id/members/:user',
+      access: LOBBY_MEMBER,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(param(ctx, 'id'), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.putMember(lobbyOf(ctx), app(ctx).id, { id: param(ctx, 'user'), ...parseBody(MemberBody, ctx.body) }))),
     },
-    { method: 'DELETE', pattern: '/lobbies/:id/members/:user', ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(param(ctx, 'id'), app(ctx).id, param(ctx, 'user')), noContent)) },
+    { method: 'DELETE', pattern: '/lobbies/:id/members/:user', access: LOBBY_MEMBER, ...bot, handle: (ctx) => lobbyAnswer(() => (lobbies.deleteMember(lobbyOf(ctx), app(ctx).id, param(ctx, 'user')), noContent)) },
     {
       method: 'PUT',
       pattern: '/lobbies/:id/messages/:message/moderation-metadata',
+      access: LOBBY_MESSAGE,
       ...bot,
       handle: (ctx) =>
         lobbyAnswer(() => {
-          lobbies.setModerationMetadata(param(ctx, 'id'), app(ctx).id, param(ctx, 'message'), parseBody(v.record(v.string(), v.string()), ctx.body));
+          lobbies.setModerationMetadata(lobbyOf(ctx), app(ctx).id, param(ctx, 'message'), parseBody(ModerationMetadataBody, ctx.body));
           return noContent;
         }),
     },
     {
       method: 'POST',
       pattern: '/lobbies/:id/members/bulk',
+      access: LOBBY,
       ...bot,
-      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(param(ctx, 'id'), app(ctx).id, parseBody(v.array(BulkMember), ctx.body) as MemberInput[]))),
+      handle: (ctx) => lobbyAnswer(() => ok(lobbies.bulk(lobbyOf(ctx), app(ctx).id, known(ctx, { members: parseBody(v.array(BulkMember), ctx.body) as MemberInput[] }).members))),
     },
   ];
 }
 
 /** Lobbies (see platform/README.md "Lobbies"). `@me` comes before `:user` so that it is not read as an id. */
-export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits'>): Route[] {
-  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies)];
+export function lobbyRoutes(deps: Pick<HttpDeps, 'lobbies' | 'limits' | 'policy'>): Route[] {
+  return [...memberRoutes(deps.lobbies, deps.limits), ...sharedRoutes(deps.lobbies, deps.limits), ...serverRoutes(deps.lobbies, deps.policy)];
 }
 
 /** `GET /_emulator/lobbies` and `GET /_emulator/lobbies/{id}/messages` (admin): what QA lists with `companion platform lobbies`. */

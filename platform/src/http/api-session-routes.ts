@@ -9,10 +9,11 @@ const LoginBody = v.object({ login: v.pipe(v.string(), v.minLength(1)) });
 /** Where the gateway is, and the emulator's dev login. */
 export function sessionRoutes(deps: HttpDeps): Route[] {
   return [
-    { method: 'GET', pattern: '/gateway', auth: 'none', handle: () => ok({ url: deps.gatewayUrl() }) },
+    { method: 'GET', pattern: '/gateway', access: {}, auth: 'none', handle: () => ok({ url: deps.gatewayUrl() }) },
     {
       method: 'POST',
       pattern: '/auth/login',
+      access: {},
       auth: 'none',
       rateLimit: { bucket: 'auth-login', limit: () => deps.limits.http.devLogin, by: 'ip' },
       handle: (ctx) => {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { toPlatformUser } from '../state/store.js';
 import { GatewayEvent, RelationshipType } from '../wire/index.js';
 import { me, ok, parseBody } from './api-kit.js';
+import { plainObject } from './body-schemas.js';
 import { relationshipAnswer, relationshipRateLimit } from './api-game-relationship-routes.js';
 import type { HttpDeps } from './deps.js';
 import { unknownUser } from './errors.js';
@@ -9,9 +10,9 @@ import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 /** `PUT /users/@me/relationships/{id}`: no type (a friend request, or accepting theirs) or type 2 (block). */
-const RelationshipBody = v.object({ type: v.optional(v.picklist([1, 2])) });
+const RelationshipBody = plainObject({ type: v.optional(v.picklist([1, 2])) });
 
-const OpenDmBody = v.object({ recipient_id: v.string() });
+const OpenDmBody = plainObject({ recipient_id: v.string() });
 
 /** `POST /users/@me/channels`: the DM channel with a user, created (and announced to both) if new. */
 function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
@@ -19,6 +20,8 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
   const { recipient_id: recipientId } = parseBody(OpenDmBody, ctx.body);
   const user = me(ctx);
   if (store.user(recipientId) === undefined || recipientId === user.id) throw unknownUser();
+  deps.policy.user(ctx.caller, recipientId);
+  deps.policy.mayMessage(user.id, recipientId);
   const { channel, created } = store.openDm(user.id, recipientId);
   const view = store.toPlatformChannel(channel);
   if (created) {
@@ -31,10 +34,11 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
 export function userRoutes(deps: HttpDeps): Route[] {
   const { store } = deps;
   return [
-    { method: 'GET', pattern: '/users/@me', auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
+    { method: 'GET', pattern: '/users/@me', access: {}, auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
     {
       method: 'GET',
       pattern: '/users/@me/relationships',
+      access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationships,
       // A game's token also sees each user's game relationship in its application (game_relationship_type).
@@ -43,6 +47,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'PUT',
       pattern: '/users/@me/relationships/:id',
+      access: { id: 'user' },
       rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
@@ -56,6 +61,7 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'DELETE',
       pattern: '/users/@me/relationships/:id',
+      access: { id: 'user' },
       rateLimit: relationshipRateLimit(deps),
       auth: 'user',
       bearerScopes: GAME_SCOPES.relationshipsWrite,
@@ -64,14 +70,16 @@ export function userRoutes(deps: HttpDeps): Route[] {
     {
       method: 'GET',
       pattern: '/users/@me/channels',
+      access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmRead,
       handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
     },
-    { method: 'POST', pattern: '/users/@me/channels', auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
+    { method: 'POST', pattern: '/users/@me/channels', access: {}, auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
     {
       method: 'GET',
       pattern: '/users/:id',
+      access: { id: 'user' },
       auth: 'user',
       handle: (ctx) => {
         const user = store.user(ctx.params.id as string);

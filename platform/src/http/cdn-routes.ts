@@ -64,6 +64,7 @@ export function cdnRoutes(resolveApp: (id: string) => AppRecord | undefined): Ro
     {
       method: 'GET',
       pattern: '/app-icons/:app/:file',
+      access: { app: 'application', file: 'asset' },
       auth: 'none',
       handle: (ctx) =>
         answer(() => {
@@ -76,6 +77,7 @@ export function cdnRoutes(resolveApp: (id: string) => AppRecord | undefined): Ro
     {
       method: 'GET',
       pattern: '/app-assets/:app/:file',
+      access: { app: 'application', file: 'asset' },
       auth: 'none',
       handle: (ctx) =>
         answer(() => {

@@ -1,3 +1,4 @@
+import type { AccessPolicy } from '../access/policy.js';
 import type { GatewayServer } from '../gateway/server.js';
 import type { PresenceHub } from '../gateway/presence.js';
 import type { Dispatcher } from '../gateway/sessions.js';
@@ -14,6 +15,8 @@ import type { Store } from '../state/store.js';
 /** What the HTTP routes use. */
 export interface HttpDeps {
   readonly store: Store;
+  /** Who may see and change what (access/policy.ts). */
+  readonly policy: AccessPolicy;
   readonly presence: PresenceHub;
   readonly dispatcher: Dispatcher;
   readonly invites: InviteService;

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { AccessRefusal } from '../access/access-refusal.js';
 import type { ApiErrorBody } from '../wire/index.js';
 
 /** An API error: the status and the `{code, message, errors?}` body. */
@@ -30,6 +31,7 @@ export const ErrorCode = {
   MissingAccess: 50001,
   CannotActOnDmChannel: 50003,
   CannotEditOthersMessage: 50005,
+  CannotMessageUser: 50007,
   MissingPermissions: 50013,
   MissingOAuthScope: 50026,
   InvalidFormBody: 50035,
@@ -42,6 +44,7 @@ export const unauthorized = (): ApiError => new ApiError(401, ErrorCode.General,
 export const missingAccess = (): ApiError => new ApiError(403, ErrorCode.MissingAccess, 'Missing Access');
 export const cannotActOnDmChannel = (): ApiError => new ApiError(403, ErrorCode.CannotActOnDmChannel, 'Cannot execute action on a DM channel');
 export const cannotEditOthersMessage = (): ApiError => new ApiError(403, ErrorCode.CannotEditOthersMessage, 'Cannot edit a message authored by another user');
+export const cannotMessageUser = (): ApiError => new ApiError(403, ErrorCode.CannotMessageUser, 'Cannot send messages to this user');
 export const missingPermissions = (): ApiError => new ApiError(403, ErrorCode.MissingPermissions, 'Missing Permissions');
 export const missingOAuthScope = (): ApiError => new ApiError(403, ErrorCode.MissingOAuthScope, 'Missing required OAuth2 scope');
 export const unknownApplication = (): ApiError => new ApiError(404, ErrorCode.UnknownApplication, 'Unknown Application');
@@ -50,6 +53,7 @@ export const unknownGuild = (): ApiError => new ApiError(404, ErrorCode.UnknownG
 export const unknownMessage = (): ApiError => new ApiError(404, ErrorCode.UnknownMessage, 'Unknown Message');
 export const unknownUser = (): ApiError => new ApiError(404, ErrorCode.UnknownUser, 'Unknown User');
 export const unknownLobby = (): ApiError => new ApiError(404, ErrorCode.UnknownLobby, 'Unknown Lobby');
+export const unknownInvite = (): ApiError => new ApiError(404, 10006, 'Unknown Invite');
 export const invalidJson = (): ApiError => new ApiError(400, ErrorCode.InvalidJson, 'The request body contains invalid JSON.');
 
 /** 50035 with `errors` mirroring the request path of one field. */
@@ -80,4 +84,26 @@ function invalidForm(problems: readonly { path: readonly string[]; code: string;
     list.push({ code: problem.code, message: problem.message });
   }
   return new ApiError(400, ErrorCode.InvalidFormBody, 'Invalid Form Body', errors);
+}
+
+/** The access policy's refusal as the API answers it: unknown things with their resource's code. */
+export function refusalToApi(refusal: AccessRefusal): ApiError {
+  switch (refusal.reason) {
+    case 'unknown_lobby':
+      return unknownLobby();
+    case 'unknown_invite':
+      return unknownInvite();
+    case 'unknown_user':
+      return unknownUser();
+    case 'unknown_channel':
+      return unknownChannel();
+    case 'unknown_guild':
+      return unknownGuild();
+    case 'missing_access':
+      return missingAccess();
+    case 'cannot_message_user':
+      return cannotMessageUser();
+    case 'foreign_application':
+      return invalidField(refusal.field ?? 'application_id', 'BASE_TYPE_BAD', refusal.message);
+  }
 }

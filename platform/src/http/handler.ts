@@ -1,13 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
-import type { AppRecord, UserRecord } from '../state/model.js';
+import type { AppRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
-import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, missingOAuthScope, notFoundRoute, unauthorized } from './errors.js';
+import { AccessRefusal } from '../access/access-refusal.js';
+import { bucketOwner } from '../access/caller.js';
+import type { AccessPolicy } from '../access/policy.js';
+import { accessProblems } from '../access/route-access.js';
+import { ApiError, ErrorCode, invalidField, invalidJson, methodNotAllowed, notFoundRoute, refusalToApi } from './errors.js';
 import { HttpRateLimiter } from './rate-limit.js';
 import { BodyTooLarge, refusalBeforeRouting, refusalOfContentType } from './request-checks.js';
+import { RequestAuthenticator } from './authenticator.js';
 import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
 
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
@@ -21,6 +25,8 @@ export interface HandlerOptions {
   /** What an OAuth2 access token stands for; undefined when it is unknown, expired or revoked. */
   readonly bearer: (token: string) => BearerAuth | undefined;
   readonly store: Store;
+  /** Who may see and change what: every route's declared params go through it. */
+  readonly policy: AccessPolicy;
   readonly adminToken: string;
   readonly limits: PlatformLimits;
   readonly now: () => number;
@@ -33,38 +39,11 @@ export interface HandlerOptions {
  */
 export function createRequestHandler(options: HandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const limiter = new HttpRateLimiter(options.now);
-  const adminToken = Buffer.from(options.adminToken);
-
-  const authenticate = (route: Route, request: IncomingMessage): { user?: UserRecord; oauth?: BearerAuth; bot?: AppRecord } => {
-    const header = request.headers.authorization;
-    if (route.auth === 'none') return {};
-    if (header === undefined) throw unauthorized();
-    if (route.auth === 'bot' || route.auth === 'bearer-or-bot') {
-      if (header.startsWith('Bot ')) {
-        const app = appByBotToken(options.store, header.slice(4).trim());
-        if (app === undefined) throw unauthorized();
-        return { bot: app };
-      }
-      if (route.auth === 'bot') throw unauthorized();
-    }
-    if (route.auth === 'admin') {
-      const given = Buffer.from(header.startsWith('Admin ') ? header.slice(6) : '');
-      if (given.length !== adminToken.length || !timingSafeEqual(given, adminToken)) throw unauthorized();
-      return {};
-    }
-    if (header.startsWith('Bearer ')) {
-      if (route.auth !== 'bearer' && route.bearerScopes === undefined) throw unauthorized();
-      const oauth = options.bearer(header.slice(7).trim());
-      if (oauth === undefined) throw unauthorized();
-      if (route.bearerScopes !== undefined && !route.bearerScopes.some((scope) => oauth.scopes.includes(scope))) throw missingOAuthScope();
-      return { user: oauth.user, oauth };
-    }
-    if (route.auth === 'bearer' || route.auth === 'bearer-or-bot') throw unauthorized();
-    const user = options.store.userByToken(header);
-    if (user === undefined) throw unauthorized();
-    return { user };
-  };
-
+  const authenticator = new RequestAuthenticator(options);
+  // A route that does not say what its params name cannot be served: the policy could not see it.
+  // Under /_emulator too: only the admin's own routes (the admin token) go without a rule.
+  const problems = accessProblems([...options.apiRoutes, ...options.rootRoutes, ...options.adminRoutes]);
+  if (problems.length > 0) throw new Error(`routes without access rules: ${problems.join('; ')}`);
   const run = async (request: IncomingMessage): Promise<{ result: RouteResult; route?: string; userId?: string }> => {
     const refused = refusalBeforeRouting(request, options.limits.maxHttpBodyBytes);
     if (refused !== undefined) throw refused;
@@ -89,15 +68,15 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const route = match.route;
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
-    const { user, oauth, bot } = authenticate(route, request);
+    const { user, oauth, bot, caller } = authenticator.authenticate(route, request);
+    const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
     const overBotLimit = bot === undefined ? undefined : botLimitRefusal(limiter, bot, options, route.pattern);
     if (overBotLimit !== undefined) return { result: overBotLimit, route: route.pattern };
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
-      const key = route.rateLimit.by === 'user' && user !== undefined ? `user:${user.id}` : `ip:${ip}`;
-      const outcome = limiter.take(route.rateLimit.bucket, key, route.rateLimit.limit());
+      const outcome = limiter.take(route.rateLimit.bucket, bucketOwner(caller, route.rateLimit.by, ip), route.rateLimit.limit());
       if (!outcome.allowed) {
         options.logger.debug({ route: route.pattern, userId: user?.id, bucket: route.rateLimit.bucket }, 'http rate limited');
         return { result: { status: 429, body: outcome.body, headers: outcome.headers }, route: route.pattern };
@@ -108,7 +87,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const rawBody = await readBody(request, options.limits.maxHttpBodyBytes);
     const body = route.body === 'raw' ? undefined : parseJson(rawBody);
     const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip });
+    const result = await route.handle({ method, path, params: match.params, query: url.searchParams, request, body, rawBody, contentType, user, oauth, bot, ip, caller, resolved });
     return {
       result: { ...result, headers: { ...rateHeaders, ...result.headers } },
       route: route.pattern,
@@ -136,21 +115,14 @@ function botLimitRefusal(limiter: HttpRateLimiter, bot: AppRecord, options: Pick
   return { status: 429, body: outcome.body, headers: outcome.headers };
 }
 
-/** The app whose bot token this is (compared in constant time), or undefined. */
-function appByBotToken(store: Store, token: string): AppRecord | undefined {
-  const given = Buffer.from(token);
-  let found: AppRecord | undefined;
-  for (const app of store.apps()) {
-    const expected = Buffer.from(app.bot_token);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) found = app;
-  }
-  return found;
-}
-
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {
   // The rest of the body is not read: the connection closes after the answer.
   if (error instanceof BodyTooLarge) return { status: error.status, body: error.body, headers: { Connection: 'close' } };
   if (error instanceof ApiError) return { status: error.status, body: error.body };
+  if (error instanceof AccessRefusal) {
+    const api = refusalToApi(error);
+    return { status: api.status, body: api.body };
+  }
   if (error instanceof OAuthError) {
     return { status: error.status, body: error.body, headers: { 'Cache-Control': 'no-store', ...(error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth2"' } : {}) } };
   }

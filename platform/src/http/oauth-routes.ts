@@ -43,6 +43,9 @@ export interface OAuthRouteDeps {
   readonly tokenFaults?: TokenFaults;
 }
 
+/** A banned account asks to authorize: refused in OAuth2's form, as the service refuses it. */
+const bannedAccount = (): Error => new OAuthError(403, 'access_denied', 'The account is banned');
+
 /** The OAuth2 routes under /api, /api/v9 and /api/v10. */
 export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
   const { oauth } = deps;
@@ -51,13 +54,17 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'GET',
       pattern: '/oauth2/authorize',
+      access: {},
       auth: 'user',
+      bannedAnswer: bannedAccount,
       handle: (ctx) => ({ status: 200, body: oauth.preview(oauth.parseAuthorize(ctx.query), me(ctx)) }),
     },
     {
       method: 'POST',
       pattern: '/oauth2/authorize',
+      access: {},
       auth: 'user',
+      bannedAnswer: bannedAccount,
       handle: (ctx) => {
         const body = parseBody(AuthorizeBody, ctx.body);
         const request = oauth.parseAuthorize(ctx.query);
@@ -72,6 +79,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'POST',
       pattern: '/oauth2/token',
+      access: {},
       auth: 'none',
       body: 'raw',
       handle: async (ctx) => {
@@ -85,6 +93,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'POST',
       pattern: '/oauth2/token/revoke',
+      access: {},
       auth: 'none',
       body: 'raw',
       handle: (ctx) => {
@@ -95,6 +104,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'GET',
       pattern: '/oauth2/@me',
+      access: {},
       auth: 'bearer',
       handle: (ctx) => ({ status: 200, body: oauth.me(ctx.oauth as NonNullable<RequestContext['oauth']>) }),
     },
@@ -103,6 +113,7 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
       // access token stands for, whatever its scopes. Only the token's own user gets an answer.
       method: 'POST',
       pattern: '/oauth2/token/introspect',
+      access: {},
       auth: 'user',
       handle: (ctx) => {
         const { token } = parseBody(IntrospectBody, ctx.body);
@@ -111,17 +122,18 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
         return { status: 200, body: { active: true, user_id: auth.user.id, ...oauth.me(auth) } };
       },
     },
-    { method: 'GET', pattern: '/oauth2/tokens', auth: 'user', handle: (ctx) => ({ status: 200, body: oauth.grantsOf(me(ctx)) }) },
+    { method: 'GET', pattern: '/oauth2/tokens', access: {}, auth: 'user', handle: (ctx) => ({ status: 200, body: oauth.grantsOf(me(ctx)) }) },
     {
       method: 'DELETE',
       pattern: '/oauth2/tokens/:id',
+      access: { id: 'grant' },
       auth: 'user',
       handle: (ctx) => {
         if (!oauth.deleteGrant(me(ctx), ctx.params.id as string)) throw new ApiError(404, ErrorCode.General, 'Unknown Grant');
         return { status: 204 };
       },
     },
-    { method: 'GET', pattern: '/oauth2/keys', auth: 'none', handle: () => ({ status: 200, body: deps.keys.jwks() }) },
+    { method: 'GET', pattern: '/oauth2/keys', access: {}, auth: 'none', handle: () => ({ status: 200, body: deps.keys.jwks() }) },
   ];
 }
 
@@ -164,6 +176,7 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'GET',
       pattern: '/oauth2/authorize',
+      access: {},
       auth: 'none',
       handle: (ctx) => {
         const request = validate(ctx.query);
@@ -174,6 +187,7 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'POST',
       pattern: '/oauth2/authorize',
+      access: {},
       auth: 'none',
       body: 'raw',
       rateLimit: { bucket: 'auth-login', limit: deps.devLoginLimit, by: 'ip' },
@@ -195,6 +209,7 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
     {
       method: 'GET',
       pattern: '/.well-known/openid-configuration',
+      access: {},
       auth: 'none',
       handle: () => {
         const issuer = deps.url();

@@ -6,24 +6,24 @@ import type { ProvisionalService } from '../provisional/provisional-service.js';
 import type { AppRecord } from '../state/model.js';
 import type { PlatformLimits } from '../support/limits.js';
 import { noContent, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject, Snowflake } from './body-schemas.js';
 import { ApiError } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
-const Snowflake = v.pipe(v.string(), v.regex(/^\d{1,20}$/));
 const Token = v.pipe(v.string(), v.minLength(1), v.maxLength(8192));
-const Credentials = v.object({
+const Credentials = plainObject({
   client_id: Snowflake,
   client_secret: v.optional(v.pipe(v.string(), v.maxLength(256))),
   external_auth_type: v.pipe(v.string(), v.maxLength(64)),
   external_auth_token: Token,
 });
-const BotTokenBody = v.object({
+const BotTokenBody = plainObject({
   external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
   preferred_global_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
 });
-const BotUnmergeBody = v.object({ external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
-const ChildTokenBody = v.object({
+const BotUnmergeBody = plainObject({ external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
+const ChildTokenBody = plainObject({
   parent_access_token: Token,
   child_application_id: Snowflake,
   parent_client_secret: v.optional(v.pipe(v.string(), v.maxLength(256))),
@@ -54,10 +54,11 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
   const rateLimit = { bucket: 'partner-sdk', limit: () => deps.limits.http.partnerSdk, by: 'ip' as const };
   const bot = (ctx: RequestContext): AppRecord => ctx.bot as AppRecord;
   return [
-    { method: 'POST', pattern: '/partner-sdk/token', auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(async () => tokenAnswer(await provisional.exchange(parseBody(Credentials, ctx.body)))) },
+    { method: 'POST', pattern: '/partner-sdk/token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(async () => tokenAnswer(await provisional.exchange(parseBody(Credentials, ctx.body)))) },
     {
       method: 'POST',
       pattern: '/partner-sdk/token/bot',
+      access: {},
       auth: 'bot',
       rateLimit,
       handle: (ctx) =>
@@ -69,6 +70,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/partner-sdk/provisional-accounts/unmerge',
+      access: {},
       auth: 'none',
       rateLimit,
       handle: (ctx) => partnerAnswer(async () => (await provisional.unmerge(parseBody(Credentials, ctx.body)), noContent)),
@@ -76,6 +78,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
     {
       method: 'POST',
       pattern: '/partner-sdk/provisional-accounts/unmerge/bot',
+      access: {},
       auth: 'bot',
       rateLimit,
       handle: (ctx) => partnerAnswer(() => (provisional.unmergeBot(bot(ctx), parseBody(BotUnmergeBody, ctx.body).external_user_id), noContent)),
@@ -84,6 +87,7 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
       // The Social SDK's GetUserApplicationProfiles: the player's external identity in the token's game **(ours: the route)**.
       method: 'GET',
       pattern: '/users/@me/application-profiles',
+      access: {},
       auth: 'bearer',
       handle: (ctx) => {
         const auth = ctx.oauth;
@@ -95,6 +99,6 @@ export function partnerSdkRoutes(deps: PartnerSdkDeps): Route[] {
         return { status: 200, body: deps.book.profileOf(auth.applicationId, auth.user.id, issuerOf) };
       },
     },
-    { method: 'POST', pattern: '/partner-sdk/child-token', auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
+    { method: 'POST', pattern: '/partner-sdk/child-token', access: {}, auth: 'none', rateLimit, handle: (ctx) => partnerAnswer(() => tokenAnswer(childTokens.exchange(parseBody(ChildTokenBody, ctx.body)))) },
   ];
 }

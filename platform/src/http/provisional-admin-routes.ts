@@ -4,11 +4,12 @@ import type { IdentityBook } from '../provisional/identity-book.js';
 import type { TestProvider } from '../provisional/test-provider.js';
 import { TEST_PROVIDER_TYPES } from '../state/model.js';
 import { ok, parseBody, refusalsAs } from './api-kit.js';
+import { plainObject } from './body-schemas.js';
 import { ApiError, ErrorCode, invalidField, unknownUser } from './errors.js';
 import type { Route } from './router.js';
 
-const BanBody = v.object({ permanent: v.optional(v.boolean()) });
-const MintBody = v.object({
+const BanBody = plainObject({ permanent: v.optional(v.boolean()) });
+const MintBody = plainObject({
   type: v.picklist(TEST_PROVIDER_TYPES),
   external_user_id: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
   display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),

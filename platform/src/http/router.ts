@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import type { BucketScope } from '../access/caller.js';
 import type { WindowLimit } from '../support/limits.js';
 import type { AppRecord, UserRecord } from '../state/model.js';
 import type { BearerAuth } from '../oauth/bearer-auth.js';
+import type { Caller } from '../access/caller.js';
+import type { Resolved } from '../access/policy.js';
+import type { RouteAccess } from '../access/route-access.js';
 
 export type { BearerAuth };
 
@@ -25,6 +29,10 @@ export interface RequestContext {
   /** Set on `bot` and `bearer-or-bot` routes when the request carried an application's bot token. */
   readonly bot?: AppRecord | undefined;
   readonly ip: string;
+  /** Who is asking (access/caller.ts), resolved once from the credentials. */
+  readonly caller: Caller;
+  /** What the access policy resolved for the route's declared params (`access`). */
+  readonly resolved: Resolved;
 }
 
 export interface RouteResult {
@@ -44,12 +52,23 @@ export interface Route {
   /** Segments; `:name` captures one. */
   readonly pattern: string;
   readonly auth: Auth;
-  readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: 'user' | 'ip' };
+  readonly rateLimit?: { readonly bucket: string; readonly limit: () => WindowLimit; readonly by: BucketScope };
   /**
    * On `user` routes: a Bearer token is accepted too when it holds one of these scopes (else
    * 403 50026). Without it, Bearer tokens get 401.
    */
   readonly bearerScopes?: readonly string[];
+  /**
+   * What each `:param` names (access/route-access.ts): the access policy resolves it before
+   * the handler runs. Required of every route but the admin's (the handler refuses a table
+   * without it); `{}` for a route that names nothing.
+   */
+  readonly access?: RouteAccess;
+  /**
+   * How the route refuses a banned account's token (the handler refuses it on every route):
+   * by default 401 as an invalid token; the OAuth2 authorize routes answer in OAuth2's form.
+   */
+  readonly bannedAnswer?: () => Error;
   /** `raw`: the body is not parsed as JSON (the route reads `rawBody`). */
   readonly body?: 'json' | 'raw';
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;

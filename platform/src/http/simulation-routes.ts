@@ -4,6 +4,7 @@ import { TokenFaultError, type TokenFaults } from '../oauth/token-faults.js';
 import type { FriendSimulator } from '../simulation/friend-simulator.js';
 import type { WireActivity } from '../wire/index.js';
 import { inviteErrorToApi, parseBody } from './api-routes.js';
+import { dictionaryOf, plainObject } from './body-schemas.js';
 import { invalidField } from './errors.js';
 import type { Route, RouteResult } from './router.js';
 
@@ -12,7 +13,7 @@ const snowflake = v.pipe(v.string(), v.regex(/^[0-9]{1,20}$/, 'must be an id of 
 const userRef = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
 /** A gateway activity as a game's host would send it (secrets included: the emulator keeps them). */
-const ActivityBody = v.object({
+const ActivityBody = plainObject({
   name: v.optional(text(128), ''),
   type: v.optional(v.picklist([0, 1, 2, 3, 4, 5]), 0),
   application_id: v.optional(snowflake),
@@ -22,30 +23,30 @@ const ActivityBody = v.object({
   state_url: v.optional(text(256)),
   status_display_type: v.optional(v.picklist([0, 1, 2])),
   created_at: v.optional(v.pipe(v.number(), v.integer())),
-  timestamps: v.optional(v.object({ start: v.optional(v.pipe(v.number(), v.integer())), end: v.optional(v.pipe(v.number(), v.integer())) })),
-  assets: v.optional(v.record(v.string(), text(300))),
+  timestamps: v.optional(plainObject({ start: v.optional(v.pipe(v.number(), v.integer())), end: v.optional(v.pipe(v.number(), v.integer())) })),
+  assets: v.optional(dictionaryOf(text(300))),
   party: v.optional(
-    v.object({
+    plainObject({
       id: v.optional(text(128)),
       size: v.optional(v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.number(), v.integer(), v.minValue(0))])),
       privacy: v.optional(v.picklist([0, 1])),
     }),
   ),
-  secrets: v.optional(v.object({ join: v.optional(text(128)), spectate: v.optional(text(128)), match: v.optional(text(128)) })),
+  secrets: v.optional(plainObject({ join: v.optional(text(128)), spectate: v.optional(text(128)), match: v.optional(text(128)) })),
   instance: v.optional(v.boolean()),
   flags: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  buttons: v.optional(v.array(v.object({ label: text(32), url: text(512) }))),
+  buttons: v.optional(v.array(plainObject({ label: text(32), url: text(512) }))),
 });
 
-const PresenceBody = v.object({
+const PresenceBody = plainObject({
   as: userRef,
   status: v.optional(v.picklist(['online', 'idle', 'dnd', 'invisible', 'offline'])),
   activity: v.nullable(ActivityBody),
 });
-const AskBody = v.object({ as: userRef, to: userRef, application_id: v.optional(snowflake) });
-const InviteBody = v.object({ as: userRef, to: userRef, application_id: snowflake, content: v.optional(text(2000)) });
-const AnswerBody = v.object({ as: userRef, to: userRef, message_id: v.optional(snowflake), application_id: v.optional(snowflake) });
-const TokenErrorBody = v.object({
+const AskBody = plainObject({ as: userRef, to: userRef, application_id: v.optional(snowflake) });
+const InviteBody = plainObject({ as: userRef, to: userRef, application_id: snowflake, content: v.optional(text(2000)) });
+const AnswerBody = plainObject({ as: userRef, to: userRef, message_id: v.optional(snowflake), application_id: v.optional(snowflake) });
+const TokenErrorBody = plainObject({
   error: v.pipe(v.string(), v.maxLength(64)),
   error_description: v.optional(text(512)),
   status: v.optional(v.pipe(v.number(), v.integer())),

@@ -1,5 +1,6 @@
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
+import { applicationAudience } from '../access/audience.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import { publicActivity } from '../gateway/presence.js';
 import type { AppRecord, ChannelRecord, MessageRecord, UserRecord } from '../state/model.js';
@@ -169,7 +170,8 @@ export class InviteService {
         party_id: message.activity?.party_id ?? null,
         session_id: sessionId ?? null,
       };
-      dispatcher.dispatchToUser(caller.id, GatewayEvent.ActivityInviteAccepted, event, { exceptSessionId: sessionId ?? null });
+      // The invite is its game's: the player's sessions of that game and own client hear of it, no other game's.
+      dispatcher.dispatchTo(caller.id, applicationAudience(applicationId), GatewayEvent.ActivityInviteAccepted, event, { exceptSessionId: sessionId ?? null });
       logger.info({ userId: caller.id, hostId, applicationId, messageId: message.id }, 'invite accepted');
       return secret;
     }

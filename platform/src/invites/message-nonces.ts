@@ -18,7 +18,7 @@ export class MessageNonces {
 
   constructor(private readonly now: () => number) {}
 
-  /** The message this author already made with this nonce within the window, or undefined. */
+  /** The message this author (a key the caller chooses: the author within a game and channel) already made with this nonce within the window, or undefined. */
   find(authorId: string, nonce: string): { readonly channelId: string; readonly messageId: string } | undefined {
     this.forgetOld();
     return this.seen.get(`${authorId}\u0000${nonce}`);

@@ -16,6 +16,8 @@ interface LobbyInviteRecord {
   readonly channel: LinkedChannel;
   /** The member it was made for: only they may use it. */
   readonly userId: string;
+  /** The application of the lobby it was made from: another application's tokens never see it. */
+  readonly applicationId: string | undefined;
   readonly expiresAt: number;
 }
 
@@ -34,11 +36,11 @@ export class LobbyInvites {
 
   constructor(private readonly now: () => number) {}
 
-  create(channel: LinkedChannel, userId: string): { code: string; expiresAt: number } {
+  create(channel: LinkedChannel, userId: string, applicationId?: string): { code: string; expiresAt: number } {
     this.forgetExpired();
     const code = randomBytes(6).toString('base64url');
     const expiresAt = this.now() + LOBBY_INVITE_TTL_MS;
-    this.invites.set(code, { channel, userId, expiresAt });
+    this.invites.set(code, { channel, userId, applicationId, expiresAt });
     if (this.invites.size > INVITES_KEPT) this.invites.delete(this.invites.keys().next().value as string);
     return { code, expiresAt };
   }
@@ -48,6 +50,12 @@ export class LobbyInvites {
     const invite = this.invites.get(code);
     if (invite === undefined || invite.expiresAt <= this.now()) return undefined;
     return { channel: invite.channel, expiresAt: invite.expiresAt };
+  }
+
+  /** The application of the lobby a valid invite was made from (undefined: no such invite, or none recorded). */
+  applicationOf(code: string): string | undefined {
+    const invite = this.invites.get(code);
+    return invite === undefined || invite.expiresAt <= this.now() ? undefined : invite.applicationId;
   }
 
   /** Uses the invite up (single use): its channel. Another user's invite is refused and stays. */

@@ -9,10 +9,16 @@ export interface LobbyServiceDeps {
   readonly now: () => number;
   /** The user as others see them, or undefined for an unknown id. */
   readonly user: (id: string) => PlatformUser | undefined;
-  /** Whether the user has a gateway session open (a lobby with no connected member is idle). */
-  readonly connected: (userId: string) => boolean;
-  /** A gateway dispatch to these users' sessions. */
-  readonly dispatch: (userIds: readonly string[], event: string, data: unknown) => void;
+  /**
+   * Whether the user has a gateway session open that may see the application's lobbies (a
+   * lobby with no connected member is idle); another game's session does not count.
+   */
+  readonly connected: (userId: string, applicationId: string) => boolean;
+  /**
+   * A gateway dispatch to these users' sessions that may see the lobby's application (its game
+   * sessions and the players' own clients, never another game's: access/audience.ts).
+   */
+  readonly dispatch: (userIds: readonly string[], event: string, data: unknown, applicationId: string) => void;
   /** A webhook event to the application (LOBBY_MESSAGE_CREATE, _UPDATE, _DELETE), for server-side moderation. */
   readonly webhook?: (applicationId: string, type: string, data: unknown) => void;
   /** Lobbies an application's server may hold at once (`create`); none given: no cap. **(ours)** */
@@ -166,7 +172,7 @@ export class LobbyService {
     if (!lobby.members.has(member.id)) this.checkRoomFor(lobby, member.id);
     this.upsertMember(lobby, member);
     this.refreshIdle(lobby);
-    return this.memberView(member.id, lobby.members.get(member.id) as MemberState);
+    return this.memberView(lobby, member.id, lobby.members.get(member.id) as MemberState);
   }
 
   deleteMember(lobbyId: string, applicationId: string, userId: string): void {
@@ -191,7 +197,7 @@ export class LobbyService {
       }
       if (!this.hasRoom(lobby, member.id)) continue;
       this.upsertMember(lobby, member);
-      upserted.push(this.memberView(member.id, lobby.members.get(member.id) as MemberState));
+      upserted.push(this.memberView(lobby, member.id, lobby.members.get(member.id) as MemberState));
     }
     this.refreshIdle(lobby);
     return upserted;
@@ -282,14 +288,18 @@ export class LobbyService {
   // ---- idleness
 
   /**
-   * A user's gateway session ended: the lobbies they are in may have become idle, and their
-   * members hear of it (LOBBY_MEMBER_UPDATE). A session that comes is seen by the next sweep.
+   * A user's gateway session ended: the lobbies they are in may have become idle, and, when it
+   * was their last session (`connected` turned false), their members hear of it once
+   * (LOBBY_MEMBER_UPDATE); a session that ends while another stays open changes nothing they
+   * see. A session that comes is seen by the next sweep.
    */
-  connectionChanged(userId: string): void {
+  connectionChanged(userId: string, seesLobbiesOf: (applicationId: string) => boolean = () => true): void {
     for (const lobby of this.lobbies.values()) {
-      if (!lobby.members.has(userId)) continue;
+      // Only the lobbies the ended session could see: another game's members hear nothing of it.
+      if (!lobby.members.has(userId) || !seesLobbiesOf(lobby.applicationId)) continue;
       this.refreshIdle(lobby);
-      this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(userId, lobby.members.get(userId) as MemberState) });
+      // Away only when no session that may see this lobby is left: told once, not per session.
+      if (!this.deps.connected(userId, lobby.applicationId)) this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, userId, lobby.members.get(userId) as MemberState) });
     }
   }
 
@@ -299,7 +309,8 @@ export class LobbyService {
    * Links a guild text channel to the lobby, or unlinks (`channel` null), for a member with
    * CanLinkLobby: the members get LOBBY_UPDATE. The caller has checked the channel and the
    * member's rights in its guild. A lobby made with a secret (the SDK's) cannot be linked, and a
-   * channel links to one lobby at a time.
+   * channel links to one lobby of each application at a time (another application's link is
+   * not its business: to it, that lobby does not exist).
    */
   linkChannel(lobbyId: string, userId: string, channel: LinkedChannel | null): Lobby {
     const lobby = this.known(lobbyId);
@@ -307,7 +318,7 @@ export class LobbyService {
     if (member === undefined) throw new LobbyError('missing_access', 'You are not a member of this lobby');
     if ((member.flags & CAN_LINK_LOBBY) === 0) throw new LobbyError('missing_permissions', 'Linking a channel needs the CanLinkLobby member flag');
     if (channel !== null && lobby.secret !== null) throw new LobbyError('invalid_form', 'a lobby made with a secret cannot be linked to a channel', 'lobby_id');
-    const linkedTo = channel === null ? undefined : this.lobbyLinkedTo(channel.id);
+    const linkedTo = channel === null ? undefined : this.lobbyLinkedTo(channel.id, lobby.applicationId);
     if (linkedTo !== undefined && linkedTo !== lobby.id) {
       throw new LobbyError('invalid_form', 'the channel is linked to another lobby', 'channel_id');
     }
@@ -317,9 +328,9 @@ export class LobbyService {
     return view;
   }
 
-  /** The lobby a channel is linked to (with its app), if any. */
-  linkOf(channelId: string): { readonly lobbyId: string; readonly applicationId: string } | undefined {
-    const lobbyId = this.lobbyLinkedTo(channelId);
+  /** The lobby a channel is linked to (with its app), if any: of that application when one is given, else the first linked. */
+  linkOf(channelId: string, applicationId?: string): { readonly lobbyId: string; readonly applicationId: string } | undefined {
+    const lobbyId = this.lobbyLinkedTo(channelId, applicationId);
     const lobby = lobbyId === undefined ? undefined : this.lobbies.get(lobbyId);
     return lobby === undefined ? undefined : { lobbyId: lobby.id, applicationId: lobby.applicationId };
   }
@@ -332,31 +343,41 @@ export class LobbyService {
     return lobby.linkedChannel;
   }
 
+  /** The application a lobby belongs to, or undefined when there is no such lobby (the access policy's question). */
+  applicationOf(lobbyId: string): string | undefined {
+    return this.lobbies.get(lobbyId)?.applicationId;
+  }
+
   /** Whether a user is a member of the lobby (the server API's invite for a user). */
   isMember(lobbyId: string, userId: string): boolean {
     return this.known(lobbyId).members.has(userId);
   }
 
-  private lobbyLinkedTo(channelId: string): string | undefined {
-    for (const lobby of this.lobbies.values()) if (lobby.linkedChannel?.id === channelId) return lobby.id;
+  private lobbyLinkedTo(channelId: string, applicationId?: string): string | undefined {
+    for (const lobby of this.lobbies.values()) {
+      if (lobby.linkedChannel?.id === channelId && (applicationId === undefined || lobby.applicationId === applicationId)) return lobby.id;
+    }
     return undefined;
   }
 
   /**
    * A provisional account merged into a full one: its memberships become the full account's
    * (its metadata kept; a lobby both were in keeps the full account's). The members get
-   * LOBBY_MEMBER_REMOVE for the one and LOBBY_MEMBER_ADD for the other.
+   * LOBBY_MEMBER_REMOVE for the one and LOBBY_MEMBER_ADD for the other. With an application:
+   * only that application's lobbies (an unmerge moves the full account's into the new
+   * provisional account).
    */
-  moveMember(from: string, into: string): void {
+  moveMember(from: string, into: string, applicationId?: string): void {
     for (const lobby of this.lobbies.values()) {
+      if (applicationId !== undefined && lobby.applicationId !== applicationId) continue;
       const member = lobby.members.get(from);
       if (member === undefined) continue;
       this.removeMember(lobby, from);
       if (lobby.members.has(into)) continue;
       lobby.members.set(into, member);
       // The full account gets the whole lobby; the others, the new member.
-      this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby));
-      this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(into, member) });
+      this.deps.dispatch([into], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
+      this.tellOthers(lobby, into, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(lobby, into, member) });
     }
   }
 
@@ -448,6 +469,13 @@ export class LobbyService {
     checkMetadata('metadata', member.metadata);
   }
 
+  /** The lobbies of `applicationId` that `userId` is a member of, as the members see them (a game session's READY). */
+  lobbiesOfMember(userId: string, applicationId: string): Lobby[] {
+    const lobbies: Lobby[] = [];
+    for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) lobbies.push(this.view(lobby));
+    return lobbies;
+  }
+
   private lobbiesOf(userId: string, applicationId: string): number {
     let count = 0;
     for (const lobby of this.lobbies.values()) if (lobby.applicationId === applicationId && lobby.members.has(userId)) count += 1;
@@ -472,20 +500,20 @@ export class LobbyService {
       const member: MemberState = { metadata: input.metadata ?? null, flags: input.flags ?? 0, additionalName: input.additional_name ?? null };
       lobby.members.set(input.id, member);
       // The newcomer gets the whole lobby; the others, the new member.
-      this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby));
-      this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(input.id, member) });
+      this.deps.dispatch([input.id], LobbyEvent.Create, this.view(lobby), lobby.applicationId);
+      this.tellOthers(lobby, input.id, LobbyEvent.MemberAdd, { lobby_id: lobby.id, member: this.memberView(lobby, input.id, member) });
       return;
     }
     if (input.metadata === undefined && input.flags === undefined && input.additional_name === undefined) return;
     if (input.metadata !== undefined) existing.metadata = input.metadata;
     if (input.flags !== undefined) existing.flags = input.flags;
     if (input.additional_name !== undefined) existing.additionalName = input.additional_name;
-    this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(input.id, existing) });
+    this.tell(lobby, LobbyEvent.MemberUpdate, { lobby_id: lobby.id, member: this.memberView(lobby, input.id, existing) });
   }
 
   private removeMember(lobby: LobbyState, userId: string): void {
     if (!lobby.members.delete(userId)) return;
-    this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id });
+    this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id }, lobby.applicationId);
     this.tell(lobby, LobbyEvent.MemberRemove, { lobby_id: lobby.id, member: { id: userId } });
     this.refreshIdle(lobby);
   }
@@ -504,22 +532,22 @@ export class LobbyService {
   }
 
   private refreshIdle(lobby: LobbyState): void {
-    const anyConnected = [...lobby.members.keys()].some((id) => this.deps.connected(id));
+    const anyConnected = [...lobby.members.keys()].some((id) => this.deps.connected(id, lobby.applicationId));
     if (anyConnected) lobby.idleSince = null;
     else lobby.idleSince ??= this.deps.now();
   }
 
   private tell(lobby: LobbyState, event: string, data: unknown): void {
-    if (lobby.members.size > 0) this.deps.dispatch([...lobby.members.keys()], event, data);
+    if (lobby.members.size > 0) this.deps.dispatch([...lobby.members.keys()], event, data, lobby.applicationId);
   }
 
   private tellOthers(lobby: LobbyState, except: string, event: string, data: unknown): void {
     const others = [...lobby.members.keys()].filter((id) => id !== except);
-    if (others.length > 0) this.deps.dispatch(others, event, data);
+    if (others.length > 0) this.deps.dispatch(others, event, data, lobby.applicationId);
   }
 
-  private memberView(id: string, member: MemberState): LobbyMember {
-    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
+  private memberView(lobby: LobbyState, id: string, member: MemberState): LobbyMember {
+    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id, lobby.applicationId), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
   }
 
   private view(lobby: LobbyState): Lobby {
@@ -527,7 +555,7 @@ export class LobbyService {
       id: lobby.id,
       application_id: lobby.applicationId,
       metadata: lobby.metadata,
-      members: [...lobby.members.entries()].map(([id, member]) => this.memberView(id, member)),
+      members: [...lobby.members.entries()].map(([id, member]) => this.memberView(lobby, id, member)),
       ...(lobby.linkedChannel !== null ? { linked_channel: lobby.linkedChannel } : {}),
     };
   }

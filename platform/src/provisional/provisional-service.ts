@@ -4,6 +4,8 @@ import type { AppRecord, IdentityRecord, UserRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
+import { settleMergedRelationships } from '../relationships/merged-relationships.js';
+import type { RelationshipChanges } from '../relationships/relationship-changes.js';
 import type { TokenResponse } from '../wire/index.js';
 import type { IdentityBook } from './identity-book.js';
 import type { ExternalIdentity, IdentityVerifier } from './identity-verifier.js';
@@ -26,8 +28,10 @@ export interface ProvisionalServiceDeps {
   readonly logger: PlatformLogger;
   /** The account's game sessions of the app end (its tokens are about to go). */
   readonly endGameSessions: (userId: string, applicationId: string) => void;
-  /** A merged provisional account's lobby memberships become the full account's. */
-  readonly moveLobbyMemberships: (from: string, into: string) => void;
+  /** Lobby memberships become another account's: all of them (a merge), or one application's (an unmerge). */
+  readonly moveLobbyMemberships: (from: string, into: string, applicationId?: string) => void;
+  /** Tells everyone a change of who is who touched what changed in their relationships. */
+  readonly changes: RelationshipChanges;
 }
 
 /** The scopes of a provisional account's token (the public docs' response names `sdk.social_layer`; `openid` adds the ID token). */
@@ -101,21 +105,40 @@ export class ProvisionalService {
   /**
    * Unlinks a merged identity: the full account's tokens for the app go (sessions end,
    * APPLICATION_DEAUTHORIZED), and a fresh provisional account with a new id carries the
-   * identity, with the full account's friends who use the app and all its game friends in the
-   * app. `banOf` marks it restricted.
+   * identity with what an unmerge carries over (`carryOver`) and the full account's seats in
+   * the app's lobbies; everyone it touches is told. `banOf` marks it restricted.
    */
   detach(record: IdentityRecord, banOf: string | null, why: string): UserRecord {
-    const { store, book, oauth, logger } = this.deps;
+    const { book, oauth, logger } = this.deps;
     const full = record.user_id;
-    const fresh = store.createProvisionalUser(null);
-    for (const friend of store.friendsOf(full)) {
-      if (this.usesApp(friend, record.application_id)) store.addFriendship(fresh.id, friend);
-    }
-    // In-game friends: all copied (the game's, in this application), as the public docs say.
-    store.gameRelationships.copyFriends(record.application_id, full, fresh.id);
+    // The friends and blockers it gets see it arrive (RELATIONSHIP_ADD, GAME_RELATIONSHIP_ADD).
+    const fresh = this.deps.changes.around(
+      [full],
+      () => this.carryOver(full, record.application_id),
+      (made) => [made.id],
+    );
+    this.deps.moveLobbyMemberships(full, fresh.id, record.application_id);
     oauth.removeGrantOf(full, record.application_id, why);
     book.update(record, { userId: fresh.id, linked: false, ...(banOf !== null ? { restrictedByBanOf: banOf } : {}) });
     logger.info({ applicationId: record.application_id, userId: full, provisionalUserId: fresh.id }, `provisional account: ${why}`);
+    return fresh;
+  }
+
+  /**
+   * A fresh provisional account with what an unmerge carries over, as the public docs list it:
+   * the Discord friends who use the app (a provisional account may have Discord friends; it
+   * cannot make new ones), every game friend in the app (copied), and the blocks of those who
+   * had blocked the full account.
+   */
+  private carryOver(full: string, applicationId: string): UserRecord {
+    const { store } = this.deps;
+    const fresh = store.createProvisionalUser(null);
+    const blockedEitherWay = (other: string): boolean => store.hasBlocked(other, full) || store.hasBlocked(full, other);
+    for (const friend of store.friendsOf(full)) {
+      if (this.usesApp(friend, applicationId) && !blockedEitherWay(friend)) store.addFriendship(fresh.id, friend);
+    }
+    store.gameRelationships.copyFriends(applicationId, full, fresh.id);
+    for (const [by, target] of store.blocks()) if (target === full) store.setBlocked(by, fresh.id, true);
     return fresh;
   }
 
@@ -144,9 +167,13 @@ export class ProvisionalService {
     const provisional = record.user_id;
     // Its game sessions end: the app's, and its games' (child tokens) when the app is a publisher.
     for (const grant of store.grantsOf(provisional)) this.deps.endGameSessions(provisional, grant.application_id);
-    store.moveUser(provisional, userId);
-    this.deps.moveLobbyMemberships(provisional, userId);
-    store.deleteUser(provisional);
+    // Everyone related to either account learns the outcome once: the provisional id goes, the full account's relationship is the one that stands.
+    this.deps.changes.around([provisional, userId], () => {
+      store.moveUser(provisional, userId);
+      settleMergedRelationships(store, userId);
+      this.deps.moveLobbyMemberships(provisional, userId);
+      store.deleteUser(provisional);
+    });
     book.update(record, { userId, linked: true });
     logger.info({ applicationId: record.application_id, userId, provisionalUserId: provisional }, 'provisional account merged');
   }

@@ -1,4 +1,3 @@
-import type { PlatformAdmin } from '../admin/admin.js';
 import type { Dispatcher } from '../gateway/sessions.js';
 import { relationshipsOf } from '../state/relationships-of.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -8,7 +7,7 @@ import type { GameRelationshipService } from './game-relationship-service.js';
 /** Why a relationship change was refused; the HTTP layer maps it. */
 export class RelationshipError extends Error {
   constructor(
-    readonly reason: 'unknown_user' | 'unknown_username' | 'self' | 'blocked',
+    readonly reason: 'unknown_user' | 'unknown_username' | 'self' | 'blocked' | 'provisional',
     message: string,
   ) {
     super(message);
@@ -24,6 +23,12 @@ export interface RelationshipView {
   readonly user: PlatformUser;
 }
 
+/** Who makes and ends friendships (the admin: presence and events for both); the service calls it, never the reverse. */
+export interface Friendships {
+  addFriends(a: string, b: string): void;
+  removeFriends(a: string, b: string): void;
+}
+
 /**
  * Friend requests and blocks, between the platform's users (the friendships themselves are the
  * admin's: accepting makes friends as it does). A request to someone who asked you first accepts
@@ -34,7 +39,7 @@ export interface RelationshipView {
 export class RelationshipService {
   constructor(
     private readonly store: Store,
-    private readonly admin: Pick<PlatformAdmin, 'addFriends' | 'removeFriends'>,
+    private readonly admin: Friendships,
     private readonly dispatcher: Dispatcher,
     /** Game relationships (per application). */
     readonly game: GameRelationshipService,
@@ -61,9 +66,16 @@ export class RelationshipService {
     return relationshipsOf(this.store, userId);
   }
 
-  /** Sends a friend request, or accepts theirs; nothing when they are friends already. */
+  /**
+   * Sends a friend request, or accepts theirs; nothing when they are friends already. A
+   * provisional account makes no platform-wide friendships, either side: it has game friends
+   * (the Discord friends an unmerge gave it it keeps, and may remove).
+   */
   request(from: string, to: string): void {
     this.known(from, to);
+    if (this.store.user(from)?.provisional === true || this.store.user(to)?.provisional === true) {
+      throw new RelationshipError('provisional', 'Invalid user type: a provisional account has game friends only; send a game friend request');
+    }
     if (this.store.hasBlocked(to, from) || this.store.hasBlocked(from, to)) throw new RelationshipError('blocked', 'A block stands between these users');
     if (this.store.areFriends(from, to)) return;
     if (this.store.removeFriendRequest(to, from)) {

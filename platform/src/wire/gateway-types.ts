@@ -1,3 +1,5 @@
+import type { Lobby } from './lobbies.js';
+
 /**
  * Wire shapes of the platform's gateway and HTTP API as the emulator speaks them and the
  * host's client reads them. Shared by platform/ (server side) and main/ (client side), so
@@ -134,6 +136,11 @@ export interface ReadyEvent {
   readonly private_channels: readonly PlatformChannel[];
   /** Current presences of the user's friends (online ones only). */
   readonly presences: readonly PresenceUpdateEvent[];
+  /**
+   * A game's own session (an OAuth2 token with `lobbies.write`): the lobbies of the token's
+   * application the user is a member of **(ours: the field)**. Absent on other sessions.
+   */
+  readonly lobbies?: readonly Lobby[];
 }
 
 /** The `activity` of a message that is a game invite or join request. */

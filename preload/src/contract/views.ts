@@ -15,8 +15,8 @@ export const ARBITRATION_POLICIES = ['most-recent', 'first-connected'] as const;
 export const REDACTABLE_FIELDS = ['details', 'state', 'party', 'buttons', 'assets', 'timestamps'] as const;
 /** Relay outcomes the UI keeps (a snapshot carries the latest this many; pushes append). */
 export const RECENT_OUTCOMES = 50;
-/** Inspector frames a snapshot carries (the host's ring). */
-export const FRAME_RING_SIZE = 1000;
+/** Inspector rows the host keeps over every connection's ring, and a snapshot carries at most. */
+export const FRAME_RING_SIZE = 20_000;
 
 export interface UserView {
   readonly id: string;
@@ -44,7 +44,8 @@ export interface ActivityView {
   readonly created_at?: number;
 }
 
-export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting';
+/** `banned`: the platform refuses the signed-in account for a ban; Companion signs in again by itself once it is lifted. */
+export type GatewayState = 'disconnected' | 'connecting' | 'ready' | 'reconnecting' | 'banned';
 
 export interface StatusView {
   readonly version: string;
@@ -296,6 +297,11 @@ export interface FrameView {
   readonly payload: unknown;
   /** An incoming SET_ACTIVITY's lints (empty when it shows as meant); absent on other frames. */
   readonly lints?: readonly LintView[];
+  /**
+   * Set on a connection's first row after older rows of it were dropped from the host's ring
+   * (the reader never got them): how many. The inspector shows "N older frames dropped" there.
+   */
+  readonly dropped_before?: number;
 }
 
 export interface SettingsView {
@@ -351,7 +357,7 @@ export interface Snapshot {
   /** The recorder; null when this host has none. */
   readonly recording: RecordingView | null;
   readonly settings: SettingsView;
-  /** The most recent frames (at most 1,000). */
+  /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
 }
 

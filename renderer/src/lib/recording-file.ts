@@ -67,18 +67,42 @@ class FrameRecords {
 
   constructor(private readonly name: string) {}
 
+  /** Lints by the index of the frame they belong to (a `lint` record follows its SET_ACTIVITY). */
+  private readonly lints = new Map<number, readonly LintView[]>();
+
   readonly add = (value: unknown): void => {
     if (!isRecordMap(value)) throw new NotARecording(`${this.name}: a record is not a map`);
+    if (value['kind'] === 'lint') {
+      this.attachLints(value);
+      return;
+    }
     this.records.push(value);
     if (value['kind'] !== 'frame') this.otherRecords += 1;
   };
+
+  /** A `lint` record's lints go to the latest incoming frame of its connection with its nonce, shown there as live. */
+  private attachLints(record: Fields): void {
+    const lints = Array.isArray(record['lints']) ? (record['lints'] as unknown[]).filter(isLint) : [];
+    for (let index = this.records.length - 1; index >= 0; index--) {
+      const frame = this.records[index] as Fields;
+      if (frame['kind'] !== 'frame' || frame['direction'] !== 'in' || frame['connection'] !== record['connection']) continue;
+      const payload = frame['payload'];
+      const nonce = typeof payload === 'object' && payload !== null ? (payload as Fields)['nonce'] : undefined;
+      if ((nonce ?? null) !== (record['nonce'] ?? null)) continue;
+      this.lints.set(index, lints);
+      return;
+    }
+  }
 
   /** The inspector's rows, with their times on the wall clock (`start`: the header's started_at, ms). */
   views(start: number): FrameView[] {
     return this.records.map((record, index) => {
       const t = typeof record['t'] === 'number' ? record['t'] : 0;
       const at = Math.round(start + t);
-      return record['kind'] === 'frame' ? frameView(record, index + 1, at) : eventView(record, index + 1, at);
+      if (record['kind'] !== 'frame') return eventView(record, index + 1, at);
+      const view = frameView(record, index + 1, at);
+      const lints = this.lints.get(index);
+      return lints === undefined ? view : { ...view, lints };
     });
   }
 }
@@ -102,6 +126,12 @@ function frameView(record: Fields, seq: number, at: number): FrameView {
 function eventView(record: Fields, seq: number, at: number): FrameView {
   const row = hostEventRow(record);
   return { seq, connection_id: row.connection_id, direction: 'host', opcode: HOST_EVENT_OPCODE, at, cmd: row.cmd, evt: row.evt, nonce: null, payload: row.payload };
+}
+
+function isLint(value: unknown): value is LintView {
+  if (typeof value !== 'object' || value === null) return false;
+  const lint = value as Fields;
+  return typeof lint['code'] === 'string' && typeof lint['field'] === 'string' && typeof lint['message'] === 'string' && (lint['severity'] === 'warning' || lint['severity'] === 'info');
 }
 
 /** What the inspector says about a file the reader refused. */

@@ -18,8 +18,28 @@ function navigatedIndex(key: string, selectedIndex: number, count: number): numb
   return Math.min(count - 1, Math.max(0, (selectedIndex < 0 ? 0 : selectedIndex) + (key === 'ArrowDown' ? 1 : -1)));
 }
 
+/** Where the host dropped a connection's older rows (its ring keeps the opening and the newest). */
+function DroppedMarker({ row }: { readonly row: FrameRow }): ReactNode {
+  return (
+    <div
+      className="frame-row dropped-marker"
+      role="note"
+      title="The host keeps each connection's first rows and its newest ones; the rows between were dropped here (docs/qa-toolkit.md)"
+      data-testid="inspector-dropped"
+      data-connection={row.frame.connection_id}
+      data-seq={row.frame.seq}
+    >
+      <span>{formatClock(row.frame.at)}</span>
+      <span>⋯</span>
+      <span title={row.frame.connection_id}>{row.frame.connection_id}</span>
+      <span className="dropped-text">{row.frame.evt} here</span>
+    </div>
+  );
+}
+
 function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; readonly selected: boolean; readonly onSelect: (seq: number) => void }): ReactNode {
   const { frame } = row;
+  if (row.dropped !== undefined) return <DroppedMarker row={row} />;
   const error = errorReply(frame);
   return (
     <button
@@ -66,6 +86,11 @@ function InspectorRow({ row, selected, onSelect }: { readonly row: FrameRow; rea
 export interface FrameListProps {
   /** Every frame held (live or of the opened recording); none: the list is replaced by a hint. */
   readonly total: number;
+  /**
+   * Whether any game has talked to the host yet. The host lists its own rows (gateway dispatches)
+   * from its start; until a game comes, the hint says where frames come from, above them.
+   */
+  readonly anyGame: boolean;
   /** The frames the filter lets through. */
   readonly visible: readonly FrameRow[];
   readonly selectedSeq: number | null;
@@ -76,7 +101,7 @@ export interface FrameListProps {
 }
 
 /** The frames as a windowed list with a header; arrow keys, Home and End move the selection. */
-export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex, followTail, onSelect }: FrameListProps): ReactNode {
+export function InspectorFrameList({ total, anyGame, visible, selectedSeq, selectedIndex, followTail, onSelect }: FrameListProps): ReactNode {
   const renderRow = useCallback(
     (index: number): ReactNode => {
       const row = visible[index];
@@ -102,9 +127,8 @@ export function InspectorFrameList({ total, visible, selectedSeq, selectedIndex,
     <div className="inspector-list" data-testid="inspector-scroll">
       <div className="frame-table" style={tableStyle}>
         <FrameListHead widths={widths} onResize={resize} />
-        {total === 0 ? (
-          <EmptyInspector />
-        ) : (
+        {!anyGame && <EmptyInspector />}
+        {total > 0 && (
           <VirtualList
             count={visible.length}
             rowHeight={INSPECTOR_ROW_HEIGHT}

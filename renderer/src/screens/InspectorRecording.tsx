@@ -59,14 +59,27 @@ export function OpenedRecordingBanner(): ReactNode {
   const opened = useApp((s) => s.recording);
   const live = useApp((s) => s.data?.recording ?? null);
   const close = useApp((s) => s.closeRecording);
+  const dismissed = useApp((s) => s.dismissedRecordingFile);
+  const dismiss = useApp((s) => s.dismissRecordingBanner);
   if (opened === null) {
     if (live === null || live.file === null) return null;
+    // A finished recording's banner goes once dismissed; the next recording shows its own.
+    if (!live.recording && dismissed === live.file) return null;
+    const file = live.file;
     return (
       <p className="banner" data-testid={live.recording ? 'inspector-recording-live' : 'inspector-recording-done'}>
         {live.recording ? 'Recording every frame to ' : 'Last recording: '}
-        <code>{live.file}</code>
+        <code>{file}</code>
         {live.secrets ? ' (with secrets)' : ' (secrets redacted)'}
-        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}. <ReplayHint file={live.file} />
+        {live.dropped > 0 ? `, ${live.dropped} records lost` : ''}. <ReplayHint file={file} />
+        {!live.recording && (
+          <>
+            {' '}
+            <button type="button" onClick={() => dismiss(file)} aria-label="Dismiss the last recording's note" data-testid="inspector-recording-dismiss">
+              Dismiss
+            </button>
+          </>
+        )}
       </p>
     );
   }

@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
-import { FRAME_RING_SIZE, INSPECTOR_RENEW_MS } from '../../../preload/src/contract';
+import { INSPECTOR_RENEW_MS, type RelayOutcomeView } from '../../../preload/src/contract';
 import { formatClock, relayOutcomeText } from '../lib/format';
 import { connectionIds, facetValues, filterRows, sortRows, type FrameRow } from '../store/frames';
 import { useApp } from '../store/react';
@@ -46,19 +46,19 @@ function useInspectorView(): InspectorView {
 
 function eventCount(rows: readonly FrameRow[]): number {
   let count = 0;
-  for (const row of rows) if (row.frame.direction === 'host') count += 1;
+  for (const row of rows) if (row.frame.direction === 'host' && row.dropped === undefined) count += 1;
   return count;
 }
 
 export function InspectorScreen(): ReactNode {
   const { frames, visible, connections, facets, selectedSeq, selectedIndex, selected, reply } = useInspectorView();
+  const anyGame = useMemo(() => connections.some((id) => id !== 'host'), [connections]);
   const sort = useApp((s) => s.filter.sort);
   const heldCount = useApp((s) => s.held.length);
   const paused = useApp((s) => s.paused);
   const dropped = useApp((s) => s.droppedFrames);
   const cap = useApp((s) => s.frameCap);
   const selectFrame = useApp((s) => s.selectFrame);
-  const missed = useApp((s) => s.missedFrames);
   const watchInspector = useApp((s) => s.watchInspector);
   // While on screen, the host pushes frames (it keeps them in its ring otherwise).
   useEffect(() => {
@@ -76,12 +76,12 @@ export function InspectorScreen(): ReactNode {
       <p className="muted" data-testid="inspector-count" aria-live="polite">
         {visible.length} of {frames.length} rows ({eventCount(frames)} host events){paused ? `, paused (${heldCount} held)` : ''}
         {dropped > 0 ? `, ${dropped} oldest dropped (keeps ${cap.toLocaleString()})` : ''}
-        {missed > 0 ? `, ${missed} not shown (they came while the inspector was closed, beyond the host's last ${FRAME_RING_SIZE.toLocaleString()})` : ''}
       </p>
       <RelayOutcomes />
       <div className="inspector-body">
         <InspectorFrameList
           total={frames.length}
+          anyGame={anyGame}
           visible={visible}
           selectedSeq={selectedSeq}
           selectedIndex={selectedIndex}
@@ -94,13 +94,35 @@ export function InspectorScreen(): ReactNode {
   );
 }
 
-/** The presence relay's latest outcomes (what became of each game update), newest first. */
+/** An opened recording's relay outcomes: its `relay` rows' outcomes, in order. */
+function recordedOutcomes(rows: readonly FrameRow[]): RelayOutcomeView[] {
+  const outcomes: RelayOutcomeView[] = [];
+  for (const row of rows) {
+    if (row.frame.direction !== 'host' || row.frame.cmd !== 'relay') continue;
+    const outcome = (row.frame.payload as { outcome?: unknown } | null)?.outcome;
+    if (typeof outcome !== 'object' || outcome === null) continue;
+    const fields = outcome as Record<string, unknown>;
+    if (typeof fields['kind'] !== 'string' || typeof fields['update'] !== 'number' || typeof fields['at'] !== 'number' || typeof fields['connection_id'] !== 'string') continue;
+    outcomes.push(outcome as RelayOutcomeView);
+  }
+  return outcomes;
+}
+
+/**
+ * The presence relay's latest outcomes (what became of each game update), newest first: the
+ * live host's, or while a recording is open, the recording's own (never the live ones beside it).
+ */
 function RelayOutcomes(): ReactNode {
-  const outcomes = useApp((s) => s.data?.presence?.recent_outcomes);
+  const live = useApp((s) => s.data?.presence?.recent_outcomes);
+  const opened = useApp((s) => s.recording);
+  const recorded = useMemo(() => (opened === null ? null : recordedOutcomes(opened.rows)), [opened]);
+  const outcomes = recorded ?? live;
   if (outcomes === undefined || outcomes.length === 0) return null;
   return (
-    <details className="relay-outcomes" data-testid="inspector-relay">
-      <summary>Presence relay: {outcomes.length} recent update outcomes</summary>
+    <details className="relay-outcomes" data-testid="inspector-relay" data-source={recorded === null ? 'live' : 'recording'}>
+      <summary>
+        Presence relay{recorded === null ? '' : ` in ${opened?.file.name ?? 'the recording'}`}: {outcomes.length} {recorded === null ? 'recent ' : ''}update outcomes
+      </summary>
       <ol reversed>
         {[...outcomes].reverse().slice(0, 20).map((outcome) => (
           <li key={`${outcome.connection_id}:${outcome.update}:${outcome.kind}:${outcome.at}`} data-testid="inspector-relay-outcome">

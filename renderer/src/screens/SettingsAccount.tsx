@@ -8,6 +8,7 @@ export function AccountSettings({ user }: { readonly user: UserView | null }): R
   const login = useApp((s) => s.login);
   const logout = useApp((s) => s.logout);
   const accountBusy = useApp((s) => s.busy.includes('account'));
+  const banned = useApp((s) => s.data?.status.gateway.status === 'banned');
   const [username, setUsername] = useState('');
   const usernameId = useId();
 
@@ -28,6 +29,11 @@ export function AccountSettings({ user }: { readonly user: UserView | null }): R
       ) : (
         <p data-testid="account-user">
           Signed in as <strong>{displayName(user)}</strong> <span className="muted">@{user.username} · ID {user.id}</span>
+        </p>
+      )}
+      {user !== null && banned && (
+        <p className="banner banner-error" role="status" data-testid="account-banned-note">
+          This account is banned on the platform. Companion keeps trying and signs in again by itself once the ban is lifted.
         </p>
       )}
       <form onSubmit={onSignIn} className="inline-form">

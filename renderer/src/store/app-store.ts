@@ -19,7 +19,7 @@ import {
   type TopicPush,
 } from '../../../preload/src/contract';
 import { hasLink } from '../bridge/link';
-import { appendCapped, createFramePairer, EMPTY_FILTER, type FrameFilter, type FramePairer, type FrameRow } from './frames';
+import { appendCapped, createFramePairer, EMPTY_FILTER, rowsOf, type FrameFilter, type FramePairer, type FrameRow } from './frames';
 import { parseRecording, type LoadedRecording } from '../lib/recording-file';
 
 /**
@@ -82,8 +82,6 @@ export interface InspectorSlice {
   readonly lastSeq: number;
   readonly selectedSeq: number | null;
   readonly frameCap: number;
-  /** Frames the host no longer had when the inspector asked for them (more than its ring came while no window showed it). */
-  readonly missedFrames: number;
   ingestFrames(frames: readonly FrameView[]): void;
   /**
    * The inspector is on screen: fetches the frames it has not seen and the recent relay
@@ -98,6 +96,9 @@ export interface InspectorSlice {
   /** Reads a recording file's bytes; false (and a message) when it is not one. */
   openRecording(name: string, bytes: Uint8Array): Promise<boolean>;
   closeRecording(): void;
+  /** The finished recording whose "Last recording" banner the player dismissed (a new recording shows again). */
+  readonly dismissedRecordingFile: string | null;
+  dismissRecordingBanner(file: string): void;
 }
 
 export interface FilterSlice {
@@ -293,7 +294,6 @@ const createInspectorSlice =
     held: [],
     paused: false,
     droppedFrames: 0,
-    missedFrames: 0,
     lastSeq: 0,
     selectedSeq: null,
     frameCap: ctx.options.frameCap,
@@ -314,15 +314,18 @@ const createInspectorSlice =
     closeRecording() {
       set({ recording: null, selectedSeq: null });
     },
+    dismissedRecordingFile: null,
+    dismissRecordingBanner(file) {
+      set({ dismissedRecordingFile: file });
+    },
     ingestFrames(arrived) {
       // Frames come in seq order (pushes, and the inspector's catch-up): a frame at or below
       // lastSeq is one this UI already has (a catch-up answer and a push may overlap).
       const known = get().lastSeq;
       const incoming = arrived.filter((frame) => frame.seq > known);
       if (incoming.length === 0) return;
-      const missed = known > 0 ? Math.max(0, (incoming[0]?.seq ?? 0) - known - 1) : 0;
-      if (missed > 0) set((s) => ({ missedFrames: s.missedFrames + missed }));
-      const rows = incoming.map((frame) => ctx.pairer.pair(frame));
+      // Rows the host dropped from a connection's ring are shown where they were (a marker).
+      const rows = rowsOf(incoming, ctx.pairer);
       const lastSeq = Math.max(known, incoming[incoming.length - 1]?.seq ?? 0);
       const cap = ctx.options.frameCap;
       set((s) => {
@@ -357,7 +360,7 @@ const createInspectorSlice =
       set({ selectedSeq: seq });
     },
     clearFrames() {
-      set({ frames: [], held: [], selectedSeq: null, missedFrames: 0 });
+      set({ frames: [], held: [], selectedSeq: null });
     },
   });
 

@@ -1,3 +1,4 @@
+import { HOST_EVENT_OPCODE } from '../../../common/src/recording/host-event-row';
 import type { FrameView } from '../../../preload/src/contract';
 import { opcodeName } from '../lib/format';
 import type { SortKey } from '../lib/frame-columns';
@@ -15,6 +16,35 @@ export interface FrameRow {
    * reply alone does not tell apart; else null.
    */
   readonly decision?: string | null;
+  /** A marker, not a frame: this many older rows of its connection were dropped from the host's ring here. */
+  readonly dropped?: number;
+}
+
+/**
+ * The marker listed where a connection's rows were dropped (before the first row the host still
+ * had, `dropped_before`): its seq sits just below that row's, so it sorts and filters with it.
+ */
+export function droppedMarker(frame: FrameView): FrameRow | null {
+  const count = frame.dropped_before;
+  if (count === undefined || count <= 0) return null;
+  const text = `${count.toLocaleString('en-US')} older frame${count === 1 ? '' : 's'} dropped`;
+  return {
+    frame: { seq: frame.seq - 0.5, connection_id: frame.connection_id, direction: 'host', opcode: HOST_EVENT_OPCODE, at: frame.at, cmd: 'dropped', evt: text, nonce: null, payload: { dropped: count } },
+    rttMs: null,
+    pairSeq: null,
+    dropped: count,
+  };
+}
+
+/** The rows of frames in order, each preceded by its dropped-rows marker when it has one. */
+export function rowsOf(frames: readonly FrameView[], pairer: FramePairer): FrameRow[] {
+  const rows: FrameRow[] = [];
+  for (const frame of frames) {
+    const marker = droppedMarker(frame);
+    if (marker !== null) rows.push(marker);
+    rows.push(pairer.pair(frame));
+  }
+  return rows;
 }
 
 export interface FramePairer {

@@ -49,7 +49,7 @@ function moreOpenersThan(body: Uint8Array, limit: number): boolean {
 const OPENERS = [0x7b, 0x5b] as const;
 
 /** Index of the quote that ends the string opened at `open`, or -1. */
-function closingQuote(body: Uint8Array, open: number): number {
+export function closingQuote(body: Uint8Array, open: number): number {
   let at = open;
   for (;;) {
     at = body.indexOf(0x22, at + 1);

@@ -1,6 +1,7 @@
 import { encodeFrame, encodeRawFrame, HEADER_SIZE, type RawFrame } from '../framing/frame-codec.js';
 import { CloseCode, RpcErrorCode } from '../protocol/codes.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
+import { nonceOfUnreadPayload } from '../protocol/json-member.js';
 import { Opcode } from '../protocol/opcodes.js';
 import { errorReply, type CommandReply } from '../protocol/envelope.js';
 import type { HandshakeOutcome } from '../protocol/handshake.js';
@@ -305,9 +306,10 @@ export class RpcConnection {
       case Opcode.Frame: {
         if (this.state === 'handshake') throw new ProtocolViolation('did not handshake');
         if (exceedsJsonDepth(body)) {
-          // Refused unread, as an ERROR the client can match; the socket stays open.
+          // Refused unread, as an ERROR the client can match by its nonce (looked for among
+          // the top-level members without parsing the rest); the socket stays open.
           this.host.trace?.(this, 'in', opcode, null);
-          this.sendReply(errorReply(null, null, RpcErrorCode.InvalidPayload, TOO_DEEP));
+          this.sendReply(errorReply(null, nonceOfUnreadPayload(body), RpcErrorCode.InvalidPayload, TOO_DEEP));
           return;
         }
         const payload = parseJson(body, opcode);

@@ -26,6 +26,8 @@ import { INVALID_SCOPE_MESSAGE, isPermitted } from './scope-check.js';
 import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
 import { DetachedReply } from './detached-reply.js';
 import { ClientGuesser, type ClientGuess } from './client-guess.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_PEER, PeerCap, type PeerKey } from './peer-cap.js';
+import { SsPeerProcessFinder, type PeerProcessFinder, type PeerSocket } from '../transport/peer-process.js';
 
 /** The user and config a READY dispatch carries. */
 export interface ReadyIdentity {
@@ -125,6 +127,14 @@ export interface RpcServerOptions {
    * handful of games). One more is answered CLOSE 4002 and ended.
    */
   readonly maxConnections?: number;
+  /**
+   * Open connections one peer (a process where the system tells it, else a WebSocket's remote
+   * port range) may hold (default 64, see PeerCap). One more is answered CLOSE 4002 and ended,
+   * so one program cannot take every place.
+   */
+  readonly maxConnectionsPerPeer?: number;
+  /** Tells a socket's peer process (default: `ss` on Linux; null: never look peers up). */
+  readonly peerProcesses?: PeerProcessFinder | null;
   /** Quiet time around unsolicited events (see OutboundQueue). */
   readonly eventGapMs?: number;
   /** A connection that has not completed the handshake by then is closed (default 30 s). */
@@ -164,12 +174,17 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
   private nextId = 1;
   private shuttingDown = false;
   private readonly logger: RpcLogger;
+  private readonly peerCap: PeerCap;
+  /** Connections whose peer is being looked up: they hold a place under the total cap. */
+  private admitting = 0;
   readonly now: () => number;
 
   constructor(private readonly options: RpcServerOptions) {
     super();
     this.logger = options.logger ?? NOOP_LOGGER;
     this.now = options.now ?? Date.now;
+    const finder = options.peerProcesses === undefined ? new SsPeerProcessFinder() : options.peerProcesses;
+    this.peerCap = new PeerCap(options.maxConnectionsPerPeer ?? DEFAULT_MAX_CONNECTIONS_PER_PEER, finder);
     for (const [name, spec] of Object.entries(RPC_COMMANDS)) {
       this.commands.set(name, { spec, handler: builtInCommands[name] });
     }
@@ -182,6 +197,11 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     entry.handler = handler;
   }
 
+  /** The handler a known command has now (built in or installed), e.g. to wrap it. */
+  commandHandler(cmd: string): CommandHandler | undefined {
+    return this.commands.get(cmd)?.handler;
+  }
+
   /** The inbound frame (IPC) or message (WebSocket) size cap. */
   get maxPayload(): number {
     return this.options.maxPayload ?? DEFAULT_MAX_INBOUND_PAYLOAD;
@@ -192,18 +212,58 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return this.attachTransport(new IpcTransport(socket, this.maxPayload));
   }
 
-  /** Serves one connection of any transport; during shutdown it is told so and closed. */
+  /**
+   * Serves one connection of any transport; during shutdown it is told so and closed. Past the
+   * total cap, or its peer's cap, it is refused (CLOSE 4002). While the server is crowded its
+   * peer is looked up first (see PeerCap): then it is served (or refused) once that is done,
+   * and this returns undefined.
+   */
   attachTransport(io: ConnectionTransport): RpcConnection | undefined {
     if (this.shuttingDown) {
-      io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.Normal, message: SHUTDOWN_MESSAGE }));
-      io.end();
+      this.refuseShutdown(io);
       return undefined;
     }
     const maxConnections = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    if (this.connectionsById.size >= maxConnections) {
+    const open = this.connectionsById.size + this.admitting;
+    if (open >= maxConnections) {
       this.refuseOverCap(io, maxConnections);
       return undefined;
     }
+    const socket = this.peerCap.socketOf(io);
+    if (!this.peerCap.needsLookup(open)) return this.admitPeer(io, socket, this.peerCap.immediateKey(io));
+    this.admitting += 1;
+    void this.peerCap.identify(io, socket).then(
+      (key) => {
+        this.admitting -= 1;
+        if (io.sink.destroyed) return; // it left while it waited
+        if (this.shuttingDown) this.refuseShutdown(io);
+        else this.admitPeer(io, socket, key);
+      },
+      () => {
+        this.admitting -= 1;
+        io.destroy();
+      },
+    );
+    return undefined;
+  }
+
+  private refuseShutdown(io: ConnectionTransport): void {
+    io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.Normal, message: SHUTDOWN_MESSAGE }));
+    io.end();
+  }
+
+  /** Serves `io` unless its peer already holds its cap of connections. */
+  private admitPeer(io: ConnectionTransport, socket: PeerSocket | null, key: PeerKey | undefined): RpcConnection | undefined {
+    if (!this.peerCap.admits(key)) {
+      this.refuseOverPeerCap(io, key as string);
+      return undefined;
+    }
+    const connection = this.open(io);
+    this.peerCap.add(connection.id, socket, key);
+    return connection;
+  }
+
+  private open(io: ConnectionTransport): RpcConnection {
     const connection = new RpcConnection(`c${this.nextId++}`, io, this, {
       maxPayload: this.maxPayload,
       // Reading pauses above 256 KiB of unsent replies (128 pipelined replies stay below it)
@@ -224,18 +284,33 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
 
   private refusedOverCap = 0;
   private lastRefusalLogAt = Number.NEGATIVE_INFINITY;
+  private refusedOverPeerCap = 0;
+  private lastPeerRefusalLogAt = Number.NEGATIVE_INFINITY;
 
   private refuseOverCap(io: ConnectionTransport, max: number): void {
-    io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.RateLimited, message: `Too many connections (at most ${max})` }));
-    io.end();
-    // A peer that never reads must not keep the socket half-open.
-    setTimeout(() => io.destroy(), 1000).unref();
+    refuseWith(io, `Too many connections (at most ${max})`);
     this.refusedOverCap += 1;
     const now = Date.now();
     if (now - this.lastRefusalLogAt >= REFUSAL_LOG_INTERVAL_MS) {
       this.lastRefusalLogAt = now;
       this.logger.warn({ max, refused: this.refusedOverCap }, 'connection refused: too many open connections');
     }
+  }
+
+  private refuseOverPeerCap(io: ConnectionTransport, peer: string): void {
+    const max = this.peerCap.max;
+    refuseWith(io, `Too many connections from one program (at most ${max})`);
+    this.refusedOverPeerCap += 1;
+    const now = Date.now();
+    if (now - this.lastPeerRefusalLogAt >= REFUSAL_LOG_INTERVAL_MS) {
+      this.lastPeerRefusalLogAt = now;
+      this.logger.warn({ max, peer, refused: this.refusedOverPeerCap }, 'connection refused: its program holds too many connections');
+    }
+  }
+
+  /** The peer of an open connection for the per-peer cap (a process or a port range), if known. */
+  peerOf(connection: RpcConnection): PeerKey | undefined {
+    return this.peerCap.keyOf(connection.id);
   }
 
   /** The open connection with that id, if any. */
@@ -414,6 +489,7 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
 
   closed(connection: RpcConnection, info: DisconnectInfo): void {
     this.connectionsById.delete(connection.id);
+    this.peerCap.remove(connection.id);
     if (connection.activity !== null) {
       const pid = connection.pid;
       connection.activity = null;
@@ -456,4 +532,16 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     );
     return errorReply(request.cmd, request.nonce, RpcErrorCode.UnknownError, 'Unknown Error');
   }
+}
+
+/**
+ * CLOSE 4002 with `message`, then the end. Input is read and dropped, so the socket closes as
+ * soon as the peer closes its end; one whose peer neither reads nor closes is dropped after a
+ * second.
+ */
+function refuseWith(io: ConnectionTransport, message: string): void {
+  io.sink.write(encodeFrame(Opcode.Close, { code: CloseCode.RateLimited, message }));
+  io.end();
+  io.resume();
+  setTimeout(() => io.destroy(), 1000).unref();
 }

@@ -41,6 +41,11 @@ export interface TransportReceiver {
 export interface ConnectionTransport {
   readonly kind: Transport;
   readonly remote: RemotePeer;
+  /**
+   * The accepted socket's file descriptor in this process, where it has one (IPC on Unix):
+   * the per-peer cap looks its peer process up by it (see PeerProcessFinder).
+   */
+  readonly fd?: number | undefined;
   /** Where the connection's outbound queue writes encoded frames. */
   readonly sink: FrameSink;
   /** Starts delivering input to `receiver`; called once, by the connection. */

@@ -11,6 +11,7 @@ export class IpcTransport implements ConnectionTransport {
   readonly kind = 'ipc' as const;
   readonly remote: RemotePeer = UNKNOWN_PEER;
   private readonly decoder: FrameDecoder;
+  readonly fd: number | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -18,6 +19,7 @@ export class IpcTransport implements ConnectionTransport {
   ) {
     this.decoder = new FrameDecoder(maxPayload);
     socket.on('error', () => undefined); // resets are normal; 'close' follows
+    this.fd = descriptorOf(socket);
   }
 
   get sink(): Socket {
@@ -58,4 +60,13 @@ export class IpcTransport implements ConnectionTransport {
     }
     receiver.received(frames);
   }
+}
+
+/**
+ * The socket's file descriptor: Node keeps it on the socket's libuv handle and has no public
+ * accessor. Undefined for a named pipe (Windows) or a socket without a handle.
+ */
+function descriptorOf(socket: Socket): number | undefined {
+  const fd = (socket as unknown as { readonly _handle?: { readonly fd?: unknown } | null })._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }

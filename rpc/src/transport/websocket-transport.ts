@@ -91,6 +91,12 @@ export class WebSocketTransport implements ConnectionTransport {
   readonly kind = 'websocket' as const;
   readonly sink: WebSocketSink;
   private receiver: TransportReceiver | undefined;
+  /**
+   * Messages that came before the connection bound (the server may look the peer up first,
+   * see PeerCap); reading is paused meanwhile, so only what was already read waits here.
+   */
+  private early: { readonly data: RawData; readonly isBinary: boolean }[] = [];
+  private closedEarly = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -99,18 +105,35 @@ export class WebSocketTransport implements ConnectionTransport {
   ) {
     this.sink = new WebSocketSink(ws);
     ws.on('error', () => undefined); // ws closes the socket itself; 'close' follows
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (this.receiver !== undefined) this.onMessage(data, isBinary);
+      else {
+        this.early.push({ data, isBinary });
+        ws.pause();
+      }
+    });
+    ws.on('close', () => {
+      if (this.receiver !== undefined) this.receiver.closed();
+      else this.closedEarly = true;
+    });
   }
 
   bind(receiver: TransportReceiver): void {
     this.receiver = receiver;
-    const ws = this.ws;
     this.sink.onSent = () => receiver.drained();
-    ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
-    ws.on('close', () => receiver.closed());
     // After the server has registered the connection (bind runs inside its constructor), and
     // before any message: the socket's data events come later than a microtask.
     const body = Buffer.from(JSON.stringify(this.handshake));
-    queueMicrotask(() => receiver.received([{ opcode: Opcode.Handshake, body }]));
+    queueMicrotask(() => {
+      receiver.received([{ opcode: Opcode.Handshake, body }]);
+      const early = this.early;
+      this.early = [];
+      // Resumed first: new messages come in a later task, after these, and the connection
+      // may pause reading again while it handles them.
+      if (early.length > 0 && !this.closedEarly) this.ws.resume();
+      for (const message of early) this.onMessage(message.data, message.isBinary);
+      if (this.closedEarly) receiver.closed();
+    });
   }
 
   pause(): void {

@@ -41,6 +41,32 @@ describe('companion/client lobbies against the emulator', () => {
     expect(after.result).toMatchObject({ successful: false, type: 'HttpError', status: 403, errorCode: 50001 });
   });
 
+  it('a game that starts while its player is in lobbies knows them from its session: getLobbyIds, handles and lobbyCreated once each', async () => {
+    const platform = await startTestPlatform();
+    const [alice, bob] = [await game(platform, 'alice'), await game(platform, 'bob')];
+    const { lobbyId } = await alice.createOrJoinLobbyWithMetadata('squad-7', { map: 'harbour' }, {});
+    await bob.createOrJoinLobby('squad-7');
+    const { lobbyId: other } = await alice.createOrJoinLobby('duo');
+
+    // A second game of alice (a restart, another device): no call, its session tells it.
+    const created: string[] = [];
+    const again = newClient(platform);
+    again.setLobbyCallbacks({ lobbyCreated: (id) => created.push(id) });
+    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+    await again.updateToken('Bearer', token.accessToken);
+    await vi.waitFor(() => expect(again.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
+    expect(again.getLobbyIds().sort()).toEqual([lobbyId, other].sort());
+    expect(again.getLobbyHandle(lobbyId as string)).toMatchObject({ metadata: { map: 'harbour' } });
+    expect(again.getLobbyHandle(lobbyId as string)?.lobbyMemberIds).toHaveLength(2);
+    expect(created.sort()).toEqual([lobbyId, other].sort());
+    // A game of another application is told of none of them.
+    const otherGame = platform.admin.createApp({ name: 'Other Game' });
+    platform.admin.patchApp(otherGame.id, { public_client: true });
+    const otherApp = await game(platform, 'alice', { applicationId: otherGame.id });
+    expect(otherApp.getLobbyIds()).toEqual([]);
+  });
+
   it('refusals come back as results naming the problem, never throwing, never with the token', async () => {
     const platform = await startTestPlatform();
     const alice = await game(platform, 'alice');

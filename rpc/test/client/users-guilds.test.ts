@@ -116,6 +116,32 @@ describe('companion/client users: getCurrentUserV2, getUser and live handles', (
     expect((await alice.removeRelationship(idOf('dave'))).successful).toBe(true);
     await vi.waitFor(() => expect(alice.getUser(idOf('dave'))).toBeUndefined(), { timeout: 5000 });
   });
+
+  it('a game friend who is no platform-wide friend is known to getUser, from the events and from the list asked at READY, until the game friendship ends', async () => {
+    const platform = await startTestPlatform();
+    const alice = await game(platform, 'alice');
+    const bob = await game(platform, 'bob');
+    await vi.waitFor(() => expect(alice.getCurrentUserV2()).toBeDefined(), { timeout: 5000 });
+    await vi.waitFor(() => expect(bob.getCurrentUserV2()).toBeDefined(), { timeout: 5000 });
+    const aliceId = alice.getCurrentUserV2()?.id ?? '';
+    const bobId = bob.getCurrentUserV2()?.id ?? '';
+    expect((await alice.removeDiscordAndGameFriend(bobId)).successful).toBe(true);
+    await vi.waitFor(() => expect(alice.getUser(bobId)).toBeUndefined(), { timeout: 5000 });
+
+    expect((await alice.sendGameFriendRequestById(bobId)).successful).toBe(true);
+    // A game request is a relationship too: the other player is known on both sides.
+    await vi.waitFor(() => expect(bob.getUser(aliceId)?.username).toBe('alice'), { timeout: 5000 });
+    expect((await bob.acceptGameFriendRequest(aliceId)).successful).toBe(true);
+    await vi.waitFor(() => expect(alice.getRelationshipHandle(bobId).gameRelationshipType).toBe(1), { timeout: 5000 });
+    expect(alice.getUser(bobId)?.toJSON()).toMatchObject({ id: bobId, username: 'bob', displayName: 'Bob', status: StatusType.Offline });
+
+    // A game started afterwards hears of no game friend in READY: the list the SDK asks for then tells it.
+    const later = await game(platform, 'alice');
+    await vi.waitFor(() => expect(later.getUser(bobId)?.username).toBe('bob'), { timeout: 5000 });
+
+    expect((await alice.removeGameFriend(bobId)).successful).toBe(true);
+    await vi.waitFor(() => expect(alice.getUser(bobId)).toBeUndefined(), { timeout: 5000 });
+  });
 });
 
 /** The seeded guild with categories and channels added to its state file, stored out of order. */

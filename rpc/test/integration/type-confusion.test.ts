@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRawFrame, Opcode, type RpcLogger } from '../../src/index.js';
 import { RawClient } from '../support/raw-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { freePorts, WsClient } from '../support/ws-client.js';
+import { listenWebSocket } from '../../src/transport/websocket-listener.js';
 
 let ts: TestServer | undefined;
 afterEach(async () => {
@@ -64,6 +66,31 @@ describe('type-confused input gets the protocol error, never an internal error',
     expect(JSON.stringify(echoed.nonce)).toBe(fine);
     expect((await client.request('SET_ACTIVITY', { pid: 1, activity: { state: 'after' } })).evt).toBeNull();
     expect(logs.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
+  it('issue 25 §4.1: a request whose args nest deeper than 256 levels gets its ERROR with its own nonce', async () => {
+    const { client, logs } = await readyClient();
+    const deepArgs = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const before = await exchange(client, `{"cmd":"SET_ACTIVITY","nonce":"before-args","args":${deepArgs}}`);
+    expect(before).toEqual({ cmd: null, data: { code: 4000, message: 'Payload nested deeper than 256 levels' }, evt: 'ERROR', nonce: 'before-args' });
+    // After the deep member too, and with the nonce's JSON type kept.
+    const after = await exchange(client, `{"cmd":"SET_ACTIVITY","args":{"activity":${deepArgs}},"nonce":42}`);
+    expect(after).toEqual({ cmd: null, data: { code: 4000, message: 'Payload nested deeper than 256 levels' }, evt: 'ERROR', nonce: 42 });
+    // The game's next request on the same socket is answered as usual.
+    expect((await client.request('SET_ACTIVITY', { pid: 1, activity: { state: 'after' } })).evt).toBeNull();
+    expect(logs.filter((line) => line.level === 'error')).toEqual([]);
+    // The same over the WebSocket transport, where one message is one request.
+    const result = await listenWebSocket({ server: ts!.server, ports: await freePorts(1) });
+    if (result.listener === null) throw new Error(result.reason);
+    const listener = result.listener;
+    try {
+      const { client: ws } = await WsClient.ready(listener.port);
+      ws.ws.send(`{"cmd":"SET_ACTIVITY","args":{"pid":1,"activity":${deepArgs}},"nonce":"over-ws"}`);
+      expect(await ws.next()).toEqual({ cmd: null, data: { code: 4000, message: 'Payload nested deeper than 256 levels' }, evt: 'ERROR', nonce: 'over-ws' });
+      ws.close();
+    } finally {
+      await listener.close();
+    }
   });
 
   it('brackets inside strings do not count as nesting', async () => {

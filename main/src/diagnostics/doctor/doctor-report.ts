@@ -199,6 +199,23 @@ function mergeDirectories(planned: readonly { dir: string; kind: ListenDirectory
 
 type ReportBody = Omit<DoctorReport, 'findings'>;
 
+/**
+ * Which of the libraries in the report stop at a dead path, as the library list works them out:
+ * a library that takes the first path that exists (the Rust crate) or the first entry listed
+ * (pypresence) stops there only when it reaches that path before a working one.
+ */
+function whoStopsAt(deadPath: string, clients: readonly ClientReport[]): string {
+  const stopping = clients.filter((client) => client.outcome.kind === 'fails' && client.outcome.path === deadPath).map((client) => client.name);
+  if (stopping.length > 0) return `${stopping.join(', ')} ${stopping.length === 1 ? 'stops' : 'stop'} at it`;
+  return 'no library here stops at it now (each reaches another socket first), though pypresence (the first entry listed) or the Rust crate (the first path that exists) may once sockets change';
+}
+
+/** What removes a stale socket: the running Companion when it is in one of its directories. */
+function staleRemedy(slot: SocketSlot, companion: CompanionStatus): string {
+  const watched = companion.state === 'running' && companion.listeners.some((listener) => path.dirname(listener.path) === slot.dir);
+  return watched ? 'the running Companion removes it within seconds, or delete it' : 'Companion removes it when it starts (and while it runs), or delete it';
+}
+
 function findings(report: ReportBody, runUserDir: string, view: FsView): string[] {
   const out: string[] = [];
   const { companion, environment } = report;
@@ -207,9 +224,9 @@ function findings(report: ReportBody, runUserDir: string, view: FsView): string[
     out.push(`Companion is not running: ${companion.runtimeFile} is left from a host that is gone${companion.pid === null ? '' : ` (pid ${companion.pid})`}; 'companion serve' replaces it`);
   }
   for (const slot of report.sockets) {
-    if (slot.state === 'refuses') out.push(`${slot.path} is a stale socket (nobody listens): pypresence and the Rust crate stop at it; Companion removes it when it starts, or delete it`);
+    if (slot.state === 'refuses') out.push(`${slot.path} is a stale socket (nobody listens): ${whoStopsAt(slot.path, report.clients)}; ${staleRemedy(slot, companion)}`);
     if (slot.state === 'no-access') out.push(`${slot.path} belongs to another user: libraries skip it or stop at it`);
-    if (slot.state === 'file') out.push(`${slot.path} is not a socket: the Rust crate and pypresence stop at it; remove it`);
+    if (slot.state === 'file') out.push(`${slot.path} is not a socket: ${whoStopsAt(slot.path, report.clients)}; remove it`);
   }
   if (companion.state === 'running') {
     for (const listener of companion.listeners) {

@@ -6,6 +6,7 @@ import { GrantSync } from '../auth/grant-sync.js';
 import { installGuildCommands, type GuildCommands } from '../guilds/guild-commands.js';
 import { platformGuildSource } from '../guilds/platform-guild-source.js';
 import { HostRecorder } from '../record/host-recorder.js';
+import type { RelayOutcomeSource } from '../record/host-events.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
@@ -29,7 +30,7 @@ export interface AuthorizationSide {
 export async function startAuthorizationSide(
   options: HostOptions,
   tuning: HostTuning,
-  parts: { session: PlatformSession; server: RpcServer },
+  parts: { session: PlatformSession; server: RpcServer; relay?: RelayOutcomeSource },
   teardown: Teardown,
 ): Promise<AuthorizationSide> {
   const { session, server } = parts;
@@ -47,7 +48,7 @@ export async function startAuthorizationSide(
     logger,
   });
   teardown.add(() => broker.dispose());
-  const recorder = new HostRecorder({ server, consent: broker, gateway: session, version: options.version, logger });
+  const recorder = new HostRecorder({ server, consent: broker, gateway: session, ...(parts.relay === undefined ? {} : { relay: parts.relay }), version: options.version, logger });
   teardown.add(() => recorder.stop());
   if (options.record !== undefined) await recorder.start(options.record.file, { secrets: options.record.secrets });
   installAuthCommands({

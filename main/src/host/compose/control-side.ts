@@ -54,6 +54,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   let webUi: WebUi | null = null;
   const extraRoutes = [
     uiLinkRoute(() => webUi),
+    inspectorFramesRoute(() => webUi),
     ...(options.qa?.controlRoutes({
       server,
       session,
@@ -85,6 +86,8 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   teardown.add(() => control.close());
 
   const lint = frameLinter(server, session.publicApi);
+  // Recordings carry the lints the live inspector shows (issue 26 §9).
+  auth.recorder.lintWith(lint);
   const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
   const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId) });
   const logLevel = logLevelOf(options.logger);
@@ -105,6 +108,25 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   const started = webUi;
   if (started !== null) teardown.add(() => started.close());
   return { control, webUi: started, frameLinter: lint, hostEvents, images };
+}
+
+/**
+ * `GET /v1/inspector/frames/:since`: the inspector's rows the host keeps whose seq is above
+ * `since` (0: all of them, every connection's from its first byte), as the UI gets them, with
+ * `dropped_before` where rows were dropped, and the newest seq (to ask from next).
+ */
+function inspectorFramesRoute(webUi: () => WebUi | null): ControlRouteEntry {
+  return [
+    'GET',
+    '/v1/inspector/frames/:since',
+    async ({ params }) => {
+      const frames = webUi()?.frames;
+      if (frames === undefined) throw new ControlError(404, 'This host keeps no inspector rows (it serves no web UI)');
+      const since = Number(params['since']);
+      if (!Number.isSafeInteger(since) || since < 0) throw new ControlError(400, "'since' must be a non-negative integer", 'invalid_request');
+      return { last_seq: frames.lastSeq, frames: frames.since(since) };
+    },
+  ];
 }
 
 /** `POST /v1/ui/links`: a URL that opens the web UI once (`companion ui`). */

@@ -11,6 +11,8 @@ export function gatewayState(status: SessionStatus['status']): GatewayState {
       return 'ready';
     case 'reconnecting':
       return 'reconnecting';
+    case 'banned':
+      return 'banned';
     case 'connecting':
     case 'signing-in':
       return 'connecting';

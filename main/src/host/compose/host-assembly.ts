@@ -17,6 +17,7 @@ import { createRpcSide } from './rpc-side.js';
 import { publishRuntimeInfo } from './runtime-record.js';
 import { Later } from './later.js';
 import { followSession } from './session-wiring.js';
+import { refusePlatformCommandsWhileBanned } from '../session/banned-account-gate.js';
 import { createSocialSide, type SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
 
@@ -50,12 +51,15 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const platform = await startPlatformSide(options, tuning, teardown, (): PresenceUpdateCommand => laterRelay.get().relay.current());
   const { session } = platform;
   const relay = laterRelay.set(await startPresenceRelay(options, tuning, session, teardown));
-  const { server, apps } = createRpcSide(session, platform.url, logger, teardown);
+  const perProgram = options.listen?.maxConnectionsPerProgram;
+  const { server, apps } = createRpcSide(session, platform.url, logger, teardown, perProgram === undefined ? {} : { maxConnectionsPerPeer: perProgram });
   const social = createSocialSide(options, tuning, { session, server });
-  const auth = await startAuthorizationSide(options, tuning, { session, server }, teardown);
+  const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
+  // Last: it wraps the handlers installed above.
+  refusePlatformCommandsWhileBanned(server, () => session.banned);
 
   const { approvals: origins, warning: originsWarning } = await loadOriginApprovals({ dataDir: options.dataDir, platformUrl: platform.url, apps, logger });
   teardown.add(() => origins.flush());

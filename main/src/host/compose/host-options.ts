@@ -26,6 +26,11 @@ export interface ListenOptions {
    * answers npm discord-rpc's `GET /` probe with 404 (default true).
    */
   readonly rpcWebSocket?: boolean;
+  /**
+   * Open RPC connections one program may hold (default 64, see the RPC server's PeerCap); one
+   * more is refused with CLOSE 4002.
+   */
+  readonly maxConnectionsPerProgram?: number;
 }
 
 /** The platform the host signs in to, and the account. */
@@ -92,6 +97,8 @@ export interface HostTuning {
   readonly platformLimits?: PlatformLimitsInput;
   /** The gateway client's backoff, jitter and timeouts. */
   readonly gateway?: Partial<Omit<GatewayClientOptions, 'url' | 'token' | 'faults'>>;
+  /** The waits of signing in again after the platform refused the account's session, e.g. a ban (default 1 s doubling to 60 s). */
+  readonly signInAgainMs?: { readonly initialMs: number; readonly maxMs: number };
   /** The relay's game-activity limit (default 5 per 20 s). */
   readonly relayLimit?: RateLimit;
   /** How long a consent prompt waits for the player (default 5 minutes). */

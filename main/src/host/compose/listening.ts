@@ -1,4 +1,4 @@
-import { ipcListenDirectories, listenIpcDirectories, type IpcListenerSet, type RpcServer } from '../../../../rpc/src/index.js';
+import { ipcListenDirectories, listenIpcDirectories, StaleSocketSweeper, type IpcListenerSet, type RpcServer } from '../../../../rpc/src/index.js';
 import type { WebSocketListener } from '../../../../rpc/src/transport/websocket-listener.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { HostOptions, HostTuning } from './host-options.js';
@@ -44,5 +44,14 @@ export async function startListening(
   });
   const closeIpc = once(() => ipc.close());
   teardown.add(closeIpc);
+  // A discord-ipc-N beside the host's that stops answering later is removed too (stale-socket-sweeper.ts).
+  // Windows' named pipes leave nothing behind.
+  if (process.platform === 'win32') return { webSocket, ipc, closeIpc };
+  const sweeper = StaleSocketSweeper.start({
+    dirs: ipc.listeners.map((placed) => placed.directory.dir),
+    own: ipc.listeners.map((placed) => placed.listener.path),
+    onRemoved: (socketPath) => options.logger.info({ path: socketPath }, 'removed a stale socket (nobody listens on it)'),
+  });
+  teardown.add(() => sweeper.close());
   return { webSocket, ipc, closeIpc };
 }

@@ -43,6 +43,7 @@ export async function startPlatformSide(
     logger: options.logger,
     presence,
     gatewayOptions,
+    ...(tuning.signInAgainMs === undefined ? {} : { recoveryRetryMs: tuning.signInAgainMs }),
     ...(options.platform?.tokenStore === undefined ? {} : { tokenStore: options.platform.tokenStore }),
   });
   teardown.add(() => session.close());

@@ -13,7 +13,13 @@ export interface RpcSide {
 }
 
 /** The RPC server: READY names the session's user; application ids resolve through the platform. */
-export function createRpcSide(session: PlatformSession, platformUrl: string, logger: RpcLogger, teardown: Teardown): RpcSide {
+export function createRpcSide(
+  session: PlatformSession,
+  platformUrl: string,
+  logger: RpcLogger,
+  teardown: Teardown,
+  caps: { readonly maxConnectionsPerPeer?: number } = {},
+): RpcSide {
   const apps = new ApplicationDirectory(new PlatformApplicationLookup(session.publicApi, () => session.authedApi()));
   const config = readyConfigFor(platformUrl);
   const server = new RpcServer({
@@ -24,6 +30,7 @@ export function createRpcSide(session: PlatformSession, platformUrl: string, log
     resolveApplication: (clientId) => apps.resolve(clientId),
     applicationName: (clientId) => `Application ${clientId}`,
     logger,
+    ...caps,
   });
   teardown.add(() => server.closeAll());
   return { server, apps };

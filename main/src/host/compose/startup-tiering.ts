@@ -4,15 +4,22 @@ import v8 from 'node:v8';
  * V8's compilers held back while `companion serve` starts.
  *
  * Startup code runs once: loading 160-odd modules, opening stores, binding sockets, signing in.
- * V8 still compiles some of it with Sparkplug and TurboFan, and the compilers' own code, several
- * MiB of the node binary, then stays resident for the life of the process. So bin/companion.js
- * holds both back for `serve` and serve.ts lets them go once the host has started; the code that
- * runs under load (frame decoding, dispatch, SET_ACTIVITY) gets compiled as usual as soon as it
- * is hot, and the bench's throughput phases measure it so. A user who set any of these flags
- * (node options) keeps them: nothing is held then.
+ * V8 still compiles some of it with its baseline and optimizing compilers, and the compilers'
+ * own code, several MiB of the node binary, then stays resident for the life of the process.
+ * So bin/companion.js holds them back for `serve` and serve.ts lets them go once the host has
+ * started; the code that runs under load (frame decoding, dispatch, SET_ACTIVITY) gets compiled
+ * as usual as soon as it is hot, and the bench's throughput phases measure it so. A user who set
+ * any of these flags (node options) keeps them: nothing is held then.
+ *
+ * V8's flags differ between Node majors (Node 22 and 24 have no --interrupt-budget, Node 24
+ * has Maglev on by default), and an unknown flag makes V8 print "unrecognized flag" on stderr
+ * and drop the rest of the string. So each supported Node major has its own flags below, every
+ * one of them in that Node's `node --v8-options` (main/test/packaging/node-versions.test.ts
+ * checks it on each), and any other major is left with V8's defaults.
  *
  * Node documents changing V8 flags after start as unpredictable; it stays for what it measurably
- * saves. Measured 2026-11-25 (2 cores, Node 20.20.2, shared with other work): idle VmRSS of
+ * saves (docs/performance.md, "Start-up tiering per Node version"). Measured 2026-11-25 (2
+ * cores, Node 20.20.2, shared with other work): idle VmRSS of
  * `node bin/companion.js serve --runtime-dir D --data-dir D2` (held) against
  * `node --opt bin/companion.js serve ...` (the same V8 defaults, but user-set: nothing held),
  * embedded emulator, no game, 8 pairs started side by side, read 5 s after "listening":
@@ -20,11 +27,17 @@ import v8 from 'node:v8';
  * differences (2.1-5.5). The idle RSS target of `companion serve` is 60 MiB.
  */
 
-const HOLD = '--no-opt --no-sparkplug';
+/** What is set while `serve` starts, and once it has started. */
+export interface TieringFlags {
+  readonly hold: string;
+  readonly release: string;
+}
+
 /**
- * Node's defaults for both, and hot code optimized early: after 16,896 bytes of bytecode have
- * run in a function (V8's default waits for three times 67,584), so the hot path is compiled
- * while the first games connect rather than spread over their first seconds of updates.
+ * Node 20 (V8 11.3): V8's defaults for both compilers, and hot code optimized early: after
+ * 16,896 bytes of bytecode have run in a function (V8's default waits for three times 67,584),
+ * so the hot path is compiled while the first games connect rather than spread over their
+ * first seconds of updates.
  *
  * On one CPU the compiler's thread, even at nice 10 (background-priority.ts), keeps that CPU for
  * a scheduler slice each time it runs, so every compile spread over the first updates was a late
@@ -33,22 +46,58 @@ const HOLD = '--no-opt --no-sparkplug';
  * requests on a fresh host, four runs each, interleaved: V8's defaults 566, 690, 659, 605 µs;
  * these 262, 291, 289, 315 µs; arRPC beside them 276, 282, 327, 338 µs (p50 unchanged).
  */
-const RELEASE = '--opt --sparkplug --interrupt-budget=16896 --ticks-before-optimization=1';
-const USER_SET = /--(no-)?(opt|turbofan|sparkplug|interrupt-budget|ticks-before-optimization)\b/;
+const NODE_20: TieringFlags = {
+  hold: '--no-opt --no-sparkplug',
+  release: '--opt --sparkplug --interrupt-budget=16896 --ticks-before-optimization=1',
+};
 
-let held = false;
+/**
+ * Node 22 (V8 12.4, built without Maglev): V8 counts invocations instead of bytecode budgets;
+ * the release restores its defaults (the early tier-up of Node 20 has no like-for-like flag
+ * here and was not re-measured).
+ */
+const NODE_22: TieringFlags = {
+  hold: '--no-opt --no-sparkplug',
+  release: '--opt --sparkplug',
+};
 
-/** Before the host's modules load: nothing is compiled beyond bytecode until `compileFromNowOn`. */
-export function holdCompilersForStartup(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env['NODE_OPTIONS'] ?? ''): boolean {
+/** Node 24 (V8 13.6): Maglev, the mid-tier optimizing compiler, is on by default and held too. */
+const NODE_24: TieringFlags = {
+  hold: '--no-opt --no-sparkplug --no-maglev',
+  release: '--opt --sparkplug --maglev',
+};
+
+const BY_MAJOR: Readonly<Record<number, TieringFlags>> = { 20: NODE_20, 22: NODE_22, 24: NODE_24 };
+
+/** The flags for this Node (`process.versions.node`); undefined for a major not known here: nothing is held. */
+export function tieringFlagsFor(nodeVersion: string = process.versions.node): TieringFlags | undefined {
+  return BY_MAJOR[Number(nodeVersion.split('.')[0])];
+}
+
+/** Node majors with their own flags, for the tests that check each against its V8. */
+export const TIERED_NODE_MAJORS: readonly number[] = Object.keys(BY_MAJOR).map(Number);
+
+const USER_SET = /--(no-)?(opt|turbofan|sparkplug|maglev|interrupt-budget|ticks-before-optimization|invocation-count-for-[a-z-]+)\b/;
+
+let held: TieringFlags | undefined;
+
+/**
+ * Before the host's modules load: nothing is compiled beyond bytecode until `compileFromNowOn`.
+ * False (nothing set) when the user set a compiler flag or this Node major has no flags here.
+ */
+export function holdCompilersForStartup(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env['NODE_OPTIONS'] ?? '', nodeVersion = process.versions.node): boolean {
   if (execArgv.some((arg) => USER_SET.test(arg)) || USER_SET.test(nodeOptions)) return false;
-  v8.setFlagsFromString(HOLD);
-  held = true;
+  const flags = tieringFlagsFor(nodeVersion);
+  if (flags === undefined) return false;
+  v8.setFlagsFromString(flags.hold);
+  held = flags;
   return true;
 }
 
 /** Startup is over: hot code is compiled again. A no-op unless held. */
 export function compileFromNowOn(): void {
-  if (!held) return;
-  held = false;
-  v8.setFlagsFromString(RELEASE);
+  if (held === undefined) return;
+  const { release } = held;
+  held = undefined;
+  v8.setFlagsFromString(release);
 }

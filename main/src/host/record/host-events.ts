@@ -1,7 +1,8 @@
 import type { DisconnectInfo, RpcConnection, RpcServer } from '../../../../rpc/src/index.js';
-import type { CloseRecord, ConsentRecord, GatewayRecord, OpenRecord, ReadyRecord } from '../../../../common/src/recording/recording-format.js';
+import type { CloseRecord, ConsentRecord, GatewayRecord, OpenRecord, ReadyRecord, RelayRecord } from '../../../../common/src/recording/recording-format.js';
 import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import type { RelayOutcome } from '../presence/relay-outcomes.js';
 
 /** A host-side event as the recording format names it, without its time (each listener stamps its own). */
 export type HostEvent =
@@ -12,7 +13,8 @@ export type HostEvent =
       readonly probe: boolean;
     })
   | Omit<ConsentRecord, 't'>
-  | Omit<GatewayRecord, 't'>;
+  | Omit<GatewayRecord, 't'>
+  | Omit<RelayRecord, 't'>;
 
 /** Where host events come from: the RPC server, and optionally consent and the gateway. */
 export interface HostEventSources {
@@ -21,6 +23,14 @@ export interface HostEventSources {
   readonly consent?: Pick<ConsentBroker, 'on' | 'off'> | undefined;
   /** The platform session: its `dispatch` events (gateway dispatches). */
   readonly gateway?: Pick<PlatformSession, 'on' | 'off'> | undefined;
+  /** The presence relay: its `outcome` events (what became of each game update). */
+  readonly relay?: RelayOutcomeSource | undefined;
+}
+
+/** Something that reports relay outcomes (the presence relay). */
+export interface RelayOutcomeSource {
+  on(event: 'outcome', listener: (outcome: RelayOutcome) => void): unknown;
+  off(event: 'outcome', listener: (outcome: RelayOutcome) => void): unknown;
 }
 
 function consentEvent(request: ConsentRequestView, outcome: ConsentOutcome, by: 'player' | 'policy'): Omit<ConsentRecord, 't'> {
@@ -83,8 +93,13 @@ export class HostEvents {
     this.emit({ kind: 'gateway', type, data });
   };
 
+  private readonly onOutcome = (outcome: RelayOutcome): void => {
+    this.emit({ kind: 'relay', connection: outcome.connection_id, outcome });
+  };
+
   private attach(): void {
-    const { server, consent, gateway } = this.sources;
+    const { server, consent, gateway, relay } = this.sources;
+    relay?.on('outcome', this.onOutcome);
     server.on('connection', this.onConnection);
     server.on('ready', this.onReady);
     server.on('disconnect', this.onDisconnect);
@@ -94,7 +109,8 @@ export class HostEvents {
   }
 
   private detach(): void {
-    const { server, consent, gateway } = this.sources;
+    const { server, consent, gateway, relay } = this.sources;
+    relay?.off('outcome', this.onOutcome);
     server.off('connection', this.onConnection);
     server.off('ready', this.onReady);
     server.off('disconnect', this.onDisconnect);

@@ -4,7 +4,8 @@ import type { FrameTrace, RpcLogger, RpcServer } from '../../../../rpc/src/index
 import type { ConsentBroker } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import { headerRecord, type BodyRecord } from '../../../../common/src/recording/recording-format.js';
-import { HostEvents, type HostEvent } from './host-events.js';
+import type { LintView } from '../../../../preload/src/contract.js';
+import { HostEvents, type HostEvent, type RelayOutcomeSource } from './host-events.js';
 import type { RecordWriter } from './record-writer.js';
 
 /** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
@@ -14,6 +15,8 @@ export interface RecorderSources {
   readonly consent?: Pick<ConsentBroker, 'on' | 'off'>;
   /** The platform session: its `dispatch` events (gateway dispatches). */
   readonly gateway?: Pick<PlatformSession, 'on' | 'off'>;
+  /** The presence relay: its outcomes are recorded as the live inspector lists them (`relay` records). */
+  readonly relay?: RelayOutcomeSource;
   /** Written into the header. */
   readonly version: string;
   readonly logger?: RpcLogger;
@@ -49,6 +52,13 @@ export interface HostRecorderEvents {
   status: [RecorderStatus];
 }
 
+/** Lints an incoming SET_ACTIVITY as the inspector does (ui-bridge/frame-lints.ts), so a recording carries them. */
+export interface RecorderLinter {
+  /** The connection's application id ('' when unknown). */
+  applicationOf(connectionId: string): string;
+  lint(applicationId: string, args: unknown, at: number): readonly LintView[];
+}
+
 export class RecorderBusyError extends Error {
   constructor(readonly file: string) {
     super(`already recording to ${file}; stop that recording first`);
@@ -80,10 +90,16 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
 
   private readonly events: HostEvents;
   private unsubscribeEvents: (() => void) | undefined;
+  private linter: RecorderLinter | undefined;
 
   constructor(private readonly sources: RecorderSources) {
     super();
     this.events = new HostEvents(sources);
+  }
+
+  /** From now on, an incoming SET_ACTIVITY's lints follow its frame (a `lint` record), as the live inspector shows them. */
+  lintWith(linter: RecorderLinter): void {
+    this.linter = linter;
   }
 
   get recording(): boolean {
@@ -190,7 +206,17 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
       trace.payload,
       trace.json,
     );
+    if (this.linter !== undefined && trace.direction === 'in' && trace.opcode === 1) this.writeLints(session, this.linter, trace);
   };
+
+  private writeLints(session: Session, linter: RecorderLinter, trace: FrameTrace): void {
+    const payload = trace.payload as { cmd?: unknown; args?: unknown; nonce?: unknown } | null;
+    if (payload?.cmd !== 'SET_ACTIVITY') return;
+    const lints = linter.lint(linter.applicationOf(trace.connectionId), payload.args, trace.at);
+    if (lints.length === 0) return;
+    const nonce = typeof payload.nonce === 'string' ? payload.nonce : null;
+    session.writer.append({ kind: 'lint', t: performance.now() - session.origin, connection: trace.connectionId, nonce, lints });
+  }
 
   private readonly onHostEvent = (event: HostEvent): void => {
     const session = this.session;

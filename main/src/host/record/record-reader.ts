@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { RecordingError } from '../../../../common/src/recording/recording-error.js';
 import { BODY_KINDS, type BodyRecord, type HeaderRecord } from '../../../../common/src/recording/recording-format.js';
+import { looksLikeExport, parseInspectorExport } from './export-reader.js';
 import { isRecordMap, scanRecordingSync, type DeflatedChunk, type InflatedChunk, type RecordingScan, type RecordingTail } from '../../../../common/src/recording/recording-scan.js';
 
 export interface Recording {
@@ -28,8 +29,9 @@ export async function readRecording(file: string): Promise<Recording> {
   return parseRecording(bytes, file);
 }
 
-/** The records of a recording held in memory; `source` names it in errors. */
+/** The records of a recording (or of an inspector export, read as one) held in memory; `source` names it in errors. */
 export function parseRecording(bytes: Uint8Array, source: string): Recording {
+  if (looksLikeExport(bytes)) return parseInspectorExport(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), source);
   const records: BodyRecord[] = [];
   let skipped = 0;
   const scan = scanRecording(bytes, source, (value) => {

@@ -29,6 +29,8 @@ function connectionOf(record: BodyRecord): string | null {
     case 'open':
     case 'ready':
     case 'close':
+    case 'relay':
+    case 'lint':
       return record.connection;
     case 'consent':
       return record.connection;
@@ -112,5 +114,9 @@ export function timelineLine(record: BodyRecord, options: { full?: boolean } = {
       return `${head}· gateway ${record.type} ${compactJson(record.data, max)}`;
     case 'gap':
       return `${head}· ${record.dropped} records lost here (the disk did not keep up)`;
+    case 'relay':
+      return `${head}· relay ${compactJson(record.outcome, max)}`;
+    case 'lint':
+      return `${head}· lint${record.nonce === null ? '' : ` nonce=${record.nonce}`} ${record.lints.map((lint) => `${lint.field}: ${lint.code}`).join(', ')}`;
   }
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { PlatformUser, PresenceUpdateCommand, ReadyEvent } from '../../../../platform/src/wire/index.js';
+import { Backoff } from '../gateway/backoff.js';
 import { GatewayClient, PlatformApi, PlatformApiError, type GatewayStatus } from '../gateway/index.js';
 import type { AccountCache } from './account-cache.js';
 import type { RpcLogger } from '../../../../rpc/src/index.js';
@@ -17,8 +18,12 @@ export class SupersededError extends Error {
 export type Credentials = { readonly username: string } | { readonly token: string };
 
 export interface SessionStatus {
-  /** 'signed-out' when no account is signed in; else the gateway's status. */
-  readonly status: GatewayStatus | 'signed-out' | 'signing-in';
+  /**
+   * 'signed-out' when no account is signed in; 'banned' while the platform refuses the
+   * signed-in account for a ban (the session signs in again by itself once it is lifted);
+   * else the gateway's status.
+   */
+  readonly status: GatewayStatus | 'signed-out' | 'signing-in' | 'banned';
   readonly detail: string;
 }
 
@@ -44,6 +49,10 @@ export interface PlatformSessionOptions {
   readonly gatewayOptions?: Partial<ConstructorParameters<typeof GatewayClient>[0]>;
   /** Retry delay for a sign-in that failed because the platform was unreachable. */
   readonly signInRetryMs?: { readonly initialMs: number; readonly maxMs: number };
+  /** Retry delay of the sign-in again after the platform refused the account's gateway session (a ban) (default 1 s doubling to 60 s). */
+  readonly recoveryRetryMs?: { readonly initialMs: number; readonly maxMs: number };
+  /** Jitter source in [0, 1) for the recovery's delays. */
+  readonly random?: () => number;
 }
 
 export interface PlatformSessionEvents {
@@ -82,10 +91,22 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   private retryWake: (() => void) | undefined;
   /** Bumped by every sign-in and sign-out, so a stale attempt never wins. */
   private generation = 0;
+  /** How the current account signed in, to sign in again after the platform refused its session. */
+  private credentials: Credentials | null = null;
+  /** The waits between sign-ins again, reset by a READY. */
+  private readonly recovery: Backoff;
+  /** A sign-in again ran since the last READY: the next one waits. */
+  private recovering = false;
 
   constructor(private readonly options: PlatformSessionOptions) {
     super();
     this.publicApi = new PlatformApi({ baseUrl: options.baseUrl });
+    this.recovery = new Backoff(options.recoveryRetryMs ?? { initialMs: 1000, maxMs: 60_000 }, options.random ?? Math.random);
+  }
+
+  /** The platform refuses the signed-in account for a ban: games' platform commands are refused meanwhile. */
+  get banned(): boolean {
+    return this.state.status === 'banned';
   }
 
   /** Loads the cached account (for READY before the platform answers). */
@@ -134,6 +155,14 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
         return await this.attempt(credentials, generation);
       } catch (error) {
         if (generation !== this.generation) throw error instanceof SupersededError ? error : new SupersededError();
+        if (isBanRefusal(error)) {
+          // Not the credentials' fault: they work again once the ban is lifted, so keep trying in the background.
+          this.credentials = credentials;
+          this.recovering = true;
+          this.setStatus({ status: 'banned', detail: `the platform account is banned (${errorText(error)}); signing in again later` });
+          void this.signInAgain(credentials, generation);
+          throw error;
+        }
         const unreachable = error instanceof PlatformApiError && error.status === 0;
         if (!unreachable || options.retry === false) {
           // A token the platform refuses is useless next time too.
@@ -166,6 +195,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     await this.stopCurrent();
     if (generation !== this.generation) throw new SupersededError();
     this.setStatus({ status: 'signing-in', detail: 'signing in' });
+    this.credentials = credentials;
     return this.adopt(confirmed);
   }
 
@@ -173,6 +203,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
   private async attempt(credentials: Credentials, generation: number): Promise<PlatformUser> {
     const confirmed = await this.confirm(credentials);
     if (generation !== this.generation) throw new SupersededError();
+    this.credentials = credentials;
     return this.adopt(confirmed);
   }
 
@@ -218,8 +249,14 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
       ...this.options.gatewayOptions,
     });
     this.gateway = gateway;
-    gateway.on('status', (status, detail) => this.setStatus({ status, detail }));
+    gateway.on('status', (status, detail) => {
+      // Stopped by the platform (not by a sign-in or sign-out, which drop the gateway first): find out why and sign in again.
+      if (status === 'stopped' && this.gateway === gateway) this.refused(detail);
+      else this.setStatus({ status, detail });
+    });
     gateway.on('ready', (ready) => {
+      this.recovering = false;
+      this.recovery.reset();
       // The platform is the source of truth for the account: every READY refreshes the cache.
       this.liveUser = ready.user;
       this.cachedUser = ready.user;
@@ -230,6 +267,100 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     gateway.on('dispatch', (t, d) => this.emit('dispatch', t, d));
     gateway.on('drain', () => this.emit('drain'));
     gateway.start();
+  }
+
+  /**
+   * The platform ended the account's gateway session for good (4004: a ban, or a token it no
+   * longer takes). The session signs in again with the same credentials, with backoff: a
+   * ban shows as 'banned' until it is lifted, then the account is back by itself; credentials
+   * the platform no longer knows sign out, as at sign-in.
+   */
+  private refused(detail: string): void {
+    const credentials = this.credentials;
+    this.gateway = null;
+    this.api = null;
+    if (credentials === null) {
+      this.setStatus({ status: 'stopped', detail });
+      return;
+    }
+    this.setStatus({ status: 'signing-in', detail: `${detail}; signing in again` });
+    void this.signInAgain(credentials, this.generation);
+  }
+
+  private async signInAgain(credentials: Credentials, generation: number): Promise<void> {
+    let wait = this.recovering ? this.recovery.next() : 0;
+    this.recovering = true;
+    for (;;) {
+      if (wait > 0) await this.pause(wait);
+      if (generation !== this.generation) return;
+      try {
+        const confirmed = await this.confirm(credentials);
+        // A token the HTTP API still takes may be a banned account's: the gateway refused it.
+        if ('token' in credentials) await this.refuseIfBanned(confirmed.user.username);
+        if (generation !== this.generation) return;
+        await this.adopt(confirmed);
+        return;
+      } catch (error) {
+        if (generation !== this.generation) return;
+        const why = await this.banBehind(credentials, error);
+        if (generation !== this.generation) return;
+        wait = this.recovery.next();
+        if (!this.stillRetrying(credentials, why, wait)) return;
+      }
+    }
+  }
+
+  /**
+   * Throws the platform's ban refusal when it says the account is banned: the emulator's dev
+   * login refuses a banned account by name (403); any other answer, a platform without a dev
+   * login included, says nothing.
+   */
+  private async refuseIfBanned(username: string): Promise<void> {
+    try {
+      await this.publicApi.login(username);
+    } catch (error) {
+      if (isBanRefusal(error)) throw error;
+    }
+  }
+
+  /** A token refused over HTTP (400, 401) may be a banned account's: asked by the account's name before giving the token up. */
+  private async banBehind(credentials: Credentials, error: unknown): Promise<unknown> {
+    const status = error instanceof PlatformApiError ? error.status : undefined;
+    const known = this.liveUser ?? this.cachedUser;
+    if (isBanRefusal(error) || !('token' in credentials) || (status !== 400 && status !== 401) || known === null) return error;
+    try {
+      await this.refuseIfBanned(known.username);
+      return error;
+    } catch (ban) {
+      return ban;
+    }
+  }
+
+  /** Says why a sign-in again failed; false when retrying is useless (the credentials are no longer good). */
+  private stillRetrying(credentials: Credentials, error: unknown, waitMs: number): boolean {
+    const message = errorText(error);
+    const status = error instanceof PlatformApiError ? error.status : undefined;
+    const seconds = Math.max(1, Math.round(waitMs / 1000));
+    if (isBanRefusal(error)) {
+      this.setStatus({ status: 'banned', detail: `the platform account is banned (${message}); signing in again in ${seconds} s` });
+      this.options.logger.warn({ retryInMs: waitMs }, 'platform account banned; signing in again later');
+      return true;
+    }
+    if (status === 400 || status === 401) {
+      this.credentials = null;
+      this.setStatus({ status: 'signed-out', detail: `sign-in failed: ${message}` });
+      if ('token' in credentials) void this.forgetToken();
+      return false;
+    }
+    this.setStatus({ status: 'signing-in', detail: `sign-in again failed (${message}); retrying in ${seconds} s` });
+    return true;
+  }
+
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.retryWake = resolve;
+      this.retryTimer = setTimeout(resolve, ms);
+    });
   }
 
   /** Sends a gateway command other than presence (op 8, op 43); false when not possible now. */
@@ -244,6 +375,7 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     if (generation !== this.generation) return;
     this.liveUser = null;
     this.cachedUser = null;
+    this.credentials = null;
     this.setStatus({ status: 'signed-out', detail: 'signed out' });
     this.emit('account', null);
     await this.options.cache.write(null);
@@ -288,4 +420,13 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     this.state = status;
     this.emit('status', status);
   }
+}
+
+/** The platform refuses the account itself (a ban: the dev login's and the API's 403), not the credentials. */
+function isBanRefusal(error: unknown): boolean {
+  return error instanceof PlatformApiError && (error.status === 403 || /banned/i.test(error.message));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -27,8 +27,9 @@ export type { WebUiBackend } from './web-ui-backend.js';
  * bridge). Calls are validated again here (whoever forwards them) and run by their handler
  * (ui-actions.ts). Pushes are changes only: a topic when its value changed (at most one push
  * per topic per snapshot interval), inspector frames and relay outcomes as append-only
- * batches, the player's own join outcomes as they come. Frames are recorded while any UI is
- * subscribed, but frames and relay outcomes are pushed only while a window shows the
+ * batches, the player's own join outcomes as they come. Every connection's conversation is
+ * recorded from the bridge's start into bounded rings (FrameLog), whether or not a UI is
+ * open; frames and relay outcomes are pushed only while a window shows the
  * inspector (its `companion:watch-inspector` lease): an open UI on any other screen costs the
  * host no work per frame beyond recording it (the ui-bridge bench phase). `snapshot()` (what
  * `companion:ready` answers) first sends what waits to the UIs already ready, so that
@@ -38,7 +39,7 @@ export type { WebUiBackend } from './web-ui-backend.js';
 
 export interface BridgeBackendOptions {
   readonly backend: WebUiBackend;
-  /** Where frames come from (the inspector); listened to only while someone is subscribed. */
+  /** Where frames come from (the inspector); listened to from the bridge's start to its close. */
   readonly server: Pick<RpcServer, 'on' | 'off'>;
   readonly settings: WebUiSettings;
   /** The inspector's ring (default a new FrameLog, with `lint`). */
@@ -109,7 +110,8 @@ export class UiBridge implements HostBridge {
   private readonly outcomeStream: BatchStream<RelayOutcomeView>;
   private readonly actions: ActionContext;
   private unsubscribeBackend: (() => void) | undefined;
-  private unsubscribeHostEvents: (() => void) | undefined;
+  /** The recording of every conversation into `frames`: from the bridge's start, whether or not a UI is open. */
+  private stopRecording: (() => void) | undefined;
   private closed = false;
   /** Frames and relay outcomes are pushed until then (the inspector's lease). */
   private inspectorWatchedUntil = 0;
@@ -129,6 +131,22 @@ export class UiBridge implements HostBridge {
       this.fanout.emit({ channel: 'companion:outcomes', payload: batch }),
     );
     this.actions = { backend: this.backend, settings: options.settings, snapshot: () => this.snapshot(), watchInspector: (since) => this.watchInspector(since) };
+    this.stopRecording = this.startRecording();
+  }
+
+  /**
+   * Every connection's conversation goes to the rings from here on (the host starts the bridge
+   * before it listens): frames, host events, relay outcomes. A UI that opens later gets them.
+   */
+  private startRecording(): () => void {
+    this.options.server.on('frame', this.onFrame);
+    const hostEvents = this.options.hostEvents?.subscribe(this.onHostEvent);
+    const backend = this.backend.subscribe(this.onRelayOutcome);
+    return () => {
+      this.options.server.off('frame', this.onFrame);
+      hostEvents?.();
+      backend();
+    };
   }
 
   async invoke<C extends InvokeChannel>(channel: C, args: InvokeChannels[C]['args']): Promise<InvokeChannels[C]['result']> {
@@ -183,6 +201,8 @@ export class UiBridge implements HostBridge {
     this.closed = true;
     this.fanout.clear();
     this.detachSources();
+    this.stopRecording?.();
+    this.stopRecording = undefined;
   }
 
   private wanted(): boolean {
@@ -218,36 +238,36 @@ export class UiBridge implements HostBridge {
   private readonly onHostEvent = (event: HostEvent): void => {
     if (event.kind === 'close') {
       const { probe, ...close } = event;
-      if (!probe) this.listed(this.frames.recordEvent(close, this.now()));
+      // A probe's `open` row goes with it: otherwise every probe would leave a ring behind.
+      if (probe) this.frames.forgetConnection(close.connection);
+      else this.listed(this.frames.recordEvent(close, this.now()));
       return;
     }
     this.listed(this.frames.recordEvent(event, this.now()));
   };
 
+  /** A relay outcome is a row of its connection's conversation (and streams to a shown inspector). */
+  private readonly onRelayOutcome = (event: ControlEvent): void => {
+    if (event.type !== PRESENCE_EVENTS.outcome) return;
+    const outcome = event.data as RelayOutcome;
+    this.listed(this.frames.recordEvent({ kind: 'relay', connection: outcome.connection_id, outcome }, this.now()));
+    if (this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(outcome));
+  };
+
   private readonly onEvent = (event: ControlEvent): void => {
-    if (event.type === PRESENCE_EVENTS.outcome) {
-      const outcome = event.data as RelayOutcome;
-      this.listed(this.frames.recordEvent({ kind: 'relay', connection: outcome.connection_id, outcome }, this.now()));
-      if (this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(outcome));
-    }
     const social = socialOutcomeView(event);
     if (social !== null && this.wanted()) this.fanout.emit({ channel: 'companion:social', payload: social });
     this.changed();
   };
 
   private attachSources(): void {
-    this.options.server.on('frame', this.onFrame);
     this.unsubscribeBackend = this.backend.subscribe(this.onEvent);
-    this.unsubscribeHostEvents = this.options.hostEvents?.subscribe(this.onHostEvent);
   }
 
   private detachSources(): void {
     if (this.unsubscribeBackend === undefined) return;
-    this.options.server.off('frame', this.onFrame);
     this.unsubscribeBackend();
     this.unsubscribeBackend = undefined;
-    this.unsubscribeHostEvents?.();
-    this.unsubscribeHostEvents = undefined;
     this.frameStream.clear();
     this.outcomeStream.clear();
     this.topicRounds.cancel();

@@ -1,7 +1,7 @@
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlLogger } from '../control/control-server.js';
 import type { HostEvents } from '../record/host-events.js';
-import type { FrameLinter } from './frame-log.js';
+import type { FrameLinter, FrameLog } from './frame-log.js';
 import type { UiImages } from './ui-images.js';
 import type { WebUiSettings } from './bridge-backend.js';
 import type { WebUiBackend } from './web-ui-backend.js';
@@ -21,13 +21,15 @@ export interface WebUi {
   readonly cookieName: string;
   /** A URL whose token opens one session, once, within a few minutes (`companion ui`). */
   oneTimeUrl(): string;
+  /** Every connection's conversation the host keeps (the inspector's rows), for the control API. */
+  readonly frames?: Pick<FrameLog, 'since' | 'lastSeq'>;
   close(): Promise<void>;
 }
 
 /** What the host gives the web UI to serve. */
 export interface WebUiParts {
   readonly backend: WebUiBackend;
-  /** Where frames come from (the inspector); listened to only while a UI is connected. */
+  /** Where frames come from (the inspector); listened to from the UI's start, whether or not a page is open. */
   readonly server: Pick<RpcServer, 'on' | 'off'>;
   /** The built renderer; default `<repo>/out/renderer`. */
   readonly rendererDir?: string;

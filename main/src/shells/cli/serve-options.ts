@@ -4,6 +4,7 @@ import type { HostOptions, RecordOptions } from '../../host/compose/host.js';
 import { CONSENT_POLICIES, parseConsentPolicy, type ConsentPolicy } from '../../host/auth/consent-broker.js';
 import type { Credentials } from '../../host/session/platform-session.js';
 import { LOG_LEVELS, type LogLevel } from '../../base/logger.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../../../../rpc/src/index.js';
 import { parseCommandArgs, readSecretFile, UsageError, type CommandIo } from './cli-args.js';
 
 /** What `companion serve`'s arguments ask for, checked; `help` when only the help is wanted. */
@@ -19,6 +20,8 @@ export interface ServeSettings {
   readonly consentAlwaysAsk: boolean;
   readonly allowSecond: boolean;
   readonly snapSocket: boolean;
+  /** `--max-connections-per-program`: open RPC connections one program may hold (default 64). */
+  readonly maxConnectionsPerProgram: number | undefined;
   readonly record: RecordOptions | undefined;
   /** `--qa`: the control API's `/v1/inject/*` and the gateway's fault switch. */
   readonly qa: boolean;
@@ -35,6 +38,7 @@ const SERVE_OPTIONS = {
   'consent-always-ask': { type: 'boolean' },
   'allow-second': { type: 'boolean' },
   'snap-socket': { type: 'boolean' },
+  'max-connections-per-program': { type: 'string' },
   record: { type: 'string' },
   'record-secrets': { type: 'boolean' },
   qa: { type: 'boolean' },
@@ -70,6 +74,7 @@ export async function parseServeArgs(argv: readonly string[], io: CommandIo): Pr
     consentAlwaysAsk: values['consent-always-ask'] === true,
     allowSecond: values['allow-second'] === true,
     snapSocket: values['snap-socket'] === true,
+    maxConnectionsPerProgram: parseConnectionCount(values['max-connections-per-program'] as string | undefined),
     record: parseRecordOptions(values.record as string | undefined, values['record-secrets'] === true),
     qa: values.qa === true,
     credentials: await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env),
@@ -83,7 +88,12 @@ export function serveHostOptions(settings: ServeSettings, io: CommandIo, logger:
     version: io.version,
     logger,
     dataDir: settings.dataDir,
-    listen: { runtimeDir: settings.runtimeDir, allowSecond: settings.allowSecond, snapSocket: settings.snapSocket },
+    listen: {
+      runtimeDir: settings.runtimeDir,
+      allowSecond: settings.allowSecond,
+      snapSocket: settings.snapSocket,
+      ...(settings.maxConnectionsPerProgram === undefined ? {} : { maxConnectionsPerProgram: settings.maxConnectionsPerProgram }),
+    },
     platform: { url: settings.platformUrl, credentials: settings.credentials, strictApps: settings.strictApps },
     consent: { policy: settings.consentPolicy, alwaysAsk: settings.consentAlwaysAsk },
     ...(settings.record === undefined ? {} : { record: settings.record }),
@@ -112,6 +122,16 @@ function parseRecordOptions(file: string | undefined, secrets: boolean): RecordO
   }
   if (file === '') throw new UsageError('--record must name a file');
   return { file: path.resolve(file), secrets };
+}
+
+/** A whole number of connections from 1 to the total cap (1,024). */
+function parseConnectionCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(count >= 1 && count <= DEFAULT_MAX_CONNECTIONS)) {
+    throw new UsageError(`--max-connections-per-program must be a whole number from 1 to ${DEFAULT_MAX_CONNECTIONS}, got '${value}'`);
+  }
+  return count;
 }
 
 function parsePlatformUrl(value: string | undefined): string | undefined {

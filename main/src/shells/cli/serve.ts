@@ -35,6 +35,9 @@ Options:
                       on the next free index
   --snap-socket       Also listen in <runtime dir>/snap.discord/ (Linux; off by
                       default: the directory belongs to a Snap Discord)
+  --max-connections-per-program N
+                      Open RPC connections one program may hold (default 64,
+                      at most 1024 in all); one more is refused with CLOSE 4002
   --consent POLICY    prompt | approve | deny: how new authorization requests
                       (AUTHORIZE) are answered. Default prompt: on this terminal
                       when it is one, else through the control API

@@ -29,6 +29,7 @@ const GATEWAY_LABEL: Readonly<Record<StatusView['gateway']['status'], string>> =
   connecting: 'Connecting…',
   reconnecting: 'Reconnecting…',
   disconnected: 'Disconnected',
+  banned: 'Account banned',
 };
 
 function clip(text: string, max = 48): string {

@@ -65,6 +65,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     token,
     cookieName: access.cookieName,
     oneTimeUrl: () => `${baseUrl}?token=${access.issueOneTime()}`,
+    frames: bridge.frames,
     close() {
       closed ??= (async () => {
         await sockets.close();

@@ -4,8 +4,13 @@ import { pairedDifferences } from './replay-pairing.js';
 import type { PlannedConnection, TimedFrame } from './replay-plan.js';
 import { RawIpcClient, type RawIpcClientOptions, type RawIpcFrame } from '../../../../rpc/src/index.js';
 
-/** The replay's socket: PINGs answered, frames up to 16 MiB. */
-const REPLAY_SOCKET: RawIpcClientOptions = { maxPayload: 16 * 1024 * 1024, answerPings: true };
+/**
+ * The replay's socket: frames up to 16 MiB, every frame kept. The host's PONG to a recorded PING
+ * is compared like any reply (a socket that hid PINGs and PONGs reported every recorded PONG as
+ * missing: issue 26 §9); the host never PINGs a game, and a recorded PING from it would be
+ * compared too.
+ */
+const REPLAY_SOCKET: RawIpcClientOptions = { maxPayload: 16 * 1024 * 1024, answerPings: false };
 import type { ConnectionReport, FrameDifferences } from './replay-types.js';
 
 /** One recorded connection while it is replayed: its socket, what was sent, and what went wrong beside the frames. */

@@ -200,3 +200,62 @@ describe('companion doctor: golden fake environments', () => {
     await expectGolden('macos-split', fake, report);
   });
 });
+
+/** A server in a process of its own at `socketPath`, killed with SIGKILL once `ready` ran: its file stays, dead. */
+async function killedLater(socketPath: string, ready: () => Promise<void>): Promise<void> {
+  await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
+  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => process.stdout.write('up'))`]);
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  try {
+    await ready();
+  } finally {
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  }
+}
+
+/** Each finding about a dead path names exactly the libraries whose outcome in the list fails there. */
+function expectFindingsAgreeWithClients(report: DoctorReport): void {
+  for (const slot of report.sockets.filter((s) => s.state === 'refuses' || s.state === 'file')) {
+    const finding = report.findings.find((f) => f.startsWith(`${slot.path} `));
+    expect(finding, slot.path).toBeDefined();
+    for (const client of report.clients) {
+      const stops = client.outcome.kind === 'fails' && client.outcome.path === slot.path;
+      expect(finding!.includes(client.name), `${client.name} in "${finding}"`).toBe(stops);
+    }
+  }
+}
+
+describe("issue 27 §5: doctor's library list and findings agree about a stale socket", () => {
+  it('a stale discord-ipc-1 beside Companion on discord-ipc-0: the Rust crate connects to discord-ipc-0, and no finding says it stops', async () => {
+    const fake = await fakeEnvironment();
+    const env = { HOME: fake.home, XDG_RUNTIME_DIR: fake.run };
+    await runCompanion(env, fake.run);
+    await staleSocket(ipcSocketPath(1, fake.run));
+    const report = await doctor(fake, env, { pidAlive: () => true });
+    expect(report.companion.state).toBe('running');
+    const rust = report.clients.find((c) => c.id === 'rust-crate');
+    expect(rust?.outcome).toEqual({ kind: 'connects', path: ipcSocketPath(0, fake.run) });
+    expect(rust?.reaches).toBe('companion');
+    const finding = report.findings.find((f) => f.startsWith(`${ipcSocketPath(1, fake.run)} is a stale socket`));
+    expect(finding).toBeDefined();
+    expect(finding).not.toMatch(/Rust crate\)? stops|and the Rust crate stop/);
+    expect(finding).toContain('the running Companion removes it within seconds');
+    expectFindingsAgreeWithClients(report);
+  });
+
+  it('a stale discord-ipc-0 below Companion on discord-ipc-1: the Rust crate stops there, and the finding names it', async () => {
+    const fake = await fakeEnvironment();
+    const env = { HOME: fake.home, XDG_RUNTIME_DIR: fake.run };
+    // Another server holds discord-ipc-0 while Companion starts (it takes 1), then dies.
+    await killedLater(ipcSocketPath(0, fake.run), () => runCompanion(env, fake.run));
+    const report = await doctor(fake, env, { pidAlive: () => true });
+    expect(report.sockets.find((s) => s.path === ipcSocketPath(0, fake.run))?.state).toBe('refuses');
+    const rust = report.clients.find((c) => c.id === 'rust-crate');
+    expect(rust?.outcome.kind).toBe('fails');
+    expect(rust?.outcome.path).toBe(ipcSocketPath(0, fake.run));
+    expect(report.findings.find((f) => f.startsWith(`${ipcSocketPath(0, fake.run)} is a stale socket`))).toContain('discord-rich-presence (Rust crate)');
+    expectFindingsAgreeWithClients(report);
+  });
+});

@@ -121,6 +121,7 @@ export function startTestHost(options: TestHostOptions): Promise<Host> {
   };
   const tuning = defined<HostTuning>({
     gateway: { backoff: { initialMs: 50, maxMs: 500 } },
+    signInAgainMs: { initialMs: 50, maxMs: 500 },
     relayLimit: options.relayLimit,
     consentTimeoutMs: options.consentTimeoutMs,
     rpcWebSocketPorts: options.rpcWebSocketPorts,

@@ -62,8 +62,10 @@ describe('a recording of a real client session', () => {
       'in 1 SUBSCRIBE/ACTIVITY_JOIN',
       'out 1 SUBSCRIBE',
     ]);
-    const kinds = recording.records.filter((r) => r.kind !== 'frame' && r.kind !== 'gateway').map((r) => r.kind);
+    const kinds = recording.records.filter((r) => r.kind !== 'frame' && r.kind !== 'gateway' && r.kind !== 'relay').map((r) => r.kind);
     expect(kinds).toEqual(['open', 'ready', 'consent', 'close']);
+    // The relay's outcomes, as the live inspector lists them (issue 26 §9): the SET_ACTIVITY's, and the clear on close.
+    expect(recording.records.filter((r) => r.kind === 'relay').map((r) => (r.kind === 'relay' ? r.connection : ''))).toEqual(['c1', 'c1']);
     expect(recording.records.find((r) => r.kind === 'consent')).toMatchObject({ connection: 'c1', application_id: DEMO_APP_ID, scopes: ['identify', 'rpc'], outcome: 'approved', by: 'policy' });
     expect(recording.records.find((r) => r.kind === 'close')).toMatchObject({ connection: 'c1', client_id: DEMO_APP_ID, pid: process.pid, reason: 'peer-closed' });
     expect(recording.records.some((r) => r.kind === 'gateway' && r.type === 'OAUTH2_GRANT_CREATE')).toBe(true);

@@ -81,7 +81,7 @@ describe('bridge backend: calls', () => {
       log_level: 'debug',
       start_at_login: null,
     });
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['subscribe', 'status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -142,7 +142,8 @@ describe('bridge backend: calls', () => {
     const call = rawInvoke(b, channel, args);
     await expect(call).rejects.toBeInstanceOf(BridgeCallRefused);
     await expect(call).rejects.toMatchObject({ status: 400 });
-    expect(backend.calls).toEqual([]);
+    // The bridge subscribed to the host's events when it started (the inspector's rings); nothing else reached it.
+    expect(backend.calls.filter((call) => call.method !== 'subscribe')).toEqual([]);
     expect(settings.updates).toEqual([]);
   });
 
@@ -169,18 +170,22 @@ function collect(b: HostBridge, wants?: () => boolean): { messages: PushMessage[
 }
 
 describe('bridge backend: pushes', () => {
-  it('listens to the host only while subscribed', () => {
+  it('issue 26 §4: records frames from its start, whether or not a UI is subscribed; listens for topics only while one is', () => {
     const b = bridge();
-    expect(server.listenerCount('frame')).toBe(0);
-    expect(backend.listeners.size).toBe(0);
+    // The rings: frames and relay outcomes from the start, with no UI.
+    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
     const one = collect(b);
     const two = collect(b);
     expect(server.listenerCount('frame')).toBe(1);
-    expect(backend.listeners.size).toBe(1);
+    expect(backend.listeners.size).toBe(2);
     one.unsubscribe();
     one.unsubscribe();
-    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(2);
     two.unsubscribe();
+    expect(server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
+    b.close();
     expect(server.listenerCount('frame')).toBe(0);
     expect(backend.listeners.size).toBe(0);
   });
@@ -383,11 +388,12 @@ describe('bridge backend: host events', () => {
     server.frame({ cmd: 'AUTHORIZE', nonce: 'n1' });
     events.emit('event', { kind: 'consent', connection: 'c1', application_id: '42', scopes: ['identify'], outcome: 'dismissed', by: 'player' });
     events.emit('event', { kind: 'gateway', type: 'READY', data: { access_token: 'secret-token-value' } });
+    events.emit('event', { kind: 'open', connection: 'c9', transport: 'ipc' });
     events.emit('event', { kind: 'close', connection: 'c9', client_id: null, pid: null, reason: 'peer-closed', code: null, probe: true });
     events.emit('event', { kind: 'close', connection: 'c1', client_id: '42', pid: 7, reason: 'server-close', code: 4003, probe: false });
     backend.emit({ type: 'presence-outcome', data: { connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'sent' } });
-    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[])).toHaveLength(6));
-    const rows = messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]);
+    await vi.waitFor(() => expect(messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]).filter((row) => row.connection_id !== 'c9')).toHaveLength(6));
+    const rows = messages.filter((m) => m.channel === 'companion:frames').flatMap((m) => m.payload as FrameView[]).filter((row) => row.connection_id !== 'c9');
     expect(rows.map((row) => [row.direction, row.opcode, row.connection_id, row.cmd, row.evt])).toEqual([
       ['host', HOST_EVENT_OPCODE, 'c1', 'open', 'ipc'],
       ['in', 1, 'c1', 'AUTHORIZE', null],
@@ -398,6 +404,8 @@ describe('bridge backend: host events', () => {
     ]);
     expect(JSON.stringify(rows)).not.toContain('secret-token-value');
     expect(rows[4]?.payload).toEqual({ client_id: '42', pid: 7, reason: 'server-close', code: 4003 });
+    // The probe's open row was pushed as it came, but the host keeps nothing of it (no ring left behind).
+    expect(b.frames.list().some((row) => row.connection_id === 'c9')).toBe(false);
     b.close();
     expect(events.listenerCount('event')).toBe(0);
   });

