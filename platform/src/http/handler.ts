@@ -69,11 +69,12 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
     const { user, oauth, bot, caller } = authenticator.authenticate(route, request);
+    // The global limit of a bot token comes before anything the request asks for.
+    const overBotLimit = bot === undefined ? undefined : botLimitRefusal(limiter, bot, options, route.pattern);
+    if (overBotLimit !== undefined) return { result: overBotLimit, route: route.pattern };
     const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
-    const overBotLimit = bot === undefined ? undefined : botLimitRefusal(limiter, bot, options, route.pattern);
-    if (overBotLimit !== undefined) return { result: overBotLimit, route: route.pattern };
     let rateHeaders: Record<string, string> = {};
     if (route.rateLimit !== undefined) {
       const outcome = limiter.take(route.rateLimit.bucket, bucketOwner(caller, route.rateLimit.by, ip), route.rateLimit.limit());
