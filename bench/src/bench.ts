@@ -54,6 +54,13 @@
  *                 change presence once a second; targets < 50 KB/s, ratio <= 1.2
  *                 BENCH_UI_BRIDGE_MS (10000)  BENCH_UI_BRIDGE_ROUNDS (3)  BENCH_UI_BRIDGE_WARM_MS (10000)
  *                 BENCH_UI_BRIDGE_SETTLE_MS (2000)  BENCH_UI_BRIDGE_OPEN_MS (15000)  BENCH_UI_BRIDGE_RATE (50)  BENCH_UI_BRIDGE_FRIENDS (5)
+ *   social-load   not in the default list (minutes): issue 25 §3, the emulator's state before (one JSON file) and
+ *                 now (SQLite) side by side: 100,000 DMs and 100,000 lobby messages over HTTP with the limits
+ *                 raised; emulator RSS peak and 20 s after, CPU per message at the 1,000th and 100,000th DM,
+ *                 DM send p50/p99 (bench/src/social-load/social-load-phase.ts, output key `socialLoad`).
+ *                 BENCH_SOCIAL_DMS (100000)  BENCH_SOCIAL_LOBBY_MESSAGES (100000)  BENCH_SOCIAL_USERS (100)
+ *                 BENCH_SOCIAL_LOBBIES (10)  BENCH_SOCIAL_RATE (800 a second)  BENCH_SOCIAL_MAX_IN_FLIGHT (64)  BENCH_SOCIAL_AFTER_S (20)
+ *                 BENCH_SOCIAL_RSS_CEILING_MIB (2048)  BENCH_SOCIAL_MAX_S (300): where a design is stopped
  *   fuzz          not in the default list: the bounded test's fuzz (main/src/tools/fuzz) at any scale against
  *                 `companion serve --consent approve` (bench/src/fuzz-phase.ts, output key `fuzz`).
  *                 `npm run bench -- fuzz --frames N [--seed S]`, or BENCH_PHASES=fuzz BENCH_FUZZ_FRAMES=N (default 20000);
@@ -90,6 +97,7 @@ import {
 } from './messages.js';
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { lobbyFanoutPhase } from './lobby-phase.js';
+import { socialLoadPhase } from './social-load/social-load-phase.js';
 import { ONE_PROCESS_MANY_GAMES, runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
@@ -153,7 +161,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -603,6 +611,18 @@ async function runArrpc(ctx: PlatformBenchContext, gen: LoadGenerator, errors: s
   }
 }
 
+/** The social-load phase, its failure recorded in `errors`. */
+async function runSocialLoad(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await socialLoadPhase(ctx);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`social-load: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The fuzz phase, its failure (or a finding) recorded in `errors`. */
 async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -634,12 +654,13 @@ async function standaloneOnly(): Promise<number> {
   const soak = PHASES.has('soak') ? await runSoak(ctx, errors) : undefined;
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
   const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
+  const socialLoad = PHASES.has('social-load') ? await runSocialLoad(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -652,6 +673,7 @@ async function standaloneOnly(): Promise<number> {
     soak,
     fuzz,
     inspectorRing,
+    socialLoad,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,

@@ -30,7 +30,7 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 }
 
 /** The demo game's own token for a user (authorize through the API, then the token exchange). */
-async function gameToken(emulator: Emulator, userToken: string): Promise<string> {
+export async function gameToken(emulator: Emulator, userToken: string): Promise<string> {
   const query = new URLSearchParams({ client_id: APP_ID, response_type: 'code', scope: 'identify sdk.social_layer' });
   const { code } = await json<{ code: string }>(`${emulator.url}/api/v10/oauth2/authorize?${query.toString()}`, {
     method: 'POST',

@@ -2,7 +2,7 @@
  * The `registration` phase (output key `registration`): BENCH_REG_IDS (10,000) handshakes over
  * IPC with distinct client ids on a real `companion serve` (embedded emulator), each admitted
  * game setting one activity. Reported: how the handshakes ended (READY, CLOSE 4000 "Invalid
- * Client ID", other), and the state files' sizes (the emulator's state.json, the host's
+ * Client ID", other), and the state files' sizes (the emulator's state.db, the host's
  * presence.json) and the host's RSS at idle before, at the peak and BENCH_REG_AFTER_MS
  * (60,000) after the last handshake. Not in the default phase list: `npm run bench --
  * registration` or BENCH_PHASES=registration; alone, it starts no other server.
@@ -90,7 +90,7 @@ function oneGame(socketPath: string, clientId: string): Promise<Outcome> {
 function readFiles(host: ServerProcess, dataDir: string): Record<string, number | null> {
   return {
     rssMiB: memorySample(host.pid).rssMiB,
-    stateJsonKiB: sizeKiB(path.join(dataDir, 'platform', 'state.json')),
+    stateDbKiB: sizeKiB(path.join(dataDir, 'platform', 'state.db')),
     presenceJsonKiB: sizeKiB(path.join(dataDir, 'presence.json')),
   };
 }

@@ -7,7 +7,7 @@ import { encodeFrame, encodeRawFrame, Opcode } from '../../rpc/src/index.js';
 import { RawClient } from '../../rpc/test/support/raw-client.js';
 import { makeTempDir } from '../../rpc/test/support/test-server.js';
 import { createLogger, REDACTED, scrubSecrets } from '../src/base/logger.js';
-import { CliProcess } from './support/cli-process.js';
+import { adminApps, CliProcess, devLogin, devLoginToken } from './support/cli-process.js';
 
 const SECRETS = {
   accessToken: 'access-Tk-9f8e7d6c5b4a',
@@ -45,9 +45,8 @@ describe('tokens and secrets never reach a log', () => {
     // The host's own secrets: the control API token, the embedded emulator's admin token and
     // every user token the emulator holds (alice's is the one the host signed in with).
     const runtime = JSON.parse(await readFile(path.join(dir, 'companion', 'host.json'), 'utf8'));
-    const state = JSON.parse(await readFile(path.join(config, 'companion', 'platform', 'state.json'), 'utf8'));
     const hostSecrets: Record<string, string> = { controlToken: runtime.control.token, adminToken: runtime.platform.adminToken };
-    for (const user of state.users as { username: string; token: string }[]) hostSecrets[`token of ${user.username}`] = user.token;
+    for (const username of ['alice', 'bob', 'carol', 'dave']) hostSecrets[`token of ${username}`] = await devLoginToken(runtime.platform.url, username);
     expect(Object.keys(hostSecrets)).toHaveLength(6); // before the flow below adds its own
 
     // The game of the demo app: AUTHORIZE may only ask for the connection's own application.
@@ -55,7 +54,7 @@ describe('tokens and secrets never reach a log', () => {
 
     // The whole authorization flow, and every value it issues: the code (PKCE), the access,
     // refresh and id tokens, the verifier, and the app's client secret.
-    const demo = state.apps.find((app: { id: string }) => app.id === '1234567890123456789');
+    const demo = (await adminApps(runtime.platform.url, runtime.platform.adminToken)).find((app) => app.id === '1234567890123456789')!;
     hostSecrets['client secret'] = demo.client_secret;
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -87,7 +86,7 @@ describe('tokens and secrets never reach a log', () => {
     await client.request('SEND_ACTIVITY_JOIN_INVITE', { user_id: '300000000000000003', refresh_token: SECRETS.refreshToken });
     // The joinable activity goes to the platform (op 3 carries the join secret); an invite to bob
     // goes through the HTTP API with alice's token.
-    const bob = state.users.find((user: { username: string }) => user.username === 'bob');
+    const bob = await devLogin(runtime.platform.url, 'bob');
     await client.request('ACTIVITY_INVITE_USER', { user_id: bob.id });
     // The control API: its token on every call, and a sign-in with bob's token in the body.
     const control = (route: string, body?: unknown) =>

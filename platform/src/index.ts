@@ -12,7 +12,7 @@ export type { PlatformLogger } from './support/logger.js';
 export { PlatformAdmin, type AdminApp } from './admin/admin.js';
 export type { SessionInfo } from './gateway/server.js';
 export { PlatformAlreadyRunningError, readRuntimeFile, runtimeFilePath, type PlatformRuntimeInfo } from './support/runtime-file.js';
-export { CorruptStateError, STATE_FILE_NAME } from './state/store.js';
+export { CorruptStateError, MIGRATED_SUFFIX, STATE_DB_NAME, STATE_FILE_NAME } from './state/store.js';
 export { SEED } from './state/seed.js';
 export { signWebhook, verifyWebhook, type WebhookSignatureHeaders } from './webhooks/signer.js';
 export type { WebhookSleep } from './webhooks/deliverer.js';

@@ -5,6 +5,7 @@ import { SEED } from '../src/index.js';
 import { MEMBER_PERMISSIONS, OWNER_PERMISSIONS } from '../src/users/user-guilds.js';
 import { GatewayClient } from './support/gateway-client.js';
 import { api, FakeClock, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
+import { downgradeToStateFile } from './support/stored-state.js';
 import { bearer, obtainTokens } from './support/oauth.js';
 
 const APP = SEED.appId;
@@ -104,6 +105,7 @@ describe('GET /users/@me/guilds', () => {
     const first = await startTestPlatform({ dataDir });
     await first.flush();
     await stopTestPlatform(first);
+    await downgradeToStateFile(dataDir);
     const file = path.join(dataDir, 'state.json');
     const state = JSON.parse(await readFile(file, 'utf8')) as { connections?: unknown; guilds: { banner?: unknown }[] };
     delete state.connections;

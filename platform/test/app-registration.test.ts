@@ -1,10 +1,11 @@
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, SEED, STATE_FILE_NAME, type PlatformServer } from '../src/index.js';
+import { DEFAULT_LIMITS, SEED, STATE_DB_NAME, STATE_FILE_NAME, type PlatformServer } from '../src/index.js';
 import type { RpcApplication } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
 import { api, FakeClock, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
+import { downgradeToStateFile, storedState } from './support/stored-state.js';
 
 const register = (platform: PlatformServer, token: string, id: string) => api<RpcApplication>(platform, 'POST', `/api/v10/oauth2/applications/${id}/rpc`, { token, body: {} });
 
@@ -13,7 +14,7 @@ const appId = (n: number): string => String(900_000_000_000_000_000n + BigInt(n)
 
 async function stateApps(platform: PlatformServer): Promise<{ id: string; auto_registered: boolean }[]> {
   await platform.flush();
-  return (JSON.parse(await readFile(path.join(platform.dataDir, STATE_FILE_NAME), 'utf8')) as { apps: { id: string; auto_registered: boolean }[] }).apps;
+  return (await storedState(platform.dataDir)).apps;
 }
 
 describe('application registration on first use', () => {
@@ -112,6 +113,7 @@ describe('application registration on first use', () => {
     await register(first, token, appId(2));
     await api(first, 'POST', `/_emulator/apps/${appId(2)}/assets`, { admin: true, body: { name: 'logo' } });
     await stopTestPlatform(first);
+    await downgradeToStateFile(dataDir);
     // Rewrite the file the way emulators before this change wrote it: no use tracking.
     const file = path.join(dataDir, STATE_FILE_NAME);
     const data = JSON.parse(await readFile(file, 'utf8')) as { app_use_tracked?: boolean; apps: { unused_since?: number }[] };
@@ -127,7 +129,7 @@ describe('application registration on first use', () => {
     expect(third.admin.apps().map((app) => app.id)).toEqual([SEED.appId, appId(2)]);
   });
 
-  it('10,000 distinct client ids through the registration route (20 users) leave state.json under 1 MB', { timeout: 60_000 }, async () => {
+  it('10,000 distinct client ids through the registration route (20 users) leave the state under 1 MB', { timeout: 60_000 }, async () => {
     const platform = await startTestPlatform();
     const users = 20;
     const tokens: string[] = [];
@@ -152,7 +154,7 @@ describe('application registration on first use', () => {
     expect(statuses.get(404)).toBe(users * DEFAULT_LIMITS.http.appRegister.count - max);
     expect(statuses.get(429)).toBe(total - users * DEFAULT_LIMITS.http.appRegister.count);
     expect((await stateApps(platform)).filter((app) => app.auto_registered)).toHaveLength(max);
-    expect((await stat(path.join(platform.dataDir, STATE_FILE_NAME))).size).toBeLessThan(1024 * 1024);
+    expect((await stat(path.join(platform.dataDir, STATE_DB_NAME))).size).toBeLessThan(1024 * 1024);
   });
 });
 

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEED, type PlatformServer } from '../src/index.js';
 import { GameRelationshipEvent, RelationshipType, type GatewayPayload, type TokenResponse } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
 import { api, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
+import { storedState } from './support/stored-state.js';
 import { authorizeCode, obtainTokens, postForm } from './support/oauth.js';
 
 const APP = SEED.appId;
@@ -90,9 +89,9 @@ describe('game relationships (per application)', () => {
     expect(await gameRequest(platform, aliceA, alice)).toMatchObject({ status: 400, body: { code: 50035 } });
     for (const client of [aliceGame, bobGame, bobOtherGame, bobHost]) client.close();
 
-    // Kept in state.json, and there after a restart.
+    // Kept in the state database, and there after a restart.
     await stopTestPlatform(platform);
-    const state = JSON.parse(await readFile(path.join(dataDir, 'state.json'), 'utf8')) as { game_friendships: string[][] };
+    const state = await storedState(dataDir);
     expect(state.game_friendships).toContainEqual([APP, ...[alice, bob].sort()]);
     const again = await startTestPlatform({ dataDir });
     expect(await entry(again, aliceA, bob)).toMatchObject({ game_relationship_type: RelationshipType.Friend });

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEED } from '../src/index.js';
 import type { OAuthGrant, TokenResponse } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
 import { api, captureLogger, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
+import { storedState } from './support/stored-state.js';
 import { authorizeCode, bearer, pkce, postForm, startWebhookReceiver } from './support/oauth.js';
 
 const APP = SEED.appId;
@@ -67,8 +66,8 @@ describe('oauth2 secrets', () => {
     await stopTestPlatform(platform);
 
     // The private keys as stored.
-    const state = JSON.parse(await readFile(path.join(dataDir, 'state.json'), 'utf8')) as { apps: { private_key: string }[]; oidc_key: { private_key: string } };
-    secrets.push(state.oidc_key.private_key, ...state.apps.map((app) => app.private_key));
+    const state = await storedState(dataDir);
+    secrets.push(state.oidc_key?.private_key ?? '', ...state.apps.map((app) => app.private_key));
     // Codes and tokens are stored hashed, never as issued.
     const stateText = JSON.stringify(state);
     for (const issued of [code, browserCode, first.access_token, first.refresh_token, refreshed.access_token, refreshed.refresh_token]) expect(stateText).not.toContain(issued);

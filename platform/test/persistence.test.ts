@@ -5,7 +5,7 @@ import { CorruptStateError, PlatformAlreadyRunningError, SEED, startPlatform } f
 import { api, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
 
 describe('persistence', () => {
-  it('keeps users, tokens, friendships, apps (with keys) and messages across a restart; state.json is 0600', async () => {
+  it('keeps users, tokens, friendships, apps (with keys) and messages across a restart; state.db is 0600', async () => {
     const dataDir = await tempDir();
     const first = await startTestPlatform({ dataDir });
     const erin = first.admin.createUser('erin');
@@ -19,7 +19,7 @@ describe('persistence', () => {
     await api(first, 'POST', `/api/channels/${dm.body.id}/messages`, { token, body: { content: 'remember me' } });
     await stopTestPlatform(first);
 
-    const stateFile = path.join(dataDir, 'state.json');
+    const stateFile = path.join(dataDir, 'state.db');
     expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
     const second = await startTestPlatform({ dataDir });
     expect(second.user('erin')?.id).toBe(erin.id);
@@ -70,5 +70,10 @@ describe('persistence', () => {
     // The refused start released the data dir.
     await writeFile(path.join(dataDir, 'state.json'), '');
     await expect(startPlatform({ dataDir })).rejects.toBeInstanceOf(CorruptStateError);
+    // A state database that is not one is refused too, and left as it is.
+    const damaged = await tempDir();
+    await writeFile(path.join(damaged, 'state.db'), 'not a database, '.repeat(512));
+    await expect(startPlatform({ dataDir: damaged })).rejects.toBeInstanceOf(CorruptStateError);
+    expect(await readFile(path.join(damaged, 'state.db'), 'utf8')).toBe('not a database, '.repeat(512));
   });
 });

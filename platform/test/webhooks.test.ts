@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhook } from '../src/index.js';
 import { startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
+import { storedState } from './support/stored-state.js';
 
 interface StoredApp {
   id: string;
@@ -15,7 +14,7 @@ async function seededAppKeys(): Promise<StoredApp> {
   const dataDir = await tempDir();
   const platform = await startTestPlatform({ dataDir });
   await stopTestPlatform(platform);
-  const state = JSON.parse(await readFile(path.join(dataDir, 'state.json'), 'utf8')) as { apps: StoredApp[] };
+  const state = await storedState(dataDir);
   return state.apps[0] as StoredApp;
 }
 

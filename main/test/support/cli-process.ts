@@ -80,3 +80,26 @@ export function cliCleanup(prefix: string): { track(proc: CliProcess): CliProces
     },
   };
 }
+
+/**
+ * A seeded user's token from a running emulator (its dev login), for tests that need one: the
+ * emulator's state is a database now, not a JSON file to read.
+ */
+export async function devLoginToken(platformUrl: string, username: string): Promise<string> {
+  return (await devLogin(platformUrl, username)).token;
+}
+
+/** A seeded user's id and token from a running emulator (its dev login). */
+export async function devLogin(platformUrl: string, username: string): Promise<{ id: string; token: string }> {
+  const response = await fetch(`${platformUrl}/api/v10/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: username }) });
+  if (!response.ok) throw new Error(`dev login of ${username}: ${response.status}`);
+  const body = (await response.json()) as { user_id: string; token: string };
+  return { id: body.user_id, token: body.token };
+}
+
+/** The emulator's apps as its admin API shows them (client secrets included). */
+export async function adminApps(platformUrl: string, adminToken: string): Promise<{ id: string; client_secret: string }[]> {
+  const response = await fetch(`${platformUrl}/_emulator/apps`, { headers: { authorization: `Admin ${adminToken}` } });
+  if (!response.ok) throw new Error(`GET /_emulator/apps: ${response.status}`);
+  return (await response.json()) as { id: string; client_secret: string }[];
+}

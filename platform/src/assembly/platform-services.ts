@@ -178,6 +178,7 @@ export class PlatformServices {
         for (const userId of userIds) this.sessions.dispatchToAs(userId, audience, event, (app) => this.policy.lobbyEventAs(applicationId, app, data));
       },
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
+      serverLobbiesPerApp: () => this.options.limits.serverLobbiesPerApp,
     });
   }
 

@@ -45,6 +45,8 @@ function lobbyErrorToApi(error: LobbyError): ApiError {
       return invalidField(error.field ?? 'body', 'BASE_TYPE_BAD', error.message);
     case 'too_many_lobbies':
       return invalidField('secret', 'MAX_LOBBIES', error.message);
+    case 'too_many_server_lobbies':
+      return invalidField('application_id', 'MAX_LOBBIES', error.message);
     case 'lobby_full':
       return invalidField('secret', 'LOBBY_FULL', error.message);
     case 'not_author':

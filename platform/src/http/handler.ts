@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
+import type { AppRecord } from '../state/model.js';
 import { StateError, type Store } from '../state/store.js';
 import { OAuthError } from '../oauth/errors.js';
 import { AccessRefusal } from '../access/access-refusal.js';
@@ -68,6 +69,9 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const wrongType = refusalOfContentType(route, request);
     if (wrongType !== undefined) throw wrongType;
     const { user, oauth, bot, caller } = authenticator.authenticate(route, request);
+    // The global limit of a bot token comes before anything the request asks for.
+    const overBotLimit = bot === undefined ? undefined : botLimitRefusal(limiter, bot, options, route.pattern);
+    if (overBotLimit !== undefined) return { result: overBotLimit, route: route.pattern };
     const resolved = options.policy.resolve(caller, route.access ?? {}, match.params);
     const ip = request.socket.remoteAddress ?? 'unknown';
 
@@ -110,6 +114,14 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       })
       .catch((error: unknown) => options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'http response failed'));
   };
+}
+
+/** Every request with a bot token counts in its application's global limit: the 429 when over it. */
+function botLimitRefusal(limiter: HttpRateLimiter, bot: AppRecord, options: Pick<HandlerOptions, 'limits' | 'logger'>, route: string): RouteResult | undefined {
+  const outcome = limiter.take('bot-requests', `app:${bot.id}`, options.limits.http.botRequests, 'global');
+  if (outcome.allowed) return undefined;
+  options.logger.debug({ route, applicationId: bot.id, bucket: 'bot-requests' }, 'http rate limited');
+  return { status: 429, body: outcome.body, headers: outcome.headers };
 }
 
 function errorResult(error: unknown, logger: PlatformLogger): RouteResult {

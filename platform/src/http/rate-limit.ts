@@ -15,7 +15,8 @@ export class HttpRateLimiter {
 
   constructor(private readonly now: () => number) {}
 
-  take(bucket: string, key: string, limit: WindowLimit): RateLimitOutcome {
+  /** One event of `key` in `bucket`; `global`: the refusal is the caller's global limit (all its requests). */
+  take(bucket: string, key: string, limit: WindowLimit, scope: 'user' | 'global' = 'user'): RateLimitOutcome {
     const id = `${bucket}:${key}`;
     let window = this.windows.get(id);
     if (window === undefined || window.limit !== limit) this.windows.set(id, (window = new FixedWindow(limit, this.now)));
@@ -32,8 +33,8 @@ export class HttpRateLimiter {
     if (allowed) return { allowed, headers };
     return {
       allowed,
-      headers: { ...headers, 'Retry-After': String(Math.ceil(resetAfter)), 'X-RateLimit-Scope': 'user' },
-      body: { message: 'You are being rate limited.', retry_after: resetAfter, global: false },
+      headers: { ...headers, 'Retry-After': String(Math.ceil(resetAfter)), 'X-RateLimit-Scope': scope, ...(scope === 'global' ? { 'X-RateLimit-Global': 'true' } : {}) },
+      body: { message: 'You are being rate limited.', retry_after: resetAfter, global: scope === 'global' },
     };
   }
 

@@ -21,6 +21,8 @@ export interface LobbyServiceDeps {
   readonly dispatch: (userIds: readonly string[], event: string, data: unknown, applicationId: string) => void;
   /** A webhook event to the application (LOBBY_MESSAGE_CREATE, _UPDATE, _DELETE), for server-side moderation. */
   readonly webhook?: (applicationId: string, type: string, data: unknown) => void;
+  /** Lobbies an application's server may hold at once (`create`); none given: no cap. **(ours)** */
+  readonly serverLobbiesPerApp?: () => number;
 }
 
 interface MemberState {
@@ -83,6 +85,8 @@ export class LobbyService {
   private readonly lobbies = new Map<string, LobbyState>();
   /** `${application id}\0${secret}` → lobby id. */
   private readonly bySecret = new Map<string, string>();
+  /** Lobbies each application's server created (no secret) that exist now. */
+  private readonly serverLobbies = new Map<string, number>();
 
   constructor(private readonly deps: LobbyServiceDeps) {}
 
@@ -121,6 +125,7 @@ export class LobbyService {
   // ---- the server API (the application's bot token)
 
   create(applicationId: string, input: ServerLobbyInput): Lobby {
+    this.checkServerLobbyRoom(applicationId);
     checkMetadata('metadata', input.metadata);
     checkMembersPerRequest(input.members?.length ?? 0);
     for (const member of input.members ?? []) this.checkMemberInput(member);
@@ -445,6 +450,13 @@ export class LobbyService {
   private store(lobby: LobbyState): void {
     this.lobbies.set(lobby.id, lobby);
     if (lobby.secret !== null) this.bySecret.set(`${lobby.applicationId}\u0000${lobby.secret}`, lobby.id);
+    else this.serverLobbies.set(lobby.applicationId, (this.serverLobbies.get(lobby.applicationId) ?? 0) + 1);
+  }
+
+  private checkServerLobbyRoom(applicationId: string): void {
+    const max = this.deps.serverLobbiesPerApp?.();
+    if (max === undefined || (this.serverLobbies.get(applicationId) ?? 0) < max) return;
+    throw new LobbyError('too_many_server_lobbies', `The application holds ${max} lobbies already; delete one first`);
   }
 
   private known(lobbyId: string): LobbyState {
@@ -517,7 +529,14 @@ export class LobbyService {
   private drop(lobby: LobbyState): void {
     this.tell(lobby, LobbyEvent.Delete, { id: lobby.id });
     this.lobbies.delete(lobby.id);
+    if (lobby.secret === null) this.forgetServerLobby(lobby.applicationId);
     if (lobby.secret !== null && this.bySecret.get(`${lobby.applicationId}\u0000${lobby.secret}`) === lobby.id) this.bySecret.delete(`${lobby.applicationId}\u0000${lobby.secret}`);
+  }
+
+  private forgetServerLobby(applicationId: string): void {
+    const left = (this.serverLobbies.get(applicationId) ?? 1) - 1;
+    if (left > 0) this.serverLobbies.set(applicationId, left);
+    else this.serverLobbies.delete(applicationId);
   }
 
   private refreshIdle(lobby: LobbyState): void {

@@ -4,7 +4,7 @@ import type { StateFile } from './model.js';
 export type GameTriple = readonly [string, string, string];
 
 /**
- * Game relationships as `state.json` keeps them **(ours: the fields)**: game friendships
+ * Game relationships as the state keeps them **(ours: the fields)**: game friendships
  * (`game_friendships`, [application id, a, b], a < b) and pending game friend requests
  * (`game_friend_requests`, [application id, from, to]), each of one application only. Files
  * written before these existed lack both: read as empty. Every change calls `changed`.

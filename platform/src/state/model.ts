@@ -1,6 +1,6 @@
 import type { ApplicationAsset, MessageActivity, MessageApplication, WireActivity } from '../wire/index.js';
 
-/** What `state.json` holds. Field names are snake_case like the wire, so records map 1:1. */
+/** The state: what `state.json` held (emulators before the database), and what the database keeps as records and messages. Field names are snake_case like the wire, so records map 1:1. */
 export interface StateFile {
   readonly version: 1;
   /** The last snowflake handed out, so ids keep increasing across restarts. */

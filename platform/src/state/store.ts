@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformLogger } from '../support/logger.js';
-import { removeStrayTemps, writeFileAtomic } from '../../../common/src/node/atomic-file.js';
+import { removeStrayTemps } from '../../../common/src/node/atomic-file.js';
 import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { GameRelationshipRecords } from './game-relationship-records.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
@@ -10,8 +10,18 @@ import { TEST_PROVIDER_TYPES } from './model.js';
 import type { AppRecord, BanRecord, ChannelRecord, ExternalAuthProvider, CodeRecord, ConnectionRecord, GrantRecord, GuildRecord, IdentityRecord, MessageRecord, OidcKeyRecord, StateFile, TokenRecord, UserRecord } from './model.js';
 import { SEED } from './seed.js';
 import { seedConnections } from './seed-connections.js';
+import { StateDb, type MessageRow, type StateBackend } from './state-db.js';
+import { StateRecords, type Collection, type SmallState } from './state-records.js';
+import { CorruptStateError, readLegacyStateFile } from './legacy-state-file.js';
 
+export { CorruptStateError } from './legacy-state-file.js';
+
+/** The state file of emulators before the database: read once on first start, then renamed `state.json.migrated`. */
 export const STATE_FILE_NAME = 'state.json';
+/** The emulator's state: an SQLite database (with its `-wal` file beside it). */
+export const STATE_DB_NAME = 'state.db';
+/** What a migrated `state.json` is renamed to. */
+export const MIGRATED_SUFFIX = '.migrated';
 
 /** A request the state cannot carry out: the HTTP layer maps `kind` to a status. */
 export class StateError extends Error {
@@ -26,20 +36,10 @@ export class StateError extends Error {
   }
 }
 
-/** A state.json that cannot be read: the emulator refuses to start rather than overwrite it. */
-export class CorruptStateError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-  ) {
-    super(`cannot read ${file}: ${reason}; move it aside to start with fresh seeded data`);
-    this.name = 'CorruptStateError';
-  }
-}
-
 export interface StoreOptions {
   readonly dataDir: string;
   readonly now: () => number;
+  /** Unused since every change is committed at once (kept so callers need not change). */
   readonly persistDebounceMs: number;
   readonly messagesPerChannel: number;
   readonly logger: PlatformLogger;
@@ -49,7 +49,9 @@ const USERNAME = /^[a-z0-9_.]{2,32}$/;
 
 /**
  * The emulator's persistent model: users, friendships, guilds, channels, DM messages (with
- * their invites) and applications. Every change schedules a debounced atomic write.
+ * their invites) and applications. The small state lives in memory and each change commits
+ * the records it touched; DM messages live only in the database (read on demand, newest
+ * first). A method that changes something has committed it when it returns.
  */
 export class Store {
   private readonly usersById = new Map<string, UserRecord>();
@@ -59,57 +61,72 @@ export class Store {
   readonly ids: SnowflakeGenerator;
   /** Game friendships and game friend requests, per application. */
   readonly gameRelationships: GameRelationshipRecords;
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private readonly records: StateRecords;
+  /** Messages handed out this turn, as they were: `touched()` saves the ones changed in place. */
+  private readonly handedOut = new Map<string, { readonly record: MessageRecord; readonly json: string }>();
+  private handedOutClear: NodeJS.Immediate | undefined;
+  /** Messages per channel, as far as counted (so a send trims only a full channel). */
+  private readonly channelSizes = new Map<string, number>();
   private closed = false;
 
   private constructor(
-    private readonly data: StateFile,
+    private readonly data: SmallState,
+    private readonly db: StateBackend,
     private readonly options: StoreOptions,
   ) {
-    this.ids = new SnowflakeGenerator(options.now, BigInt(data.last_id));
-    this.gameRelationships = new GameRelationshipRecords(data, () => this.changed());
+    const lastMessage = db.lastMessageId();
+    const lastId = BigInt(data.last_id);
+    this.ids = new SnowflakeGenerator(options.now, lastMessage !== undefined && BigInt(lastMessage) > lastId ? BigInt(lastMessage) : lastId);
+    this.records = new StateRecords(db, data);
+    this.gameRelationships = new GameRelationshipRecords(data, () => this.changed('game_friendships', 'game_friend_requests'));
     for (const user of data.users) this.indexUser(user);
     for (const [a, b] of data.friendships) this.linkFriends(a, b);
   }
 
+  /** The database file. */
   get file(): string {
-    return path.join(this.options.dataDir, STATE_FILE_NAME);
+    return path.join(this.options.dataDir, STATE_DB_NAME);
   }
 
-  /** Loads `state.json`, or seeds a fresh state (written at once) when there is none. */
+  /**
+   * Opens the database; on first start fills it from a `state.json` of an emulator from before
+   * (then renamed `state.json.migrated`), or seeds it.
+   */
   static async open(options: StoreOptions): Promise<Store> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    const file = path.join(options.dataDir, STATE_FILE_NAME);
-    // Only the emulator that claimed the data dir writes state.json: every temp beside it is
-    // left by an interrupted write (never read; the renamed file is whole).
-    const removed = await removeStrayTemps(file, () => true);
-    if (removed.length > 0) options.logger.info({ file, removed: removed.length }, 'platform state: removed temp files left by interrupted writes');
-    let text: string | undefined;
+    return Store.openOn(openStateDb(path.join(options.dataDir, STATE_DB_NAME)), options);
+  }
+
+  /** `open` on a given storage (the bench runs the old whole-file design through this). */
+  static async openOn(db: StateBackend, options: StoreOptions): Promise<Store> {
+    const legacyFile = path.join(options.dataDir, STATE_FILE_NAME);
+    // Only the emulator that claimed the data dir wrote state.json: every temp beside it was
+    // left by an interrupted write of an emulator from before.
+    const removed = await removeStrayTemps(legacyFile, () => true);
+    if (removed.length > 0) options.logger.info({ file: legacyFile, removed: removed.length }, 'platform state: removed temp files left by interrupted writes');
     try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (text === undefined) {
-      const store = new Store(seedState(), options);
-      store.dirty = true;
-      await store.flush();
-      options.logger.info({ file }, 'platform state seeded');
+      const loaded = StateRecords.load(db);
+      if (loaded !== undefined) {
+        const store = new Store(loaded.state, db, options);
+        store.records.adopt(loaded.written);
+        // A migration killed after its commit but before the rename: the database has it all.
+        await renameIfPresent(legacyFile);
+        return store;
+      }
+      const legacy = await readLegacyStateFile(legacyFile, options.now());
+      const { messages, ...small } = legacy ?? { ...seedState(), messages: [] };
+      const store = new Store(small, db, options);
+      store.writeAll(messages);
+      if (legacy === undefined) options.logger.info({ file: store.file }, 'platform state seeded');
+      else {
+        await renameIfPresent(legacyFile);
+        options.logger.info({ file: store.file, from: legacyFile, messages: messages.length }, 'platform state migrated from state.json');
+      }
       return store;
+    } catch (error) {
+      db.close();
+      throw error;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new CorruptStateError(file, 'not valid JSON');
-    }
-    if (!isStateFile(data)) throw new CorruptStateError(file, 'not an emulator state (version 1)');
-    const migrated = migrate(data, options.now());
-    const store = new Store(data, options);
-    if (migrated) store.changed();
-    return store;
   }
 
   // ---- users
@@ -137,7 +154,7 @@ export class Store {
     const user: UserRecord = { id: this.ids.next(), username: name, global_name: capitalise(name), avatar: null, token: randomToken() };
     this.data.users.push(user);
     this.indexUser(user);
-    this.changed();
+    this.changedRecords('users', user);
     return user;
   }
 
@@ -147,7 +164,7 @@ export class Store {
     const user: UserRecord = { id, username: `provisional_${id}`, global_name: displayName, avatar: null, token: randomToken(), provisional: true };
     this.data.users.push(user);
     this.indexUser(user);
-    this.changed();
+    this.changedRecords('users', user);
     return user;
   }
 
@@ -165,7 +182,7 @@ export class Store {
     this.usersById.delete(id);
     this.usersByToken.delete(user.token);
     this.usersByName.delete(user.username);
-    this.changed();
+    this.changed('users', 'friend_requests', 'blocks', 'guilds');
   }
 
   /**
@@ -174,6 +191,10 @@ export class Store {
    * folded into that one; one with `into` itself goes) and messages become `into`'s.
    */
   moveUser(from: string, into: string): void {
+    this.db.transaction(() => this.moveUserData(from, into));
+  }
+
+  private moveUserData(from: string, into: string): void {
     for (const friend of this.friendsOf(from)) if (friend !== into) this.addFriendship(into, friend);
     const swap = (pair: readonly [string, string]): [string, string] => [pair[0] === from ? into : pair[0], pair[1] === from ? into : pair[1]];
     this.data.friend_requests = this.friendRequests().map(swap).filter(([a, b]) => a !== b);
@@ -189,17 +210,19 @@ export class Store {
       const other = channel.recipient_ids?.find((id) => id !== from);
       if (other === into) {
         // A conversation with oneself is no conversation: it goes, with its messages.
-        this.data.messages = this.data.messages.filter((message) => message.channel_id !== channel.id);
+        this.db.deleteChannel(channel.id);
         this.data.channels = this.data.channels.filter((record) => record !== channel);
         continue;
       }
       if (other === undefined) continue;
       const { channel: target } = this.openDm(into, other);
-      for (const message of this.data.messages) if (message.channel_id === channel.id) Object.assign(message, { channel_id: target.id });
+      this.db.moveChannel(channel.id, target.id);
       this.data.channels = this.data.channels.filter((record) => record !== channel);
     }
-    for (const message of this.data.messages) if (message.author_id === from) Object.assign(message, { author_id: into });
-    this.changed();
+    this.db.moveAuthor(from, into);
+    this.handedOut.clear();
+    this.channelSizes.clear();
+    this.changed('friend_requests', 'blocks', 'guilds', 'channels');
   }
 
   // ---- external identities and bans
@@ -211,7 +234,7 @@ export class Store {
 
   addIdentity(identity: IdentityRecord): void {
     this.data.identities = [...this.identities(), identity];
-    this.changed();
+    this.changed('identities');
   }
 
   ban(userId: string): BanRecord | undefined {
@@ -227,7 +250,7 @@ export class Store {
     const others = this.bans().filter((record) => record.user_id !== userId);
     if (ban === null && others.length === this.bans().length) return false;
     this.data.bans = ban === null ? others : [...others, ban];
-    this.changed();
+    this.changed('bans');
     return true;
   }
 
@@ -256,7 +279,7 @@ export class Store {
     if (this.areFriends(a, b)) return false;
     this.data.friendships.push(a < b ? [a, b] : [b, a]);
     this.linkFriends(a, b);
-    this.changed();
+    this.changed('friendships');
     return true;
   }
 
@@ -273,7 +296,7 @@ export class Store {
   addFriendRequest(from: string, to: string): boolean {
     if (this.hasFriendRequest(from, to)) return false;
     this.data.friend_requests = [...this.friendRequests(), [from, to]] as [string, string][];
-    this.changed();
+    this.changed('friend_requests');
     return true;
   }
 
@@ -281,7 +304,7 @@ export class Store {
   removeFriendRequest(from: string, to: string): boolean {
     if (!this.hasFriendRequest(from, to)) return false;
     this.data.friend_requests = this.friendRequests().filter(([x, y]) => !(x === from && y === to)) as [string, string][];
-    this.changed();
+    this.changed('friend_requests');
     return true;
   }
 
@@ -297,7 +320,7 @@ export class Store {
   setBlocked(by: string, target: string, blocked: boolean): boolean {
     if (this.hasBlocked(by, target) === blocked) return false;
     this.data.blocks = blocked ? ([...this.blocks(), [by, target]] as [string, string][]) : (this.blocks().filter(([x, y]) => !(x === by && y === target)) as [string, string][]);
-    this.changed();
+    this.changed('blocks');
     return true;
   }
 
@@ -309,7 +332,7 @@ export class Store {
     this.data.friendships = this.data.friendships.filter(([x, y]) => !((x === a && y === b) || (x === b && y === a)));
     this.friends.get(a)?.delete(b);
     this.friends.get(b)?.delete(a);
-    this.changed();
+    this.changed('friendships');
     return true;
   }
 
@@ -347,7 +370,7 @@ export class Store {
     if (existing !== undefined) return { channel: existing, created: false };
     const channel: ChannelRecord = { id: this.ids.next(), type: 1, recipient_ids: [a, b], status: null, voice_start_time: null };
     this.data.channels.push(channel);
-    this.changed();
+    this.changed('channels');
     return { channel, created: true };
   }
 
@@ -387,52 +410,85 @@ export class Store {
 
   // ---- messages
 
+  /** Stores a new message (committed on return); the channel keeps its newest `messagesPerChannel`. */
   addMessage(message: MessageRecord): void {
-    this.data.messages.push(message);
-    const inChannel = this.data.messages.filter((m) => m.channel_id === message.channel_id);
-    const excess = inChannel.length - this.options.messagesPerChannel;
-    if (excess > 0) {
-      const drop = new Set(inChannel.slice(0, excess));
-      this.data.messages = this.data.messages.filter((m) => !drop.has(m));
-    }
-    this.changed();
+    const channel = message.channel_id;
+    const size = (this.channelSizes.get(channel) ?? this.db.channelSize(channel)) + 1;
+    this.db.transaction(() => {
+      this.db.insertMessage(toMessageRow(message));
+      if (size > this.options.messagesPerChannel) this.db.trimChannel(channel, this.options.messagesPerChannel);
+    });
+    this.channelSizes.set(channel, Math.min(size, this.options.messagesPerChannel));
+    this.handOut(message);
+  }
+
+  /** Saves a message changed in place (`touched()` does it too, for messages read this turn). */
+  saveMessage(message: MessageRecord): void {
+    const json = JSON.stringify(message);
+    this.db.updateMessage(toMessageRow(message));
+    this.handedOut.set(message.id, { record: message, json });
   }
 
   message(channelId: string, id: string): MessageRecord | undefined {
-    return this.data.messages.find((m) => m.id === id && m.channel_id === channelId);
+    const found = this.messageById(id);
+    return found?.channel_id === channelId ? found : undefined;
   }
 
   messageById(id: string): MessageRecord | undefined {
-    return this.data.messages.find((m) => m.id === id);
+    const held = this.handedOut.get(id);
+    if (held !== undefined) return held.record;
+    const row = this.db.message(id);
+    return row === undefined ? undefined : this.handOut(fromMessageRow(row));
   }
 
   /** Removes the message from its channel; answers it, or undefined when there was none. */
   deleteMessage(channelId: string, id: string): MessageRecord | undefined {
     const found = this.message(channelId, id);
     if (found === undefined) return undefined;
-    this.data.messages = this.data.messages.filter((m) => m !== found);
-    this.changed();
+    this.db.deleteMessage(id);
+    this.handedOut.delete(id);
+    this.channelSizes.delete(channelId);
     return found;
   }
 
   /** Newest first. */
   messages(channelId: string, limit: number): MessageRecord[] {
-    return this.data.messages.filter((m) => m.channel_id === channelId).slice(-limit).reverse();
+    return this.db.newest(channelId, limit).map((row) => this.handedOut.get(row.id)?.record ?? this.handOut(fromMessageRow(row)));
   }
 
-  /** Messages in DMs of `userId`, for invite look-ups. */
+  /** Messages in DMs of `userId` by `authorId`, for invite look-ups. */
   messagesTo(userId: string, authorId: string): MessageRecord[] {
-    const channels = new Set(
-      this.dmChannels(userId)
-        .filter((channel) => channel.recipient_ids?.includes(authorId) === true)
-        .map((channel) => channel.id),
-    );
-    return this.data.messages.filter((m) => channels.has(m.channel_id) && m.author_id === authorId);
+    return this.dmChannels(userId)
+      .filter((channel) => channel.recipient_ids?.includes(authorId) === true)
+      .flatMap((channel) => this.db.byAuthorIn(channel.id, authorId))
+      .map((row) => this.handedOut.get(row.id)?.record ?? this.handOut(fromMessageRow(row)));
   }
 
-  /** Call after changing a record in place. */
+  /** Call after changing a record in place: commits it (a message among those read this turn too). */
   touched(): void {
-    this.changed();
+    if (this.closed) return;
+    this.db.transaction(() => {
+      for (const [id, held] of this.handedOut) {
+        const json = JSON.stringify(held.record);
+        if (json === held.json) continue;
+        this.db.updateMessage(toMessageRow(held.record));
+        this.handedOut.set(id, { record: held.record, json });
+      }
+      this.changed();
+    });
+  }
+
+  /**
+   * Remembers a message read or written this turn, as it was, so that the same id answers the
+   * same object and `touched()` can save it when changed in place; forgotten at the next turn.
+   */
+  private handOut(message: MessageRecord): MessageRecord {
+    this.handedOut.set(message.id, { record: message, json: JSON.stringify(message) });
+    this.handedOutClear ??= setImmediate(() => {
+      this.handedOutClear = undefined;
+      this.handedOut.clear();
+    });
+    return message;
   }
 
   // ---- applications
@@ -470,7 +526,7 @@ export class Store {
     app.public_client = input.publicClient ?? false;
     if (input.unused === true) app.unused_since = this.options.now();
     this.data.apps.push(app);
-    this.changed();
+    this.changedRecords('apps', app);
     return app;
   }
 
@@ -483,7 +539,7 @@ export class Store {
     const asset: ApplicationAsset = { id: this.ids.next(), name: key, type };
     app.assets.push(asset);
     delete app.unused_since;
-    this.changed();
+    this.changedRecords('apps', app);
     return asset;
   }
 
@@ -492,7 +548,7 @@ export class Store {
     const index = app.assets.findIndex((asset) => asset.name === name.toLowerCase());
     if (index < 0) throw new StateError('not_found', `Unknown asset '${name}'`, 'name');
     app.assets.splice(index, 1);
-    this.changed();
+    this.changedRecords('apps', app);
   }
 
   /** Changes an app's settings; the caller validated the values. */
@@ -521,7 +577,7 @@ export class Store {
     if (patch.external_auth !== undefined) app.external_auth = [...patch.external_auth];
     if (patch.parent_application_id !== undefined) app.parent_application_id = patch.parent_application_id;
     delete app.unused_since;
-    this.changed();
+    this.changedRecords('apps', app);
     return app;
   }
 
@@ -537,14 +593,14 @@ export class Store {
     const app = this.app(id);
     if (app?.unused_since === undefined) return;
     delete app.unused_since;
-    this.changed();
+    this.changedRecords('apps', app);
   }
 
   /** An unused app was asked for again: its idle time starts over. */
   refreshUnusedApp(app: AppRecord): void {
     if (app.unused_since === undefined) return;
     app.unused_since = this.options.now();
-    this.changed();
+    this.changedRecords('apps', app);
   }
 
   /** Forgets the unused apps idle since before `before` (epoch ms); returns how many. */
@@ -553,7 +609,7 @@ export class Store {
     const forgotten = this.data.apps.length - kept.length;
     if (forgotten > 0) {
       this.data.apps = kept;
-      this.changed();
+      this.changed('apps');
     }
     return forgotten;
   }
@@ -565,7 +621,7 @@ export class Store {
     this.requireUser(userId, 'user_id');
     if (guild.members.some((member) => member.user_id === userId)) return false;
     guild.members.push({ user_id: userId, joined_at: new Date(this.options.now()).toISOString() });
-    this.changed();
+    this.changed('guilds');
     return true;
   }
 
@@ -578,7 +634,7 @@ export class Store {
       guild.name = name;
     }
     if (patch.icon !== undefined) guild.icon = patch.icon;
-    this.changed();
+    this.changed('guilds');
     return guild;
   }
 
@@ -607,8 +663,12 @@ export class Store {
       if (integrationType !== null) grant.integration_type = integrationType;
     }
     const app = this.app(applicationId);
-    if (app !== undefined) delete app.unused_since;
-    this.changed();
+    this.db.transaction(() => {
+      this.changedRecords('grants', grant);
+      if (app?.unused_since === undefined) return;
+      delete app.unused_since;
+      this.changedRecords('apps', app);
+    });
     return grant;
   }
 
@@ -619,7 +679,7 @@ export class Store {
     this.data.grants = this.data.grants.filter((g) => g !== grant);
     this.data.codes = this.data.codes.filter((code) => code.grant_id !== id);
     this.data.tokens = this.data.tokens.filter((token) => token.grant_id !== id);
-    this.changed();
+    this.changed('grants', 'codes', 'tokens');
     return grant;
   }
 
@@ -627,7 +687,7 @@ export class Store {
     const now = this.options.now();
     this.data.codes = this.data.codes.filter((c) => c.expires_at > now);
     this.data.codes.push(code);
-    this.changed();
+    this.changed('codes');
   }
 
   /** The live code with that hash (expired ones are dropped). */
@@ -640,12 +700,12 @@ export class Store {
 
   deleteCode(hash: string): void {
     this.data.codes = this.data.codes.filter((c) => c.code_hash !== hash);
-    this.changed();
+    this.changed('codes');
   }
 
   addToken(token: TokenRecord): void {
     this.data.tokens.push(token);
-    this.changed();
+    this.changedRecords('tokens', token);
   }
 
   tokenByAccess(hash: string): TokenRecord | undefined {
@@ -658,7 +718,7 @@ export class Store {
 
   deleteToken(id: string): void {
     this.data.tokens = this.data.tokens.filter((token) => token.id !== id);
-    this.changed();
+    this.changed('tokens');
   }
 
   oidcKey(): OidcKeyRecord | null {
@@ -667,42 +727,62 @@ export class Store {
 
   setOidcKey(key: OidcKeyRecord): void {
     this.data.oidc_key = key;
-    this.changed();
+    if (!this.closed) this.commit(null);
   }
 
   // ---- persistence
 
-  /** Writes pending changes now (and waits for a write in progress). */
+  /**
+   * Every change is committed when the method that made it returns; this also moves the WAL
+   * into the database file, so that `state.db` alone holds everything (a copy of it is whole).
+   */
   async flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    if (this.dirty) {
-      this.dirty = false;
-      this.data.last_id = this.ids.lastId;
-      const text = JSON.stringify(this.data, null, 2);
-      this.writing = this.writing.then(() => writeFileAtomic(this.file, text)).catch((error: unknown) => {
-        this.options.logger.error({ file: this.file, error: error instanceof Error ? error.message : String(error) }, 'platform state write failed');
-      });
-    }
-    await this.writing;
+    if (this.closed) return;
+    this.commit([]);
+    this.db.checkpoint();
+    await Promise.resolve();
   }
 
-  /** Flushes and stops scheduling writes. */
+  /** Commits what `touched()` callers changed in place, then closes the database. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.commit([]);
     this.closed = true;
-    await this.flush();
+    clearImmediate(this.handedOutClear);
+    this.db.close();
+    await Promise.resolve();
   }
 
-  private changed(): void {
-    this.dirty = true;
-    if (this.closed || this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, this.options.persistDebounceMs);
-    this.timer.unref();
+  /**
+   * Commits the named collections' changed records (none named: every collection's, which costs
+   * a look at the whole small state). A new array field of the state gets record-level writes
+   * once it is listed in state-records.ts (KEY_OF); until then it is written whole.
+   */
+  private changed(...collections: Collection[]): void {
+    if (this.closed) return;
+    this.commit(collections);
+  }
+
+  /** Commits the named collections' changed records (null: only the scalars, last id and key). */
+  private commit(collections: readonly Collection[] | null): void {
+    this.data.last_id = this.ids.lastId;
+    if (collections !== null) this.records.mark(collections);
+    this.records.commit();
+  }
+
+  /** Commits records added or changed in place, without looking at the rest of their collection. */
+  private changedRecords(collection: Collection, ...records: readonly object[]): void {
+    if (this.closed) return;
+    this.data.last_id = this.ids.lastId;
+    this.records.commitRecords(collection, records);
+  }
+
+  /** The first write of a fresh database: the whole small state and the messages, in one transaction. */
+  private writeAll(messages: readonly MessageRecord[]): void {
+    this.db.transaction(() => {
+      for (const message of messages) this.db.insertMessage(toMessageRow(message));
+      this.commit([]);
+    });
   }
 
   private requireUser(id: string, field: string): UserRecord {
@@ -842,57 +922,30 @@ function seedState(): StateFile {
   };
 }
 
-/**
- * Fills what files written before OAuth2 lack, and marks apps registered on first use that
- * show no sign of use (no asset, no grant, the placeholder name) as unused since `now`, so
- * the idle ones of files written before registration was bounded are forgotten; true when
- * something changed.
- */
-function migrate(data: StateFile, now: number): boolean {
-  const raw = data as unknown as Record<string, unknown>;
-  let changed = false;
-  for (const key of ['grants', 'codes', 'tokens'] as const) {
-    if (!Array.isArray(raw[key])) {
-      raw[key] = [];
-      changed = true;
-    }
-  }
-  if (raw.oidc_key === undefined) {
-    raw.oidc_key = null;
-    changed = true;
-  }
-  for (const app of data.apps) {
-    if (typeof app.client_secret !== 'string') {
-      app.client_secret = randomToken();
-      changed = true;
-    }
-    // Added after version 1 shipped: apps of older files get one.
-    if (typeof app.bot_token !== 'string') {
-      app.bot_token = randomToken();
-      changed = true;
-    }
-  }
-  if (data.app_use_tracked !== true) {
-    const granted = new Set(data.grants.map((grant) => grant.application_id));
-    for (const app of data.apps) if (looksUnused(app, granted)) app.unused_since = now;
-    data.app_use_tracked = true;
-    changed = true;
-  }
-  return changed;
+/** A message as the database keeps it: the queried fields as columns, the rest as JSON. */
+export function toMessageRow(message: MessageRecord): MessageRow {
+  const { id, channel_id, author_id, ...rest } = message;
+  return { id, channel_id, author_id, body: JSON.stringify(rest) };
 }
 
-/** An app registered on first use by an emulator that did not track use, with nothing that shows use. */
-function looksUnused(app: AppRecord, granted: ReadonlySet<string>): boolean {
-  if (!app.auto_registered || app.verified) return false;
-  return app.assets.length === 0 && !granted.has(app.id) && app.name === `Application ${app.id}` && app.webhook_events_url === null && app.redirect_uris.length === 0;
+export function fromMessageRow(row: MessageRow): MessageRecord {
+  return { id: row.id, channel_id: row.channel_id, author_id: row.author_id, ...(JSON.parse(row.body) as Omit<MessageRecord, 'id' | 'channel_id' | 'author_id'>) };
 }
 
-function isStateFile(value: unknown): value is StateFile {
-  if (typeof value !== 'object' || value === null) return false;
-  const data = value as Record<string, unknown>;
-  return (
-    data.version === 1 &&
-    typeof data.last_id === 'string' &&
-    ['users', 'friendships', 'guilds', 'channels', 'messages', 'apps'].every((key) => Array.isArray(data[key]))
-  );
+/** The database, or CorruptStateError when the file is not one (the emulator refuses to start rather than overwrite it). */
+function openStateDb(file: string): StateDb {
+  try {
+    return StateDb.open(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+    throw new CorruptStateError(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function renameIfPresent(file: string): Promise<void> {
+  try {
+    await rename(file, `${file}${MIGRATED_SUFFIX}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

@@ -31,8 +31,9 @@ export const PlatformLimitsInputSchema = v.strictObject(
     reconnectCloseAfterMs: v.exactOptional(durationMs),
     inviteTtlMs: v.exactOptional(durationMs),
     http: v.exactOptional(
-      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit), partnerSdk: v.exactOptional(windowLimit), relationshipChange: v.exactOptional(windowLimit) }, unknownKey),
+      v.strictObject({ messageCreate: v.exactOptional(windowLimit), devLogin: v.exactOptional(windowLimit), appRegister: v.exactOptional(windowLimit), lobbyJoin: v.exactOptional(windowLimit), lobbyMessage: v.exactOptional(windowLimit), partnerSdk: v.exactOptional(windowLimit), relationshipChange: v.exactOptional(windowLimit), botRequests: v.exactOptional(windowLimit) }, unknownKey),
     ),
+    serverLobbiesPerApp: v.exactOptional(count),
     autoRegisteredAppsMax: v.exactOptional(count),
     unusedAppTtlMs: v.exactOptional(durationMs),
     persistDebounceMs: v.exactOptional(durationMs),

@@ -42,7 +42,11 @@ export interface PlatformLimits {
     readonly partnerSdk: WindowLimit;
     /** Friend requests, game friend requests and their removal, per user (by id or by username). **(ours)** */
     readonly relationshipChange: WindowLimit;
+    /** Every request with an application's bot token, per application (the public docs' global limit: 50 a second). */
+    readonly botRequests: WindowLimit;
   };
+  /** Lobbies an application's server (bot token) holds at once; past it `POST /lobbies` is refused. **(ours)** */
+  readonly serverLobbiesPerApp: number;
   /** Applications registered on first use held at most; past it unknown ids stay unknown. **(ours)** */
   readonly autoRegisteredAppsMax: number;
   /**
@@ -50,7 +54,7 @@ export interface PlatformLimits {
    * rename) is forgotten this long after its last registration request. **(ours)**
    */
   readonly unusedAppTtlMs: number;
-  /** State changes are written to disk this long after the last one. */
+  /** Unused: every state change is committed before the request that made it is answered. */
   readonly persistDebounceMs: number;
   /** Messages kept per channel (older ones are dropped from the state). */
   readonly messagesPerChannel: number;
@@ -91,7 +95,9 @@ export const DEFAULT_LIMITS: PlatformLimits = {
     lobbyMessage: { count: 10, windowMs: 5000 },
     partnerSdk: { count: 60, windowMs: 60_000 },
     relationshipChange: { count: 30, windowMs: 60_000 },
+    botRequests: { count: 50, windowMs: 1000 },
   },
+  serverLobbiesPerApp: 10_000,
   autoRegisteredAppsMax: 500,
   unusedAppTtlMs: 10 * 60 * 1000,
   persistDebounceMs: 100,

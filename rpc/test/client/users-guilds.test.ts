@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChannelType, Client, StatusType, type ClientResult, type GuildChannel } from '../../client/index.js';
 import { getToken } from '../../client/oauth-http.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { downgradeToStateFile, rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
 
 const clients: Client[] = [];
 const sockets: WebSocket[] = [];
@@ -149,6 +149,7 @@ async function platformWithCategories(): Promise<{ platform: TestPlatform; guild
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'companion-sdk-guilds-'));
   dirs.push(dataDir);
   await (await startTestPlatform({ dataDir })).close();
+  await downgradeToStateFile(dataDir);
   const file = path.join(dataDir, 'state.json');
   const state = JSON.parse(await readFile(file, 'utf8')) as { guilds: { id: string }[]; channels: object[] };
   const guildId = state.guilds[0]?.id ?? '';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient } from '../../../../rpc/test/support/raw-client.js';
 import type * as StartModule from '../../../src/start.js';
-import { cliCleanup, CliProcess, REPO_ROOT } from '../../support/cli-process.js';
+import { cliCleanup, CliProcess, devLoginToken, REPO_ROOT } from '../../support/cli-process.js';
 
 const { track, dir } = cliCleanup('companion-cli-');
 
@@ -224,9 +224,8 @@ describe('serve: the platform account', () => {
     const runtime = await dir();
     const first = await serve(['--runtime-dir', runtime], { XDG_CONFIG_HOME: config });
     await first.waitForStdout(/Signed in as alice\n/);
-    const state = JSON.parse(await readFile(path.join(config, 'companion', 'platform', 'state.json'), 'utf8'));
-    const carol = state.users.find((user: { username: string }) => user.username === 'carol');
     const host = JSON.parse(await readFile(path.join(runtime, 'companion', 'host.json'), 'utf8'));
+    const carol = { token: await devLoginToken(host.platform.url, 'carol') };
     const tokenFile = path.join(await dir(), 'token');
     await writeFile(tokenFile, `${carol.token}\n`);
 

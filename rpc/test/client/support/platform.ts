@@ -14,6 +14,7 @@ import { afterEach } from 'vitest';
  */
 const PLATFORM_ENTRY = ['..', '..', '..', '..', 'platform', 'src', 'index.js'].join('/');
 const PLATFORM_OAUTH_WIRE = ['..', '..', '..', '..', 'platform', 'src', 'wire', 'oauth.js'].join('/');
+const PLATFORM_STORED_STATE = ['..', '..', '..', '..', 'platform', 'test', 'support', 'stored-state.js'].join('/');
 
 export interface AdminAppView {
   readonly id: string;
@@ -46,6 +47,15 @@ export interface OAuthWireModule {
 
 export async function loadOAuthWire(): Promise<OAuthWireModule> {
   return (await import(PLATFORM_OAUTH_WIRE)) as OAuthWireModule;
+}
+
+/**
+ * Turns a stopped emulator's data dir into one an emulator from before the state database left
+ * (its state as `state.json`), so a test can edit that file and start on it (it is migrated).
+ */
+export async function downgradeToStateFile(dataDir: string): Promise<void> {
+  const mod = (await import(PLATFORM_STORED_STATE)) as { downgradeToStateFile(dataDir: string): Promise<unknown> };
+  await mod.downgradeToStateFile(dataDir);
 }
 
 const started: TestPlatform[] = [];

@@ -1,0 +1,64 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StateDb } from '../src/state/state-db.js';
+import { StateRecords, type SmallState } from '../src/state/state-records.js';
+import { tempDir } from './support/harness.js';
+
+const row = (n: number) => ({ id: String(1_300_000_000_000_000_000n + BigInt(n)), channel_id: 'c1', author_id: 'a1', body: JSON.stringify({ content: `m${n}` }) });
+
+describe('the state database', () => {
+  it('a checkpoint after reads through every cached query empties the WAL (no read left open)', async () => {
+    const file = path.join(await tempDir(), 'state.db');
+    const db = StateDb.open(file);
+    try {
+      for (let n = 0; n < 20; n += 1) db.insertMessage(row(n));
+      expect(db.message(row(3).id)?.body).toBe(row(3).body);
+      expect(db.channelSize('c1')).toBe(20);
+      expect(db.newest('c1', 2).map((message) => message.id)).toEqual([row(19).id, row(18).id]);
+      expect((await stat(`${file}-wal`)).size).toBeGreaterThan(0);
+      db.checkpoint();
+      expect((await stat(`${file}-wal`)).size).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps the newest messages of a channel when trimmed, and reopens with what was committed (a lock left by a kill is removed)', async () => {
+    const file = path.join(await tempDir(), 'state.db');
+    const db = StateDb.open(file);
+    for (let n = 0; n < 10; n += 1) db.insertMessage(row(n));
+    db.trimChannel('c1', 4);
+    expect(db.newest('c1', 100).map((message) => message.id)).toEqual([9, 8, 7, 6].map((n) => row(n).id));
+    // Not closed: as a killed process leaves it (the lock directory stays).
+    const again = StateDb.open(file);
+    try {
+      expect(again.newest('c1', 100)).toHaveLength(4);
+      expect(again.lastMessageId()).toBe(row(9).id);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('persists record by record, and a field it has no collection for as a whole (so a field added later is kept)', async () => {
+    const file = path.join(await tempDir(), 'state.db');
+    const db = StateDb.open(file);
+    const state = { version: 1, last_id: '5', users: [{ id: 'u1', username: 'erin' }], friendships: [['u1', 'u2']], future_rules: [{ app: 'a1', rule: 'x' }] } as unknown as SmallState;
+    const records = new StateRecords(db, state);
+    records.mark([]);
+    records.commit();
+    (state.users as unknown as { id: string; username: string }[]).push({ id: 'u3', username: 'frank' });
+    records.commitRecords('users', [state.users[1] as object]);
+    db.close();
+    const again = StateDb.open(file);
+    try {
+      const loaded = StateRecords.load(again)?.state as unknown as Record<string, unknown>;
+      expect(loaded.users).toEqual([{ id: 'u1', username: 'erin' }, { id: 'u3', username: 'frank' }]);
+      expect(loaded.friendships).toEqual([['u1', 'u2']]);
+      expect(loaded.future_rules).toEqual([{ app: 'a1', rule: 'x' }]);
+      expect(loaded.last_id).toBe('5');
+    } finally {
+      again.close();
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { IDLE_MS, WalCheckpoints, type CheckpointKind } from '../src/state/wal-checkpoints.js';
+
+describe('WAL checkpoints', () => {
+  it('quick (no fsync) while writes go on, synced once they pause; nothing when nothing was written; a refused one is tried again', () => {
+    let now = 0;
+    const ran: CheckpointKind[] = [];
+    let refuse = false;
+    const policy = new WalCheckpoints((kind) => (refuse ? false : (ran.push(kind), true)), () => now);
+    policy.tick();
+    expect(ran).toEqual([]);
+    policy.wrote();
+    now += 500;
+    policy.tick();
+    expect(ran).toEqual(['quick']);
+    now += IDLE_MS;
+    policy.tick();
+    expect(ran).toEqual(['quick', 'synced']);
+    now += IDLE_MS;
+    policy.tick();
+    expect(ran).toEqual(['quick', 'synced']);
+    policy.wrote();
+    refuse = true;
+    now += 10;
+    policy.tick();
+    refuse = false;
+    now += 10;
+    policy.tick();
+    expect(ran).toEqual(['quick', 'synced', 'quick']);
+  });
+});
