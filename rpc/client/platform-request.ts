@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { deadline } from '../../common/src/deadline.js';
 import { ClientResult, ClientResultError, toClientResult } from './client-result.js';
 import { trimBase } from './redirects.js';
 import { check } from './wire/check.js';
@@ -89,18 +90,19 @@ export async function platformCall(options: PlatformCallOptions, path: string, i
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number of milliseconds');
   const scrub = (text: string): string => scrubSecrets(text, secrets);
   if (options.signal?.aborted === true) fail(ClientResult.aborted());
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const whyAborted = (): ClientResult => (options.signal?.aborted === true ? ClientResult.aborted() : ClientResult.timeout(timeoutMs));
+  const timer = deadline(timeoutMs, options.signal);
+  const whyAborted = (): ClientResult => (timer.timedOut() ? ClientResult.timeout(timeoutMs) : ClientResult.aborted());
 
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${trimBase(options.platformBase)}${path}`, { ...init, signal, redirect: 'error' });
+    response = await fetch(`${trimBase(options.platformBase)}${path}`, { ...init, signal: timer.signal, redirect: 'error' });
     text = await response.text();
   } catch (error) {
-    if (signal.aborted) fail(whyAborted());
+    if (timer.signal.aborted) fail(whyAborted());
     fail(ClientResult.networkError(scrub(`the platform could not be reached: ${describeFetchError(error)}`)));
+  } finally {
+    timer.end();
   }
   let json: unknown;
   try {

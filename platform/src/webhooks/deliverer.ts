@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { deadline } from '../../../common/src/deadline.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { WebhookEnvelope } from '../wire/index.js';
 import { signWebhook, type SigningApp } from './signer.js';
@@ -103,7 +104,8 @@ export class WebhookDeliverer {
   /** One POST: 'ok' for a 2xx answer, else the status or what went wrong. */
   private async attempt(url: string, keys: SigningApp, body: string): Promise<'ok' | number | 'timeout' | 'network'> {
     const timestamp = String(Math.floor(this.options.now() / 1000));
-    const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]);
+    const timer = deadline(this.options.timeoutMs, this.abort.signal);
+    const signal = timer.signal;
     try {
       const response = await this.fetch(url, {
         method: 'POST',
@@ -116,6 +118,8 @@ export class WebhookDeliverer {
       return response.status >= 200 && response.status < 300 ? 'ok' : response.status;
     } catch (error) {
       return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? 'timeout' : 'network';
+    } finally {
+      timer.end();
     }
   }
 }
