@@ -371,7 +371,8 @@ export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
 /**
  * What became of the player's own join: the game got the secret (`join-delivered`), it will
  * when it starts (`join-pending`), or the friend declined the request (`request-declined`).
- * `user_id`: whose game was joined, when known.
+ * `user_id`: whose game it is (joined, or whose answer was no), when known: the UI keeps one
+ * message per friend's game, the latest.
  */
 export interface SocialOutcomeView {
   readonly type: 'join-delivered' | 'join-pending' | 'request-declined';

@@ -113,12 +113,17 @@ export class InviteBook {
 
   /** Forgets the request we sent as this message; true if it was pending. */
   forgetOutgoing(messageId: string): boolean {
+    return this.takeOutgoingMessage(messageId) !== null;
+  }
+
+  /** Forgets the request we sent as this message; whom it asked (their user id), null if none was pending. */
+  takeOutgoingMessage(messageId: string): string | null {
     for (const [key, entry] of this.outgoing) {
       if (entry.messageId !== messageId) continue;
       this.outgoing.delete(key);
-      return true;
+      return key.slice(0, key.indexOf(':'));
     }
-    return false;
+    return null;
   }
 
   /** Forget everything (the account changed). */

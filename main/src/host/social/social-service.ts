@@ -253,9 +253,11 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     const me = this.options.me();
     if (me === null || message.activity?.declined !== true || message.author.id !== me.id) return;
     // Our request was declined: forget it, so a later invite from them is an ordinary invite.
-    if (!this.book.forgetOutgoing(message.id)) return;
+    const hostId = this.book.takeOutgoingMessage(message.id);
+    if (hostId === null) return;
     const applicationId = message.application_id ?? message.application?.id ?? null;
-    this.emit('change', { type: 'request-declined', data: { message_id: message.id, application_id: applicationId } });
+    // user_id: whom we had asked, so the UI's "waiting for an answer" on that join gives way to this.
+    this.emit('change', { type: 'request-declined', data: { message_id: message.id, application_id: applicationId, user_id: hostId } });
   }
 
   private onAcceptedElsewhere(event: ActivityInviteAcceptedEvent): void {
