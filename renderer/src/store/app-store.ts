@@ -377,6 +377,12 @@ const SOCIAL_OUTCOME_TEXT: Readonly<Record<SocialOutcomeView['type'], string>> =
   'request-declined': 'Your request to join was declined',
 };
 
+/** What accepting an invite came to; says the same as the host's outcome for it, whichever arrives last. */
+const INVITE_ACCEPTED_TEXT = {
+  delivered: 'Invite accepted: your game got the join secret and is joining',
+  pending: 'Invite accepted: no running game took the join secret; the game gets it when it starts',
+} as const;
+
 const createMessagesSlice =
   (ctx: Context): Slice<MessagesSlice> =>
   (set) => {
@@ -479,14 +485,17 @@ const createActionsSlice =
       busy: [],
       acceptJoinRequest: (id) => run(`join-request:${id}`, 'Could not accept the join request', 'companion:accept-join-request', [id]),
       declineJoinRequest: (id) => run(`join-request:${id}`, 'Could not decline the join request', 'companion:decline-join-request', [id]),
-      acceptInvite: (id) =>
-        run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
+      acceptInvite: (id) => {
+        // One message per friend's game: the host's own word on this join (`join-pending`…) shares it.
+        const senderId = get().data?.invites.find((i) => i.id === id)?.user.id;
+        return run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
           get().notify(
             'info',
-            result.secret_delivered ? 'Invite accepted: your game got the join secret and is joining' : 'Invite accepted, but no running game took the join secret',
-            `invite:${id}`,
+            result.secret_delivered ? INVITE_ACCEPTED_TEXT.delivered : INVITE_ACCEPTED_TEXT.pending,
+            senderId === undefined ? `invite:${id}` : `join:${senderId}`,
           );
-        }),
+        });
+      },
       declineInvite: (id) => run(`invite:${id}`, 'Could not decline the invite', 'companion:decline-invite', [id]),
       requestToJoin: (userId, applicationId) =>
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
@@ -542,6 +551,18 @@ const createActionsSlice =
 export function selectVisibleConsent(state: AppState): ConsentPromptView | null {
   const requests = state.data?.consent_requests ?? [];
   return requests.find((r) => r.state === 'visible' && !state.decidedConsentIds.includes(r.id)) ?? null;
+}
+
+/**
+ * What waits for the player's answer (the Friends badge): join requests, friend requests, and
+ * invites still open. An expired invite (its sender left that game or party) can no longer be
+ * accepted: it is not counted.
+ */
+export function selectWaitingCount(state: AppState): number {
+  const data = state.data;
+  if (data === null) return 0;
+  const invites = data.invites.filter((invite) => invite.valid).length;
+  return data.join_requests.length + invites + data.relationships.filter((r) => r.type === 'incoming').length;
 }
 
 export function selectQueuedConsentCount(state: AppState): number {
