@@ -114,6 +114,9 @@ export interface InviteView {
   /** The sender's message with the invite ('' for none); untrusted text, at most 1024 characters. */
   readonly content: string;
   readonly received_at: number;
+  /** Epoch ms after which it can no longer be accepted: the UI drops it from the list and the badge then. */
+  readonly expires_at: number;
+  /** False once its sender left that game or party (shown as expired, not counted as waiting). */
   readonly valid: boolean;
 }
 

@@ -77,9 +77,14 @@ export class InviteBook {
     this.invitesById.set(invite.id, invite);
   }
 
-  invites(): (ReceivedInvite & { readonly valid: boolean })[] {
+  invites(): (ReceivedInvite & { readonly valid: boolean; readonly expiresAt: number })[] {
     this.expire();
-    return [...this.invitesById.values()].map((invite) => ({ ...invite, valid: true }));
+    return [...this.invitesById.values()].map((invite) => ({ ...invite, valid: true, expiresAt: this.expiresAt(invite) }));
+  }
+
+  /** When a received invite stops being acceptable (the platform's rule: 6 h after it was sent). */
+  expiresAt(invite: ReceivedInvite): number {
+    return invite.receivedAt + this.inviteTtlMs;
   }
 
   invite(id: string): ReceivedInvite | undefined {
@@ -134,7 +139,7 @@ export class InviteBook {
   }
 
   private expire(): void {
-    const cutoff = this.now() - this.inviteTtlMs;
-    for (const [id, invite] of this.invitesById) if (invite.receivedAt < cutoff) this.invitesById.delete(id);
+    const now = this.now();
+    for (const [id, invite] of this.invitesById) if (this.expiresAt(invite) < now) this.invitesById.delete(id);
   }
 }

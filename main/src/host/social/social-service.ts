@@ -432,7 +432,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     return this.book.incomingRequests();
   }
 
-  invites(): (ReceivedInvite & { readonly valid: boolean })[] {
+  invites(): (ReceivedInvite & { readonly valid: boolean; readonly expiresAt: number })[] {
     return this.book.invites().map((invite) => ({ ...invite, valid: this.stillPlaying(invite) }));
   }
 
