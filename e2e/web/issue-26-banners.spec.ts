@@ -16,8 +16,8 @@ interface Pair {
   readonly bobId: string;
 }
 
-async function aliceHostsAJoinableGame(browser: Browser, page: Page, games: Games): Promise<Pair> {
-  const platform = await startPlatform();
+async function aliceHostsAJoinableGame(browser: Browser, page: Page, games: Games, limits?: Readonly<Record<string, number>>): Promise<Pair> {
+  const platform = await startPlatform(limits);
   const [alice, bob] = await Promise.all([startHost({ platform: platform.url, user: 'alice' }), startHost({ platform: platform.url, user: 'bob' })]);
   const aliceGame = await games.xhayper(alice, DEMO_APP_ID);
   await aliceGame.client.subscribe('ACTIVITY_JOIN_REQUEST');
@@ -84,5 +84,20 @@ test.describe('issue 26 §6: banners contradict each other', () => {
     await expect(invite.getByText('expired')).toBeVisible();
     await screenshot(page, 'issue-26-6-invite-expired');
     await expect(badge).toHaveCount(0);
+  });
+
+  test('issue 26 §6: an invite past its expiry time leaves the Friends badge and the list', async ({ browser, page, games }) => {
+    // The emulator's invite lifetime made short for the test (its QA --limits switch); the host learns it from the message.
+    const { aliceGame, bobId } = await aliceHostsAJoinableGame(browser, page, games, { inviteTtlMs: 4000 });
+    const badge = page.getByTestId('friends-badge');
+
+    await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId, type: 1, content: '' });
+    const invite = page.getByTestId('invite-row');
+    await expect(invite).toHaveCount(1);
+    await expect(badge).toHaveText('1 waiting for an answer');
+    // Nothing is pushed when it expires: the UI's own clock takes it off.
+    await expect(invite).toHaveCount(0, { timeout: 10_000 });
+    await expect(badge).toHaveCount(0);
+    await screenshot(page, 'issue-26-6-invite-timed-out');
   });
 });

@@ -22,6 +22,8 @@ export interface ReceivedInvite {
   readonly channelId: string;
   readonly messageId: string;
   readonly receivedAt: number;
+  /** When the platform stops honouring it (its `invite_expires_at`), when it said. */
+  readonly expiresAt?: number;
 }
 
 /**
@@ -82,9 +84,9 @@ export class InviteBook {
     return [...this.invitesById.values()].map((invite) => ({ ...invite, valid: true, expiresAt: this.expiresAt(invite) }));
   }
 
-  /** When a received invite stops being acceptable (the platform's rule: 6 h after it was sent). */
+  /** When a received invite stops being acceptable: as the platform said, else its rule (6 h after it was sent). */
   expiresAt(invite: ReceivedInvite): number {
-    return invite.receivedAt + this.inviteTtlMs;
+    return invite.expiresAt ?? invite.receivedAt + this.inviteTtlMs;
   }
 
   invite(id: string): ReceivedInvite | undefined {

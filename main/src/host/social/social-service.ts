@@ -242,6 +242,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
         channelId: message.channel_id,
         messageId: message.id,
         receivedAt: this.now(),
+        ...(typeof message.invite_expires_at === 'number' ? { expiresAt: message.invite_expires_at } : {}),
       };
       this.book.addInvite(invite);
       this.toGames(applicationId, 'ACTIVITY_INVITE', this.inviteEvent(invite));
