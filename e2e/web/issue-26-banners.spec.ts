@@ -54,7 +54,7 @@ test.describe('issue 26 §6: banners contradict each other', () => {
   });
 
   test('issue 26 §6: accepting an invite with no game running shows one outcome, "no running game took" the join secret', async ({ browser, page, games }) => {
-    const { aliceGame, bobId } = await aliceHostsAJoinableGame(browser, page, games);
+    const { aliceGame, bob, bobId } = await aliceHostsAJoinableGame(browser, page, games);
     const banners = page.getByTestId('info-message');
 
     await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId, type: 1, content: '' });
@@ -68,6 +68,13 @@ test.describe('issue 26 §6: banners contradict each other', () => {
     // Read at once, not polled (an informational banner leaves by itself after a few seconds).
     expect(await banners.allTextContents()).toEqual([expect.stringContaining('no running game took the join secret')]);
     await screenshot(page, 'issue-26-6-invite-accepted-no-game');
+
+    // bob starts the game: it gets the secret, and that newer outcome replaces the older.
+    const bobGame = await games.xhayper(bob, DEMO_APP_ID);
+    await bobGame.client.subscribe('ACTIVITY_JOIN');
+    await bobGame.event('ACTIVITY_JOIN');
+    await expect(banners.filter({ hasText: 'Joined: the game received the join secret' })).toHaveCount(1);
+    expect(await banners.allTextContents()).toEqual([expect.stringContaining('Joined: the game received the join secret')]);
   });
 
   test('issue 26 §6: an expired invite leaves the Friends badge', async ({ browser, page, games }) => {

@@ -112,7 +112,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   /** The games that sent direct messages, by name. */
   readonly appNames: AppNames;
   private readonly now: () => number;
-  private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number }>();
+  /** By application: the secret waiting for the game to start, and whose game it joins. */
+  private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number; readonly hostId: string }>();
   private readonly pendingJoinTtlMs: number;
 
   constructor(private readonly options: SocialServiceOptions) {
@@ -387,7 +388,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       this.emit('change', { type: 'join-delivered', data: { application_id: applicationId, user_id: hostId } });
       return { delivered: true };
     }
-    this.pendingJoins.set(applicationId, { secret, expiresAt: this.now() + this.pendingJoinTtlMs });
+    this.pendingJoins.set(applicationId, { secret, expiresAt: this.now() + this.pendingJoinTtlMs, hostId });
     this.emit('change', { type: 'join-pending', data: { application_id: applicationId, user_id: hostId } });
     const running = [...this.options.server.connections()].some((c) => c.clientId === applicationId && c.state === 'ready');
     if (running) return { delivered: false, waitMs: this.pendingJoinTtlMs };
@@ -417,7 +418,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     // After the SUBSCRIBE reply, which is being written now.
     setImmediate(() => {
       const sent = this.options.server.dispatch('ACTIVITY_JOIN', { secret: pending.secret }, { to: (c) => c === connection });
-      if (sent > 0) this.emit('change', { type: 'join-delivered', data: { application_id: applicationId } });
+      // user_id: the UI's message on that join ("…when it starts") gives way to this one.
+      if (sent > 0) this.emit('change', { type: 'join-delivered', data: { application_id: applicationId, user_id: pending.hostId } });
     });
   }
 
