@@ -7,6 +7,7 @@ import { InspectorScreen } from './screens/InspectorScreen';
 import { OriginRequests } from './screens/OriginRequests';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
+import { selectWaitingCount } from './store/app-store';
 
 export const SCREENS = [
   { id: 'games', label: 'Games' },
@@ -106,11 +107,9 @@ function Loading(): ReactNode {
   );
 }
 
-/** How many join requests, invites and friend requests to the player wait for an answer, on the Friends button. */
+/** How many join requests, open invites and friend requests to the player wait for an answer, on the Friends button. */
 function FriendsBadge(): ReactNode {
-  const waiting = useApp(
-    (s) => (s.data?.join_requests.length ?? 0) + (s.data?.invites.length ?? 0) + (s.data?.relationships.filter((r) => r.type === 'incoming').length ?? 0),
-  );
+  const waiting = useApp(selectWaitingCount);
   if (waiting === 0) return null;
   return (
     <span className="nav-badge" data-testid="friends-badge">

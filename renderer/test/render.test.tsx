@@ -118,7 +118,7 @@ describe('screens (server-rendered, text only)', () => {
         { user: { ...FRIEND, id: '10', username: 'nosecret' }, presence: { status: 'online', activities: [HOSTILE] } },
       ],
       join_requests: [{ id: 'jr1', user: FRIEND, application_id: '42', received_at: Date.now() }],
-      invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, content: 'Come <b>play</b> with us', received_at: Date.now(), valid: true }],
+      invites: [{ id: 'inv1', user: FRIEND, application_id: '42', activity: HOSTILE, content: 'Come <b>play</b> with us', received_at: Date.now(), expires_at: Date.now() + 60_000, valid: true }],
     });
     const html = render(store, <FriendsScreen />);
     expect(count(html, 'data-testid="friend-row"')).toBe(4);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createAppStore, INFO_MESSAGE_MS, selectVisibleConsent } from '../src/store/app-store';
+import { createAppStore, INFO_MESSAGE_MS, selectTimedOutInviteIds, selectVisibleConsent, selectWaitingCount } from '../src/store/app-store';
 import { filterRows } from '../src/store/frames';
 import { CONSENT, createFakeBridge, createLinkedFakeBridge, flush, frame, snapshot } from './fake-bridge';
 
@@ -314,7 +314,7 @@ describe('createAppStore', () => {
   });
 
   it('declining an invite asks the host to forget it (the protocol has no answer for it)', async () => {
-    const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, content: '', received_at: 0, valid: true };
+    const invite = { id: 'inv', user: { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null }, application_id: '42', activity: null, content: '', received_at: 0, expires_at: Number.MAX_SAFE_INTEGER, valid: true };
     const bridge = createFakeBridge(snapshot({ invites: [invite] }));
     bridge.answer('companion:decline-invite', () => null);
     const store = createAppStore(bridge);
@@ -400,5 +400,29 @@ describe('createAppStore', () => {
     expect(bridge.listenerCount('companion:frames')).toBe(0);
     bridge.setLink('lost');
     expect(store.getState().connection.status).toBe('ready');
+  });
+});
+
+describe('issue 26 §6: expired things leave the counts', () => {
+  const friend = { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null };
+
+  it("an invite past its expiry leaves the Friends badge's count and the list on the store's clock tick; an invalid one is not counted", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'Date'] });
+    try {
+      const start = Date.now();
+      const soon = { id: 'soon', user: friend, application_id: '42', activity: null, content: '', received_at: start, expires_at: start + 5_000, valid: true };
+      const later = { ...soon, id: 'later', expires_at: start + 60_000 };
+      const left = { ...soon, id: 'left', expires_at: start + 60_000, valid: false };
+      const store = createAppStore(createFakeBridge(snapshot({ invites: [soon, later, left] })));
+      await store.started;
+      expect(selectWaitingCount(store.getState())).toBe(2);
+      expect(selectTimedOutInviteIds(store.getState())).toBe('');
+      vi.advanceTimersByTime(5_000);
+      expect(selectWaitingCount(store.getState())).toBe(1);
+      expect(selectTimedOutInviteIds(store.getState())).toBe('soon');
+      store.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -87,11 +87,15 @@ export interface PlatformProcess {
   readonly dataDir: string;
 }
 
-/** A standalone emulator (`companion platform serve --port 0`), seeded with alice, bob, carol, dave. */
-export async function startPlatform(): Promise<PlatformProcess> {
+/**
+ * A standalone emulator (`companion platform serve --port 0`), seeded with alice, bob, carol, dave;
+ * `limits` overrides some of its limits for the test (`--limits`, the QA switch).
+ */
+export async function startPlatform(limits?: Readonly<Record<string, number>>): Promise<PlatformProcess> {
   const dir = await tempDir('companion-e2e-platform-');
   const dataDir = path.join(dir, 'data');
-  const proc = start('platform', ['platform', 'serve', '--port', '0', '--data', dataDir], { XDG_CONFIG_HOME: path.join(dir, 'config') });
+  const args = ['platform', 'serve', '--port', '0', '--data', dataDir, ...(limits === undefined ? [] : ['--limits', JSON.stringify(limits)])];
+  const proc = start('platform', args, { XDG_CONFIG_HOME: path.join(dir, 'config') });
   const [, url] = await waitForOutput(proc, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
   return { url: url as string, dataDir };
 }

@@ -23,6 +23,7 @@ export function toPlatformMessage(store: Store, message: MessageRecord, viewer: 
     ...(message.application_id !== undefined ? { application_id: message.application_id } : {}),
     ...(message.application !== undefined ? { application: message.application } : {}),
     ...(message.invite_activity !== undefined ? { invite_activity: message.invite_activity } : {}),
+    ...(message.invite !== undefined ? { invite_expires_at: message.invite.expires_at } : {}),
     ...(message.edited_timestamp !== undefined ? { edited_timestamp: message.edited_timestamp } : {}),
     ...(moderation !== undefined ? { moderation_metadata: moderation } : {}),
   };

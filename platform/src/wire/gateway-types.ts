@@ -175,6 +175,8 @@ export interface PlatformMessage {
    * was sent, without secrets, so the receiving host can show it (ACTIVITY_INVITE.activity).
    */
   readonly invite_activity?: WireActivity;
+  /** Emulator extension on invite messages (type 1): epoch ms after which it can no longer be accepted **(ours)**. */
+  readonly invite_expires_at?: number;
   /** ISO 8601: when its author last edited it; absent until then **(ours: the real API sends null)**. */
   readonly edited_timestamp?: string;
   /** What the game's server set (`PUT /partner-sdk/dms/.../moderation-metadata`): only in what that application sees. */

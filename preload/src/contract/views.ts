@@ -114,6 +114,9 @@ export interface InviteView {
   /** The sender's message with the invite ('' for none); untrusted text, at most 1024 characters. */
   readonly content: string;
   readonly received_at: number;
+  /** Epoch ms after which it can no longer be accepted: the UI drops it from the list and the badge then. */
+  readonly expires_at: number;
+  /** False once its sender left that game or party (shown as expired, not counted as waiting). */
   readonly valid: boolean;
 }
 
@@ -371,7 +374,8 @@ export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
 /**
  * What became of the player's own join: the game got the secret (`join-delivered`), it will
  * when it starts (`join-pending`), or the friend declined the request (`request-declined`).
- * `user_id`: whose game was joined, when known.
+ * `user_id`: whose game it is (joined, or whose answer was no), when known: the UI keeps one
+ * message per friend's game, the latest.
  */
 export interface SocialOutcomeView {
   readonly type: 'join-delivered' | 'join-pending' | 'request-declined';

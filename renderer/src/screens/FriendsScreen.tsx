@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
 import { displayName, formatDate } from '../lib/format';
+import { selectTimedOutInviteIds } from '../store/app-store';
 import { useApp } from '../store/react';
 import { FriendRow } from './FriendRow';
 import { FriendsActiveNow } from './FriendsActiveNow';
@@ -9,9 +10,13 @@ import { AddFriend, BlockedUsers, PendingRequests } from './FriendRequests';
 export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
   const joinRequests = useApp((s) => s.data?.join_requests);
-  const invites = useApp((s) => s.data?.invites);
+  const allInvites = useApp((s) => s.data?.invites);
+  // Past their expiry they leave the list (the store's clock says when).
+  const timedOut = useApp(selectTimedOutInviteIds);
   const relationships = useApp((s) => s.data?.relationships);
-  if (friends === undefined || joinRequests === undefined || invites === undefined || relationships === undefined) return null;
+  if (friends === undefined || joinRequests === undefined || allInvites === undefined || relationships === undefined) return null;
+  const gone = new Set(timedOut.split(' '));
+  const invites = allInvites.filter((invite) => !gone.has(invite.id));
   const { online, offline } = groupFriends(friends);
   return (
     <section aria-labelledby="friends-title">

@@ -8,6 +8,7 @@ import {
   type DoctorView,
   type FrameView,
   type HostData,
+  type InviteView,
   type InvokeChannel,
   type InvokeChannels,
   type PresencePatch,
@@ -51,6 +52,13 @@ export interface ConnectionSlice {
 
 /** The snapshot without its frames (those live in the inspector slice). */
 export type { HostData } from '../../../preload/src/contract';
+
+/** The store's clock: one tick a second, for what expires (invites) without a timer per item. */
+export interface ClockSlice {
+  /** Epoch ms of the last tick. */
+  readonly now: number;
+  tick(now: number): void;
+}
 
 export interface DataSlice {
   readonly data: HostData | null;
@@ -160,7 +168,7 @@ export interface ActionsSlice {
   updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
 }
 
-export type AppState = ConnectionSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice;
+export type AppState = ConnectionSlice & ClockSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice;
 
 export type AppStore = StoreApi<AppState> & {
   /** Unsubscribes from the bridge; the store keeps its last state. */
@@ -174,6 +182,8 @@ export interface AppStoreOptions {
   readonly frameCap?: number;
   /** How many messages (errors, notices) are kept. Default 5. */
   readonly maxMessages?: number;
+  /** How often the store's clock ticks (ms). Default 1000. */
+  readonly clockMs?: number;
 }
 
 type Slice<T> = StateCreator<AppState, [], [], T>;
@@ -198,6 +208,13 @@ export function errorText(error: unknown): string {
 function without<T>(list: readonly T[], item: T): readonly T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : list;
 }
+
+const createClockSlice: Slice<ClockSlice> = (set) => ({
+  now: Date.now(),
+  tick(now) {
+    set({ now });
+  },
+});
 
 const createConnectionSlice =
   (ctx: Context): Slice<ConnectionSlice> =>
@@ -377,6 +394,12 @@ const SOCIAL_OUTCOME_TEXT: Readonly<Record<SocialOutcomeView['type'], string>> =
   'request-declined': 'Your request to join was declined',
 };
 
+/** What accepting an invite came to; says the same as the host's outcome for it, whichever arrives last. */
+const INVITE_ACCEPTED_TEXT = {
+  delivered: 'Invite accepted: your game got the join secret and is joining',
+  pending: 'Invite accepted: no running game took the join secret; the game gets it when it starts',
+} as const;
+
 const createMessagesSlice =
   (ctx: Context): Slice<MessagesSlice> =>
   (set) => {
@@ -479,14 +502,17 @@ const createActionsSlice =
       busy: [],
       acceptJoinRequest: (id) => run(`join-request:${id}`, 'Could not accept the join request', 'companion:accept-join-request', [id]),
       declineJoinRequest: (id) => run(`join-request:${id}`, 'Could not decline the join request', 'companion:decline-join-request', [id]),
-      acceptInvite: (id) =>
-        run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
+      acceptInvite: (id) => {
+        // One message per friend's game: the host's own word on this join (`join-pending`…) shares it.
+        const senderId = get().data?.invites.find((i) => i.id === id)?.user.id;
+        return run(`invite:${id}`, 'Could not accept the invite', 'companion:accept-invite', [id], (result) => {
           get().notify(
             'info',
-            result.secret_delivered ? 'Invite accepted: your game got the join secret and is joining' : 'Invite accepted, but no running game took the join secret',
-            `invite:${id}`,
+            result.secret_delivered ? INVITE_ACCEPTED_TEXT.delivered : INVITE_ACCEPTED_TEXT.pending,
+            senderId === undefined ? `invite:${id}` : `join:${senderId}`,
           );
-        }),
+        });
+      },
       declineInvite: (id) => run(`invite:${id}`, 'Could not decline the invite', 'companion:decline-invite', [id]),
       requestToJoin: (userId, applicationId) =>
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
@@ -544,6 +570,31 @@ export function selectVisibleConsent(state: AppState): ConsentPromptView | null 
   return requests.find((r) => r.state === 'visible' && !state.decidedConsentIds.includes(r.id)) ?? null;
 }
 
+/**
+ * What waits for the player's answer (the Friends badge): join requests, friend requests, and
+ * invites still open. An expired invite (past its expiry, or its sender left that game or
+ * party) can no longer be accepted: it is not counted.
+ */
+export function selectWaitingCount(state: AppState): number {
+  const data = state.data;
+  if (data === null) return 0;
+  const invites = data.invites.filter((invite) => invite.valid && !inviteTimedOut(invite, state.now)).length;
+  return data.join_requests.length + invites + data.relationships.filter((r) => r.type === 'incoming').length;
+}
+
+/** Past its expiry time: it leaves the Friends screen's list and the badge. */
+export function inviteTimedOut(invite: InviteView, now: number): boolean {
+  return invite.expires_at <= now;
+}
+
+/** The ids of the invites past their expiry, as one string (stable between ticks, for a selector). */
+export function selectTimedOutInviteIds(state: AppState): string {
+  return (state.data?.invites ?? [])
+    .filter((invite) => inviteTimedOut(invite, state.now))
+    .map((invite) => invite.id)
+    .join(' ');
+}
+
 export function selectQueuedConsentCount(state: AppState): number {
   return (state.data?.consent_requests ?? []).filter((r) => r.state === 'queued').length;
 }
@@ -554,13 +605,14 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
   const ctx: Context = {
     bridge,
     pairer: createFramePairer(),
-    options: { frameCap: options.frameCap ?? 10_000, maxMessages: options.maxMessages ?? 5 },
+    options: { frameCap: options.frameCap ?? 10_000, maxMessages: options.maxMessages ?? 5, clockMs: options.clockMs ?? 1000 },
     generation: 0,
     syncing: true,
     disposed: false,
   };
   const store = createStore<AppState>()((...a) => ({
     ...createConnectionSlice(ctx)(...a),
+    ...createClockSlice(...a),
     ...createDataSlice(ctx)(...a),
     ...createConsentSlice(ctx)(...a),
     ...createInspectorSlice(ctx)(...a),
@@ -572,7 +624,9 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
   // Subscribe first, then ask for the snapshot: what is pushed while it is in flight is
   // older than its answer (dropped); what is pushed after it is new.
   const live = (): boolean => !ctx.disposed && !ctx.syncing;
+  const clock = setInterval(() => store.getState().tick(Date.now()), ctx.options.clockMs);
   const unsubscribers: (() => void)[] = [
+    () => clearInterval(clock),
     bridge.on('companion:topic', (push) => {
       if (live()) store.getState().applyTopic(push);
     }),

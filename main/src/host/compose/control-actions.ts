@@ -55,6 +55,7 @@ export function socialActions(
         channel_id: invite.channelId,
         message_id: invite.messageId,
         received_at: invite.receivedAt,
+        expires_at: invite.expiresAt,
         valid: invite.valid,
       })),
     acceptInvite: (id) => mapped(social.acceptInvite(id)),

@@ -22,6 +22,8 @@ export interface ReceivedInvite {
   readonly channelId: string;
   readonly messageId: string;
   readonly receivedAt: number;
+  /** When the platform stops honouring it (its `invite_expires_at`), when it said. */
+  readonly expiresAt?: number;
 }
 
 /**
@@ -77,9 +79,14 @@ export class InviteBook {
     this.invitesById.set(invite.id, invite);
   }
 
-  invites(): (ReceivedInvite & { readonly valid: boolean })[] {
+  invites(): (ReceivedInvite & { readonly valid: boolean; readonly expiresAt: number })[] {
     this.expire();
-    return [...this.invitesById.values()].map((invite) => ({ ...invite, valid: true }));
+    return [...this.invitesById.values()].map((invite) => ({ ...invite, valid: true, expiresAt: this.expiresAt(invite) }));
+  }
+
+  /** When a received invite stops being acceptable: as the platform said, else its rule (6 h after it was sent). */
+  expiresAt(invite: ReceivedInvite): number {
+    return invite.expiresAt ?? invite.receivedAt + this.inviteTtlMs;
   }
 
   invite(id: string): ReceivedInvite | undefined {
@@ -113,12 +120,17 @@ export class InviteBook {
 
   /** Forgets the request we sent as this message; true if it was pending. */
   forgetOutgoing(messageId: string): boolean {
+    return this.takeOutgoingMessage(messageId) !== null;
+  }
+
+  /** Forgets the request we sent as this message; whom it asked (their user id), null if none was pending. */
+  takeOutgoingMessage(messageId: string): string | null {
     for (const [key, entry] of this.outgoing) {
       if (entry.messageId !== messageId) continue;
       this.outgoing.delete(key);
-      return true;
+      return key.slice(0, key.indexOf(':'));
     }
-    return false;
+    return null;
   }
 
   /** Forget everything (the account changed). */
@@ -129,7 +141,7 @@ export class InviteBook {
   }
 
   private expire(): void {
-    const cutoff = this.now() - this.inviteTtlMs;
-    for (const [id, invite] of this.invitesById) if (invite.receivedAt < cutoff) this.invitesById.delete(id);
+    const now = this.now();
+    for (const [id, invite] of this.invitesById) if (this.expiresAt(invite) < now) this.invitesById.delete(id);
   }
 }

@@ -112,7 +112,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   /** The games that sent direct messages, by name. */
   readonly appNames: AppNames;
   private readonly now: () => number;
-  private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number }>();
+  /** By application: the secret waiting for the game to start, and whose game it joins. */
+  private readonly pendingJoins = new Map<string, { readonly secret: string; readonly expiresAt: number; readonly hostId: string }>();
   private readonly pendingJoinTtlMs: number;
 
   constructor(private readonly options: SocialServiceOptions) {
@@ -242,6 +243,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
         channelId: message.channel_id,
         messageId: message.id,
         receivedAt: this.now(),
+        ...(typeof message.invite_expires_at === 'number' ? { expiresAt: message.invite_expires_at } : {}),
       };
       this.book.addInvite(invite);
       this.toGames(applicationId, 'ACTIVITY_INVITE', this.inviteEvent(invite));
@@ -253,9 +255,11 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     const me = this.options.me();
     if (me === null || message.activity?.declined !== true || message.author.id !== me.id) return;
     // Our request was declined: forget it, so a later invite from them is an ordinary invite.
-    if (!this.book.forgetOutgoing(message.id)) return;
+    const hostId = this.book.takeOutgoingMessage(message.id);
+    if (hostId === null) return;
     const applicationId = message.application_id ?? message.application?.id ?? null;
-    this.emit('change', { type: 'request-declined', data: { message_id: message.id, application_id: applicationId } });
+    // user_id: whom we had asked, so the UI's "waiting for an answer" on that join gives way to this.
+    this.emit('change', { type: 'request-declined', data: { message_id: message.id, application_id: applicationId, user_id: hostId } });
   }
 
   private onAcceptedElsewhere(event: ActivityInviteAcceptedEvent): void {
@@ -384,7 +388,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
       this.emit('change', { type: 'join-delivered', data: { application_id: applicationId, user_id: hostId } });
       return { delivered: true };
     }
-    this.pendingJoins.set(applicationId, { secret, expiresAt: this.now() + this.pendingJoinTtlMs });
+    this.pendingJoins.set(applicationId, { secret, expiresAt: this.now() + this.pendingJoinTtlMs, hostId });
     this.emit('change', { type: 'join-pending', data: { application_id: applicationId, user_id: hostId } });
     const running = [...this.options.server.connections()].some((c) => c.clientId === applicationId && c.state === 'ready');
     if (running) return { delivered: false, waitMs: this.pendingJoinTtlMs };
@@ -414,7 +418,8 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     // After the SUBSCRIBE reply, which is being written now.
     setImmediate(() => {
       const sent = this.options.server.dispatch('ACTIVITY_JOIN', { secret: pending.secret }, { to: (c) => c === connection });
-      if (sent > 0) this.emit('change', { type: 'join-delivered', data: { application_id: applicationId } });
+      // user_id: the UI's message on that join ("…when it starts") gives way to this one.
+      if (sent > 0) this.emit('change', { type: 'join-delivered', data: { application_id: applicationId, user_id: pending.hostId } });
     });
   }
 
@@ -430,7 +435,7 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
     return this.book.incomingRequests();
   }
 
-  invites(): (ReceivedInvite & { readonly valid: boolean })[] {
+  invites(): (ReceivedInvite & { readonly valid: boolean; readonly expiresAt: number })[] {
     return this.book.invites().map((invite) => ({ ...invite, valid: this.stillPlaying(invite) }));
   }
 

@@ -86,6 +86,7 @@ export function inviteView(invite: control.InviteView): InviteView {
     activity: activityView(invite.activity),
     content: invite.content.slice(0, 1024),
     received_at: invite.received_at,
+    expires_at: invite.expires_at,
     valid: invite.valid,
   };
 }

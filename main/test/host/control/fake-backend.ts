@@ -34,7 +34,7 @@ export const JOIN_REQUESTS: JoinRequestView[] = [
   { id: '900', user: BOB, application_id: '1234567890123456789', channel_id: '800', message_id: '900', received_at: 1 },
 ];
 export const INVITES: InviteView[] = [
-  { id: '901', user: BOB, application_id: '1234567890123456789', activity: null, content: '', channel_id: '800', message_id: '901', received_at: 2, valid: true },
+  { id: '901', user: BOB, application_id: '1234567890123456789', activity: null, content: '', channel_id: '800', message_id: '901', received_at: 2, expires_at: 2 + 6 * 60 * 60 * 1000, valid: true },
 ];
 
 export const CONSENT_REQUESTS: ConsentPromptView[] = [

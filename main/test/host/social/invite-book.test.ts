@@ -92,10 +92,10 @@ describe('InviteBook incoming join requests', () => {
 });
 
 describe('InviteBook received invites', () => {
-  it('lists invites as valid and finds them by id', () => {
+  it('lists invites as valid, with when they expire, and finds them by id', () => {
     const { book: invites } = book();
     invites.addInvite(invite('i1', START));
-    expect(invites.invites()).toEqual([{ ...invite('i1', START), valid: true }]);
+    expect(invites.invites()).toEqual([{ ...invite('i1', START), valid: true, expiresAt: START + INVITE_TTL }]);
     expect(invites.invite('i1')?.partyId).toBe('party-1');
   });
 
@@ -171,6 +171,15 @@ describe('InviteBook outgoing requests', () => {
     expect(invites.forgetOutgoing('unknown')).toBe(false);
     expect(invites.takeOutgoing('100', APP)).toBe(false);
     expect(invites.takeOutgoing('200', APP)).toBe(true);
+  });
+
+  it('issue 26 §6: takeOutgoingMessage says whom the declined request asked (so its outcome replaces its "waiting" banner)', () => {
+    const { book: invites } = book();
+    invites.noteOutgoing('100', APP, 'm1');
+    invites.noteOutgoing('200', APP, 'm2');
+    expect(invites.takeOutgoingMessage('m2')).toBe('200');
+    expect(invites.takeOutgoingMessage('m2')).toBeNull();
+    expect(invites.takeOutgoing('100', APP)).toBe(true);
   });
 });
 

@@ -74,7 +74,7 @@ describe('tray menu', () => {
 
 describe('notifications', () => {
   const join: JoinRequestView = { id: 'j1', user: user('5', '<b>mallory</b>'), application_id: '99', received_at: 1 };
-  const invite: InviteView = { id: 'i1', user: user('6', 'trent'), application_id: '99', activity: { name: 'Chess' }, content: '', received_at: 2, valid: true };
+  const invite: InviteView = { id: 'i1', user: user('6', 'trent'), application_id: '99', activity: { name: 'Chess' }, content: '', received_at: 2, expires_at: 3, valid: true };
 
   it('announces only what is new, as plain text', () => {
     const first = snapshotChanges(null, snapshot({ join_requests: [join] }));
