@@ -24,10 +24,10 @@ export const FRAME_COLUMNS: readonly FrameColumn[] = [
   { id: 'dir', label: 'Dir', width: 56, min: 40, compact: 48 },
   { id: 'connection', label: 'Connection', width: 92, min: 40, compact: 76 },
   { id: 'op', label: 'Op', width: 88, min: 40, compact: 68 },
-  { id: 'cmd', label: 'Cmd', width: 190, min: 60, compact: 128 },
+  { id: 'cmd', label: 'Cmd', width: 190, min: 60, compact: 128, sort: 'cmd' },
   { id: 'evt', label: 'Evt', width: 210, min: 48, compact: 204 },
   { id: 'nonce', label: 'Nonce', width: 292, min: 60, compact: 276 },
-  { id: 'rtt', label: 'RTT', width: 72, min: 48, compact: 56 },
+  { id: 'rtt', label: 'RTT', width: 72, min: 48, compact: 56, sort: 'rtt' },
 ];
 
 export const MAX_COLUMN_WIDTH = 800;
