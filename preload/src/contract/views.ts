@@ -214,6 +214,8 @@ export interface RelayOutcomeView {
   readonly until?: number;
   /** shadowed: the game whose activity is shown instead. */
   readonly by_application_id?: string;
+  /** shadowed: that game's connection (several games of one app tell apart by it). */
+  readonly by_connection_id?: string;
   /** hidden: by "hide everything" or by this app's rule. */
   readonly rule?: 'hide-all' | 'app';
   /** rejected: the platform's reason, and when it may be sent again. */

@@ -8,19 +8,26 @@ export interface FrameColumn {
   /** Default width in px: wide enough for the column's usual values whole (a UUID nonce, SET_ACTIVITY). */
   readonly width: number;
   readonly min: number;
+  /**
+   * The narrowest the column gets, at its default width, when the list is narrower than every
+   * default width: still wide enough for its usual values whole (a UUID nonce, SET_ACTIVITY with
+   * a lint badge, ERROR 5000 with a consent decision, HANDSHAKE), so that at 1280x800 every column is whole
+   * and in view (issue 26 §5). A column the player resized keeps its width.
+   */
+  readonly compact: number;
   /** The rows can be sorted by this column. */
   readonly sort?: SortKey;
 }
 
 export const FRAME_COLUMNS: readonly FrameColumn[] = [
-  { id: 'time', label: 'Time', width: 104, min: 64, sort: 'time' },
-  { id: 'dir', label: 'Dir', width: 56, min: 40 },
-  { id: 'connection', label: 'Connection', width: 92, min: 40 },
-  { id: 'op', label: 'Op', width: 88, min: 40 },
-  { id: 'cmd', label: 'Cmd', width: 190, min: 60, sort: 'cmd' },
-  { id: 'evt', label: 'Evt', width: 190, min: 48 },
-  { id: 'nonce', label: 'Nonce', width: 292, min: 60 },
-  { id: 'rtt', label: 'RTT', width: 72, min: 48, sort: 'rtt' },
+  { id: 'time', label: 'Time', width: 104, min: 64, compact: 90, sort: 'time' },
+  { id: 'dir', label: 'Dir', width: 56, min: 40, compact: 48 },
+  { id: 'connection', label: 'Connection', width: 92, min: 40, compact: 76 },
+  { id: 'op', label: 'Op', width: 88, min: 40, compact: 68 },
+  { id: 'cmd', label: 'Cmd', width: 190, min: 60, compact: 128, sort: 'cmd' },
+  { id: 'evt', label: 'Evt', width: 210, min: 48, compact: 204 },
+  { id: 'nonce', label: 'Nonce', width: 292, min: 60, compact: 276 },
+  { id: 'rtt', label: 'RTT', width: 72, min: 48, compact: 56, sort: 'rtt' },
 ];
 
 export const MAX_COLUMN_WIDTH = 800;
@@ -40,9 +47,29 @@ export function clampWidth(index: number, width: number): number {
   return Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(min, width)));
 }
 
-/** The CSS grid columns of every row. */
+/** The width a column can shrink to: its compact width while it has its default width, else its width. */
+function shrinksTo(index: number, width: number): number {
+  const column = FRAME_COLUMNS[index];
+  return column !== undefined && width === column.width ? Math.min(column.compact, width) : width;
+}
+
+/**
+ * The CSS grid columns of every row: a column at its default width takes what the list has,
+ * between its compact and default widths (the grid grows the narrow ones first); a column the
+ * player resized keeps its width.
+ */
 export function gridTemplate(widths: ColumnWidths): string {
-  return widths.map((width) => `${width}px`).join(' ');
+  return widths
+    .map((width, index) => {
+      const least = shrinksTo(index, width);
+      return least === width ? `${width}px` : `minmax(${least}px, ${width}px)`;
+    })
+    .join(' ');
+}
+
+/** How narrow a row can be with these columns (the list scrolls sideways below this: 800x600). */
+export function minRowWidth(widths: ColumnWidths): number {
+  return rowWidth(widths.map((width, index) => shrinksTo(index, width)));
 }
 
 /** How wide a row is with these columns (the list scrolls sideways when the window is narrower). */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { GameView, PresenceView, RedactableField } from '../../../preload/src/contract';
 import { ActivityCard } from '../components/ActivityCard';
 import { formatDate, relayOutcomeText } from '../lib/format';
+import { friendsSeeSentence, gameLabel, replacedBy } from '../lib/presence-reason';
 import { useApp } from '../store/react';
 
 export function GamesScreen(): ReactNode {
@@ -138,6 +139,16 @@ function FriendsSeePreview({ game }: { readonly game: GameView }): ReactNode {
   );
 }
 
+/** What became of the game's last update; one sent but since replaced says what replaced it. */
+function lastUpdateText(entry: PresenceView['games'][number] | undefined, presence: PresenceView, games: readonly GameView[], appName: (id: string) => string): string {
+  if (entry?.outcome === null || entry?.outcome === undefined) return 'No update yet.';
+  const replacement = replacedBy(entry, presence, games);
+  if (replacement !== undefined) return `Last update: shown to friends until ${gameLabel(replacement, games)} took its place.`;
+  // Shadowed: the game shown instead, by its connection (two games of one app share a name).
+  const shadowing = games.find((g) => g.connection_id === entry.outcome?.by_connection_id);
+  return `Last update: ${relayOutcomeText(entry.outcome, shadowing === undefined ? appName : () => gameLabel(shadowing, games))}`;
+}
+
 const REDACT_LABEL = 'Game and time only (redact)';
 const DEFAULT_REDACT: readonly RedactableField[] = ['details', 'state', 'party', 'buttons', 'assets'];
 
@@ -177,9 +188,10 @@ function GamePresence({ game }: { readonly game: GameView }): ReactNode {
             Not shown to friends
           </span>
         )}{' '}
-        <span className="muted" data-testid="game-relay-outcome">
-          {entry?.outcome === null || entry?.outcome === undefined ? 'No update yet.' : `Last update: ${relayOutcomeText(entry.outcome, appName)}`}
-        </span>
+        <span data-testid="game-friends-see-reason">{friendsSeeSentence(game, presence, games ?? [])}</span>
+      </p>
+      <p className="muted" data-testid="game-relay-outcome">
+        {lastUpdateText(entry, presence, games ?? [], appName)}
       </p>
       <div className="inline-form">
         <label>

@@ -35,9 +35,11 @@ export function useColumnWidths(): [ColumnWidths, (index: number, width: number)
 /** A column's right edge: drag it, or focus it and use the arrow keys. */
 function ColumnEdge({ column, index, width, onResize }: { readonly column: FrameColumn; readonly index: number; readonly width: number; readonly onResize: (index: number, width: number) => void }): ReactNode {
   const drag = useRef<{ readonly x: number; readonly width: number } | null>(null);
+  // A column at its default width may be drawn narrower (the list gives it less): resizing starts from what is drawn.
+  const drawn = (edge: HTMLSpanElement): number => Math.round(edge.parentElement?.getBoundingClientRect().width ?? width);
   const onPointerDown = (event: PointerEvent<HTMLSpanElement>): void => {
     event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { x: event.clientX, width };
+    drag.current = { x: event.clientX, width: drawn(event.currentTarget) };
   };
   const onPointerMove = (event: PointerEvent<HTMLSpanElement>): void => {
     if (drag.current !== null) onResize(index, drag.current.width + event.clientX - drag.current.x);
@@ -49,7 +51,7 @@ function ColumnEdge({ column, index, width, onResize }: { readonly column: Frame
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     event.preventDefault();
     const step = (event.shiftKey ? 4 : 1) * KEY_STEP;
-    onResize(index, width + (event.key === 'ArrowRight' ? step : -step));
+    onResize(index, drawn(event.currentTarget) + (event.key === 'ArrowRight' ? step : -step));
   };
   return (
     <span

@@ -1,7 +1,7 @@
 import { useCallback, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { VirtualList } from '../components/VirtualList';
 import { formatClock, opcodeName } from '../lib/format';
-import { gridTemplate, rowWidth } from '../lib/frame-columns';
+import { gridTemplate, minRowWidth } from '../lib/frame-columns';
 import { errorReply, type FrameRow } from '../store/frames';
 import { FrameListHead, useColumnWidths } from './InspectorColumns';
 
@@ -112,8 +112,9 @@ export function InspectorFrameList({ total, anyGame, visible, selectedSeq, selec
   );
 
   const [widths, resize] = useColumnWidths();
-  // Every row follows the header's columns; the list scrolls sideways when they do not fit.
-  const tableStyle = { '--frame-columns': gridTemplate(widths), ...(total === 0 ? {} : { minWidth: rowWidth(widths) }) } as CSSProperties;
+  // Every row follows the header's columns; they give up width down to their compact widths,
+  // and the list scrolls sideways only when even those do not fit (800x600).
+  const tableStyle = { '--frame-columns': gridTemplate(widths), ...(total === 0 ? {} : { minWidth: minRowWidth(widths) }) } as CSSProperties;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (!NAVIGATION_KEYS.has(event.key)) return;

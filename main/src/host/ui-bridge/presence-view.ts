@@ -22,7 +22,7 @@ export function relayOutcomeView(outcome: RelayOutcome): RelayOutcomeView {
     case 'held':
       return { ...base, kind: outcome.kind, until: outcome.until, count: outcome.count };
     case 'shadowed':
-      return { ...base, kind: outcome.kind, by_application_id: outcome.by_application_id };
+      return { ...base, kind: outcome.kind, by_application_id: outcome.by_application_id, by_connection_id: outcome.by_connection_id };
     case 'hidden':
       return { ...base, kind: outcome.kind, rule: outcome.rule };
     case 'rejected':

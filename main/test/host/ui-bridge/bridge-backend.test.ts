@@ -240,7 +240,7 @@ describe('bridge backend: pushes', () => {
     backend.emit({ type: 'presence-outcome', data: outcome });
     await vi.waitFor(() => expect(messages.some((m) => m.channel === 'companion:outcomes')).toBe(true));
     const pushed = messages.find((m) => m.channel === 'companion:outcomes');
-    expect(pushed?.payload).toEqual([{ connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'shadowed', by_application_id: '43' }]);
+    expect(pushed?.payload).toEqual([{ connection_id: 'c1', application_id: '42', update: 1, cause: 'command', cleared: false, at: 5, kind: 'shadowed', by_application_id: '43', by_connection_id: 'c2' }]);
   });
 
   it('a second frames push does not repeat frames, and the ready snapshot sends what waits first', async () => {
