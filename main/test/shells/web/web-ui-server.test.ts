@@ -324,7 +324,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
     expect(snapshot.join_requests[0]?.user).toEqual({ id: '200', username: 'bob', discriminator: '0', global_name: 'Bob', avatar: null });
-    expect(snapshot.invites[0]).toEqual({ id: '901', user: snapshot.join_requests[0]?.user, application_id: INVITES[0]?.application_id, activity: null, content: '', received_at: 2, valid: true });
+    expect(snapshot.invites[0]).toEqual({ id: '901', user: snapshot.join_requests[0]?.user, application_id: INVITES[0]?.application_id, activity: null, content: '', received_at: 2, expires_at: INVITES[0]?.expires_at, valid: true });
     const prompt = CONSENT_REQUESTS[0]!;
     expect(snapshot.consent_requests).toEqual([
       { id: prompt.id, application: prompt.application, scopes: prompt.scopes, expanded_scopes: prompt.expanded_scopes, descriptions: prompt.descriptions, integration_type: null, state: 'visible', expires_at: prompt.expires_at },
