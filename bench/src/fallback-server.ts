@@ -6,6 +6,7 @@
  */
 import { DEFAULT_MAX_CONNECTIONS, listenIpc, RpcServer } from '../../rpc/src/index.js';
 import { BENCH_CONFIG, BENCH_USER } from './shared.js';
+import { endWithParent } from './child-lifetime.js';
 
 const dir = process.argv[2];
 if (dir === undefined) {
@@ -22,21 +23,7 @@ const server = new RpcServer({
 const listener = await listenIpc({ dir, onConnection: (socket) => server.attach(socket) });
 process.stdout.write(`fallback runner listening on ${listener.path}\n`);
 
-let stopping = false;
-async function shutdown(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  const timer = setTimeout(() => process.exit(1), 5000);
-  timer.unref();
+endWithParent(async () => {
   await server.closeAll();
   await listener.close();
-  process.exit(0);
-}
-// Die with the bench even if it is killed without a chance to stop us.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) void shutdown();
-}, 500).unref();
-
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+});

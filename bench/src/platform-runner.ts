@@ -7,6 +7,7 @@
  * Prints `Platform emulator listening on <url>` on stdout; SIGTERM/SIGINT close it.
  */
 import { startPlatform, type PlatformLimitsInput } from '../../platform/src/index.js';
+import { endWithParent } from './child-lifetime.js';
 
 const [dataDir, limitsJson] = process.argv.slice(2);
 if (dataDir === undefined || dataDir === '') {
@@ -18,20 +19,4 @@ const limits = limitsJson === undefined ? undefined : (JSON.parse(limitsJson) as
 const platform = await startPlatform({ port: 0, dataDir, ...(limits === undefined ? {} : { limits }) });
 process.stdout.write(`Platform emulator listening on ${platform.url}\n`);
 
-let stopping = false;
-async function shutdown(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  const timer = setTimeout(() => process.exit(1), 5000);
-  timer.unref();
-  await platform.close();
-  process.exit(0);
-}
-// Die with the bench even if it is killed without a chance to stop us.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) void shutdown();
-}, 500).unref();
-
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+endWithParent(() => platform.close());

@@ -14,6 +14,7 @@ import { Store } from '../../../platform/src/state/store.js';
 import { SILENT_LOGGER } from '../../../platform/src/support/logger.js';
 import { resolveLimits } from '../../../platform/src/support/limits.js';
 import { JsonFileStateBackend } from './json-state-backend.js';
+import { endWithParent } from '../child-lifetime.js';
 
 const [design, dataDirArg, limitsJson] = process.argv.slice(2);
 if ((design !== 'new' && design !== 'old') || dataDirArg === undefined || limitsJson === undefined) {
@@ -33,18 +34,4 @@ async function startOld(): Promise<PlatformServer> {
 const platform = design === 'new' ? await startPlatform({ port: 0, dataDir, limits }) : await startOld();
 process.stdout.write(`Platform emulator listening on ${platform.url}\n`);
 
-let stopping = false;
-async function shutdown(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  const timer = setTimeout(() => process.exit(1), 5000);
-  timer.unref();
-  await platform.close();
-  process.exit(0);
-}
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) void shutdown();
-}, 500).unref();
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+endWithParent(() => platform.close());

@@ -113,14 +113,7 @@ describe("companion/client: the game's own gateway connection", () => {
   });
 
   it("refreshing the token is no token end: the old token's session closes (4004), no expiration callback, and updateToken's new one is ready", async () => {
-    const platform = await startTestPlatform();
-    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
-    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-    const client = newClient(platform);
-    const expired: string[] = [];
-    client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
-    await client.updateToken('Bearer', token.accessToken);
-    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+    const { client, token, expired } = await gameWatchingItsToken();
 
     const refreshed = await client.refreshToken(SEED_APP_ID, token.refreshToken);
     expect(refreshed.result.successful).toBe(true);
@@ -137,14 +130,7 @@ describe("companion/client: the game's own gateway connection", () => {
   });
 
   it('a game that hands over the refreshed token from the refresh callback itself still hears of that token\'s end', async () => {
-    const platform = await startTestPlatform();
-    const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
-    const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
-    const client = newClient(platform);
-    const expired: string[] = [];
-    client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
-    await client.updateToken('Bearer', token.accessToken);
-    await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+    const { client, token, expired } = await gameWatchingItsToken();
     let fresh = '';
     await client.refreshToken(SEED_APP_ID, token.refreshToken, (result, accessToken) => {
       fresh = accessToken ?? '';
@@ -216,3 +202,16 @@ describe('companion/client relationships', () => {
     expect(await alice.sendFriendRequest(bobEntry?.id ?? '')).toMatchObject({ successful: false, status: 403, errorCode: 50001 });
   });
 });
+
+/** Alice's game on the Social SDK's scope, its own session ready, with the token expiration callbacks it hears. */
+async function gameWatchingItsToken(): Promise<{ client: Client; token: { accessToken: string; refreshToken: string }; expired: string[] }> {
+  const platform = await startTestPlatform();
+  const code = await rpcAuthorizationCode(platform, { scope: 'identify sdk.social_layer' }, 'alice');
+  const token = await getToken({ platformBase: platform.url, applicationId: SEED_APP_ID, code, timeoutMs: 5000 });
+  const client = newClient(platform);
+  const expired: string[] = [];
+  client.setTokenExpirationCallback((info) => expired.push(`${info.reason} ${info.code}`));
+  await client.updateToken('Bearer', token.accessToken);
+  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'));
+  return { client, token, expired };
+}
