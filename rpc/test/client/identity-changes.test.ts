@@ -1,23 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Client } from '../../client/index.js';
 import { RelationshipType } from '../../client/index.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { admin, rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
 import { connected, game, newClient } from './support/sdk-games.js';
 
 async function idOf(platform: TestPlatform, username: string): Promise<string> {
   const response = await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: platform.loginToken(username) } });
   return ((await response.json()) as { id: string }).id;
-}
-
-async function admin<T>(platform: TestPlatform, method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${platform.url}${pathname}`, {
-    method,
-    headers: { Authorization: `Admin ${platform.adminToken}`, 'Content-Type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-  return (text.length > 0 ? JSON.parse(text) : undefined) as T;
 }
 
 /** A guest: a provisional account of a Steam identity, its game ready, and its id. */

@@ -1,18 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type TokenInvalidated } from '../../client/index.js';
-import { rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { admin, rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
 import { newClient } from './support/sdk-games.js';
-
-async function admin<T>(platform: TestPlatform, method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${platform.url}${pathname}`, {
-    method,
-    headers: { Authorization: `Admin ${platform.adminToken}`, 'Content-Type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-  return (text.length > 0 ? JSON.parse(text) : undefined) as T;
-}
 
 /** A Steam ticket from the emulator's test provider. */
 async function steamTicket(platform: TestPlatform, steamId: string): Promise<string> {

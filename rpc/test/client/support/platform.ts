@@ -95,3 +95,15 @@ export async function rpcAuthorizationCode(platform: TestPlatform, params: Recor
   if (response.status !== 200 || typeof body.code !== 'string') throw new Error(`authorize failed: ${response.status} ${JSON.stringify(body)}`);
   return body.code;
 }
+
+/** An admin route of the emulator (`Admin` token): its JSON answer; a refusal throws with its status and body. */
+export async function admin<T>(platform: TestPlatform, method: string, pathname: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${platform.url}${pathname}`, {
+    method,
+    headers: { Authorization: `Admin ${platform.adminToken}`, 'Content-Type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
+  return (text.length > 0 ? JSON.parse(text) : undefined) as T;
+}
