@@ -17,6 +17,7 @@
  * that runs longer than BENCH_SOCIAL_MAX_S (300) is stopped there, and the output says so.
  */
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gameToken } from '../lobby-phase.js';
@@ -202,14 +203,25 @@ class SocialRun {
   }
 }
 
-async function send(target: Target, content: string): Promise<boolean> {
-  try {
-    const response = await fetch(target.url, { method: 'POST', headers: { authorization: target.auth, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
-  }
+/**
+ * The load generator's connections: kept alive, as many as may be in flight. `http.request` and
+ * not `fetch`: with fetch, the generator's own work showed up in the sends it measured (2026-11-28,
+ * 20,000 DMs + 20,000 lobby messages, new design: p50 0.60 / p99 12.65 ms with fetch, 0.42 / 2.36 ms
+ * with http.request, while the emulator's own time for a DM stayed p99 0.5 ms).
+ */
+const AGENT = new Agent({ keepAlive: true, maxSockets: SOCIAL_CONFIG.maxInFlight });
+
+function send(target: Target, content: string): Promise<boolean> {
+  const body = JSON.stringify({ content });
+  return new Promise((resolve) => {
+    const sending = request(target.url, { method: 'POST', agent: AGENT, headers: { authorization: target.auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode !== undefined && response.statusCode < 300));
+      response.on('error', () => resolve(false));
+    });
+    sending.on('error', () => resolve(false));
+    sending.end(body);
+  });
 }
 
 /** The emulator's CPU per message (DMs and lobby messages) and the DM latency over the 1,000 DMs that end at `endDms`. */
@@ -275,6 +287,15 @@ async function runDesign(ctx: PlatformBenchContext, design: Design): Promise<Rec
   }
 }
 
+/** What the emulator measured itself (social-runner.ts), or null if it could not write it. */
+async function serverTiming(ctx: PlatformBenchContext, design: Design): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path.join(ctx.tmpRoot, `social-${design}`, 'server-timing.json'), 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 function verdict(result: Record<string, unknown>): Record<string, boolean | null> {
   const rss = result.rssMiB as Record<string, number>;
   const cost = result.writeCost as { lateOverEarly: number | null };
@@ -292,6 +313,7 @@ export async function socialLoadPhase(ctx: PlatformBenchContext): Promise<Record
   const designs: Record<string, Record<string, unknown>> = {};
   for (const design of ['new', 'old'] as const) {
     designs[design] = await runDesign(ctx, design);
+    designs[design].emulatorSide = await serverTiming(ctx, design);
     designs[design].targets = verdict(designs[design]);
   }
   return { config: SOCIAL_CONFIG, limits: SOCIAL_LIMITS, targets: SOCIAL_TARGETS, designs };
