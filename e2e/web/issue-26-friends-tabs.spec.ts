@@ -193,6 +193,12 @@ test.describe('issue 26 §12: what the player expects on Friends', () => {
       await expect(popout).toBeVisible();
       await expect(popout).toBeFocused();
       await expect(popout.getByRole('button', { name: `Invite to ${DEMO_APP_NAME}` })).toBeVisible();
+      // Shift+Tab from the popout leaves it: it closes, focus on the trigger; Enter opens it again.
+      await page.keyboard.press('Shift+Tab');
+      await expect(popout).toHaveCount(0);
+      await expect(trigger).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(popout).toBeFocused();
       for (const theme of ['dark', 'light'] as const) {
         await page.emulateMedia({ colorScheme: theme });
         await screenshot(page, `issue26-12-profile-${theme}`);

@@ -17,6 +17,15 @@ export function placePopout(anchor: DOMRect, size: { readonly width: number; rea
   return { top: Math.max(GAP, Math.min(top, viewport.height - size.height - GAP)), left };
 }
 
+/** Whether this Tab leaves the popout: forwards from its last control, backwards from its first (or from itself). */
+function tabsOut(event: KeyboardEvent, popout: HTMLElement): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof Node) || !popout.contains(active)) return false;
+  const controls = [...popout.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])')];
+  if (event.shiftKey) return active === popout || active === controls[0];
+  return controls.length === 0 || active === controls[controls.length - 1];
+}
+
 /** Keeps the popout placed by its trigger while the page scrolls or the window changes size. */
 function usePlacement(popoutRef: RefObject<HTMLElement | null>, triggerRef: RefObject<HTMLElement | null>): PopoutPlacement | null {
   const [placement, setPlacement] = useState<PopoutPlacement | null>(null);
@@ -40,7 +49,8 @@ function usePlacement(popoutRef: RefObject<HTMLElement | null>, triggerRef: RefO
 
 /**
  * A non-modal popout's behaviour, as the client's profile popout: it takes focus when it opens;
- * Escape, a click outside it or focus leaving it closes it (`onClose`); then focus goes back to
+ * Escape, a click outside it, Tab past its last control (Shift+Tab before its first) or focus
+ * leaving it otherwise closes it (`onClose`); then focus goes back to
  * the trigger unless the player put it on another control (a click on one keeps it there). `returnFocusTo` can name another element to focus instead (e.g. the message box).
  */
 export function usePopout(
@@ -58,9 +68,11 @@ export function usePopout(
     popout?.focus();
     const outside = (target: EventTarget | null): boolean => target instanceof Node && !popout?.contains(target) && !triggerRef.current?.contains(target);
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      event.preventDefault();
-      closeRef.current();
+      if (event.defaultPrevented) return;
+      if (event.key === 'Escape' || (event.key === 'Tab' && popout !== null && tabsOut(event, popout))) {
+        event.preventDefault();
+        closeRef.current();
+      }
     };
     const onClick = (event: MouseEvent): void => {
       if (outside(event.target)) closeRef.current();
