@@ -35,10 +35,13 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
   await expect(playing.getByTestId('activity-state')).toContainText('In a squad');
   await expect(playing.getByTestId('friend-ask-to-join')).toHaveCount(1);
   await expect(playing.getByTestId('activity-party')).toContainText('1 of 4');
-  // Grouped like a friends list: alice is online, the seed's carol and dave are not.
+  // Tabs like a friends list: alice is online, the seed's carol and dave are not (they are under All).
   await expect(page.getByTestId('friends-online').getByTestId('friend-row').filter({ hasText: '@alice' })).toHaveCount(1);
   await expect(page.getByTestId('friends-online-count')).toHaveText('1');
-  await expect(page.getByTestId('friends-offline-count')).toHaveText('2');
+  await page.getByTestId('friends-tab-all').click();
+  await expect(page.getByTestId('friends-all-count')).toHaveText('3');
+  await expect(page.getByTestId('friend-row').filter({ hasText: '@carol' })).toHaveAttribute('data-status', 'offline');
+  await page.getByTestId('friends-tab-online').click();
   await expect(friend.getByTestId('friend-status')).toHaveText('Online · Playing Companion Demo Game');
   await expect(friend.getByTestId('avatar')).toHaveText('A');
   // The join secret never reaches bob.
@@ -77,7 +80,9 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
     await expect(page.getByTestId('friends-badge')).toHaveText('1 waiting for an answer');
     await page.getByTestId('invite-row').getByTestId('invite-decline').click();
     await expect(page.getByTestId('friends-badge')).toHaveCount(0);
-    // A friend who is offline is not offered one.
+    // A friend who is offline is not offered one (offline friends are under All).
+    await alicePage.getByTestId('friends-tab-all').click();
+    await expect(alicePage.getByTestId('friend-row').filter({ hasText: '@carol' })).toHaveAttribute('data-status', 'offline');
     await expect(alicePage.getByTestId('friend-row').filter({ hasText: '@carol' }).getByTestId('friend-invite')).toHaveCount(0);
 
     await playing.getByTestId('friend-ask-to-join').click();

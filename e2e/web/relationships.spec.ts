@@ -48,11 +48,15 @@ test('friend requests and blocks on Friends: bob asks alice by username, she acc
     await expect(bobPage.getByTestId('info-message').filter({ hasText: 'Friend request sent to alice' })).toHaveCount(1);
     await expect(bobPage.getByTestId('error-message')).toHaveCount(0);
     await expect(bobPage.getByTestId('add-friend-input')).toHaveValue('');
+    // Friend requests are under the Pending tab.
+    await bobPage.getByTestId('friends-tab-pending').click();
     await expect(relationshipRow(bobPage, 'alice')).toHaveAttribute('data-type', 'outgoing');
     await expect(relationshipRow(bobPage, 'alice')).toContainText('Outgoing friend request');
     await expect(relationshipRow(bobPage, 'alice').getByTestId('relationship-cancel')).toBeVisible();
 
-    // alice sees it under Pending, counted, and on the Friends button.
+    // alice sees it under Pending, counted (on the tab too), and on the Friends button.
+    await expect(page.getByTestId('friends-tab-pending-count')).toHaveText('1 waiting for your answer');
+    await page.getByTestId('friends-tab-pending').click();
     const request = relationshipRow(page, 'bob');
     await expect(request).toHaveAttribute('data-type', 'incoming');
     await expect(request).toContainText('Incoming friend request');
@@ -63,11 +67,15 @@ test('friend requests and blocks on Friends: bob asks alice by username, she acc
     await request.getByTestId('relationship-accept').click();
 
     // Friends on both sides; nothing pending any more.
+    await expect(page.getByTestId('friends-pending')).toHaveCount(0);
+    await expect(page.getByTestId('friends-pending-empty')).toBeVisible();
+    await expect(bobPage.getByTestId('friends-pending')).toHaveCount(0);
+    await expect(page.getByTestId('friends-tab-pending-count')).toHaveCount(0);
+    await expect(page.getByTestId('friends-badge')).toHaveCount(0);
+    await page.getByTestId('friends-tab-online').click();
+    await bobPage.getByTestId('friends-tab-online').click();
     await expect(friendRow(page, 'bob')).toBeVisible();
     await expect(friendRow(bobPage, 'alice')).toBeVisible();
-    await expect(page.getByTestId('friends-pending')).toHaveCount(0);
-    await expect(bobPage.getByTestId('friends-pending')).toHaveCount(0);
-    await expect(page.getByTestId('friends-badge')).toHaveCount(0);
 
     // alice blocks bob: Escape leaves things as they are; confirming blocks.
     await friendRow(page, 'bob').getByTestId('friend-more').click();
@@ -82,14 +90,21 @@ test('friend requests and blocks on Friends: bob asks alice by username, she acc
     await friendRow(page, 'bob').getByTestId('friend-block').click();
     await dialog.getByTestId('confirm-ok').click();
     await expect(friendRow(page, 'bob')).toHaveCount(0);
+    await page.getByTestId('friends-tab-blocked').click();
     await expect(relationshipRow(page, 'bob')).toHaveAttribute('data-type', 'blocked');
     await expect(page.getByTestId('blocked-count')).toHaveText('1');
     await expect(friendRow(bobPage, 'alice')).toHaveCount(0);
-    await expect(relationshipRow(bobPage, 'alice')).toHaveCount(0);
+    // bob is told nothing: alice is in none of his tabs.
+    for (const tab of ['all', 'pending', 'blocked']) {
+      await bobPage.getByTestId(`friends-tab-${tab}`).click();
+      await expect(friendRow(bobPage, 'alice')).toHaveCount(0);
+      await expect(relationshipRow(bobPage, 'alice')).toHaveCount(0);
+    }
     await screenshot(page, 'friends-blocked');
     expect(await axeViolations(page)).toEqual([]);
     // The other theme passes too (contrast), with a friend's options open.
     await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByTestId('friends-tab-all').click();
     await friendRow(page, 'carol').getByTestId('friend-more').click();
     await expect(friendRow(page, 'carol').getByTestId('friend-remove')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
@@ -101,16 +116,21 @@ test('friend requests and blocks on Friends: bob asks alice by username, she acc
     await bobPage.getByTestId('add-friend-input').fill('alice');
     await bobPage.getByTestId('add-friend-send').click();
     await expect(bobPage.getByTestId('error-message')).toHaveText(/Could not send the friend request: A block stands between you and alice/);
+    await page.getByTestId('friends-tab-blocked').click();
     await relationshipRow(page, 'bob').getByTestId('relationship-unblock').click();
     await expect(page.getByTestId('friends-blocked')).toHaveCount(0);
+    await expect(page.getByTestId('friends-blocked-empty')).toBeVisible();
     await expect(page.getByTestId('info-message').filter({ hasText: 'Bob is unblocked' })).toHaveCount(1);
     await bobPage.getByTestId('add-friend-send').click();
+    await page.getByTestId('friends-tab-pending').click();
     await expect(relationshipRow(page, 'bob')).toHaveAttribute('data-type', 'incoming');
     // A reload gets the same from the host (its session's state, not the page's).
     await page.reload();
+    await page.getByTestId('friends-tab-pending').click();
     await expect(relationshipRow(page, 'bob')).toHaveAttribute('data-type', 'incoming');
     await relationshipRow(page, 'bob').getByTestId('relationship-ignore').click();
     await expect(relationshipRow(page, 'bob')).toHaveCount(0);
+    await bobPage.getByTestId('friends-tab-pending').click();
     await expect(relationshipRow(bobPage, 'alice')).toHaveCount(0);
   } finally {
     await bobContext.close();

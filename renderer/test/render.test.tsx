@@ -5,6 +5,7 @@ import type { ActivityView, Snapshot } from '../../preload/src/contract';
 import { App } from '../src/App';
 import { ConsentOverlay } from '../src/screens/ConsentPrompt';
 import { joinability } from '../../common/src/joinable';
+import { BlockedUsers, PendingRequests } from '../src/screens/FriendRequests';
 import { FriendsScreen } from '../src/screens/FriendsScreen';
 import { GamesScreen } from '../src/screens/GamesScreen';
 import { GrantsScreen } from '../src/screens/GrantsScreen';
@@ -142,16 +143,26 @@ describe('screens (server-rendered, text only)', () => {
     const html = render(store, <FriendsScreen />);
     expect(html).toContain('data-testid="add-friend-input"');
     expect(html).toMatch(/<label for="add-friend-username">Their username<\/label>/);
-    expect(html).toContain('Pending — <span data-testid="pending-count">2</span>');
-    expect(html).toContain('Blocked — <span data-testid="blocked-count">1</span>');
-    expect(count(html, 'data-testid="relationship-row"')).toBe(3);
-    expect(count(html, 'data-testid="relationship-accept"')).toBe(1);
-    expect(count(html, 'data-testid="relationship-ignore"')).toBe(1);
-    expect(count(html, 'data-testid="relationship-cancel"')).toBe(1);
-    expect(count(html, 'data-testid="relationship-unblock"')).toBe(1);
-    expect(html).toContain('Incoming friend request');
-    expect(html).toContain('Outgoing friend request');
-    expect(html).toContain('&lt;b&gt;mallory&lt;/b&gt;');
+    // The tabs: Online selected (a friend is online), Pending counting the request waiting for an answer.
+    expect(html).toMatch(/role="tab" id="friends-tab-online" aria-selected="true"/);
+    expect(html).toMatch(/data-testid="friends-tab-pending-count">1<span class="visually-hidden"> waiting for your answer/);
+    expect(count(html, 'role="tab"')).toBe(4);
+    // What the Pending and Blocked tabs list.
+    const relationships = store.getState().data!.relationships;
+    const tabs = render(store, <><PendingRequests relationships={relationships} /><BlockedUsers relationships={relationships} /></>);
+    expect(tabs).toContain('Pending — <span data-testid="pending-count">2</span>');
+    expect(tabs).toContain('Blocked — <span data-testid="blocked-count">1</span>');
+    expect(count(tabs, 'data-testid="relationship-row"')).toBe(3);
+    expect(count(tabs, 'data-testid="relationship-accept"')).toBe(1);
+    expect(count(tabs, 'data-testid="relationship-ignore"')).toBe(1);
+    expect(count(tabs, 'data-testid="relationship-cancel"')).toBe(1);
+    expect(count(tabs, 'data-testid="relationship-unblock"')).toBe(1);
+    expect(tabs).toContain('Incoming friend request');
+    expect(tabs).toContain('Outgoing friend request');
+    expect(tabs).toContain('&lt;b&gt;mallory&lt;/b&gt;');
+    // Searched: only who matches, or the empty search's words.
+    expect(count(render(store, <BlockedUsers relationships={relationships} query="MALL" />), 'data-testid="relationship-row"')).toBe(1);
+    expect(render(store, <PendingRequests relationships={relationships} query="nobody" />)).toContain('No one with that name');
     // Remove friend and Block wait behind More (and a confirmation).
     expect(count(html, 'data-testid="friend-more"')).toBe(1);
     expect(html).toContain('aria-label="More for Friend"');

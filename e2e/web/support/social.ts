@@ -38,6 +38,11 @@ export async function createFriend(platform: PlatformProcess, username: string, 
   await admin(platform, 'friends', { a: friendOf, b: username });
 }
 
+/** A new user (beyond the seed's four), friends with no one. */
+export async function createUser(platform: PlatformProcess, username: string): Promise<void> {
+  await admin(platform, 'users', { username });
+}
+
 /** A user online on the gateway (as their own client would be) until `close()`. */
 export interface OnlineUser {
   close(): void;

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { RelationshipView } from '../../../preload/src/contract';
 import { Avatar } from '../components/Avatar';
 import { displayName } from '../lib/format';
+import { matchesFriendSearch } from '../lib/friend-search';
 import { useApp } from '../store/react';
 
 const byName = (a: RelationshipView, b: RelationshipView): number => displayName(a.user).localeCompare(displayName(b.user));
@@ -39,19 +40,34 @@ export function AddFriend(): ReactNode {
   );
 }
 
-/** Friend requests both ways, with their count: incoming ones with Accept and Ignore, the player's own with Cancel. */
-export function PendingRequests({ relationships }: { readonly relationships: readonly RelationshipView[] }): ReactNode {
-  const incoming = relationships.filter((r) => r.type === 'incoming').sort(byName);
-  const outgoing = relationships.filter((r) => r.type === 'outgoing').sort(byName);
-  const count = incoming.length + outgoing.length;
-  if (count === 0) return null;
+/** What a tab shows when the search matches no one (the client's empty search). */
+export function NoSearchMatch(): ReactNode {
+  return (
+    <p className="empty" role="status" data-testid="friends-search-empty">
+      No one with that name
+    </p>
+  );
+}
+
+/** Those of `relationships` of a kind whose name matches the search, by name. */
+function ofType(relationships: readonly RelationshipView[], types: readonly RelationshipView['type'][], query: string): RelationshipView[] {
+  return relationships.filter((r) => types.includes(r.type) && matchesFriendSearch(r.user, query)).sort(byName);
+}
+
+/**
+ * The Pending tab: friend requests both ways, with their count: incoming ones (first) with
+ * Accept and Ignore, the player's own with Cancel.
+ */
+export function PendingRequests({ relationships, query = '' }: { readonly relationships: readonly RelationshipView[]; readonly query?: string }): ReactNode {
+  const shown = [...ofType(relationships, ['incoming'], query), ...ofType(relationships, ['outgoing'], query)];
+  if (shown.length === 0) return <EmptyTab query={query} testId="friends-pending-empty" text="No friend requests waiting. Add a friend by their username above." />;
   return (
     <section aria-labelledby="pending-title" className="friend-group" data-testid="friends-pending">
       <h2 id="pending-title" className="group-title">
-        Pending — <span data-testid="pending-count">{count}</span>
+        Pending — <span data-testid="pending-count">{shown.length}</span>
       </h2>
       <ul className="rows">
-        {[...incoming, ...outgoing].map((relationship) => (
+        {shown.map((relationship) => (
           <RelationshipRow key={relationship.user.id} relationship={relationship} />
         ))}
       </ul>
@@ -59,10 +75,10 @@ export function PendingRequests({ relationships }: { readonly relationships: rea
   );
 }
 
-/** The users the player blocked, with Unblock. */
-export function BlockedUsers({ relationships }: { readonly relationships: readonly RelationshipView[] }): ReactNode {
-  const blocked = relationships.filter((r) => r.type === 'blocked').sort(byName);
-  if (blocked.length === 0) return null;
+/** The Blocked tab: the users the player blocked, with Unblock. */
+export function BlockedUsers({ relationships, query = '' }: { readonly relationships: readonly RelationshipView[]; readonly query?: string }): ReactNode {
+  const blocked = ofType(relationships, ['blocked'], query);
+  if (blocked.length === 0) return <EmptyTab query={query} testId="friends-blocked-empty" text="You have not blocked anyone." />;
   return (
     <section aria-labelledby="blocked-title" className="friend-group" data-testid="friends-blocked">
       <h2 id="blocked-title" className="group-title">
@@ -74,6 +90,16 @@ export function BlockedUsers({ relationships }: { readonly relationships: readon
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A tab with no one to list: "No one with that name" while searching, else what the tab is for. */
+export function EmptyTab({ query, testId, text }: { readonly query: string; readonly testId: string; readonly text: string }): ReactNode {
+  if (query.trim() !== '') return <NoSearchMatch />;
+  return (
+    <p className="empty" data-testid={testId}>
+      {text}
+    </p>
   );
 }
 

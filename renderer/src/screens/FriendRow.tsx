@@ -1,12 +1,13 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import type { FriendView, GameView } from '../../../preload/src/contract';
-import { joinability } from '../../../common/src/joinable';
+import { useState, type ReactNode } from 'react';
+import type { FriendView } from '../../../preload/src/contract';
 import { Avatar, statusWord } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { activityHeading, displayName } from '../lib/format';
 import { useApp } from '../store/react';
 import { FriendConversation } from './FriendConversation';
+import { InviteButtons } from './FriendInvite';
 import { FriendManage } from './FriendManage';
+import { FriendProfileButton } from './FriendProfile';
 
 /**
  * One friend, one row, as the client lists them: avatar with status dot, name, @username and what
@@ -24,19 +25,21 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
   return (
     <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
       <div className="friend-head">
-        <Avatar user={friend.user} status={status} />
-        <div className="friend-names">
-          <div className="friend-title">
-            <span className="friend-name" data-testid="friend-name">
-              {name}
-            </span>{' '}
-            <span className="muted friend-username">@{friend.user.username}</span>
-          </div>
-          <div className="muted friend-line" data-testid="friend-status">
-            {statusWord(status)}
-            {playing !== undefined && <> · {activityHeading(playing)}</>}
-          </div>
-        </div>
+        <FriendProfileButton friend={friend} onMessage={() => setOpen(true)}>
+          <Avatar user={friend.user} status={status} />
+          <span className="friend-names">
+            <span className="friend-title">
+              <span className="friend-name" data-testid="friend-name">
+                {name}
+              </span>{' '}
+              <span className="muted friend-username">@{friend.user.username}</span>
+            </span>
+            <span className="muted friend-line" data-testid="friend-status">
+              {statusWord(status)}
+              {playing !== undefined && <> · {activityHeading(playing)}</>}
+            </span>
+          </span>
+        </FriendProfileButton>
         <span className="row-actions friend-actions">
           <button
             type="button"
@@ -57,42 +60,5 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
       </div>
       {open && <FriendConversation friend={friend} conversation={conversation} />}
     </li>
-  );
-}
-
-/** The player's own games a friend can be invited to (a joinable activity, by the platform's rule). */
-function useJoinableGames(): readonly GameView[] {
-  const games = useApp((s) => s.data?.games);
-  return useMemo(
-    () => (games ?? []).filter((game) => game.activity !== null && joinability({ ...game.activity, application_id: game.client_id }) !== null),
-    [games],
-  );
-}
-
-/** An "Invite to <game>" icon button for each of the player's joinable games, to a friend who is online. */
-function InviteButtons({ friend }: { readonly friend: FriendView }): ReactNode {
-  const games = useJoinableGames();
-  const invite = useApp((s) => s.sendInvite);
-  const busy = useApp((s) => s.busy.includes(`send-invite:${friend.user.id}`));
-  if (friend.presence.status === 'offline' || games.length === 0) return null;
-  const name = displayName(friend.user);
-  return (
-    <>
-      {games.map((game) => (
-        <button
-          key={game.connection_id}
-          type="button"
-          className="icon-button"
-          disabled={busy}
-          aria-label={`Invite ${name} to ${game.application_name}`}
-          title={`Invite ${name} to ${game.application_name}`}
-          onClick={() => void invite(friend.user.id, game.client_id)}
-          data-testid="friend-invite"
-        >
-          <Icon name="invite" />
-          <span className="action-label">Invite</span>
-        </button>
-      ))}
-    </>
   );
 }

@@ -36,7 +36,7 @@ export function FriendsActiveNow({ friends }: { readonly friends: readonly Frien
   );
 }
 
-function FriendActivity({ friend, activity }: { readonly friend: FriendView; readonly activity: ActivityView }): ReactNode {
+export function FriendActivity({ friend, activity }: { readonly friend: FriendView; readonly activity: ActivityView }): ReactNode {
   const requestToJoin = useApp((s) => s.requestToJoin);
   const busy = useApp((s) => s.busy.includes(`join:${friend.user.id}`));
   const action = joinability(activity);

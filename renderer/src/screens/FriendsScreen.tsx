@@ -1,11 +1,13 @@
-import type { ReactNode } from 'react';
-import type { FriendView, InviteView, JoinRequestView } from '../../../preload/src/contract';
+import { useState, type ReactNode } from 'react';
+import type { FriendView, InviteView, JoinRequestView, RelationshipView } from '../../../preload/src/contract';
 import { displayName, formatDate } from '../lib/format';
+import { matchesFriendSearch } from '../lib/friend-search';
 import { selectTimedOutInviteIds } from '../store/app-store';
 import { useApp } from '../store/react';
 import { FriendRow } from './FriendRow';
 import { FriendsActiveNow } from './FriendsActiveNow';
-import { AddFriend, BlockedUsers, PendingRequests } from './FriendRequests';
+import { AddFriend, BlockedUsers, EmptyTab, NoSearchMatch, PendingRequests } from './FriendRequests';
+import { FriendsTabs, panelId, tabId, type FriendsTab } from './FriendsTabs';
 
 export function FriendsScreen(): ReactNode {
   const friends = useApp((s) => s.data?.friends);
@@ -17,7 +19,6 @@ export function FriendsScreen(): ReactNode {
   if (friends === undefined || joinRequests === undefined || allInvites === undefined || relationships === undefined) return null;
   const gone = new Set(timedOut.split(' '));
   const invites = allInvites.filter((invite) => !gone.has(invite.id));
-  const { online, offline } = groupFriends(friends);
   return (
     <section aria-labelledby="friends-title">
       <h1 id="friends-title">Friends</h1>
@@ -35,35 +36,72 @@ export function FriendsScreen(): ReactNode {
           </ul>
         </section>
       )}
-      <PendingRequests relationships={relationships} />
-      {friends.length === 0 ? (
-        <p className="empty" data-testid="friends-empty">
-          No friends yet, or you are not signed in.
-        </p>
-      ) : (
-        <div className="friends-columns">
-          <FriendsActiveNow friends={online} />
-          <div className="friends-lists">
-            <FriendGroup id="online" title="Online" friends={online} />
-            <FriendGroup id="offline" title="Offline" friends={offline} />
-          </div>
-        </div>
-      )}
-      <BlockedUsers relationships={relationships} />
+      <FriendsBody friends={friends} relationships={relationships} />
     </section>
   );
 }
 
+/**
+ * The tabs, the search and what the selected tab lists, with Active now beside it on wide
+ * windows (above the Online tab's list on narrow ones). It opens on Online when a friend is
+ * online, else on All (a list of no one helps no one) **(ours)**; the player's choice then stays.
+ */
+function FriendsBody({ friends, relationships }: { readonly friends: readonly FriendView[]; readonly relationships: readonly RelationshipView[] }): ReactNode {
+  const { online } = groupFriends(friends);
+  const [tab, setTab] = useState<FriendsTab>(() => (online.length > 0 ? 'online' : 'all'));
+  const [query, setQuery] = useState('');
+  const pendingIncoming = relationships.filter((r) => r.type === 'incoming').length;
+  return (
+    <>
+      <div className="friends-bar">
+        <FriendsTabs selected={tab} onSelect={setTab} pendingIncoming={pendingIncoming} />
+        <input
+          type="search"
+          className="friends-search"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          placeholder="Search"
+          aria-label="Search friends by name"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={40}
+          data-testid="friends-search"
+        />
+      </div>
+      <div className="friends-columns" data-tab={tab}>
+        <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="friends-panel" data-testid="friends-panel">
+          <TabContent tab={tab} friends={friends} relationships={relationships} query={query} />
+        </div>
+        <FriendsActiveNow friends={online} />
+      </div>
+    </>
+  );
+}
+
+function TabContent({ tab, friends, relationships, query }: { readonly tab: FriendsTab; readonly friends: readonly FriendView[]; readonly relationships: readonly RelationshipView[]; readonly query: string }): ReactNode {
+  if (tab === 'pending') return <PendingRequests relationships={relationships} query={query} />;
+  if (tab === 'blocked') return <BlockedUsers relationships={relationships} query={query} />;
+  const found = friends.filter((friend) => matchesFriendSearch(friend.user, query));
+  if (tab === 'online') {
+    const { online } = groupFriends(found);
+    if (online.length === 0) return <EmptyTab query={query} testId="friends-online-empty" text="No one is online right now. Everyone is under All." />;
+    return <FriendGroup id="online" title="Online" friends={online} />;
+  }
+  if (friends.length === 0) return <EmptyTab query="" testId="friends-empty" text="No friends yet, or you are not signed in." />;
+  if (found.length === 0) return <NoSearchMatch />;
+  return <FriendGroup id="all" title="All friends" friends={[...found].sort(byName)} />;
+}
+
+const byName = (a: FriendView, b: FriendView): number => displayName(a.user).localeCompare(displayName(b.user));
+
 /** Online (online, idle, do not disturb) and offline friends, each by name. */
 export function groupFriends(friends: readonly FriendView[]): { readonly online: FriendView[]; readonly offline: FriendView[] } {
-  const byName = (a: FriendView, b: FriendView): number => displayName(a.user).localeCompare(displayName(b.user));
   const online = friends.filter((friend) => friend.presence.status !== 'offline').sort(byName);
   const offline = friends.filter((friend) => friend.presence.status === 'offline').sort(byName);
   return { online, offline };
 }
 
 function FriendGroup({ id, title, friends }: { readonly id: string; readonly title: string; readonly friends: readonly FriendView[] }): ReactNode {
-  if (friends.length === 0) return null;
   return (
     <section aria-labelledby={`friends-${id}-title`} className="friend-group" data-testid={`friends-${id}`}>
       <h2 id={`friends-${id}-title`} className="group-title">
