@@ -278,7 +278,7 @@ const createDataSlice =
         const known = new Set(before.presence.announced.map((app) => app.application_id));
         for (const app of data.presence.announced) {
           if (!known.has(app.application_id)) {
-            get().notify('info', `${app.application_name} now shares your activity with friends. You can hide or redact it on the Games screen.`);
+            get().notify('info', `${app.application_name} now shares your activity with friends. You can hide it, or show only the game and time, on the Games screen.`);
           }
         }
       }
