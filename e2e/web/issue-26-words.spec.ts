@@ -66,6 +66,15 @@ test.describe('issue 26 §7: words for players, details for developers', () => {
     await expect(details.getByTestId('game-client-library')).toContainText('@xhayper/discord-rpc');
     await expect(details.getByTestId('game-relay-detail')).toContainText(/sent to the platform|held by the rate limit/);
     await screenshot(page, 'issue-26-7-games-card-details');
+
+    // QA finds the same facts in the inspector, on any frame of that connection.
+    const pid = (await details.getByTestId('game-pid').textContent()) ?? '';
+    await page.getByTestId('nav-inspector').click();
+    await page.getByTestId('inspector-search').fill('SET_ACTIVITY');
+    await page.getByTestId('inspector-row').first().click();
+    const inspector = await openDetails(page.locator('.inspector-detail'), 'inspector-connection-details');
+    await expect(inspector.getByTestId('inspector-connection-client-id')).toHaveText(DEMO_APP_ID);
+    await expect(inspector.getByTestId('inspector-connection-pid')).toHaveText(pid);
   });
 
   test('issue 26 §7: the consent prompt says what the app can do in plain words, offers "Not you? Switch account", and keeps the Application ID and scopes in Details', async ({ page, games }) => {
@@ -122,9 +131,9 @@ test.describe('issue 26 §7: words for players, details for developers', () => {
     await screenshot(page, 'issue-26-7-join-request');
     await request.getByTestId('join-request-decline').click();
 
-    // alice's game invites bob: his row names the game; accepting with no game running says so in words.
-    const bobId = await page.getByTestId('friend-row').filter({ hasText: '@bob' }).getAttribute('data-user-id');
-    await aliceGame.client.request('ACTIVITY_INVITE_USER', { user_id: bobId, type: 1, content: '' });
+    // alice invites bob to her game: his row names the game; accepting with no game running says so in words.
+    await page.getByTestId('friend-row').filter({ hasText: '@bob' }).getByTestId('friend-invite').click();
+    await expect(page.getByTestId('info-message').filter({ hasText: `Invite to ${DEMO_APP_NAME} sent to Bob` })).toHaveCount(1);
     const invite = bobPage.getByTestId('invite-row');
     await expect(invite).toHaveCount(1);
     await expect(invite).toContainText(`invites you to play ${DEMO_APP_NAME}`);

@@ -3,6 +3,7 @@ import type { GameView, PresenceView, RedactableField } from '../../../preload/s
 import { ActivityCard } from '../components/ActivityCard';
 import { Details, type Fact } from '../components/Details';
 import { formatDate, relayOutcomePlayerText, relayOutcomeText } from '../lib/format';
+import { libraryLabel, transportLabel } from '../lib/game-labels';
 import { friendsSeeSentence, gameLabel, replacedBy } from '../lib/presence-reason';
 import { useApp } from '../store/react';
 
@@ -25,25 +26,6 @@ export function GamesScreen(): ReactNode {
       )}
     </section>
   );
-}
-
-const LIBRARY_LABELS: Readonly<Record<string, string>> = {
-  pypresence: 'pypresence (Python)',
-  'discord-rpc-c': 'official C library (discord-rpc)',
-  '@xhayper/discord-rpc': '@xhayper/discord-rpc (Node)',
-  'discord-rpc': 'discord-rpc (Node)',
-  'uuid-client': 'a Node client (UUID nonces)',
-  unknown: 'not known yet',
-};
-
-function libraryLabel(library: string): string {
-  return LIBRARY_LABELS[library] ?? library;
-}
-
-function transportLabel(transport: string): string {
-  if (transport === 'ipc') return 'IPC socket';
-  if (transport === 'websocket') return 'WebSocket';
-  return transport;
 }
 
 /**
