@@ -70,7 +70,8 @@ export function ConsentScopes({ request, descriptionId }: { readonly request: Co
       <ul className="scopes">
         {request.descriptions.map((description) => (
           <li key={description.scope} data-testid="consent-scope" data-scope={description.scope}>
-            <span>{description.text}</span>
+            {/* A scope the host has no words for shows as its own code: the player reads that it is one more permission. */}
+            <span>{description.text === description.scope ? 'A permission Companion has no words for (its code is under Details)' : description.text}</span>
           </li>
         ))}
       </ul>

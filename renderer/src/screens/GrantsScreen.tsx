@@ -48,7 +48,7 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
             <ul className="scopes">
               {grant.descriptions.map((d) => (
                 <li key={d.scope} data-testid="grant-scope" data-scope={d.scope}>
-                  {d.text}
+                  {d.text === d.scope ? 'A permission Companion has no words for (its code is under Details)' : d.text}
                 </li>
               ))}
             </ul>
