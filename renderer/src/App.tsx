@@ -9,6 +9,7 @@ import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
 import { selectWaitingCount } from './store/app-store';
 import { Details } from './components/Details';
+import { playerErrorText } from './lib/player-error';
 import type { GatewayState } from '../../preload/src/contract';
 
 export const SCREENS = [
@@ -177,7 +178,7 @@ function ConnectionBanner(): ReactNode {
   if (connection.status === 'failed') {
     return (
       <div className="banner banner-error" role="alert" data-testid="connection-error">
-        Could not load Companion&apos;s state: {connection.error}{' '}
+        Could not load Companion&apos;s state: {playerErrorText(connection.error ?? '')}{' '}
         <button type="button" onClick={() => void refresh()}>
           Retry
         </button>
