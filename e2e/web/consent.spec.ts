@@ -17,8 +17,9 @@ test('AUTHORIZE shows the consent prompt; Approve gives the game a code it redee
   await expect(prompt.locator('[data-testid="consent-scope"][data-scope="identify"]')).toContainText('Know your username, avatar and banner');
   await expect(prompt.locator('[data-testid="consent-scope"][data-scope="guilds"]')).toContainText('Know what servers you are in');
   await expect(prompt.getByTestId('consent-account')).toContainText('alice');
-  // No integration_type in the request: said in words, not as a missing field.
-  await expect(prompt.getByTestId('consent-install-context')).toHaveText('Not specified by the app (neither a server nor a user install)');
+  // No integration_type in the request: nothing to tell the player; the developer fact says so, behind Details.
+  await expect(prompt.getByTestId('consent-install-context')).toHaveCount(0);
+  await expect(prompt.getByTestId('consent-integration-type')).toHaveText('integration_type not given (neither a server nor a user install)');
   await screenshot(page, 'consent-prompt');
 
   await prompt.getByTestId('consent-approve').click();

@@ -91,7 +91,7 @@ test("bob sees alice's joinable game on Friends, asks to join, and alice's game 
 
     const incoming = alicePage.getByTestId('join-request-row');
     await expect(incoming).toHaveCount(1);
-    await expect(incoming).toContainText('asks to join your game');
+    await expect(incoming).toContainText('wants to join you in');
     await expect(alicePage.getByTestId('friends-badge')).toHaveText('1 waiting for an answer');
     await screenshot(alicePage, 'friends-join-request');
 

@@ -25,7 +25,9 @@ test("revoking on Authorized apps removes the grant and closes the game's authen
   const grant = page.locator(`[data-testid="grant-row"][data-application-id="${DEMO_APP_ID}"]`);
   await expect(grant).toBeVisible();
   await expect(grant.getByTestId('grant-app-name')).toHaveText(DEMO_APP_NAME);
-  await expect(grant.getByTestId('grant-scopes')).toContainText('identify');
+  // The scope codes are a developer fact, behind the card's Details.
+  await expect(grant.getByTestId('grant-scopes')).not.toContainText('identify');
+  await expect(grant.getByTestId('grant-scope-codes')).toHaveText('identify');
   // The scopes in the consent prompt's own words.
   await expect(grant.getByTestId('grant-scope').first()).toContainText(promptWords);
   await screenshot(page, 'authorized-apps');

@@ -53,7 +53,7 @@ test.describe('issue 26 §6: banners contradict each other', () => {
     await screenshot(page, 'issue-26-6-join-declined');
   });
 
-  test('issue 26 §6: accepting an invite with no game running shows one outcome, "no running game took" the join secret', async ({ browser, page, games }) => {
+  test('issue 26 §6: accepting an invite with no game running shows one outcome, "the game is not running yet"', async ({ browser, page, games }) => {
     const { aliceGame, bob, bobId } = await aliceHostsAJoinableGame(browser, page, games);
     const banners = page.getByTestId('info-message');
 
@@ -62,19 +62,19 @@ test.describe('issue 26 §6: banners contradict each other', () => {
     await expect(invite).toHaveCount(1);
     await invite.getByTestId('invite-accept').click();
 
-    await expect(banners.filter({ hasText: 'no running game took the join secret' })).toHaveCount(1);
+    await expect(banners.filter({ hasText: 'the game is not running yet' })).toHaveCount(1);
     // The host's own word on the join ("Joining: …") would come on the same websocket: give it a round trip.
     await page.waitForTimeout(1000);
     // Read at once, not polled (an informational banner leaves by itself after a few seconds).
-    expect(await banners.allTextContents()).toEqual([expect.stringContaining('no running game took the join secret')]);
+    expect(await banners.allTextContents()).toEqual([expect.stringContaining('the game is not running yet')]);
     await screenshot(page, 'issue-26-6-invite-accepted-no-game');
 
     // bob starts the game: it gets the secret, and that newer outcome replaces the older.
     const bobGame = await games.xhayper(bob, DEMO_APP_ID);
     await bobGame.client.subscribe('ACTIVITY_JOIN');
     await bobGame.event('ACTIVITY_JOIN');
-    await expect(banners.filter({ hasText: 'Joined: the game received the join secret' })).toHaveCount(1);
-    expect(await banners.allTextContents()).toEqual([expect.stringContaining('Joined: the game received the join secret')]);
+    await expect(banners.filter({ hasText: 'Joined: your game is joining the party' })).toHaveCount(1);
+    expect(await banners.allTextContents()).toEqual([expect.stringContaining('Joined: your game is joining the party')]);
   });
 
   test('issue 26 §6: an expired invite leaves the Friends badge', async ({ browser, page, games }) => {

@@ -8,6 +8,9 @@ import { OriginRequests } from './screens/OriginRequests';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
 import { selectWaitingCount } from './store/app-store';
+import { Details } from './components/Details';
+import { playerErrorText } from './lib/player-error';
+import type { GatewayState } from '../../preload/src/contract';
 
 export const SCREENS = [
   { id: 'games', label: 'Games' },
@@ -119,6 +122,15 @@ function FriendsBadge(): ReactNode {
   );
 }
 
+/** The connection to the platform in a player's words; the gateway's own state word is a developer fact (data-state, Settings' Details). */
+const GATEWAY_WORDS: Readonly<Record<GatewayState, string>> = {
+  ready: 'Connected',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  disconnected: 'Not connected',
+  banned: 'Account banned',
+};
+
 function GatewayBadge(): ReactNode {
   const gateway = useApp((s) => s.data?.status.gateway.status ?? null);
   const hostLost = useApp((s) => s.connection.status === 'lost' || s.connection.status === 'failed');
@@ -126,14 +138,14 @@ function GatewayBadge(): ReactNode {
   if (hostLost) {
     // What the host last said is no longer known to be true.
     return (
-      <div className="gateway gateway-unknown" data-testid="gateway-status">
-        Gateway: unknown (no connection to Companion)
+      <div className="gateway gateway-unknown" data-testid="gateway-status" data-state="unknown">
+        Companion not reachable
       </div>
     );
   }
   return (
-    <div className={`gateway gateway-${gateway}`} data-testid="gateway-status">
-      Gateway: {gateway}
+    <div className={`gateway gateway-${gateway}`} data-testid="gateway-status" data-state={gateway}>
+      {GATEWAY_WORDS[gateway]}
     </div>
   );
 }
@@ -145,7 +157,9 @@ function BannedBanner(): ReactNode {
   return (
     <div className="banner banner-error" role="alert" data-testid="account-banned">
       Your platform account is banned. Games cannot show your activity or send invites; Companion signs in again by itself when the ban is lifted.
-      {gateway.detail !== null && <span className="muted"> ({gateway.detail})</span>}
+      {gateway.detail !== null && (
+        <Details testId="account-banned-details" facts={[{ label: 'Gateway', value: `${gateway.status}: ${gateway.detail}` }]} />
+      )}
     </div>
   );
 }
@@ -164,7 +178,7 @@ function ConnectionBanner(): ReactNode {
   if (connection.status === 'failed') {
     return (
       <div className="banner banner-error" role="alert" data-testid="connection-error">
-        Could not load Companion&apos;s state: {connection.error}{' '}
+        Could not load Companion&apos;s state: {playerErrorText(connection.error ?? '')}{' '}
         <button type="button" onClick={() => void refresh()}>
           Retry
         </button>
@@ -182,7 +196,14 @@ function Messages(): ReactNode {
     <div className="messages">
       {messages.map((message) => (
         <div key={message.id} className={`banner banner-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'} data-testid={message.kind === 'error' ? 'error-message' : 'info-message'}>
-          <span>{message.text}</span>
+          <div>
+            <span>{message.text}</span>
+            {message.detail !== undefined && (
+              <Details testId="message-details">
+                <code data-testid="message-detail">{message.detail}</code>
+              </Details>
+            )}
+          </div>
           <button type="button" className="link" aria-label="Dismiss message" onClick={() => dismiss(message.id)}>
             ×
           </button>

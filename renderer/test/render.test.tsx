@@ -31,6 +31,9 @@ function render(store: AppStore, node: ReactNode): string {
 
 const count = (html: string, needle: string): number => html.split(needle).length - 1;
 
+/** What a player reads without opening a Details disclosure (issue 26 §7: developer facts live there). */
+const outsideDetails = (html: string): string => html.replace(/<details[\s\S]*?<\/details>/g, '');
+
 const FRIEND = { id: '7', username: 'friend', discriminator: '0', global_name: 'Friend', avatar: null };
 
 const HOSTILE: ActivityView = {
@@ -65,8 +68,12 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).toContain('Player One');
     expect(count(html, 'data-testid="consent-scope"')).toBe(3);
     expect(html).toContain('Know who your friends are');
-    expect(html).toContain('sdk.social_layer_presence (friends and presence for the game) expands to');
-    expect(html).toContain('User install (integration type 1)');
+    // Scope codes, the expansion and the install context's code are developer facts, behind Details.
+    expect(html).toContain('sdk.social_layer_presence: friends and presence for the game');
+    expect(html).toContain('integration_type 1: user install');
+    expect(outsideDetails(html)).not.toContain('sdk.social_layer');
+    expect(outsideDetails(html)).toContain('The app is added to your account');
+    expect(html).toContain('data-testid="consent-switch-account"');
     for (const id of ['consent-approve', 'consent-deny', 'consent-dismiss']) expect(html).toContain(`data-testid="${id}"`);
     expect(html).toContain('src="https://cdn.example/icon.png"');
   });
@@ -81,7 +88,9 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).not.toContain('<b>Bold</b>');
     expect(html).toContain('&lt;b&gt;Bold&lt;/b&gt;');
     expect(html).toContain('data-testid="consent-verified"');
-    expect(html).toContain('Not specified by the app');
+    // No install context given: nothing to tell the player; the developer fact says so.
+    expect(outsideDetails(html)).not.toContain('data-testid="consent-install-context"');
+    expect(html).toContain('integration_type not given');
   });
 
   it('games: a hostile activity renders as text with only http(s) links and images', async () => {
@@ -311,6 +320,9 @@ describe('screens (server-rendered, text only)', () => {
     // Neither game listens for link requests: no Link account to offer.
     expect(games).not.toContain('data-testid="game-link-account"');
     expect(count(games, 'data-testid="game-not-shown"')).toBe(1);
+    // The rate limit's precise word is QA's (Details); the player reads when friends see it.
+    expect(outsideDetails(games)).not.toContain('rate limit');
+    expect(outsideDetails(games)).toContain('Last update: friends see it in a few seconds');
     expect(games).toContain('held by the rate limit until');
     expect(games).toContain('(2 updates)');
     expect(games).toContain('Space Game is shown instead');
@@ -318,7 +330,9 @@ describe('screens (server-rendered, text only)', () => {
     expect(games).toMatch(/<option value="redact" selected="">/);
     const settings = render(store, <SettingsScreen />);
     expect(settings).toContain('data-testid="presence-settings"');
-    expect(settings).toContain('app 42 is pinned');
+    expect(settings).toContain('Space Game is pinned');
+    expect(outsideDetails(settings)).toContain('<strong>Chess</strong>: friends see part of it');
+    expect(outsideDetails(settings)).not.toMatch(/app 4[23]/i);
     expect(count(settings, 'data-testid="presence-rule"')).toBe(1);
     const inspector = render(store, <InspectorScreen />);
     expect(count(inspector, 'data-testid="inspector-relay-outcome"')).toBe(2);
@@ -354,11 +368,11 @@ describe('screens (server-rendered, text only)', () => {
     let html = render(store, <App />);
     for (const id of ['games', 'friends', 'inspector', 'apps', 'settings']) expect(html).toContain(`data-testid="nav-${id}"`);
     expect(html).not.toContain('connection-lost');
-    expect(html).not.toContain('Gateway: unknown');
+    expect(html).toMatch(/data-testid="gateway-status" data-state="ready">Connected</);
     store.setState({ connection: { status: 'lost', error: null, attempt: 2, retryInMs: 1_000 } });
     html = render(store, <App />);
     expect(html).toContain('data-testid="connection-lost"');
     // The gateway's last known state is not shown as current while the host is out of reach.
-    expect(html).toContain('Gateway: unknown (no connection to Companion)');
+    expect(html).toMatch(/data-testid="gateway-status" data-state="unknown">Companion not reachable</);
   });
 });

@@ -79,11 +79,11 @@ describe('createAppStore', () => {
     await store.getState().requestToJoin('200', null);
     expect(store.getState().messages.map((m) => m.text)).toEqual(['Join request sent: waiting for an answer']);
     bridge.emit('companion:social', { type: 'join-pending', user_id: '200', application_id: '42' });
-    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joining: the game gets the join secret when it starts']);
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joining: start the game and it joins the party']);
     bridge.emit('companion:social', { type: 'join-delivered', user_id: '200', application_id: '42' });
-    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: the game received the join secret']);
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: your game is joining the party']);
     bridge.emit('companion:social', { type: 'request-declined', user_id: null, application_id: '42' });
-    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: the game received the join secret', 'Your request to join was declined']);
+    expect(store.getState().messages.map((m) => m.text)).toEqual(['Joined: your game is joining the party', 'Your request to join was declined']);
   });
 
   it('appends pushed relay outcomes to presence, keeping the newest 50', async () => {
@@ -268,10 +268,12 @@ describe('createAppStore', () => {
       const texts = (): string[] => store.getState().messages.map((m) => m.text);
 
       bridge.answer('companion:login', () => {
-        throw new Error("no user named 'mallory' on the platform");
+        throw new Error("no user named 'mallory' on the platform (add one with 'companion platform users add NAME')");
       });
       await store.getState().login('mallory');
-      expect(texts()).toEqual(["Could not sign in: no user named 'mallory' on the platform"]);
+      // Plain words for the player (issue 26 §7); the host's own text, CLI hint and all, is the message's detail.
+      expect(texts()).toEqual(['Could not sign in: there is no account named mallory']);
+      expect(store.getState().messages[0]?.detail).toBe("no user named 'mallory' on the platform (add one with 'companion platform users add NAME')");
       // The error stays however long it waits...
       vi.advanceTimersByTime(INFO_MESSAGE_MS * 3);
       expect(texts()).toHaveLength(1);
@@ -290,7 +292,7 @@ describe('createAppStore', () => {
 
       bridge.answer('companion:accept-invite', { secret_delivered: true });
       await store.getState().acceptInvite('inv1');
-      expect(texts()).toEqual(['Invite accepted: your game got the join secret and is joining']);
+      expect(texts()).toEqual(['Invite accepted: your game is joining the party']);
     } finally {
       vi.useRealTimers();
     }

@@ -43,10 +43,18 @@ export function displayName(user: UserView): string {
   return user.global_name ?? user.username;
 }
 
+/** Where the app is installed, as the developer facts say it (the request's integration_type). */
 export function integrationTypeText(type: number | null): string {
-  if (type === 0) return 'Server install (integration type 0): the app is added to a server';
-  if (type === 1) return 'User install (integration type 1): the app is added to your account';
-  return 'Not specified by the app (neither a server nor a user install)';
+  if (type === 0) return 'integration_type 0: server install';
+  if (type === 1) return 'integration_type 1: user install';
+  return 'integration_type not given (neither a server nor a user install)';
+}
+
+/** Where the app is installed, in a player's words; null when the app did not say (nothing to tell the player). */
+export function integrationTypePlayerText(type: number | null): string | null {
+  if (type === 0) return 'The app is added to a server.';
+  if (type === 1) return 'The app is added to your account, so you can use it anywhere.';
+  return null;
 }
 
 export function formatClock(at: number): string {
@@ -54,6 +62,14 @@ export function formatClock(at: number): string {
   if (Number.isNaN(date.getTime())) return '—';
   const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/** The time of day as the player's locale writes it ("7:08 AM"), the date too when it is not today. */
+export function formatTime(at: number, now: number = Date.now()): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '—';
+  const time = date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  return date.toDateString() === new Date(now).toDateString() ? time : `${date.toLocaleDateString()} ${time}`;
 }
 
 export function formatDate(value: string | number): string {
@@ -86,5 +102,30 @@ export function relayOutcomeText(outcome: RelayOutcomeView, appName: (applicatio
       return `${what}rejected by the platform (${outcome.reason ?? 'no reason'})${outcome.retry_after_ms === null || outcome.retry_after_ms === undefined ? '' : `, retried in ${Math.ceil(outcome.retry_after_ms / 1000)} s`}`;
     case 'unchanged':
       return `${what}nothing new to send`;
+  }
+}
+
+/**
+ * What became of a game update, in a player's words: whether friends see it, will in a moment,
+ * or why not. The relay's precise word (rate limit, coalescing, the platform's reason) is
+ * relayOutcomeText's, for the card's Details and the inspector.
+ */
+export function relayOutcomePlayerText(outcome: RelayOutcomeView, appName: (applicationId: string) => string = () => 'another game'): string {
+  if (outcome.cause === 'disconnect') return 'the game closed: friends no longer see it';
+  if (outcome.cleared && (outcome.kind === 'sent' || outcome.kind === 'coalesced')) return 'the game cleared its activity: friends no longer see it';
+  switch (outcome.kind) {
+    case 'sent':
+    case 'coalesced':
+      return 'friends see it';
+    case 'held':
+      return 'friends see it in a few seconds';
+    case 'shadowed':
+      return `not shown: ${outcome.by_application_id === undefined ? 'another game' : appName(outcome.by_application_id)} is shown instead`;
+    case 'hidden':
+      return `hidden by ${outcome.rule === 'hide-all' ? '"Hide everything"' : "this game's privacy rule"}`;
+    case 'rejected':
+      return outcome.retry_after_ms === null || outcome.retry_after_ms === undefined ? 'friends could not be shown it' : 'friends could not be shown it yet; Companion tries again shortly';
+    case 'unchanged':
+      return 'nothing new to show';
   }
 }

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { ConsentPromptView, UserView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
 import { SafeImage } from '../components/safe';
 import { appIconUrl } from '../lib/images';
-import { displayName, formatDuration, integrationTypeText } from '../lib/format';
+import { displayName, formatDuration, integrationTypePlayerText, integrationTypeText } from '../lib/format';
 import { useNow } from '../lib/use-now';
 
 const UMBRELLAS: Readonly<Record<string, string>> = {
@@ -10,7 +11,7 @@ const UMBRELLAS: Readonly<Record<string, string>> = {
   'sdk.social_layer_presence': 'friends and presence for the game',
 };
 
-/** The application asking: icon, name (the dialog's title), whether the platform verified it, its id. */
+/** The application asking: icon, name (the dialog's title), whether the platform verified it. */
 export function ConsentHeader({ application, titleId }: { readonly application: ConsentPromptView['application']; readonly titleId: string }): ReactNode {
   return (
     <header className="consent-header">
@@ -28,14 +29,17 @@ export function ConsentHeader({ application, titleId }: { readonly application: 
             Unverified app: the platform has not checked who made it
           </span>
         )}
-        <div className="muted">Application ID {application.id}</div>
       </div>
     </header>
   );
 }
 
-/** Which account the grant is for. */
-export function ConsentAccount({ user }: { readonly user: UserView | null }): ReactNode {
+/**
+ * Which account the grant is for, and the way out when it is the wrong one. The host asks the
+ * platform for the grant with the account signed in when the game asked, so switching cancels
+ * this request (the game asks again) and opens the sign-in in Settings.
+ */
+export function ConsentAccount({ user, onSwitch }: { readonly user: UserView | null; readonly onSwitch: () => void }): ReactNode {
   return (
     <p className="consent-account" data-testid="consent-account">
       {user === null ? (
@@ -43,35 +47,54 @@ export function ConsentAccount({ user }: { readonly user: UserView | null }): Re
       ) : (
         <>
           Signed in as <strong>{displayName(user)}</strong> <span className="muted">(@{user.username})</span>
+          <br />
+          <span className="muted">Not you?</span>{' '}
+          <button type="button" className="link" onClick={onSwitch} aria-describedby="consent-switch-note" data-testid="consent-switch-account">
+            Switch account
+          </button>
+          <span id="consent-switch-note" className="visually-hidden">
+            Cancels this request; the game asks again after you sign in.
+          </span>
         </>
       )}
     </p>
   );
 }
 
-/** What the grant allows (the dialog's description): the scopes in plain words, the install context, the expiry. */
+/** What the grant allows (the dialog's description): each permission in plain words, the install, the expiry. */
 export function ConsentScopes({ request, descriptionId }: { readonly request: ConsentPromptView; readonly descriptionId: string }): ReactNode {
-  const umbrellas = request.scopes.filter((scope) => UMBRELLAS[scope] !== undefined);
+  const install = integrationTypePlayerText(request.integration_type);
   return (
     <div id={descriptionId}>
       <h3>This will allow the developer of {request.application.name} to:</h3>
       <ul className="scopes">
         {request.descriptions.map((description) => (
           <li key={description.scope} data-testid="consent-scope" data-scope={description.scope}>
-            <span>{description.text}</span> <code className="muted">{description.scope}</code>
+            {/* A scope the host has no words for shows as its own code: the player reads that it is one more permission. */}
+            <span>{description.text === description.scope ? 'A permission Companion has no words for (its code is under Details)' : description.text}</span>
           </li>
         ))}
       </ul>
-      {umbrellas.length > 0 && (
-        <p className="muted" data-testid="consent-expansion">
-          {umbrellas.map((scope) => `${scope} (${UMBRELLAS[scope] ?? ''})`).join(' and ')} {umbrellas.length === 1 ? 'expands' : 'expand'} to the
-          permissions above.
-        </p>
-      )}
-      <p className="muted">Requested scopes: {request.scopes.join(', ') || 'none'}</p>
-      <p data-testid="consent-install-context">{integrationTypeText(request.integration_type)}</p>
+      {install !== null && <p data-testid="consent-install-context">{install}</p>}
       {request.expires_at !== null && <Expiry at={request.expires_at} />}
     </div>
+  );
+}
+
+/** The request as a developer reads it: the application id, the scope codes asked and granted, the install context. */
+export function ConsentFacts({ request }: { readonly request: ConsentPromptView }): ReactNode {
+  const umbrellas = request.scopes.filter((scope) => UMBRELLAS[scope] !== undefined);
+  const expanded = umbrellas.length === 0 ? null : `${request.expanded_scopes.join(', ')} (${umbrellas.map((scope) => `${scope}: ${UMBRELLAS[scope] ?? ''}`).join('; ')})`;
+  return (
+    <Details
+      testId="consent-details"
+      facts={[
+        { label: 'Application ID', value: request.application.id, testId: 'consent-app-id' },
+        { label: 'Scopes', value: <code>{request.scopes.join(' ') || 'none'}</code>, testId: 'consent-scope-codes' },
+        { label: 'Expands to', value: expanded, testId: 'consent-expansion' },
+        { label: 'Install', value: integrationTypeText(request.integration_type), testId: 'consent-integration-type' },
+      ]}
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { ConsentPromptView } from '../../../preload/src/contract';
 import { selectQueuedConsentCount, selectVisibleConsent } from '../store/app-store';
 import { useApp } from '../store/react';
-import { ConsentAccount, ConsentHeader, ConsentScopes } from './ConsentDetails';
+import { ConsentAccount, ConsentFacts, ConsentHeader, ConsentScopes } from './ConsentDetails';
 import { useModalDialog } from './use-modal-dialog';
 
 /** The overlay shown while the host has a visible consent request. */
@@ -20,6 +20,11 @@ function ConsentPrompt({ request }: { readonly request: ConsentPromptView }): Re
   const { dialogRef, onKeyDown } = useModalDialog(() => void decide(request.id, 'dismiss'));
   const titleId = `consent-title-${request.id}`;
   const descriptionId = `consent-description-${request.id}`;
+  // The grant would be the signed-in account's: switching cancels this request and opens the sign-in.
+  const switchAccount = (): void => {
+    void decide(request.id, 'dismiss');
+    window.location.hash = 'settings';
+  };
 
   return (
     <div className="overlay">
@@ -38,8 +43,9 @@ function ConsentPrompt({ request }: { readonly request: ConsentPromptView }): Re
           ×
         </button>
         <ConsentHeader application={request.application} titleId={titleId} />
-        <ConsentAccount user={user} />
+        <ConsentAccount user={user} onSwitch={switchAccount} />
         <ConsentScopes request={request} descriptionId={descriptionId} />
+        <ConsentFacts request={request} />
         <div className="consent-actions">
           <button type="button" className="secondary" onClick={() => void decide(request.id, 'deny')} data-testid="consent-deny">
             Deny

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { DoctorView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
 import { useApp } from '../store/react';
 
 const OUTCOME_LABELS: Readonly<Record<DoctorView['clients'][number]['outcome'], string>> = {
@@ -20,7 +21,7 @@ export function DoctorPanel(): ReactNode {
   return (
     <section className="card" aria-labelledby="doctor-title" data-testid="doctor-panel">
       <h2 id="doctor-title">Troubleshooting</h2>
-      <p className="muted">Why a game does not reach Companion: the same report as <code>companion doctor</code>, in Companion&apos;s environment.</p>
+      <p className="muted">A game does not show up? This finds where games look for Companion and what stops them.</p>
       <button type="button" onClick={() => void run()} disabled={busy} data-testid="doctor-run">
         {report === null ? 'Run the doctor' : 'Run again'}
       </button>
@@ -42,66 +43,70 @@ function DoctorReportView({ report }: { readonly report: DoctorView }): ReactNod
           </ul>
         </>
       )}
-      <h3>Where Companion listens</h3>
-      <ul>
-        {report.directories.map((d) => (
-          <li key={d.dir}>
-            <code>{d.dir}</code> <span className="muted">({d.why})</span>
-          </li>
-        ))}
-      </ul>
-      <h3>Sockets</h3>
-      <ul data-testid="doctor-sockets">
-        {report.sockets.map((s) => (
-          <li key={s.path}>
-            <code>{s.path}</code>: {s.state}
-            {s.holder !== null && ` (${s.holder})`}
-          </li>
-        ))}
-      </ul>
-      <h3>What each client library picks</h3>
-      <table className="doctor-clients">
-        <thead>
-          <tr>
-            <th scope="col">Library</th>
-            <th scope="col">Socket</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.clients.map((c) => (
-            <tr key={c.name} data-testid="doctor-client">
-              <td title={c.rule}>{c.name}</td>
-              <td>
-                <code>{c.path ?? '—'}</code>
-              </td>
-              <td>
-                {OUTCOME_LABELS[c.outcome]}
-                {c.reaches !== null && ` (${c.reaches})`}
-                {c.reason !== null && <span className="muted"> · {c.reason}</span>}
-              </td>
-            </tr>
+      {report.findings.length === 0 && <p data-testid="doctor-all-good">Nothing found in the way: games on this computer can reach Companion.</p>}
+      <Details testId="doctor-details">
+        <p className="muted">The same report as <code>companion doctor</code>, in Companion&apos;s environment.</p>
+        <h3>Where Companion listens</h3>
+        <ul>
+          {report.directories.map((d) => (
+            <li key={d.dir}>
+              <code>{d.dir}</code> <span className="muted">({d.why})</span>
+            </li>
           ))}
-        </tbody>
-      </table>
-      {report.flatpak !== null && report.flatpak.length > 0 && (
-        <>
-          <h3>Flatpak apps</h3>
-          <ul>
-            {report.flatpak.map((app) => (
-              <li key={app.id}>
-                <code>{app.id}</code>: {app.detail}
-                {app.fix !== null && (
-                  <>
-                    {' '}
-                    Fix: <code>{app.fix}</code>
-                  </>
-                )}
-              </li>
+        </ul>
+        <h3>Sockets</h3>
+        <ul data-testid="doctor-sockets">
+          {report.sockets.map((s) => (
+            <li key={s.path}>
+              <code>{s.path}</code>: {s.state}
+              {s.holder !== null && ` (${s.holder})`}
+            </li>
+          ))}
+        </ul>
+        <h3>What each client library picks</h3>
+        <table className="doctor-clients">
+          <thead>
+            <tr>
+              <th scope="col">Library</th>
+              <th scope="col">Socket</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.clients.map((c) => (
+              <tr key={c.name} data-testid="doctor-client">
+                <td title={c.rule}>{c.name}</td>
+                <td>
+                  <code>{c.path ?? '—'}</code>
+                </td>
+                <td>
+                  {OUTCOME_LABELS[c.outcome]}
+                  {c.reaches !== null && ` (${c.reaches})`}
+                  {c.reason !== null && <span className="muted"> · {c.reason}</span>}
+                </td>
+              </tr>
             ))}
-          </ul>
-        </>
-      )}
+          </tbody>
+        </table>
+        {report.flatpak !== null && report.flatpak.length > 0 && (
+          <>
+            <h3>Flatpak apps</h3>
+            <ul>
+              {report.flatpak.map((app) => (
+                <li key={app.id}>
+                  <code>{app.id}</code>: {app.detail}
+                  {app.fix !== null && (
+                    <>
+                      {' '}
+                      Fix: <code>{app.fix}</code>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Details>
     </div>
   );
 }

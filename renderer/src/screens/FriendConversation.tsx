@@ -4,7 +4,7 @@ import { displayName, formatDate } from '../lib/format';
 import { useFollowNewest } from '../lib/use-follow-newest';
 import { useApp } from '../store/react';
 
-/** The name of a game that sent a message: one the UI knows (running, authorized, a friend's), else its id. */
+/** The name of a game that sent a message: one the UI knows (running, authorized, a friend's), else "a game" (its id is a developer fact: data-application-id). */
 function useGameName(): (applicationId: string) => string {
   const games = useApp((s) => s.data?.games);
   const grants = useApp((s) => s.data?.grants);
@@ -13,7 +13,7 @@ function useGameName(): (applicationId: string) => string {
     games?.find((g) => g.client_id === applicationId)?.application_name ??
     grants?.find((g) => g.application.id === applicationId)?.application.name ??
     friends?.flatMap((f) => f.presence.activities).find((a) => a.application_id === applicationId)?.name ??
-    `app ${applicationId}`;
+    'a game';
 }
 
 /**
@@ -52,7 +52,7 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
                 <li key={message.id} className={message.author_id === me?.id ? 'dm dm-mine' : 'dm'} data-testid="dm">
                   <span className="dm-author">{message.author_id === me?.id ? 'You' : name}</span>
                   {message.application_id !== null && (
-                    <span className="badge dm-game" data-testid="dm-game">
+                    <span className="badge dm-game" data-testid="dm-game" data-application-id={message.application_id}>
                       via {message.application_name ?? gameName(message.application_id)}
                     </span>
                   )}{' '}

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { FriendView, InviteView, JoinRequestView, RelationshipView } from '../../../preload/src/contract';
-import { displayName, formatDate } from '../lib/format';
+import { Details } from '../components/Details';
+import { knownAppName } from '../lib/app-names';
+import { displayName, formatDate, formatTime } from '../lib/format';
 import { matchesFriendSearch } from '../lib/friend-search';
 import { selectTimedOutInviteIds } from '../store/app-store';
 import { useApp } from '../store/react';
@@ -120,10 +122,13 @@ function JoinRequestRow({ request }: { readonly request: JoinRequestView }): Rea
   const accept = useApp((s) => s.acceptJoinRequest);
   const decline = useApp((s) => s.declineJoinRequest);
   const busy = useApp((s) => s.busy.includes(`join-request:${request.id}`));
+  const game = useApp((s) => knownAppName(s.data, request.application_id));
   return (
     <li className="row" data-testid="join-request-row" data-id={request.id}>
       <span>
-        <strong>{displayName(request.user)}</strong> asks to join your game <span className="muted">(app {request.application_id}, {formatDate(request.received_at)})</span>
+        <strong>{displayName(request.user)}</strong> wants to join you in {game ?? 'your game'}{' '}
+        <span className="muted">· {formatTime(request.received_at)}</span>
+        <Details testId="join-request-details" facts={[{ label: 'Application ID', value: request.application_id, testId: 'join-request-app-id' }, { label: 'Received', value: formatDate(request.received_at) }]} />
       </span>
       <span className="row-actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void accept(request.id)} data-testid="join-request-accept">
@@ -141,19 +146,26 @@ function InviteRow({ invite }: { readonly invite: InviteView }): ReactNode {
   const accept = useApp((s) => s.acceptInvite);
   const decline = useApp((s) => s.declineInvite);
   const busy = useApp((s) => s.busy.includes(`invite:${invite.id}`));
+  const game = useApp((s) => knownAppName(s.data, invite.application_id));
   return (
     <li className="row" data-testid="invite-row" data-id={invite.id}>
       <span>
-        <strong>{displayName(invite.user)}</strong> invites you to {invite.activity?.name ?? 'a game'}{' '}
-        <span className="muted">
-          (app {invite.application_id}, {formatDate(invite.received_at)})
-        </span>
+        <strong>{displayName(invite.user)}</strong> invites you to play {game ?? 'a game'}{' '}
+        <span className="muted">· {formatTime(invite.received_at)}</span>
         {!invite.valid && <span className="badge unverified"> expired</span>}
         {invite.content !== '' && (
           <q className="invite-message" data-testid="invite-message">
             {invite.content}
           </q>
         )}
+        <Details
+          testId="invite-details"
+          facts={[
+            { label: 'Application ID', value: invite.application_id, testId: 'invite-app-id' },
+            { label: 'Received', value: formatDate(invite.received_at) },
+            { label: 'Expires', value: formatDate(invite.expires_at) },
+          ]}
+        />
       </span>
       <span className="row-actions">
         <button type="button" className="primary" disabled={busy || !invite.valid} onClick={() => void accept(invite.id)} data-testid="invite-accept">

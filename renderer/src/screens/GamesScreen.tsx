@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import type { GameView, PresenceView, RedactableField } from '../../../preload/src/contract';
 import { ActivityCard } from '../components/ActivityCard';
-import { formatDate, relayOutcomeText } from '../lib/format';
+import { Details, type Fact } from '../components/Details';
+import { formatDate, relayOutcomePlayerText, relayOutcomeText } from '../lib/format';
+import { libraryLabel, transportLabel } from '../lib/game-labels';
 import { friendsSeeSentence, gameLabel, replacedBy } from '../lib/presence-reason';
 import { useApp } from '../store/react';
 
@@ -26,23 +28,31 @@ export function GamesScreen(): ReactNode {
   );
 }
 
-const LIBRARY_LABELS: Readonly<Record<string, string>> = {
-  pypresence: 'pypresence (Python)',
-  'discord-rpc-c': 'official C library (discord-rpc)',
-  '@xhayper/discord-rpc': '@xhayper/discord-rpc (Node)',
-  'discord-rpc': 'discord-rpc (Node)',
-  'uuid-client': 'a Node client (UUID nonces)',
-  unknown: 'not known yet',
-};
-
-function libraryLabel(library: string): string {
-  return LIBRARY_LABELS[library] ?? library;
-}
-
-function transportLabel(transport: string): string {
-  if (transport === 'ipc') return 'IPC socket';
-  if (transport === 'websocket') return 'WebSocket';
-  return transport;
+/**
+ * What QA reads of a game's connection, behind the card's one Details: the process, the
+ * application (client) id, the connection and its transport, the client library and why, when
+ * it connected, and the relay's precise word on the last update.
+ */
+function GameDetails({ game }: { readonly game: GameView }): ReactNode {
+  const entry = useApp((s) => s.data?.presence?.games.find((g) => g.connection_id === game.connection_id));
+  const games = useApp((s) => s.data?.games);
+  const appName = (id: string): string => games?.find((g) => g.client_id === id)?.application_name ?? `app ${id}`;
+  const facts: Fact[] = [
+    { label: 'Process ID', value: game.pid ?? 'unknown', testId: 'game-pid' },
+    { label: 'Client ID', value: game.client_id, testId: 'game-client-id' },
+    {
+      label: 'Connection',
+      value: (
+        <>
+          {game.connection_id} · <span data-testid="game-transport">{transportLabel(game.transport)}</span>
+        </>
+      ),
+    },
+    { label: 'Client library', value: `${libraryLabel(game.client_library.library)} (${game.client_library.reason})`, testId: 'game-client-library' },
+    { label: 'Connected', value: formatDate(game.connected_at) },
+    { label: 'Relay', value: entry?.outcome === null || entry?.outcome === undefined ? null : relayOutcomeText(entry.outcome, appName), testId: 'game-relay-detail' },
+  ];
+  return <Details facts={facts} testId="game-details" />;
 }
 
 function GameCard({ game }: { readonly game: GameView }): ReactNode {
@@ -55,25 +65,9 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
       </h2>
       <div className="game-body">
         <div>
-          <dl className="facts">
-            <dt>Process ID</dt>
-            <dd data-testid="game-pid">{game.pid ?? 'unknown'}</dd>
-            <dt>Client ID</dt>
-            <dd data-testid="game-client-id">{game.client_id}</dd>
-            <dt>Connection</dt>
-            <dd>
-              {game.connection_id} · <span data-testid="game-transport">{transportLabel(game.transport)}</span>
-            </dd>
-            <dt>Client library</dt>
-            <dd data-testid="game-client-library" title={game.client_library.reason}>
-              {libraryLabel(game.client_library.library)} <span className="muted">({game.client_library.reason})</span>
-            </dd>
-            <dt>Connected</dt>
-            <dd>{formatDate(game.connected_at)}</dd>
-          </dl>
+          <FriendsSeePreview game={game} />
         </div>
         <div>
-          <FriendsSeePreview game={game} />
           <GamePresence game={game} />
           {game.link_requests && (
             <div className="card-actions">
@@ -93,6 +87,7 @@ function GameCard({ game }: { readonly game: GameView }): ReactNode {
           )}
         </div>
       </div>
+      <GameDetails game={game} />
     </li>
   );
 }
@@ -146,10 +141,10 @@ function lastUpdateText(entry: PresenceView['games'][number] | undefined, presen
   if (replacement !== undefined) return `Last update: shown to friends until ${gameLabel(replacement, games)} took its place.`;
   // Shadowed: the game shown instead, by its connection (two games of one app share a name).
   const shadowing = games.find((g) => g.connection_id === entry.outcome?.by_connection_id);
-  return `Last update: ${relayOutcomeText(entry.outcome, shadowing === undefined ? appName : () => gameLabel(shadowing, games))}`;
+  return `Last update: ${relayOutcomePlayerText(entry.outcome, shadowing === undefined ? appName : () => gameLabel(shadowing, games))}`;
 }
 
-const REDACT_LABEL = 'Game and time only (redact)';
+const REDACT_LABEL = 'Game and time only';
 const DEFAULT_REDACT: readonly RedactableField[] = ['details', 'state', 'party', 'buttons', 'assets'];
 
 type RuleChoice = 'share' | 'hide' | 'redact';
@@ -170,7 +165,7 @@ function GamePresence({ game }: { readonly game: GameView }): ReactNode {
   const busy = useApp((s) => s.busy.includes('presence'));
   if (presence === null) return null;
   const entry = presence.games.find((g) => g.connection_id === game.connection_id);
-  const appName = (id: string): string => games?.find((g) => g.client_id === id)?.application_name ?? `app ${id}`;
+  const appName = (id: string): string => games?.find((g) => g.client_id === id)?.application_name ?? 'another game';
   const rule = ruleOf(presence, game.client_id);
   const pinned = presence.pinned_application_id === game.client_id;
   const setRule = (choice: RuleChoice): void => {
@@ -197,9 +192,9 @@ function GamePresence({ game }: { readonly game: GameView }): ReactNode {
         <label>
           Friends see{' '}
           <select value={rule} disabled={busy} onChange={(e) => setRule(e.target.value as RuleChoice)} data-testid="game-privacy-rule">
-            <option value="share">Everything (share)</option>
+            <option value="share">Everything</option>
             <option value="redact">{REDACT_LABEL}</option>
-            <option value="hide">Nothing (hide)</option>
+            <option value="hide">Nothing</option>
           </select>
         </label>
         <label>

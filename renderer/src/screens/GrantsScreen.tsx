@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { GrantView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
 import { SafeImage } from '../components/safe';
 import { appIconUrl } from '../lib/images';
 import { formatDate, integrationTypeText } from '../lib/format';
@@ -46,8 +47,8 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
           ) : (
             <ul className="scopes">
               {grant.descriptions.map((d) => (
-                <li key={d.scope} data-testid="grant-scope">
-                  {d.text} <code className="muted">{d.scope}</code>
+                <li key={d.scope} data-testid="grant-scope" data-scope={d.scope}>
+                  {d.text === d.scope ? 'A permission Companion has no words for (its code is under Details)' : d.text}
                 </li>
               ))}
             </ul>
@@ -55,11 +56,15 @@ function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
         </dd>
         <dt>Authorized</dt>
         <dd>{formatDate(grant.created_at)}</dd>
-        <dt>Install</dt>
-        <dd>{integrationTypeText(grant.integration_type)}</dd>
-        <dt>Application ID</dt>
-        <dd>{grant.application.id}</dd>
       </dl>
+      <Details
+        testId="grant-details"
+        facts={[
+          { label: 'Application ID', value: grant.application.id, testId: 'grant-app-id' },
+          { label: 'Scopes', value: <code>{grant.scopes.join(' ') || 'none'}</code>, testId: 'grant-scope-codes' },
+          { label: 'Install', value: integrationTypeText(grant.integration_type) },
+        ]}
+      />
       {confirming ? (
         <div className="card-actions" role="group" aria-label={`Revoke ${grant.application.name}?`}>
           <span data-testid="grant-revoke-question">

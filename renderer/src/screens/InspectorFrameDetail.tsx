@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { opcodeName } from '../lib/format';
 import { errorReply, type FrameRow } from '../store/frames';
+import { InspectorConnectionFacts } from './InspectorConnectionFacts';
 
 function jsonText(value: unknown): string {
   try {
@@ -105,6 +106,7 @@ export function InspectorFrameDetail({ selected, reply }: { readonly selected: F
               Answered by #{reply.frame.seq} after {reply.rttMs} ms
             </p>
           )}
+          <InspectorConnectionFacts connectionId={selected.frame.connection_id} />
           <Refusal frame={selected.frame} reply={reply} />
           {selected.frame.lints !== undefined && <FrameLints lints={selected.frame.lints} refused={refusal(selected.frame, reply) !== null} />}
           <CopyPayload seq={selected.frame.seq} text={jsonText(selected.frame.payload)} />

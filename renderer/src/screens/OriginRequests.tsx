@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { OriginRequestView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
 import { formatDate } from '../lib/format';
 import { useApp } from '../store/react';
 
@@ -30,12 +31,16 @@ function OriginRequestRow({ request }: { readonly request: OriginRequestView }):
     <li className="row" data-testid="origin-request-row" data-id={request.id}>
       <span>
         <strong data-testid="origin-request-origin">{request.origin}</strong> asks to connect as{' '}
-        <strong>{request.application_name ?? 'an unknown application'}</strong>{' '}
-        <span className="muted">
-          (app {request.client_id}; {request.attempts} attempt{request.attempts === 1 ? '' : 's'}, last {formatDate(request.last_attempt_at)})
-        </span>
+        <strong>{request.application_name ?? 'an unknown app'}</strong>
         <br />
-        <span className="muted">Allow only pages you trust: the page could then set your activity and ask for authorizations as this app.</span>
+        <span className="muted">Allow only pages you trust: the page could then set your activity and ask for permissions as this app.</span>
+        <Details
+          testId="origin-request-details"
+          facts={[
+            { label: 'Application ID', value: request.client_id },
+            { label: 'Refused', value: `${request.attempts} attempt${request.attempts === 1 ? '' : 's'}, the last ${formatDate(request.last_attempt_at)}` },
+          ]}
+        />
       </span>
       <span className="row-actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void decide(request.id, 'approve')} data-testid="origin-request-approve">

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { UserView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
 import { displayName } from '../lib/format';
 import { useApp } from '../store/react';
 
@@ -28,7 +29,7 @@ export function AccountSettings({ user }: { readonly user: UserView | null }): R
         <p data-testid="account-signed-out">Not signed in.</p>
       ) : (
         <p data-testid="account-user">
-          Signed in as <strong>{displayName(user)}</strong> <span className="muted">@{user.username} · ID {user.id}</span>
+          Signed in as <strong>{displayName(user)}</strong> <span className="muted">@{user.username}</span>
         </p>
       )}
       {user !== null && banned && (
@@ -48,6 +49,7 @@ export function AccountSettings({ user }: { readonly user: UserView | null }): R
           </button>
         )}
       </form>
+      {user !== null && <Details testId="account-details" facts={[{ label: 'User ID', value: user.id, testId: 'account-user-id' }]} />}
     </section>
   );
 }

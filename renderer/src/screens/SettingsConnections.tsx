@@ -1,8 +1,19 @@
 import { useId, type ReactNode } from 'react';
-import type { StatusView } from '../../../preload/src/contract';
+import type { GatewayState, StatusView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
+import { knownAppName } from '../lib/app-names';
 import { useApp } from '../store/react';
 
-/** The platform Companion talks to, the gateway's state, the version. */
+/** The connection to the platform, as a sentence (the gateway's own state word is in Details). */
+const CONNECTION_WORDS: Readonly<Record<GatewayState, string>> = {
+  ready: 'Connected: friends see your games and you see theirs.',
+  connecting: 'Connecting to the platform…',
+  reconnecting: 'Connection lost: reconnecting…',
+  disconnected: 'Not connected to the platform.',
+  banned: 'This account is banned on the platform.',
+};
+
+/** The platform Companion talks to, the connection's state, the version. */
 export function PlatformSettings({ status }: { readonly status: StatusView }): ReactNode {
   const platformId = useId();
   return (
@@ -13,11 +24,15 @@ export function PlatformSettings({ status }: { readonly status: StatusView }): R
         <input id={platformId} value={status.platform.url} readOnly data-testid="settings-platform-url" />
         {status.platform.embedded && <span className="muted"> (embedded platform)</span>}
       </div>
-      <p>
-        Gateway: <strong data-testid="settings-gateway-status">{status.gateway.status}</strong>
-        {status.gateway.detail !== null && <span className="muted"> · {status.gateway.detail}</span>}
-      </p>
+      <p data-testid="settings-connection">{CONNECTION_WORDS[status.gateway.status]}</p>
       <p className="muted">Companion {status.version}</p>
+      <Details
+        testId="platform-details"
+        facts={[
+          { label: 'Gateway', value: status.gateway.status, testId: 'settings-gateway-status' },
+          { label: 'Gateway detail', value: status.gateway.detail },
+        ]}
+      />
     </section>
   );
 }
@@ -27,14 +42,23 @@ export function TransportSettings({ status }: { readonly status: StatusView }): 
   return (
     <section className="card" aria-labelledby="transports-title">
       <h2 id="transports-title">Where games connect</h2>
-      <dl className="facts">
-        <dt>IPC socket</dt>
-        <dd data-testid="settings-ipc-path">{status.ipc?.path ?? 'not listening'}</dd>
-        <dt>WebSocket</dt>
-        <dd data-testid="settings-websocket">{status.websocket === null ? 'not listening' : `ws://127.0.0.1:${status.websocket.port}`}</dd>
-      </dl>
+      <p>{status.ipc === null && status.websocket === null ? 'Games cannot connect: Companion is not listening for them.' : 'Games on this computer find Companion by themselves.'}</p>
       <OriginDecisions />
-      <p className="muted">Transports and socket locations are chosen when Companion starts (see <code>companion serve --help</code>).</p>
+      <Details
+        testId="transports-details"
+        facts={[
+          { label: 'IPC socket', value: status.ipc?.path ?? 'not listening', testId: 'settings-ipc-path' },
+          { label: 'WebSocket', value: status.websocket === null ? 'not listening' : `ws://127.0.0.1:${status.websocket.port}`, testId: 'settings-websocket' },
+          {
+            label: 'Chosen',
+            value: (
+              <>
+                when Companion starts (<code>companion serve --help</code>)
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
@@ -42,6 +66,7 @@ export function TransportSettings({ status }: { readonly status: StatusView }): 
 /** Web origins the player answered for the RPC WebSocket; forgetting one makes it ask again. */
 function OriginDecisions(): ReactNode {
   const origins = useApp((s) => s.data?.origins);
+  const data = useApp((s) => s.data);
   const forget = useApp((s) => s.forgetOrigin);
   const busy = useApp((s) => s.busy);
   if (origins === undefined || origins.length === 0) return <p className="muted" data-testid="origins-empty">No web page has asked to connect.</p>;
@@ -50,7 +75,7 @@ function OriginDecisions(): ReactNode {
       {origins.map((origin) => (
         <li className="row" key={origin.id} data-testid="origin-row" data-id={origin.id}>
           <span>
-            <strong>{origin.origin}</strong> for {origin.application_name ?? `app ${origin.client_id}`}:{' '}
+            <strong>{origin.origin}</strong> for {origin.application_name ?? knownAppName(data, origin.client_id) ?? 'an unknown app'}:{' '}
             <span className={origin.decision === 'approved' ? 'badge verified' : 'badge unverified'}>{origin.decision === 'approved' ? 'allowed' : 'denied until restart'}</span>
           </span>
           <span className="row-actions">

@@ -96,7 +96,7 @@ export function AuthorizationSettings({ settings }: { readonly settings: Setting
           onChange={(e) => void updateSettings({ consent_always_ask: e.target.checked })}
           data-testid="settings-always-ask"
         />
-        <label htmlFor={ids.alwaysAsk}>Always ask when the app asks (a request with prompt=consent shows the prompt even if already authorized)</label>
+        <label htmlFor={ids.alwaysAsk}>Ask again whenever a game wants me to confirm, even for an app I already allowed</label>
       </div>
     </section>
   );

@@ -1,14 +1,28 @@
 import { useId, type ReactNode } from 'react';
+import type { AppRuleView } from '../../../preload/src/contract';
+import { Details } from '../components/Details';
+import { knownAppName } from '../lib/app-names';
 import { useApp } from '../store/react';
 
-/** Which game friends see when several run, and the switch that hides them all. */
+/** A rule in a player's words: what friends see of that game. */
+function ruleWords(rule: AppRuleView): string {
+  if (rule.mode === 'hide') return 'hidden from friends';
+  const fields: readonly string[] = rule.fields;
+  const all = ['details', 'state', 'party', 'buttons', 'assets'].every((field) => fields.includes(field));
+  return all ? 'friends see the game and the time only' : 'friends see part of it';
+}
+
+/** Which game friends see when several run, the switch that hides them all, and the per-game rules (by name). */
 export function PresenceSettings(): ReactNode {
   const presence = useApp((s) => s.data?.presence ?? null);
+  const data = useApp((s) => s.data);
   const update = useApp((s) => s.updatePresence);
   const busy = useApp((s) => s.busy.includes('presence'));
   const ids = { policy: useId(), hideAll: useId() };
   if (presence === null) return null;
   const ruled = Object.entries(presence.rules);
+  const name = (applicationId: string): string => knownAppName(data, applicationId) ?? 'A game Companion cannot name';
+  const pinned = presence.pinned_application_id;
   return (
     <section className="card" aria-labelledby="presence-settings-title" data-testid="presence-settings">
       <h2 id="presence-settings-title">What friends see</h2>
@@ -35,10 +49,10 @@ export function PresenceSettings(): ReactNode {
           <option value="most-recent">the one updated last</option>
           <option value="first-connected">the one started first</option>
         </select>
-        {presence.pinned_application_id !== null && (
+        {pinned !== null && (
           <span className="muted" data-testid="presence-pinned">
             {' '}
-            (app {presence.pinned_application_id} is pinned: it wins while it has an activity){' '}
+            ({name(pinned)} is pinned: it is shown whenever it has an activity){' '}
             <button type="button" disabled={busy} onClick={() => void update({ pinned_application_id: null })}>
               Unpin
             </button>
@@ -48,9 +62,9 @@ export function PresenceSettings(): ReactNode {
       {ruled.length > 0 && (
         <ul className="rows" aria-label="Per-game rules">
           {ruled.map(([applicationId, rule]) => (
-            <li className="row" key={applicationId} data-testid="presence-rule">
+            <li className="row" key={applicationId} data-testid="presence-rule" data-application-id={applicationId}>
               <span>
-                App {applicationId}: {rule.mode === 'hide' ? 'hidden' : `redacted (${rule.fields.join(', ')})`}
+                <strong>{name(applicationId)}</strong>: {ruleWords(rule)}
               </span>
               <span className="row-actions">
                 <button type="button" disabled={busy} onClick={() => void update({ rules: { [applicationId]: null } })}>
@@ -61,6 +75,30 @@ export function PresenceSettings(): ReactNode {
           ))}
         </ul>
       )}
+      {(ruled.length > 0 || pinned !== null) && (
+        <Details testId="presence-details">
+          <dl className="facts">
+            {pinned !== null && (
+              <>
+                <dt>Pinned</dt>
+                <dd>application {pinned}</dd>
+              </>
+            )}
+            {ruled.map(([applicationId, rule]) => (
+              <RuleFact key={applicationId} applicationId={applicationId} rule={rule} />
+            ))}
+          </dl>
+        </Details>
+      )}
     </section>
+  );
+}
+
+function RuleFact({ applicationId, rule }: { readonly applicationId: string; readonly rule: AppRuleView }): ReactNode {
+  return (
+    <>
+      <dt>Application {applicationId}</dt>
+      <dd data-testid="presence-rule-detail">{rule.mode === 'hide' ? 'hide' : `redact: ${rule.fields.join(', ')}`}</dd>
+    </>
   );
 }

@@ -22,6 +22,8 @@ import {
 import { hasLink } from '../bridge/link';
 import { appendCapped, createFramePairer, EMPTY_FILTER, rowsOf, type FrameFilter, type FramePairer, type FrameRow } from './frames';
 import { parseRecording, type LoadedRecording } from '../lib/recording-file';
+import { playerErrorText } from '../lib/player-error';
+import { appNameOr } from '../lib/app-names';
 
 /**
  * The renderer's store: a projection of the host's state (main is the source of truth).
@@ -120,6 +122,8 @@ export interface UiMessage {
   readonly text: string;
   /** What the message is about (an action's busy key): a newer message on it replaces this one. */
   readonly topic?: string;
+  /** The precise text behind the player's words (an error as the host said it), for the banner's Details. */
+  readonly detail?: string;
 }
 
 /** How long an informational message stays; errors stay until dismissed or resolved. */
@@ -127,8 +131,8 @@ export const INFO_MESSAGE_MS = 8000;
 
 export interface MessagesSlice {
   readonly messages: readonly UiMessage[];
-  /** Shows a message; one with a `topic` replaces the earlier message on that topic (its outcome arrived). */
-  notify(kind: UiMessage['kind'], text: string, topic?: string): void;
+  /** Shows a message; one with a `topic` replaces the earlier message on that topic (its outcome arrived). `detail`: the precise text, behind Details. */
+  notify(kind: UiMessage['kind'], text: string, topic?: string, detail?: string): void;
   /** The messages on `topic` are settled: they go. */
   resolveMessages(topic: string): void;
   /** What became of the player's own join: replaces its "waiting for an answer" message. */
@@ -274,7 +278,7 @@ const createDataSlice =
         const known = new Set(before.presence.announced.map((app) => app.application_id));
         for (const app of data.presence.announced) {
           if (!known.has(app.application_id)) {
-            get().notify('info', `${app.application_name} now shares your activity with friends. You can hide or redact it on the Games screen.`);
+            get().notify('info', `${app.application_name} now shares your activity with friends. You can hide it, or show only the game and time, on the Games screen.`);
           }
         }
       }
@@ -298,7 +302,9 @@ const createConsentSlice =
         return true;
       } catch (error) {
         set((s) => ({ decidedConsentIds: without(s.decidedConsentIds, id) }));
-        get().notify('error', `Could not ${decision} the request: ${errorText(error)}`);
+        const raw = errorText(error);
+        const plain = playerErrorText(raw);
+        get().notify('error', `Could not ${decision === 'dismiss' ? 'cancel' : decision} the request: ${plain}`, undefined, plain === raw ? undefined : raw);
         return false;
       }
     },
@@ -388,24 +394,25 @@ const createFilterSlice: Slice<FilterSlice> = (set) => ({
   },
 });
 
+/** What became of a join, in the player's words (how the game gets in is the host's business, and the inspector's). */
 const SOCIAL_OUTCOME_TEXT: Readonly<Record<SocialOutcomeView['type'], string>> = {
-  'join-delivered': 'Joined: the game received the join secret',
-  'join-pending': 'Joining: the game gets the join secret when it starts',
+  'join-delivered': 'Joined: your game is joining the party',
+  'join-pending': 'Joining: start the game and it joins the party',
   'request-declined': 'Your request to join was declined',
 };
 
 /** What accepting an invite came to; says the same as the host's outcome for it, whichever arrives last. */
 const INVITE_ACCEPTED_TEXT = {
-  delivered: 'Invite accepted: your game got the join secret and is joining',
-  pending: 'Invite accepted: no running game took the join secret; the game gets it when it starts',
+  delivered: 'Invite accepted: your game is joining the party',
+  pending: 'Invite accepted: the game is not running yet; start it and it joins the party',
 } as const;
 
 const createMessagesSlice =
   (ctx: Context): Slice<MessagesSlice> =>
   (set) => {
     let nextId = 1;
-    const notify: MessagesSlice['notify'] = (kind, text, topic) => {
-      const message: UiMessage = { id: nextId++, kind, text, ...(topic === undefined ? {} : { topic }) };
+    const notify: MessagesSlice['notify'] = (kind, text, topic, detail) => {
+      const message: UiMessage = { id: nextId++, kind, text, ...(topic === undefined ? {} : { topic }), ...(detail === undefined || detail === text ? {} : { detail }) };
       set((s) => ({ messages: [...s.messages.filter((m) => topic === undefined || m.topic !== topic), message].slice(-ctx.options.maxMessages) }));
       if (kind === 'info') setTimeout(() => set((s) => ({ messages: s.messages.filter((m) => m.id !== message.id) })), INFO_MESSAGE_MS);
     };
@@ -489,7 +496,10 @@ const createActionsSlice =
         onResult?.(result);
         return true;
       } catch (error) {
-        get().notify('error', `${failure}: ${errorText(error)}`, key);
+        // Plain words for the player; the host's precise text stays behind the banner's Details.
+        const raw = errorText(error);
+        const plain = playerErrorText(raw);
+        get().notify('error', `${failure}: ${plain}`, key, plain === raw ? undefined : raw);
         return false;
       } finally {
         set((s) => ({ busy: without(s.busy, key) }));
@@ -516,7 +526,7 @@ const createActionsSlice =
       declineInvite: (id) => run(`invite:${id}`, 'Could not decline the invite', 'companion:decline-invite', [id]),
       requestToJoin: (userId, applicationId) =>
         run(`join:${userId}`, 'Could not join', 'companion:request-to-join', [userId, applicationId], (result) => {
-          get().notify('info', result.joined ? 'Joining: the game received the join secret' : 'Join request sent: waiting for an answer', `join:${userId}`);
+          get().notify('info', result.joined ? SOCIAL_OUTCOME_TEXT['join-delivered'] : 'Join request sent: waiting for an answer', `join:${userId}`);
         }),
       sendInvite: (userId, applicationId) => {
         const friend = get().data?.friends.find((f) => f.user.id === userId)?.user;
@@ -530,14 +540,16 @@ const createActionsSlice =
       ...relationshipActions(run, get),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
+          const name = appNameOr(get().data, applicationId, 'The game');
           get().notify(
             'info',
-            result.delivered > 0 ? `Link request sent to ${result.delivered} game connection(s)` : 'No game connection subscribed to the link request',
+            result.delivered > 0 ? `Link request sent to ${name}: it asks for your permission next` : `${name} is not ready to link your account right now`,
             `authorize:${applicationId}`,
+            `companion:send-authorize-request delivered to ${result.delivered} connection(s)`,
           );
         }),
       revokeGrant: (applicationId) => {
-        const name = get().data?.grants.find((g) => g.application.id === applicationId)?.application.name ?? `app ${applicationId}`;
+        const name = get().data?.grants.find((g) => g.application.id === applicationId)?.application.name ?? appNameOr(get().data, applicationId, 'The app');
         return run(`revoke:${applicationId}`, 'Could not revoke the authorization', 'companion:revoke-grant', [applicationId], () => {
           get().notify('info', `${name} can no longer use your account`, `revoke:${applicationId}`);
         });
