@@ -4,6 +4,7 @@ import { ImageCache, freshFor } from '../../../src/host/ui-bridge/image-cache.js
 import { suppliedImages } from '../../../src/host/ui-bridge/supplied-images.js';
 import { UiImages } from '../../../src/host/ui-bridge/ui-images.js';
 import { isPublicAddress } from '../../../src/base/public-address.js';
+import { serveAppRequest } from '../../../src/shells/electron/app-protocol.js';
 import { ImageServer, PNG_1X1, type ImageRoute } from '../../support/image-server.js';
 import { FakeBackend, GAMES, FRIENDS, INVITES } from '../control/fake-backend.js';
 
@@ -205,5 +206,14 @@ describe('issue 26 §10: UiImages routes cdn/external/ to the proxy', () => {
     const base = { cdnBase: () => 'http://127.0.0.1:9/', assets: async () => [] };
     expect(await new UiImages({ ...base, external }).image(`cdn/external/${encode(server.url('/art.png'))}`)).toMatchObject({ status: 200, body: PNG_1X1 });
     expect((await new UiImages(base).image(`cdn/external/${encode(server.url('/art.png'))}`)).status).toBe(404);
+  });
+
+  it("the desktop app's app:// handler serves the same host service (cdn/external/ through UiImages)", async () => {
+    const server = await picturesAt({ '/art.png': png });
+    const images = new UiImages({ cdnBase: () => 'http://127.0.0.1:9/', assets: async () => [], external: proxy() });
+    const answer = await serveAppRequest('/nonexistent-renderer', `app://companion/cdn/external/${encode(server.url('/art.png'))}`, async () => new Uint8Array(), () => images);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['Content-Type']).toBe('image/png');
+    expect(Buffer.from(answer.body as Uint8Array).equals(PNG_1X1)).toBe(true);
   });
 });
