@@ -4,12 +4,32 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Locator } from '@playwright/test';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, ROOT, startHost } from './support/processes.js';
 
-/** A 1x1 PNG: real bytes for the proxy's type check, a picture the browser decodes. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+/** A PNG of `size` x `size` pixels, diagonal stripes of two colours: a picture one can see in the screenshot. */
+function stripes(size: number, first: readonly [number, number, number], second: readonly [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const framed = Buffer.alloc(body.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    body.copy(framed, 4);
+    framed.writeUInt32BE(crc32(body), body.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Array.from({ length: size }, (_, y) => Buffer.from([0, ...Array.from({ length: size }, (_, x) => (Math.floor((x + y) / 8) % 2 === 0 ? first : second)).flat()]));
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const ART = stripes(96, [88, 101, 242], [235, 69, 158]);
+const BADGE = stripes(32, [87, 242, 135], [254, 231, 92]);
 
 /** Whether an <img> loaded a picture (a broken one has no natural size). */
 async function loaded(image: Locator): Promise<boolean> {
@@ -23,7 +43,7 @@ async function pictureServer(dir: string): Promise<{ url: (file: string) => stri
   const requests: { path: string; agent: string }[] = [];
   const server = https.createServer({ key: await readFile(key), cert: await readFile(cert) }, (req, res) => {
     requests.push({ path: req.url ?? '', agent: req.headers['user-agent'] ?? '' });
-    if (req.url === '/art.png' || req.url === '/badge.png') res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300' }).end(PNG);
+    if (req.url === '/art.png' || req.url === '/badge.png') res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=300' }).end(req.url === '/art.png' ? ART : BADGE);
     else if (req.url === '/art.svg') res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     else res.writeHead(404).end();
   });
