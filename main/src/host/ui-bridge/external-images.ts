@@ -27,6 +27,8 @@ export interface ExternalImageLimits {
   readonly defaultFreshMs: number;
   /** The longest a picture is kept, whatever its server says. */
   readonly maxFreshMs: number;
+  /** Fetches at a time (each holds up to maxBytes); the others wait their turn. */
+  readonly maxConcurrent: number;
 }
 
 export const EXTERNAL_IMAGE_LIMITS: ExternalImageLimits = {
@@ -36,6 +38,7 @@ export const EXTERNAL_IMAGE_LIMITS: ExternalImageLimits = {
   cacheBytes: 32 * 1024 * 1024,
   defaultFreshMs: 10 * 60 * 1000,
   maxFreshMs: 60 * 60 * 1000,
+  maxConcurrent: 6,
 };
 
 export interface ExternalImagesOptions {
@@ -98,6 +101,8 @@ export class ExternalImages {
   private readonly limits: ExternalImageLimits;
   private readonly cache: ImageCache;
   private readonly inFlight = new Map<string, Promise<UiImage>>();
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
   private readonly allowed: (address: string) => boolean;
   private readonly lookup: LookupFunction;
   private readonly now: () => number;
@@ -130,9 +135,21 @@ export class ExternalImages {
     if (cached !== undefined) return { status: 200, contentType: cached.contentType, body: cached.body, maxAgeSeconds: Math.floor((cached.expiresAt - this.now()) / 1000) };
     const pending = this.inFlight.get(key);
     if (pending !== undefined) return pending;
-    const fetching = this.fetch(url).finally(() => this.inFlight.delete(key));
+    const fetching = this.inTurn(() => this.fetch(url)).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, fetching);
     return fetching;
+  }
+
+  /** Runs `task` once fewer than maxConcurrent fetches run (memory stays bounded by their sizes). */
+  private async inTurn<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limits.maxConcurrent) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.running += 1;
+    try {
+      return await task();
+    } finally {
+      this.running -= 1;
+      this.queue.shift()?.();
+    }
   }
 
   private async fetch(url: URL): Promise<UiImage> {

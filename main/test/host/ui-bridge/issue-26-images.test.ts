@@ -107,9 +107,20 @@ describe("issue 26 §10: games' pictures through the host: only what a game supp
     expect(slow.body.toString()).toContain('took longer than 0.3 s');
   });
 
+  it('fetches a few pictures at a time: the next waits for a turn', async () => {
+    const server = await picturesAt({ '/slow.png': { hang: true }, '/art.png': png });
+    const images = limited({ maxConcurrent: 1, timeoutMs: 2000 });
+    const slow = images.image(encode(server.url('/slow.png')));
+    const next = images.image(encode(server.url('/art.png')));
+    await expect.poll(() => server.hits('/slow.png')).toBe(1);
+    expect(server.hits('/art.png')).toBe(0); // the slow one holds the only turn for up to 2 s
+    expect((await slow).status).toBe(504);
+    expect(await next).toMatchObject({ status: 200, body: PNG_1X1 });
+  });
+
   it('8 MiB and 10 s are the product limits', async () => {
     const { EXTERNAL_IMAGE_LIMITS } = await import('../../../src/host/ui-bridge/external-images.js');
-    expect(EXTERNAL_IMAGE_LIMITS).toMatchObject({ maxBytes: 8 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3, maxFreshMs: 3_600_000 });
+    expect(EXTERNAL_IMAGE_LIMITS).toMatchObject({ maxBytes: 8 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3, maxFreshMs: 3_600_000, cacheBytes: 32 * 1024 * 1024 });
   });
 
   it('follows at most 3 redirects, checking each address again: one to a private address is refused without being asked', async () => {
