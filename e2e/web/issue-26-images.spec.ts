@@ -7,7 +7,8 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Locator } from '@playwright/test';
 import { expect, openUi, screenshot, test } from './support/harness.js';
-import { DEMO_APP_ID, ROOT, startHost } from './support/processes.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, ROOT, startHost, startPlatform } from './support/processes.js';
+import { goOnline, login } from './support/social.js';
 
 /** A PNG of `size` x `size` pixels, diagonal stripes of two colours: a picture one can see in the screenshot. */
 function stripes(size: number, first: readonly [number, number, number], second: readonly [number, number, number]): Buffer {
@@ -110,6 +111,35 @@ test("issue 26 §10: a game's https and mp:external pictures come through the ho
     expect([...encodings.values()].length).toBeGreaterThan(0);
     for (const [url, encoding] of encodings) expect(['br', 'gzip'], url).toContain(encoding);
     test.info().annotations.push({ type: 'bundle encoding', description: [...encodings.values()].join(', ') });
+  } finally {
+    await pictures.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("issue 26 §10: a friend's game picture (an https URL in their activity) shows on Friends through the player's host, never fetched by the page", async ({ page }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-e2e-pictures-'));
+  const pictures = await pictureServer(dir);
+  try {
+    const platform = await startPlatform();
+    const bob = await startHost({ platform: platform.url, user: 'bob', serve: { script: path.join(ROOT, 'e2e/web/support/image-proxy-host.mjs'), env: { E2E_IMAGE_CA: pictures.cert } } });
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(request.url()));
+    await openUi(page, bob, 'friends');
+    // alice plays, on her own client: her activity's picture is her game's https URL.
+    const alice = await goOnline(platform, await login(platform, 'alice'), [
+      { name: DEMO_APP_NAME, type: 0, application_id: DEMO_APP_ID, details: 'Ranked match', assets: { large_image: pictures.url('art.png'), large_text: 'Map: Harbour' } },
+    ]);
+    try {
+      const art = page.getByTestId('activity-large-image').first();
+      await expect.poll(() => loaded(art)).toBe(true);
+      await screenshot(page, 'issue-26-friends-external-image');
+      const origin = new URL(pictures.url('')).host;
+      expect(asked.filter((url) => url.includes(origin))).toEqual([]);
+      expect(pictures.requests.map(({ path: file }) => file)).toEqual(['/art.png']);
+    } finally {
+      alice.close();
+    }
   } finally {
     await pictures.close();
     await rm(dir, { recursive: true, force: true });
