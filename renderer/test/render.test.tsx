@@ -75,7 +75,8 @@ describe('screens (server-rendered, text only)', () => {
     expect(outsideDetails(html)).toContain('The app is added to your account');
     expect(html).toContain('data-testid="consent-switch-account"');
     for (const id of ['consent-approve', 'consent-deny', 'consent-dismiss']) expect(html).toContain(`data-testid="${id}"`);
-    expect(html).toContain('src="https://cdn.example/icon.png"');
+    // An icon given as another origin's URL is not loaded (issue 26 §10: pictures come through the host only).
+    expect(html).not.toContain('src="https://cdn.example/icon.png"');
   });
 
   it('consent prompt: no prompt without a visible request; an unsafe icon is not loaded; hostile names are text', async () => {
@@ -109,7 +110,7 @@ describe('screens (server-rendered, text only)', () => {
     expect(html).not.toMatch(/(href|src)="(javascript|data:text)/i);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('href="https://game.example/"');
-    expect(html).toContain('src="https://cdn.example/small.png"');
+    expect(html).toContain(`src="cdn/external/${Buffer.from('https://cdn.example/small.png').toString('base64url')}"`);
     expect(html).toMatch(/1:0\d elapsed/);
     expect(html).toContain('(2 of 4)');
   });

@@ -41,8 +41,8 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
-function start(name: string, args: readonly string[], env: Readonly<Record<string, string>>): Running {
-  const child = spawn(process.execPath, [CLI, ...args], {
+function start(name: string, args: readonly string[], env: Readonly<Record<string, string>>, script = CLI): Running {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,16 +125,19 @@ export interface HostOptions {
   readonly platform?: string;
   /** Sign in as this demo user (only with `platform`; the embedded emulator signs in alice). */
   readonly user?: string;
+  /** A script that takes serve's options instead of `companion serve` (a host with test-only tuning), and its environment. */
+  readonly serve?: { readonly script: string; readonly env: Readonly<Record<string, string>> };
 }
 
 /** `companion serve --consent prompt` in temp dirs; resolves once it has signed in and written host.json. */
 export async function startHost(options: HostOptions = {}): Promise<HostProcess> {
   const dir = await tempDir('companion-e2e-host-');
   const runtimeDir = path.join(dir, 'rt');
-  const args = ['serve', '--runtime-dir', runtimeDir, '--data-dir', path.join(dir, 'data'), '--consent', 'prompt'];
+  const args = [...(options.serve === undefined ? ['serve'] : []), '--runtime-dir', runtimeDir, '--data-dir', path.join(dir, 'data'), '--consent', 'prompt'];
   if (options.platform !== undefined) args.push('--platform', options.platform);
   if (options.user !== undefined) args.push('--user', options.user);
-  const proc = start(`host ${options.user ?? 'alice'}`, args, { XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_RUNTIME_DIR: runtimeDir });
+  const env = { XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_RUNTIME_DIR: runtimeDir, ...options.serve?.env };
+  const proc = start(`host ${options.user ?? 'alice'}`, args, env, options.serve?.script);
   const [, user] = await waitForOutput(proc, /Signed in as (\S+)/);
   const info = JSON.parse(await readFile(path.join(runtimeDir, 'companion', 'host.json'), 'utf8')) as HostFile;
   if (info.ipc === null || info.webUi === undefined || info.platform === undefined) {

@@ -13,7 +13,7 @@ export function ExternalLink({ href, children }: { readonly href: unknown; reado
 }
 
 /** A `cdn/` path of lib/images.ts (made from checked ids and keys only). */
-const CDN_PATH = /^cdn\/(?:app-icons|app-assets|avatars)\/\d{1,20}\/[A-Za-z0-9_.%-]{1,80}$/;
+const CDN_PATH = /^cdn\/(?:(?:app-icons|app-assets|avatars)\/\d{1,20}\/[A-Za-z0-9_.%-]{1,80}|external\/[A-Za-z0-9_-]{1,4096})$/;
 
 /**
  * An image only when `src` is http(s), a raster data URL or one of the UI's `cdn/` paths;

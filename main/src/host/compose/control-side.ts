@@ -6,6 +6,8 @@ import type { PresenceService } from '../presence/presence-service.js';
 import { frameLinter } from '../ui-bridge/frame-lints.js';
 import { HostEvents } from '../record/host-events.js';
 import { UiImages } from '../ui-bridge/ui-images.js';
+import { ExternalImages } from '../ui-bridge/external-images.js';
+import { suppliedImages } from '../ui-bridge/supplied-images.js';
 import type { FrameLinter } from '../ui-bridge/frame-log.js';
 import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
@@ -13,7 +15,7 @@ import { ControlError } from '../control/control-backend.js';
 import type { ControlRouteEntry } from '../control/control-routes.js';
 import type { AuthorizationSide } from './authorization-side.js';
 import { startHostControl, type HostControl } from './host-control.js';
-import type { HostOptions } from './host-options.js';
+import type { HostOptions, HostTuning } from './host-options.js';
 import type { PlatformSide } from './platform-side.js';
 import type { SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
@@ -47,7 +49,7 @@ export interface ControlSideParts {
  * The control API (with QA mode's routes when the host has it) and the UI for headless hosts:
  * the same contract as the Electron preload, over a WebSocket.
  */
-export async function startControlSide(options: HostOptions, parts: ControlSideParts, teardown: Teardown): Promise<ControlSide> {
+export async function startControlSide(options: HostOptions, parts: ControlSideParts, teardown: Teardown, tuning: Pick<HostTuning, 'externalImages'> = {}): Promise<ControlSide> {
   const { platform, server, auth } = parts;
   const { session, embedded } = platform;
   // The web UI starts after the control API, which serves its one-time links (`companion ui`).
@@ -89,7 +91,8 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   // Recordings carry the lints the live inspector shows (issue 26 §9).
   auth.recorder.lintWith(lint);
   const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
-  const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId) });
+  const external = new ExternalImages({ supplied: suppliedImages(control.backend) }, tuning.externalImages);
+  const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId), external });
   const logLevel = logLevelOf(options.logger);
   const start = options.ui?.start;
   webUi =

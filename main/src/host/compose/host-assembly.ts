@@ -80,6 +80,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
       doctor: () => runDoctor(options, guiTempDir),
     },
     teardown,
+    tuning,
   );
 
   const credentials = options.platform?.credentials ?? (platform.embedded === null ? undefined : { username: platform.embedded.firstUsername });

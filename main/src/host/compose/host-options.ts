@@ -1,3 +1,4 @@
+import type { ExternalImagesTesting } from '../ui-bridge/external-images.js';
 import type { WebUiStarter } from '../ui-bridge/web-ui-port.js';
 import type { AdoptedByKind, Env, RpcLogger } from '../../../../rpc/src/index.js';
 import type { PeerCheck } from '../../../../rpc/src/transport/websocket-listener.js';
@@ -108,4 +109,6 @@ export interface HostTuning {
   readonly rpcWebSocketPeerCheck?: PeerCheck;
   /** Starts games for accepted invites (default: the player's configured commands). */
   readonly launcher?: GameLauncher;
+  /** The image proxy's test-only allowances (a local test server's address and certificate). */
+  readonly externalImages?: ExternalImagesTesting;
 }

@@ -1,3 +1,5 @@
+import type { ExternalImages } from './external-images.js';
+
 /**
  * The pictures the UI shows (app icons, uploaded art assets, avatars), fetched from the
  * platform's CDN by the host and served to the UI under its own origin (`cdn/...` relative to
@@ -10,12 +12,19 @@
  * cdn/app-assets/{app id}/{asset key}       /app-assets/{app id}/{asset id}.png (a key that is
  *                                           a name is looked up in the app's assets)
  * cdn/avatars/{user id}/{hash}.png          /avatars/{user id}/{hash}.png
+ *
+ * and games' own pictures (http(s) URLs and `mp:external/…` in activities), from the game's
+ * server through the host (external-images.ts):
+ *
+ * cdn/external/{base64url of the activity's value}
  */
 
 export interface UiImage {
   readonly status: number;
   readonly contentType: string;
   readonly body: Buffer;
+  /** How long the UI may keep it (default an hour). */
+  readonly maxAgeSeconds?: number;
 }
 
 export interface AppAsset {
@@ -28,6 +37,8 @@ export interface UiImagesOptions {
   readonly cdnBase: () => string;
   /** The application's uploaded assets (ids and names). */
   readonly assets: (applicationId: string) => Promise<readonly AppAsset[]>;
+  /** Games' own pictures (`cdn/external/…`); without it those paths are 404. */
+  readonly external?: Pick<ExternalImages, 'image'>;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
 }
@@ -45,6 +56,8 @@ const EXT = '(?:png|jpg|jpeg|webp|gif)';
 const ICON = new RegExp(`^cdn/app-icons/(${ID})/(${HASH}|${ID})\\.${EXT}$`);
 const AVATAR = new RegExp(`^cdn/avatars/(${ID})/(${HASH})\\.${EXT}$`);
 const ASSET = new RegExp(`^cdn/app-assets/(${ID})/([A-Za-z0-9_.-]{1,64})$`);
+
+const EXTERNAL_PREFIX = 'cdn/external/';
 
 const NOT_FOUND: UiImage = { status: 404, contentType: 'text/plain; charset=utf-8', body: Buffer.from('No such image.\n') };
 const UNAVAILABLE: UiImage = { status: 502, contentType: 'text/plain; charset=utf-8', body: Buffer.from('The image could not be fetched.\n') };
@@ -66,6 +79,7 @@ export class UiImages {
 
   /** The image at a UI path: from the CDN, or 404 (not an image path, unknown asset), or 502. */
   async image(path: string): Promise<UiImage> {
+    if (path.startsWith(EXTERNAL_PREFIX)) return this.options.external?.image(path.slice(EXTERNAL_PREFIX.length)) ?? NOT_FOUND;
     const cdnPath = await this.cdnPath(path);
     if (cdnPath === null) return NOT_FOUND;
     return this.fetchImage(cdnPath);

@@ -16,8 +16,8 @@ export const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  // Activity images come from games (https or our own assets); never other schemes.
-  "img-src 'self' data: https:",
+  // Every picture comes through the host (cdn/…: the platform's CDN, games' servers), never straight from elsewhere.
+  "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
   "media-src 'none'",
@@ -118,7 +118,7 @@ async function serveImage(path: string, images: AppImages): Promise<AppResponse>
   if (image === null) return { status: 404, headers: appResponseHeaders('text/plain; charset=utf-8'), body: 'Not found' };
   return {
     status: image.status,
-    headers: { ...appResponseHeaders(image.contentType), 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox", 'Cache-Control': 'private, max-age=3600' },
+    headers: { ...appResponseHeaders(image.contentType), 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox", 'Cache-Control': image.status === 200 ? `private, max-age=${image.maxAgeSeconds ?? 3600}` : 'no-store' },
     body: new Uint8Array(image.body),
   };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { contentType, findIndex, resolveStatic } from './static-files.js';
+import { chooseEncoding, CompressedFiles, isCompressible } from './compressed-files.js';
 import { UiImages } from '../../host/ui-bridge/ui-images.js';
 import { splitUrl, type WebAccess } from './web-access.js';
 
@@ -16,6 +17,8 @@ function page(title: string, body: string): string {
 
 /** The web UI's HTTP side: the token flow, the built renderer's files and the SPA fallback. */
 export class WebPages {
+  private readonly compressed = new CompressedFiles();
+
   constructor(
     private readonly access: WebAccess,
     private readonly rendererDir: string,
@@ -63,7 +66,7 @@ export class WebPages {
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
       'Content-Type': image.contentType,
       'Content-Length': image.body.length,
-      'Cache-Control': image.status === 200 ? 'private, max-age=3600' : 'no-store',
+      'Cache-Control': image.status === 200 ? `private, max-age=${image.maxAgeSeconds ?? 3600}` : 'no-store',
     });
     res.end(req.method === 'HEAD' ? undefined : image.body);
   }
@@ -112,13 +115,22 @@ export class WebPages {
     await this.sendFile(res, req, index.file, index.size);
   }
 
+  /**
+   * A file of the built UI: compressed (brotli or gzip, as the browser accepts) when it is text
+   * that gains from it, with `Vary: Accept-Encoding` on every answer that could have been.
+   */
   private async sendFile(res: ServerResponse, req: IncomingMessage, file: string, size: number): Promise<void> {
-    res.writeHead(200, {
-      ...this.access.securityHeaders,
-      'Content-Type': contentType(file),
-      'Content-Length': size,
-      'Cache-Control': 'no-cache',
-    });
+    const type = contentType(file);
+    const compressible = isCompressible(type);
+    const encoding = compressible ? chooseEncoding(req.headers['accept-encoding']) : null;
+    const compressed = encoding === null ? null : await this.compressed.get(file, encoding);
+    const headers = { ...this.access.securityHeaders, 'Content-Type': type, 'Cache-Control': 'no-cache', ...(compressible ? { Vary: 'Accept-Encoding' } : {}) };
+    if (compressed !== null && encoding !== null) {
+      res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': compressed.length });
+      res.end(req.method === 'HEAD' ? undefined : compressed);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': size });
     if (req.method === 'HEAD') {
       res.end();
       return;

@@ -138,7 +138,7 @@ describe('web UI: HTTP access', () => {
     expect(script.body).toBe(APP_JS);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
     const csp = script.headers['content-security-policy'] ?? '';
-    expect(csp).toContain(`default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self' ws://127.0.0.1:${ui.port}`);
+    expect(csp).toContain(`default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${ui.port}`);
     expect(script.headers['x-content-type-options']).toBe('nosniff');
     expect(script.headers['referrer-policy']).toBe('no-referrer');
     expect((await rawRequest(ui.port, '/assets/style.css', { Cookie: cookie })).headers['content-type']).toBe('text/css; charset=utf-8');
