@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli-process.js';
-import { buildWindowsC } from '../support/wine/mingw.js';
+import { buildPipeGame, pipeGameSteps, runPipeGame } from '../support/wine/pipe-game.js';
 import { describeUnderWine } from '../support/wine/wine-suite.js';
 import { WinePrefix, windowsPath } from '../support/wine/wine-prefix.js';
 import type { WineProcess } from '../support/wine/wine-process.js';
@@ -69,7 +69,7 @@ class Session {
 
   playGame(state: string): WineProcess {
     this.count += 1;
-    return this.prefix.run(this.game, [APP_ID, state], { stdout: path.join(this.dir, `${this.count}-game.out`), stderr: path.join(this.dir, `${this.count}-game.err`), stdin: 'pipe' });
+    return runPipeGame(this.prefix, this.game, APP_ID, state, { stdout: path.join(this.dir, `${this.count}-game.out`), stderr: path.join(this.dir, `${this.count}-game.err`) });
   }
 
   /** Which host holds host.json: its pid and start time (Windows reuses pids), or undefined when there is none. */
@@ -88,7 +88,7 @@ describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a ga
 
   beforeAll(async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-wine-'));
-    const game = await buildWindowsC([path.join(REPO_ROOT, 'main/test/windows/fixtures/pipe-game.c')], path.join(dir, 'pipe-game.exe'), { gcc: needs.tools.gcc });
+    const game = await buildPipeGame(dir, needs.tools);
     session = new Session(dir, await WinePrefix.create(path.join(dir, 'prefix'), needs.tools), needs.node, game);
   }, 180_000);
 
@@ -109,11 +109,10 @@ describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a ga
   it('the C game on the pipe gets READY, its activity is answered and reaches the host (companion control, on node.exe too)', async () => {
     const game = session.playGame('Proven under Wine');
     await game.waitForStdout(/^ACTIVITY /m, 30_000);
-    expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
-    const readyLine = /^READY (.*)$/m.exec(game.stdout)?.[1] ?? '';
-    expect(JSON.parse(readyLine)).toMatchObject({ cmd: 'DISPATCH', evt: 'READY', data: { v: 1, user: { username: 'alice' } } });
-    const activityLine = /^ACTIVITY (.*)$/m.exec(game.stdout)?.[1] ?? '';
-    expect(JSON.parse(activityLine)).toMatchObject({ cmd: 'SET_ACTIVITY', evt: null, nonce: 'pipe-game-1', data: { state: 'Proven under Wine', application_id: APP_ID } });
+    const steps = pipeGameSteps(game.stdout);
+    expect(steps.pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
+    expect(steps.ready).toMatchObject({ cmd: 'DISPATCH', evt: 'READY', data: { v: 1, user: { username: 'alice' } } });
+    expect(steps.activity).toMatchObject({ cmd: 'SET_ACTIVITY', evt: null, nonce: 'pipe-game-1', data: { state: 'Proven under Wine', application_id: APP_ID } });
 
     const games = await session.control(['games', '--json']);
     expect(games.code, `${games.stdout}${games.stderr}`).toBe(0);
@@ -122,7 +121,7 @@ describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a ga
 
     game.input('quit');
     expect(await game.finish()).toBe(0);
-    expect(game.stdout).toContain('CLOSED');
+    expect(pipeGameSteps(game.stdout).closed).toBe(true);
   }, 120_000);
 
   it('a second serve is refused: it says a host is running, exits 1, and the first host keeps its host.json and its pipe', async () => {
@@ -147,7 +146,7 @@ describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a ga
     expect(session.holder()).toBe(holder);
     const game = session.playGame('Still the first host');
     await game.waitForStdout(/^ACTIVITY /m, 30_000);
-    expect(game.stdout).toContain('PIPE \\\\?\\pipe\\discord-ipc-0');
+    expect(pipeGameSteps(game.stdout).pipe).toBe('\\\\?\\pipe\\discord-ipc-0');
     game.input();
     await game.finish();
   }, 120_000);
@@ -158,7 +157,7 @@ describeUnderWine('issue 27 §1: Windows under Wine: Companion on node.exe, a ga
     expect(existsSync(session.hostJson)).toBe(false);
     const game = session.playGame('Nobody there');
     expect(await game.finish()).toBe(1);
-    expect(game.stdout).toContain('ERROR open');
+    expect(pipeGameSteps(game.stdout).error).toMatch(/^open /);
   }, 60_000);
 
   it('a host killed outright leaves host.json behind; the next start recovers and serves discord-ipc-0', async () => {
