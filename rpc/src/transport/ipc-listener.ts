@@ -20,7 +20,7 @@ export interface SlotReport {
 export interface IpcListener {
   readonly index: number;
   readonly path: string;
-  /** What was found at each index before binding (Unix only). */
+  /** What was found at each index before binding (adopted sockets: none). */
   readonly slots: readonly SlotReport[];
   close(): Promise<void>;
   /**
@@ -75,15 +75,14 @@ export async function listenIpc(options: IpcListenerOptions): Promise<IpcListene
   const indices = Array.from({ length: IPC_INDEX_COUNT }, (_, i) => i);
   assertSocketPathsFit(options.dir, platform);
 
-  const slots: SlotReport[] =
-    platform === 'win32'
-      ? indices.map((index) => ({ index, path: ipcSocketPath(index, options.dir, platform), state: { kind: 'free' } }))
-      : await Promise.all(
-          indices.map(async (index) => {
-            const socketPath = ipcSocketPath(index, options.dir, platform);
-            return { index, path: socketPath, state: await probeSlot(socketPath) };
-          }),
-        );
+  // On Windows too: a pipe another server (a running Companion, Discord) serves is never bound
+  // a second time, which Wine would allow (two servers on one pipe name).
+  const slots: SlotReport[] = await Promise.all(
+    indices.map(async (index) => {
+      const socketPath = ipcSocketPath(index, options.dir, platform);
+      return { index, path: socketPath, state: await probeSlot(socketPath, platform) };
+    }),
+  );
 
   for (const slot of slots) {
     if (slot.state.kind !== 'free' && slot.state.kind !== 'stale-removed') continue;

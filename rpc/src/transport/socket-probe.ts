@@ -19,8 +19,13 @@ const PROBE_TIMEOUT_MS = 1000;
  * connections is stale: it is unlinked, because pypresence takes the first `discord-ipc-*`
  * entry it lists and crashes on a dead one, and the Rust crate picks the first path that
  * merely exists.
+ *
+ * On Windows the path is a named pipe (`\\?\pipe\discord-ipc-N`), not a file: nothing can
+ * be inspected there (Node's lstat of a pipe fails, EISDIR under Wine) and nothing is left
+ * behind by a server that died, so the pipe is judged by connecting alone (pipeSlotState).
  */
-export async function probeSlot(socketPath: string): Promise<SlotState> {
+export async function probeSlot(socketPath: string, platform: NodeJS.Platform = process.platform): Promise<SlotState> {
+  if (platform === 'win32') return pipeSlotState(await tryConnect(socketPath));
   let stats;
   try {
     stats = await lstat(socketPath);
@@ -44,7 +49,19 @@ export async function probeSlot(socketPath: string): Promise<SlotState> {
 }
 
 /**
- * Connects to a Unix socket and hangs up at once, sending nothing: `connected` (also when it
+ * What a connection attempt says about a Windows named pipe: a server is there when it
+ * accepted (or did not answer within the probe's second: every instance busy, which Node
+ * waits out); no pipe of that name (ENOENT) is free; anything else (EACCES: another user's
+ * pipe) is not ours to take. Nothing is ever removed: a pipe has no file.
+ */
+export function pipeSlotState(outcome: string): SlotState {
+  if (outcome === 'connected' || outcome === 'EBUSY') return { kind: 'live' };
+  if (outcome === 'ENOENT') return { kind: 'free' };
+  return { kind: 'blocked', reason: `connect failed: ${outcome}` };
+}
+
+/**
+ * Connects to a Unix socket (or a Windows named pipe) and hangs up at once, sending nothing: `connected` (also when it
  * does not answer within a second: a listener with a full accept queue is alive), else the
  * connection error's code (`ECONNREFUSED`, `EACCES`, ...) or `error`.
  */

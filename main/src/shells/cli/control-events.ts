@@ -1,7 +1,9 @@
+import http from 'node:http';
 import type { CommandIo } from './cli-args.js';
 import type { ControlAction } from './control-action.js';
 import type { HostEndpoint } from '../../base/host-locator.js';
 import { ControlRequestError } from '../../base/control-client.js';
+import { stopSignals } from './stop-signal.js';
 
 /** Splits a Server-Sent Events stream into blocks and prints each as one line `type data`. */
 class EventLinePrinter {
@@ -26,26 +28,43 @@ class EventLinePrinter {
   }
 }
 
-/** Prints each Server-Sent Event as one line `type data` until the stream ends or a signal. */
+/**
+ * Prints each Server-Sent Event as one line `type data` until the stream ends or a stop signal
+ * (stopSignals: Ctrl+C, and on Windows Ctrl+Break too). node:http, as every loopback call of
+ * the CLI (control-client.ts says why not fetch).
+ */
 export async function streamEvents(host: HostEndpoint, io: CommandIo): Promise<number> {
-  const aborter = new AbortController();
-  const stop = (): void => aborter.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signals = stopSignals();
+  let request: http.ClientRequest | undefined;
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    request?.destroy();
+  };
+  for (const signal of signals) process.once(signal, stop);
   try {
-    const response = await fetch(`${host.url}/v1/events`, { headers: { Authorization: `Bearer ${host.token}` }, signal: aborter.signal });
-    if (!response.ok || response.body === null) throw new ControlRequestError(response.status, `HTTP ${response.status}`);
-    const printer = new EventLinePrinter(io);
-    for await (const chunk of response.body) printer.push(chunk as Uint8Array);
-    return 0;
-  } catch (error) {
-    if (aborter.signal.aborted) return 0;
-    if (error instanceof ControlRequestError) throw error;
-    throw new ControlRequestError(0, `the event stream from ${host.url} ended: ${error instanceof Error ? error.message : String(error)}`);
+    return await new Promise<number>((resolve, reject) => {
+      request = http.get(`${host.url}/v1/events`, { headers: { Authorization: `Bearer ${host.token}` } }, (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new ControlRequestError(response.statusCode ?? 0, `HTTP ${response.statusCode ?? 0}`));
+          return;
+        }
+        const printer = new EventLinePrinter(io);
+        response.on('data', (chunk: Buffer) => printer.push(chunk));
+        response.on('end', () => resolve(0));
+        response.on('error', (error) => (stopped ? resolve(0) : reject(streamEnded(host, error))));
+        response.on('close', () => (stopped || response.complete ? resolve(0) : reject(streamEnded(host, new Error('the connection closed')))));
+      });
+      request.on('error', (error) => (stopped ? resolve(0) : reject(streamEnded(host, error))));
+    });
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
   }
+}
+
+function streamEnded(host: HostEndpoint, error: Error): ControlRequestError {
+  return new ControlRequestError(0, `the event stream from ${host.url} ended: ${error.message}`);
 }
 
 export const events: ControlAction = async (control) => {

@@ -15,7 +15,7 @@ import {
 import type { PlatformUser } from '../../../../platform/src/wire/index.js';
 import { parseCommandArgs, readOptionJson, reportExpected, stringOption, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../base/logger.js';
-import { StopSignal } from './stop-signal.js';
+import { StopSignal, stopSignals } from './stop-signal.js';
 
 export const PLATFORM_HELP = `Usage: companion platform <subcommand> [options]
 
@@ -117,8 +117,6 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 async function serve(argv: readonly string[], io: CommandIo, options: PlatformCommandOptions): Promise<number> {
   const parsed = parseCommandArgs('platform serve', argv, {
     port: { type: 'string' },
@@ -140,7 +138,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
   const logger = createLogger({ level: levelFrom((values.verbose as boolean[] | undefined)?.length ?? 0, values['log-level'] as string | undefined) });
 
   // Signal handlers first: a signal during start-up stops the emulator as soon as it is up.
-  const stop = new StopSignal(SIGNALS, options.stop);
+  const stop = new StopSignal(stopSignals(), options.stop);
 
   let platform: PlatformServer;
   try {

@@ -1,17 +1,22 @@
 import type { Logger } from 'pino';
 import type { Host } from '../../host/compose/host.js';
-import { StopSignal } from './stop-signal.js';
+import { StopSignal, stopSignals } from './stop-signal.js';
 
-const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** Longer than the RPC server's close grace (5 s) for commands still running. */
 const SHUTDOWN_TIMEOUT_MS = 8000;
 
 /**
- * Catches SIGINT, SIGTERM and SIGHUP from the moment it is created, so a signal that arrives
- * while the host starts is not lost (the default action would leave the socket behind).
+ * Catches the signals that ask the host to end (stopSignals: SIGINT, SIGTERM, SIGHUP, and on
+ * Windows Ctrl+Break and the console's close) from the moment it is created, so a signal that
+ * arrives while the host starts is not lost (the default action would leave the socket and
+ * the runtime file behind).
  */
 export class ShutdownOnSignal {
-  private readonly signals = new StopSignal(SHUTDOWN_SIGNALS);
+  private readonly signals: StopSignal;
+
+  constructor(platform: NodeJS.Platform = process.platform) {
+    this.signals = new StopSignal(stopSignals(platform));
+  }
 
   dispose(): void {
     this.signals.dispose();

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { startWebUi } from '../web/web-ui-server.js';
 import { compileFromNowOn } from '../../host/compose/startup-tiering.js';
 import { releaseHeapWhenIdle } from '../../host/compose/idle-heap-release.js';
@@ -65,7 +66,8 @@ The control API's and the web UI's URLs and tokens are in
 <runtime dir>/companion/host.json (mode 0600). On a terminal, the web UI's URL is
 printed with its token: open it in a browser. Logs are JSON lines on stderr. Tokens and secrets are never logged, at any
 level.
-Stop with Ctrl+C (SIGINT) or SIGTERM: clients get CLOSE 1000 and the socket is removed.
+Stop with Ctrl+C (SIGINT), SIGTERM, or on Windows Ctrl+Break or closing the console:
+clients get CLOSE 1000 and the socket and the runtime file are removed.
 `;
 
 export async function serveCommand(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -105,7 +107,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
 
   if (activation.ignored.length > 0) io.stderr(`companion serve: ignoring inherited sockets not from Companion's units (fds ${activation.ignored.map((s) => s.fd).join(', ')})\n`);
   reportStarted(host, settings, io, logger);
-  if (settings.consentPolicy === 'prompt' && isInteractiveTerminal(process.stdin, process.stdout)) {
+  // isatty(0) first: process.stdin makes a stream of fd 0, which fails (EBADF) for a pipe under
+  // Wine, and only a terminal is wanted here.
+  if (settings.consentPolicy === 'prompt' && isatty(0) && isInteractiveTerminal(process.stdin, process.stdout)) {
     const prompt = startTtyPrompt({ broker: host.consent, input: process.stdin, output: process.stdout });
     void host.closed.then(() => prompt.close());
   }
