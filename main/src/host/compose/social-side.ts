@@ -48,6 +48,8 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     applicationName: async (applicationId) => (await session.publicApi.application(applicationId))?.name ?? null,
   });
   const reads = followReads(session, social, parts.readMarks);
+  // Every READY (a start, a sign-in): the conversations the platform keeps, as the client shows them after a restart.
+  session.on('ready', (ready) => void social.loadHistory(ready.private_channels));
   new RelationshipRpc(server, friends);
   // GET_USER answers from the users the session told of; another account starts from none.
   const users = new KnownUsers();

@@ -71,14 +71,15 @@ export function dmNotification(friend: UserView | undefined, message: { readonly
  * The conversations whose newest unread message is new since `previous`: one notification per
  * conversation (its newest). A message the host counts as read on arrival (the conversation is
  * on screen, or the player wrote after it) is not unread, so it is never announced; an edit or a
- * deletion brings no new message.
+ * deletion brings no new message; nor does a message written before `since` (epoch ms: the
+ * history the host loads as it signs in is not news).
  */
-export function newDirectMessages(previous: HostData, next: HostData): NotificationSpec[] {
+export function newDirectMessages(previous: HostData, next: HostData, since = 0): NotificationSpec[] {
   const before = new Map(previous.conversations.map((conversation) => [conversation.user_id, new Set(conversation.messages.map((m) => m.id))]));
   const notifications: NotificationSpec[] = [];
   for (const conversation of next.conversations) {
     const newest = newestUnread(conversation);
-    if (newest === undefined || before.get(conversation.user_id)?.has(newest.id) === true) continue;
+    if (newest === undefined || newest.at < since || before.get(conversation.user_id)?.has(newest.id) === true) continue;
     const friend = next.friends.find((f) => f.user.id === conversation.user_id)?.user;
     notifications.push(dmNotification(friend, newest, conversation.unread));
   }
@@ -101,8 +102,11 @@ export interface SnapshotChanges {
   readonly newConsentRequests: readonly string[];
 }
 
-/** What is new in `next` compared with `previous` (null: the first snapshot announces nothing old). */
-export function snapshotChanges(previous: HostData | null, next: HostData): SnapshotChanges {
+/**
+ * What is new in `next` compared with `previous` (null: the first snapshot announces nothing
+ * old); direct messages written before `dmsSince` (epoch ms) are not announced.
+ */
+export function snapshotChanges(previous: HostData | null, next: HostData, dmsSince = 0): SnapshotChanges {
   const seen = (ids: readonly { id: string }[] | undefined): Set<string> => new Set((ids ?? []).map((item) => item.id));
   const oldJoin = seen(previous?.join_requests);
   const oldInvites = seen(previous?.invites);
@@ -121,7 +125,7 @@ export function snapshotChanges(previous: HostData | null, next: HostData): Snap
     if (previous.presence !== null) {
       for (const app of next.presence?.announced ?? []) if (!oldApps.has(app.application_id)) notifications.push(sharingNotification(app));
     }
-    notifications.push(...newDirectMessages(previous, next));
+    notifications.push(...newDirectMessages(previous, next, dmsSince));
   }
   const newConsentRequests = next.consent_requests
     .filter((request) => request.state !== 'settled' && !oldConsent.has(request.id))

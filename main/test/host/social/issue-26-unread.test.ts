@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { DM_READ_FILE, DmReadMarks, MAX_READ_CONVERSATIONS, newerId } from '../../../src/host/social/dm-read-marks.js';
 import { DmReadState, type ReadableMessage } from '../../../src/host/social/dm-read-state.js';
+import type { Host } from '../../../src/host/compose/host.js';
+import type { PlatformMessage } from '../../../../platform/src/wire/index.js';
+import { DmBook } from '../../../src/host/social/dm-book.js';
+import { eventually, startTestHost, World } from '../../e2e/support/world.js';
 
 /**
  * Issue 26 §2: direct messages have unread state, per conversation and per player, cleared when
@@ -173,5 +177,57 @@ describe('issue 26 §2: read marks are kept across restarts', () => {
     expect(marks.readUpTo(ALICE, '200000')).toBeNull();
     expect(marks.readUpTo(ALICE, String(200_000 + MAX_READ_CONVERSATIONS))).toBe('1');
     await marks.flush();
+  });
+});
+
+describe('issue 26 §2: a restarted host shows the conversations again, with what was read and what was not', () => {
+  it('history loaded after a newer message arrived goes before it (id order), an edited one keeps its edit time', () => {
+    const book = new DmBook();
+    const platformMessage = (id: string, content: string, extra: object = {}): PlatformMessage =>
+      ({ id, channel_id: 'dm', content, author: { id: BOB }, timestamp: '2026-11-28T10:00:00.000Z', ...extra }) as unknown as PlatformMessage;
+    expect(book.add(platformMessage('300', 'live'), ALICE)).toBe(true);
+    expect(book.add(platformMessage('200', 'older', { edited_timestamp: '2026-11-28T10:01:00.000Z' }), ALICE)).toBe(true);
+    expect(book.add(platformMessage('250', 'between'), ALICE)).toBe(true);
+    const messages = book.conversations()[0]?.messages ?? [];
+    expect(messages.map((m) => m.content)).toEqual(['older', 'between', 'live']);
+    expect(messages[0]?.editedAt).toBe(Date.parse('2026-11-28T10:01:00.000Z'));
+  });
+
+  let world: World | undefined;
+  const hosts: Host[] = [];
+  afterEach(async () => {
+    for (const host of hosts.splice(0)) await host.close();
+    await world?.close();
+    world = undefined;
+  });
+
+  it("alice's host stops and starts again on its data dir: bob's conversation is back from the platform, the read one read, the newer one unread; carol signed in there sees none of it", { timeout: 60_000 }, async () => {
+    world = await World.start();
+    const [alice, bob] = [await world.player('alice'), await world.player('bob')];
+    const aliceId = alice.host.session.user?.id ?? '';
+    const bobId = bob.host.session.user?.id ?? '';
+    const conversation = (host: Host) => host.control.backend.conversations().find((c) => c.user_id === bobId);
+    await bob.host.control.backend.sendDm(aliceId, 'first');
+    await eventually(() => conversation(alice.host)?.unread === 1, 'the first message, unread');
+    alice.host.control.backend.readConversation(bobId, false);
+    expect(conversation(alice.host)?.unread).toBe(0);
+    await bob.host.control.backend.sendDm(aliceId, 'second');
+    await eventually(() => conversation(alice.host)?.unread === 1, 'the second message, unread');
+    await alice.host.close();
+
+    const again = await startTestHost({ runtimeDir: alice.runtimeDir, dataDir: alice.dataDir, platformUrl: world.platform.url, credentials: { username: 'alice' } });
+    hosts.push(again);
+    const back = await eventually(() => (conversation(again)?.messages.length === 2 ? conversation(again) : undefined), 'the conversation loaded again', 10_000);
+    expect(back.messages.map((m) => m.content)).toEqual(['first', 'second']);
+    expect(back.unread).toBe(1);
+
+    // bob writes to carol too; carol signs in on that host: alice's conversations and marks are not hers.
+    const carolId = bob.host.control.backend.friends().find((f) => f.user.username === 'carol')?.user.id ?? '';
+    await bob.host.control.backend.sendDm(carolId, 'for carol');
+    await again.control.backend.login({ username: 'carol' });
+    const hers = await eventually(() => (again.session.user?.username === 'carol' ? conversation(again) : undefined), "carol's conversation with bob");
+    expect(hers.messages.map((m) => m.content)).toEqual(['for carol']);
+    expect(hers.unread).toBe(1);
+    expect(again.control.backend.conversations()).toHaveLength(1);
   });
 });
