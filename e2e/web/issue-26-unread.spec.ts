@@ -77,7 +77,7 @@ test.describe('issue 26 §2: messages give notice', () => {
     await expect(page).toHaveTitle('Companion');
   });
 
-  test("unread state is the signed-in player's: after a switch of account the other player's counts do not show", async ({ page }) => {
+  test("unread state is the signed-in player's: after a switch of account the other player's counts do not show, and switching back shows the player's own", async ({ page }) => {
     const platform = await startPlatform();
     await page.emulateMedia({ colorScheme: 'dark' });
     const [alice, bob, dave] = [await login(platform, 'alice'), await login(platform, 'bob'), await login(platform, 'dave')];
@@ -103,5 +103,19 @@ test.describe('issue 26 §2: messages give notice', () => {
     await expect(page.getByTestId('friend-row').filter({ hasText: '@bob' }).getByTestId('friend-unread')).toHaveText(/^1/);
     await screenshot(page, 'issue26-2-friends-unread-dark');
     expect(await axeViolations(page)).toEqual([]);
+
+    // alice again: her conversation comes back from the platform, still unread for her; dave's is not hers.
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('account-username').fill('alice');
+    await page.getByTestId('account-login').click();
+    await expect(page.getByTestId('account-user')).toContainText('@alice');
+    await page.getByTestId('nav-friends').click();
+    const bobRow = page.getByTestId('friend-row').filter({ hasText: '@bob' });
+    await expect(bobRow.getByTestId('friend-unread')).toHaveText(/^1/);
+    await expect.poll(() => friendsUnread(page)).toBe(1);
+    await bobRow.getByTestId('friend-messages').click();
+    await expect(bobRow.getByTestId('dm-content')).toHaveText(['for alice only']);
+    await expect.poll(() => friendsUnread(page)).toBe(0);
+    await expect(page).toHaveTitle('Companion');
   });
 });
