@@ -39,6 +39,11 @@ describe('issue 26 §2: the UI shows unread messages, not all of them', () => {
       { user_id: DAVE.id, messages: [dm('4', DAVE.id), dm('5', '1')], unread: 0 },
     ]);
     expect(selectUnreadCount(store.getState())).toBe(2);
+    // A conversation with someone no longer a friend has no row: it does not count.
+    store.getState().applyTopic({ topic: 'friends', value: [{ user: DAVE, presence: { status: 'offline', activities: [] } }] });
+    expect(selectUnreadCount(store.getState())).toBe(0);
+    store.getState().applyTopic({ topic: 'friends', value: [{ user: BOB, presence: { status: 'online', activities: [] } }, { user: DAVE, presence: { status: 'offline', activities: [] } }] });
+    expect(selectUnreadCount(store.getState())).toBe(2);
     expect(unreadTitle(2)).toBe('(2) Companion');
     expect(unreadTitle(0)).toBe('Companion');
     const app = render(store, <App />);

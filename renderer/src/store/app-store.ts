@@ -594,9 +594,16 @@ export function selectWaitingCount(state: AppState): number {
   return data.join_requests.length + invites + data.relationships.filter((r) => r.type === 'incoming').length;
 }
 
-/** How many direct messages the signed-in player has not read, over every conversation (the Friends badge, the window title). */
+/**
+ * How many direct messages the signed-in player has not read, over the conversations with
+ * friends (the Friends badge, the window title): a conversation kept with someone who is no
+ * longer a friend has no row to open it from, so it does not count.
+ */
 export function selectUnreadCount(state: AppState): number {
-  return (state.data?.conversations ?? []).reduce((sum, conversation) => sum + conversation.unread, 0);
+  const data = state.data;
+  if (data === null) return 0;
+  const friends = new Set(data.friends.map((friend) => friend.user.id));
+  return data.conversations.reduce((sum, conversation) => sum + (friends.has(conversation.user_id) ? conversation.unread : 0), 0);
 }
 
 /** Past its expiry time: it leaves the Friends screen's list and the badge. */

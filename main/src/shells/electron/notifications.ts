@@ -57,12 +57,12 @@ export function sharingNotification(app: { readonly application_id: string; read
  * A friend's new message, unread: their name as the title, the message (one plain line) as the
  * body, as the client players know shows it; with how many are unread when more than one.
  */
-export function dmNotification(friend: UserView | undefined, message: { readonly id: string; readonly content: string }, unread: number): NotificationSpec {
+export function dmNotification(friend: UserView, message: { readonly id: string; readonly content: string }, unread: number): NotificationSpec {
   const text = plain(message.content, 120) || 'New message';
   return {
     kind: 'dm',
     id: message.id,
-    title: friend === undefined ? 'New message' : nameOf(friend),
+    title: nameOf(friend),
     body: unread > 1 ? `${text} (${unread} unread)` : text,
   };
 }
@@ -80,8 +80,9 @@ export function newDirectMessages(previous: HostData, next: HostData, since = 0)
   for (const conversation of next.conversations) {
     const newest = newestUnread(conversation);
     if (newest === undefined || newest.at < since || before.get(conversation.user_id)?.has(newest.id) === true) continue;
+    // Only a friend's conversation has a row to open it from (the UI counts no other).
     const friend = next.friends.find((f) => f.user.id === conversation.user_id)?.user;
-    notifications.push(dmNotification(friend, newest, conversation.unread));
+    if (friend !== undefined) notifications.push(dmNotification(friend, newest, conversation.unread));
   }
   return notifications;
 }

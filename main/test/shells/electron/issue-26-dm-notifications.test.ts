@@ -64,10 +64,13 @@ describe('issue 26 §2: which direct messages the desktop app announces', () => 
     expect(newDirectMessages(before, data([{ user_id: BOB.id, messages: [first, dm('11', ME, 'my own')], unread: 0 }]))).toEqual([]);
   });
 
-  it('a message from someone the host has no friend entry for is announced without a name', () => {
+  it('announces only friends: a conversation kept with someone no longer a friend has no row to open it from', () => {
     const stranger = user('3', 'x');
-    const notifications = newDirectMessages(data([]), data([{ user_id: stranger.id, messages: [dm('12', stranger, 'hello')], unread: 1 }]));
-    expect(notifications).toEqual([{ kind: 'dm', id: '12', title: 'New message', body: 'hello' }]);
+    const both = data([
+      { user_id: stranger.id, messages: [dm('12', stranger, 'hello')], unread: 1 },
+      { user_id: BOB.id, messages: [dm('13', BOB, '')], unread: 1 },
+    ]);
+    expect(newDirectMessages(data([]), both)).toEqual([{ kind: 'dm', id: '13', title: 'b Bob /b', body: 'New message' }]);
   });
 });
 
