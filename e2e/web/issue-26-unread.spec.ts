@@ -42,6 +42,11 @@ test.describe('issue 26 §2: messages give notice', () => {
     await screenshot(page, 'issue26-2-friends-unread-marks');
     // The marks and badges pass axe-core (contrast included).
     expect(await axeViolations(page)).toEqual([]);
+    // At 800x600 the navigation is a row: the badge stays on Friends.
+    await page.setViewportSize({ width: 800, height: 600 });
+    await expect(page.getByTestId('nav-friends').getByTestId('friends-unread')).toBeInViewport();
+    await screenshot(page, 'issue26-2-friends-unread-800x600');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // alice opens bob's conversation: it is read. carol's stays unread.
     await bobRow.getByTestId('friend-messages').click();
