@@ -102,7 +102,7 @@ describe('issue 26 §2: the desktop shell announces direct messages from a real 
   });
 
   /** alice's host with the shell's pushes on it (windows and tray faked, Notification faked), and bob's host to write to her. */
-  async function shellOnAlice(): Promise<{ alice: Player; bob: Player; shown: ReturnType<typeof fakeNotifications>['shown']; windowsShown: string[]; logs: string[] }> {
+  async function shellOnAlice(): Promise<{ alice: Player; bob: Player; shown: ReturnType<typeof fakeNotifications>['shown']; windowsShown: string[]; logs: string[]; shellState: () => HostData | null }> {
     world = await World.start();
     const hostLogs: string[] = [];
     const record = (...args: unknown[]): void => void hostLogs.push(JSON.stringify(args));
@@ -118,7 +118,7 @@ describe('issue 26 §2: the desktop shell announces direct messages from a real 
     bridge.subscribe(pushes.deliver);
     pushes.start(bridge);
     await eventually(() => (pushes as unknown as { state: HostData | null }).state !== null, 'the shell’s first snapshot');
-    return { alice, bob, shown, windowsShown, logs };
+    return { alice, bob, shown, windowsShown, logs, shellState: () => (pushes as unknown as { state: HostData | null }).state };
   }
 
   const aliceId = (alice: Player): string => alice.host.session.user?.id ?? '';
@@ -126,7 +126,7 @@ describe('issue 26 §2: the desktop shell announces direct messages from a real 
   const conversationOf = (alice: Player, bob: Player): ConversationView | undefined => alice.host.control.backend.conversations().find((c) => c.user_id === bobId(bob));
 
   it('a DM while its conversation is not on screen raises one notification (click: the main window); while it is on screen, none; after, again', { timeout: 60_000 }, async () => {
-    const { alice, bob, shown, windowsShown, logs } = await shellOnAlice();
+    const { alice, bob, shown, windowsShown, logs, shellState } = await shellOnAlice();
     await bob.host.control.backend.sendDm(aliceId(alice), 'are you in?');
     await eventually(() => shown.length === 1 || undefined, 'a notification', 10_000);
     expect(shown[0]).toMatchObject({ title: 'Bob', body: 'are you in?' });
@@ -139,8 +139,8 @@ describe('issue 26 §2: the desktop shell announces direct messages from a real 
     expect(conversationOf(alice, bob)?.unread).toBe(0);
     await bob.host.control.backend.sendDm(aliceId(alice), 'ok, inviting you');
     await eventually(() => conversationOf(alice, bob)?.messages.length === 2 || undefined, 'the second message');
-    // Give the shell a push round or two to (wrongly) announce it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The shell has the state with it (the one it would have announced it from).
+    await eventually(() => shellState()?.conversations.find((c) => c.user_id === bobId(bob))?.messages.length === 2 || undefined, 'the shell’s state with the second message');
     expect(conversationOf(alice, bob)?.unread).toBe(0);
     expect(shown).toHaveLength(1);
 
