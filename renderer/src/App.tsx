@@ -7,7 +7,7 @@ import { InspectorScreen } from './screens/InspectorScreen';
 import { OriginRequests } from './screens/OriginRequests';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
-import { selectWaitingCount } from './store/app-store';
+import { selectUnreadCount, selectWaitingCount } from './store/app-store';
 import { Details } from './components/Details';
 import { playerErrorText } from './lib/player-error';
 import type { GatewayState } from '../../preload/src/contract';
@@ -44,6 +44,7 @@ function useHashScreen(): [ScreenId, (id: ScreenId) => void] {
 
 export function App(): ReactNode {
   const [screen, go] = useHashScreen();
+  useUnreadTitle();
   const hasData = useApp((s) => s.data !== null);
   const heading = useRef<HTMLElement>(null);
   const first = useRef(true);
@@ -66,7 +67,12 @@ export function App(): ReactNode {
             <li key={s.id}>
               <button type="button" className={screen === s.id ? 'active' : ''} aria-current={screen === s.id ? 'page' : undefined} onClick={() => go(s.id)} data-testid={`nav-${s.id}`}>
                 {s.label}
-                {s.id === 'friends' && <FriendsBadge />}
+                {s.id === 'friends' && (
+                  <span className="nav-badges">
+                    <UnreadBadge />
+                    <FriendsBadge />
+                  </span>
+                )}
               </button>
             </li>
           ))}
@@ -130,6 +136,30 @@ const GATEWAY_WORDS: Readonly<Record<GatewayState, string>> = {
   disconnected: 'Not connected',
   banned: 'Account banned',
 };
+
+/** How many direct messages the player has not read, on the Friends button. */
+function UnreadBadge(): ReactNode {
+  const unread = useApp(selectUnreadCount);
+  if (unread === 0) return null;
+  return (
+    <span className="nav-badge nav-badge-unread" data-testid="friends-unread" title={`${unread} unread ${unread === 1 ? 'message' : 'messages'}`}>
+      {unread}
+      <span className="visually-hidden"> unread {unread === 1 ? 'message' : 'messages'}</span>
+    </span>
+  );
+}
+
+/** The window's title carries the unread count, as the client players know does: "(2) Companion". */
+export function unreadTitle(unread: number): string {
+  return unread > 0 ? `(${unread}) Companion` : 'Companion';
+}
+
+function useUnreadTitle(): void {
+  const unread = useApp(selectUnreadCount);
+  useEffect(() => {
+    document.title = unreadTitle(unread);
+  }, [unread]);
+}
 
 function GatewayBadge(): ReactNode {
   const gateway = useApp((s) => s.data?.status.gateway.status ?? null);

@@ -30,7 +30,7 @@ describe("issue 26 §7: an app's name wherever the host's data knows it", () => 
     expect(knownAppName(base, '999')).toBeNull();
     const announced = { ...base, presence: { policy: 'most-recent' as const, pinned_application_id: null, hide_all: false, rules: {}, games: [], recent_outcomes: [], announced: [{ application_id: '77', application_name: 'Chess', at: 1 }] } };
     expect(knownAppName(announced, '77')).toBe('Chess');
-    const dm = { ...base, conversations: [{ user_id: '7', messages: [{ id: 'm', author_id: '7', content: 'hi', application_id: '78', application_name: 'Go', at: 1, edited_at: null }] }] };
+    const dm = { ...base, conversations: [{ user_id: '7', messages: [{ id: 'm', author_id: '7', content: 'hi', application_id: '78', application_name: 'Go', at: 1, edited_at: null }], unread: 0 }] };
     expect(knownAppName(dm, '78')).toBe('Go');
     const user = { id: '7', username: 'friend', discriminator: '0', global_name: null, avatar: null };
     const invite = { ...base, invites: [{ id: 'i', user, application_id: '79', activity: { name: 'Space' }, content: '', received_at: 1, expires_at: 2, valid: true }] };

@@ -26,6 +26,13 @@ export interface InvokeChannels {
   /** A direct message to a friend, written in Companion. */
   'companion:send-dm': { args: [userId: string, content: string]; result: { message_id: string } };
   /**
+   * The conversation with a friend is on screen (`showing`: open, the page visible and focused),
+   * or has just left it: either way it is read up to its newest message (its `unread` becomes
+   * 0). While showing, messages that arrive are read as they arrive (never counted or
+   * announced) for READING_LEASE_MS; the UI calls again every READING_RENEW_MS while it shows it.
+   */
+  'companion:read-conversation': { args: [userId: string, showing: boolean]; result: null };
+  /**
    * Changes a relationship on the platform (RelationshipAction): the host checks that there is
    * one to change (a request from them to accept or ignore, one to them to cancel, a friend to
    * remove, a blocked user to unblock) and refuses with a message naming the problem otherwise.
@@ -76,6 +83,7 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:request-to-join': true,
   'companion:send-invite': true,
   'companion:send-dm': true,
+  'companion:read-conversation': true,
   'companion:change-relationship': true,
   'companion:send-friend-request': true,
   'companion:revoke-grant': true,

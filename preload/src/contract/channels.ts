@@ -39,6 +39,15 @@ export const BRIDGE_DEFLATE_THRESHOLD = 8 * 1024;
 export const INSPECTOR_LEASE_MS = 10_000;
 export const INSPECTOR_RENEW_MS = 4_000;
 
+/**
+ * How long one `companion:read-conversation` with `showing: true` keeps a conversation read as
+ * messages arrive, and how often a UI that shows it (open, the page visible and focused) calls
+ * it again. A window that closes or crashes stops reading it within the lease: messages then
+ * count as unread again (and the desktop app announces them).
+ */
+export const READING_LEASE_MS = 10_000;
+export const READING_RENEW_MS = 4_000;
+
 /** One topic's new value. */
 export type TopicPush = { readonly [T in Topic]: { readonly topic: T; readonly value: TopicValues[T] } }[Topic];
 

@@ -95,6 +95,7 @@ export const CHANNEL_SCHEMAS = {
   'companion:request-to-join': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-invite': v.strictTuple([snowflake, v.nullable(snowflake)], 'takes [userId, applicationId | null]'),
   'companion:send-dm': v.strictTuple([snowflake, v.pipe(v.string(), v.trim(), v.minLength(1, 'the message is empty'), v.maxLength(2000, 'the message is longer than 2,000 characters'))], 'takes [userId, content]'),
+  'companion:read-conversation': v.strictTuple([snowflake, v.boolean('must be a boolean')], 'takes [userId, showing]'),
   'companion:change-relationship': v.strictTuple([snowflake, v.picklist(RELATIONSHIP_ACTIONS, oneOf(RELATIONSHIP_ACTIONS))], 'takes [userId, action]'),
   'companion:send-friend-request': v.strictTuple([friendUsername], 'takes [username]'),
   'companion:revoke-grant': v.strictTuple([snowflake], 'takes [applicationId]'),

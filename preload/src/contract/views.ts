@@ -339,6 +339,12 @@ export interface DmView {
 export interface ConversationView {
   readonly user_id: string;
   readonly messages: readonly DmView[];
+  /**
+   * How many of the friend's messages the signed-in player has not read: those after the
+   * player's read mark (kept by the host per player, across restarts) and after the player's
+   * own newest message. A UI reads a conversation by showing it (`companion:read-conversation`).
+   */
+  readonly unread: number;
 }
 
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */

@@ -3,6 +3,7 @@ import type { ConversationView, FriendView } from '../../../preload/src/contract
 import { displayName, formatDate } from '../lib/format';
 import { useFollowNewest } from '../lib/use-follow-newest';
 import { useApp } from '../store/react';
+import { useReadingConversation } from './use-reading-conversation';
 
 /** The name of a game that sent a message: one the UI knows (running, authorized, a friend's), else "a game" (its id is a developer fact: data-application-id). */
 function useGameName(): (applicationId: string) => string {
@@ -40,6 +41,8 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
   const ids = useMemo(() => messages.map((m) => m.id), [messages]);
   const mine = useCallback((id: string) => messages.find((m) => m.id === id)?.author_id === me?.id, [messages, me]);
   const follow = useFollowNewest(ids, mine);
+  // Open and on screen: the player reads it (its unread count clears, arriving messages are not announced).
+  useReadingConversation(friend.user.id, ids.at(-1) ?? null);
   return (
     <section className="conversation" aria-label={`Messages with ${name}`} data-testid="conversation">
       {messages.length === 0 ? (

@@ -20,10 +20,11 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
   const playing = friend.presence.activities[0];
   const conversation = useApp((s) => s.data?.conversations.find((c) => c.user_id === friend.user.id));
   const [open, setOpen] = useState(false);
-  const count = conversation?.messages.length ?? 0;
+  // Unread messages, not all of them: what the player has not seen yet.
+  const unread = conversation?.unread ?? 0;
   const name = displayName(friend.user);
   return (
-    <li className="friend" data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
+    <li className={unread > 0 ? 'friend friend-unread' : 'friend'} data-testid="friend-row" data-user-id={friend.user.id} data-status={status}>
       <div className="friend-head">
         <FriendProfileButton friend={friend} onMessage={() => setOpen(true)}>
           <Avatar user={friend.user} status={status} />
@@ -32,6 +33,7 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
               <span className="friend-name" data-testid="friend-name">
                 {name}
               </span>{' '}
+              <UnreadMark count={unread} />
               <span className="muted friend-username">@{friend.user.username}</span>
             </span>
             <span className="muted friend-line" data-testid="friend-status">
@@ -45,14 +47,14 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
             type="button"
             className="icon-button"
             aria-expanded={open}
-            aria-label={`Messages with ${name}${count > 0 ? `, ${count}` : ''}`}
+            aria-label={`Messages with ${name}${unread > 0 ? `, ${unread} unread` : ''}`}
             title={`Messages with ${name}`}
             onClick={() => setOpen(!open)}
             data-testid="friend-messages"
           >
             <Icon name="message" />
             <span className="action-label">Messages</span>
-            {count > 0 && <span className="action-count"> ({count})</span>}
+            {unread > 0 && <span className="action-count"> ({unread})</span>}
           </button>
           <InviteButtons friend={friend} />
           <FriendManage user={friend.user} />
@@ -60,5 +62,16 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
       </div>
       {open && <FriendConversation friend={friend} conversation={conversation} />}
     </li>
+  );
+}
+
+/** The friend's messages the player has not read, beside their name (the client's unread pill). */
+function UnreadMark({ count }: { readonly count: number }): ReactNode {
+  if (count === 0) return null;
+  return (
+    <span className="unread-mark" data-testid="friend-unread" title={`${count} unread ${count === 1 ? 'message' : 'messages'}`}>
+      {count}
+      <span className="visually-hidden"> unread {count === 1 ? 'message' : 'messages'}</span>
+    </span>
   );
 }

@@ -152,6 +152,11 @@ export interface ActionsSlice {
   sendInvite(userId: string, applicationId: string): Promise<boolean>;
   /** Sends a friend a direct message. */
   sendDm(userId: string, content: string): Promise<boolean>;
+  /**
+   * The conversation with a friend is on screen (`showing`), or just left it: the host marks it
+   * read (see `companion:read-conversation`). A failure says nothing: the next call retries.
+   */
+  readConversation(userId: string, showing: boolean): Promise<void>;
   /** Accepts or ignores a friend request, cancels one, removes a friend, blocks or unblocks (busy key `relationship:<userId>`). */
   changeRelationship(userId: string, action: RelationshipAction): Promise<boolean>;
   /** Sends a friend request by username (busy key `friend-request`). */
@@ -537,6 +542,13 @@ const createActionsSlice =
         });
       },
       sendDm: (userId, content) => run(`dm:${userId}`, 'Could not send the message', 'companion:send-dm', [userId, content]),
+      readConversation: async (userId, showing) => {
+        try {
+          await ctx.bridge.invoke('companion:read-conversation', userId, showing);
+        } catch {
+          // The connection is down: the store reconnects, and the conversation on screen calls again.
+        }
+      },
       ...relationshipActions(run, get),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
@@ -592,6 +604,18 @@ export function selectWaitingCount(state: AppState): number {
   if (data === null) return 0;
   const invites = data.invites.filter((invite) => invite.valid && !inviteTimedOut(invite, state.now)).length;
   return data.join_requests.length + invites + data.relationships.filter((r) => r.type === 'incoming').length;
+}
+
+/**
+ * How many direct messages the signed-in player has not read, over the conversations with
+ * friends (the Friends badge, the window title): a conversation kept with someone who is no
+ * longer a friend has no row to open it from, so it does not count.
+ */
+export function selectUnreadCount(state: AppState): number {
+  const data = state.data;
+  if (data === null) return 0;
+  const friends = new Set(data.friends.map((friend) => friend.user.id));
+  return data.conversations.reduce((sum, conversation) => sum + (friends.has(conversation.user_id) ? conversation.unread : 0), 0);
 }
 
 /** Past its expiry time: it leaves the Friends screen's list and the badge. */

@@ -13,6 +13,7 @@ import { RecorderBusyError, type HostRecorder } from '../record/host-recorder.js
 import type { PlatformSession } from '../session/platform-session.js';
 import type { RelationshipActions } from '../social/relationship-actions.js';
 import type { RelationshipBook } from '../social/relationship-book.js';
+import type { DmReadState } from '../social/dm-read-state.js';
 import type { SocialService } from '../social/social-service.js';
 import { presenceSettingsView, presenceView, SNAPSHOT_OUTCOMES } from '../ui-bridge/presence-view.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
@@ -31,7 +32,8 @@ export function socialActions(
   session: PlatformSession,
   friends: FriendPresences,
   social: SocialService,
-): Members<'friends' | 'joinRequests' | 'acceptJoinRequest' | 'declineJoinRequest' | 'invites' | 'acceptInvite' | 'declineInvite' | 'sendInvite' | 'requestToJoin' | 'conversations' | 'sendDm' | 'login' | 'logout'> {
+  reads: DmReadState | undefined,
+): Members<'friends' | 'joinRequests' | 'acceptJoinRequest' | 'declineJoinRequest' | 'invites' | 'acceptInvite' | 'declineInvite' | 'sendInvite' | 'requestToJoin' | 'conversations' | 'readConversation' | 'sendDm' | 'login' | 'logout'> {
   return {
     friends: () => friends.list().map((entry) => ({ user: entry.user, presence: { status: entry.presence.status, activities: entry.presence.activities } })),
     joinRequests: () =>
@@ -74,7 +76,9 @@ export function socialActions(
           at: m.at,
           edited_at: m.editedAt,
         })),
+        unread: reads?.unread(conversation.friendId, conversation.messages) ?? 0,
       })),
+    readConversation: (userId, showing) => reads?.read(userId, showing),
     sendDm: (userId, content) => mapped(social.sendDm(userId, content)),
     login: async (input: LoginInput) => {
       const user = await mapped(session.signIn(input, { retry: false }));

@@ -76,6 +76,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     server,
     friends: parts.social.friends,
     social: parts.social.social,
+    reads: parts.social.reads,
     relationships: parts.social.relationships,
     relationshipActions: parts.social.relationshipActions,
     platform: { url: platform.url, embedded: embedded !== null },

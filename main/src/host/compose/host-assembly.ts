@@ -18,7 +18,7 @@ import { publishRuntimeInfo } from './runtime-record.js';
 import { Later } from './later.js';
 import { followSession } from './session-wiring.js';
 import { refusePlatformCommandsWhileBanned } from '../session/banned-account-gate.js';
-import { createSocialSide, type SocialSide } from './social-side.js';
+import { createSocialSide, loadDmReadMarks, type SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
 
 /** Everything a started host is made of. */
@@ -53,7 +53,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const relay = laterRelay.set(await startPresenceRelay(options, tuning, session, teardown));
   const perProgram = options.listen?.maxConnectionsPerProgram;
   const { server, apps } = createRpcSide(session, platform.url, logger, teardown, perProgram === undefined ? {} : { maxConnectionsPerPeer: perProgram });
-  const social = createSocialSide(options, tuning, { session, server });
+  const social = createSocialSide(options, tuning, { session, server, readMarks: await loadDmReadMarks(options, teardown) });
   const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);

@@ -12,6 +12,7 @@ import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { RelationshipActions } from '../social/relationship-actions.js';
 import type { RelationshipBook } from '../social/relationship-book.js';
+import type { DmReadState } from '../social/dm-read-state.js';
 import type { SocialService } from '../social/social-service.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
@@ -30,6 +31,8 @@ export interface HostControlOptions {
   readonly server: RpcServer;
   readonly friends: FriendPresences;
   readonly social: SocialService;
+  /** Which direct messages the player has not read; absent: every conversation shows 0 unread. */
+  readonly reads?: DmReadState;
   /** Friend requests and blocks (from the session), and the player's changes to them. */
   readonly relationships: RelationshipBook;
   readonly relationshipActions: RelationshipActions;
@@ -79,7 +82,7 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
   return {
     status,
     games: () => gameViews(server),
-    ...socialActions(session, friends, social),
+    ...socialActions(session, friends, social, options.reads),
     ...relationshipActions(options.relationships, options.relationshipActions),
     ...authorizationActions(options.broker, server, { list: options.grantList, revoke: options.revokeGrant }),
     ...originActions(options.origins),

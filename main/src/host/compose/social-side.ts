@@ -4,11 +4,14 @@ import { KnownUsers } from '../presence/known-users.js';
 import { RelationshipRpc } from '../presence/relationship-rpc.js';
 import { installGetUser } from '../presence/user-rpc.js';
 import type { PlatformSession } from '../session/platform-session.js';
+import { DmReadMarks } from '../social/dm-read-marks.js';
+import { DmReadState } from '../social/dm-read-state.js';
 import { CommandGameLauncher } from '../social/game-launcher.js';
 import { RelationshipActions } from '../social/relationship-actions.js';
 import { RelationshipBook } from '../social/relationship-book.js';
 import { SocialService } from '../social/social-service.js';
 import type { HostOptions, HostTuning } from './host-options.js';
+import type { Teardown } from './teardown.js';
 
 /** Friends' presences, friend requests and blocks, and the invites and join requests between games and friends. */
 export interface SocialSide {
@@ -17,9 +20,18 @@ export interface SocialSide {
   /** Friend requests both ways and blocks, kept from the session (followSession feeds it). */
   readonly relationships: RelationshipBook;
   readonly relationshipActions: RelationshipActions;
+  /** Which direct messages the signed-in player has not read (marks in `<data dir>/dm-read.json`). */
+  readonly reads: DmReadState;
 }
 
-export function createSocialSide(options: HostOptions, tuning: HostTuning, parts: { session: PlatformSession; server: RpcServer }): SocialSide {
+/** The players' read marks of their conversations, from `<data dir>/dm-read.json`; written out before the host stops. */
+export async function loadDmReadMarks(options: HostOptions, teardown: Teardown): Promise<DmReadMarks> {
+  const { marks } = await DmReadMarks.load(options.dataDir, { logger: options.logger });
+  teardown.add(() => marks.flush());
+  return marks;
+}
+
+export function createSocialSide(options: HostOptions, tuning: HostTuning, parts: { session: PlatformSession; server: RpcServer; readMarks: DmReadMarks }): SocialSide {
   const { session, server } = parts;
   const friends = new FriendPresences();
   const social = new SocialService({
@@ -35,6 +47,9 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     logger: options.logger,
     applicationName: async (applicationId) => (await session.publicApi.application(applicationId))?.name ?? null,
   });
+  const reads = followReads(session, social, parts.readMarks);
+  // Every READY (a start, a sign-in): the conversations the platform keeps, as the client shows them after a restart.
+  session.on('ready', (ready) => void social.loadHistory(ready.private_channels));
   new RelationshipRpc(server, friends);
   // GET_USER answers from the users the session told of; another account starts from none.
   const users = new KnownUsers();
@@ -52,5 +67,23 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     book: relationships,
     friends: () => friends.list().map((entry) => entry.user),
   });
-  return { friends, social, relationships, relationshipActions };
+  return { friends, social, relationships, relationshipActions, reads };
+}
+
+/** The read state over the social service's conversations: conversations on screen are read as messages arrive; another account starts with none on screen. */
+function followReads(session: PlatformSession, social: SocialService, marks: DmReadMarks): DmReadState {
+  const reads = new DmReadState({
+    marks,
+    me: () => session.user?.id ?? null,
+    messages: (friendId) => social.conversations().find((conversation) => conversation.friendId === friendId)?.messages ?? [],
+  });
+  social.on('change', (change) => {
+    if (change.type === 'dm') reads.messagesChanged();
+  });
+  let accountId = session.user?.id ?? null;
+  session.on('account', (user) => {
+    if ((user?.id ?? null) !== accountId) reads.accountChanged();
+    accountId = user?.id ?? null;
+  });
+  return reads;
 }

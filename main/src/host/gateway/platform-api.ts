@@ -189,6 +189,11 @@ export class PlatformApi {
     return this.request('POST', '/users/@me/channels', { body: { recipient_id: recipientId } });
   }
 
+  /** A DM channel's newest messages, newest first (`limit` 1 to 100). */
+  channelMessages(channelId: string, limit: number): Promise<PlatformMessage[]> {
+    return this.request('GET', `/channels/${seg(channelId)}/messages?limit=${limit}`);
+  }
+
   sendMessage(channelId: string, body: SendMessageBody): Promise<PlatformMessage> {
     return this.request('POST', `/channels/${seg(channelId)}/messages`, { body });
   }

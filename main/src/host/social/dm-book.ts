@@ -1,4 +1,5 @@
 import type { PlatformMessage } from '../../../../platform/src/wire/index.js';
+import { newerId } from './dm-read-marks.js';
 
 /** One message of a conversation, as the UI shows it. */
 export interface DmEntry {
@@ -50,7 +51,12 @@ export class DmBook {
     const list = this.byFriend.get(friendId) ?? [];
     if (list.some((entry) => entry.id === message.id)) return false;
     const at = Date.parse(message.timestamp);
-    list.push({ id: message.id, authorId: message.author.id, content: message.content, applicationId: message.application_id ?? null, at: Number.isNaN(at) ? Date.now() : at, editedAt: null });
+    const edited = message.edited_timestamp === undefined ? Number.NaN : Date.parse(message.edited_timestamp);
+    const entry: DmEntry = { id: message.id, authorId: message.author.id, content: message.content, applicationId: message.application_id ?? null, at: Number.isNaN(at) ? Date.now() : at, editedAt: Number.isNaN(edited) ? null : edited };
+    // In id order (the platform's order): an older message (history loaded at sign-in) goes before newer ones.
+    let index = list.length;
+    while (index > 0 && newerId(list[index - 1]?.id ?? '', message.id)) index--;
+    list.splice(index, 0, entry);
     if (list.length > DM_KEPT_PER_FRIEND) list.splice(0, list.length - DM_KEPT_PER_FRIEND);
     this.byFriend.delete(friendId);
     this.byFriend.set(friendId, list);

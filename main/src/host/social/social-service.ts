@@ -15,12 +15,14 @@ import {
   GatewayEvent,
   MessageActivityType,
   type ActivityInviteAcceptedEvent,
+  type PlatformChannel,
   type PlatformMessage,
   type PlatformUser,
   type PresenceUpdateEvent,
 } from '../../../../platform/src/wire/index.js';
 import { AppNames } from './app-names.js';
 import { DmBook } from './dm-book.js';
+import { directChannels, recentDirectMessages } from './dm-history.js';
 import { InviteBook, type IncomingJoinRequest, type ReceivedInvite } from './invite-book.js';
 import { isJoinable, NOT_JOINABLE_MESSAGE } from './joinable.js';
 import { fromPlatformFailure, SocialError } from './social-error.js';
@@ -34,6 +36,8 @@ export interface SocialPlatform {
     body: { content?: string; activity?: { type: number; party_id?: string }; application_id?: string },
   ): Promise<PlatformMessage>;
   declineActivityRequest(channelId: string, messageId: string): Promise<void>;
+  /** A DM channel's newest messages, newest first (the conversations' history at sign-in). */
+  channelMessages(channelId: string, limit: number): Promise<PlatformMessage[]>;
   joinActivity(userId: string, applicationId: string, messageId?: string, sessionId?: string): Promise<{ readonly secret: string }>;
 }
 
@@ -176,6 +180,25 @@ export class SocialService extends EventEmitter<{ change: [SocialChange] }> {
   private learnDmChannel(d: unknown): void {
     const me = this.options.me();
     if (me !== null && typeof d === 'object' && d !== null) this.dms.learnFromChannel(d as { id?: unknown; recipients?: unknown }, me.id);
+  }
+
+  /**
+   * READY: the player's DM channels, and their recent messages (what the platform keeps), so
+   * that a host that starts again shows the conversations it showed before. Plain messages
+   * only, as live ones; another account signed in meanwhile gets none of them.
+   */
+  async loadHistory(channels: readonly PlatformChannel[]): Promise<void> {
+    const me = this.options.me();
+    const platform = this.options.platform();
+    if (me === null || platform === null) return;
+    const direct = directChannels(channels, me.id);
+    for (const channel of direct) this.dms.learnFromChannel(channel, me.id);
+    const { messages, failed } = await recentDirectMessages(platform, direct);
+    if (failed > 0) this.options.logger.warn({ channels: direct.length, failed }, 'some conversations could not be loaded');
+    if (this.options.me()?.id !== me.id) return;
+    let added = false;
+    for (const message of messages) added = this.dms.add(message, me.id) || added;
+    if (added) this.emit('change', { type: 'dm', data: null });
   }
 
   /** The conversations with friends, most recent first. */

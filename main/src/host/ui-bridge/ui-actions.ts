@@ -44,6 +44,7 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
     return { message_id: result.message_id };
   },
   'companion:send-dm': async ({ backend }, userId, content) => backend.sendDm(userId, content),
+  'companion:read-conversation': async ({ backend }, userId, showing) => nothing(backend.readConversation(userId, showing)),
   'companion:change-relationship': async ({ backend }, userId, action) => nothing(await backend.changeRelationship(userId, action)),
   'companion:send-friend-request': async ({ backend }, username) => {
     const result = await backend.sendFriendRequest(username);

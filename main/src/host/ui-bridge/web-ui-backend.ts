@@ -39,8 +39,10 @@ export interface WebUiBackend extends ControlBackend {
   recording(): RecordingView | null;
   /** Starts a recording in the host's recordings directory, or stops it. */
   setRecording(on: boolean): Promise<RecordingView>;
-  /** Direct messages with friends, the most recent conversation first. */
+  /** Direct messages with friends, the most recent conversation first, each with its unread count. */
   conversations(): readonly ConversationView[];
+  /** A UI shows the conversation with that user (`showing`) or stopped showing it: read up to its newest message (DmReadState). */
+  readConversation(userId: string, showing: boolean): void;
   /** Sends a friend a direct message written in Companion; ControlError 404 for someone who is not a friend. */
   sendDm(userId: string, content: string): Promise<{ message_id: string }>;
   /**

@@ -1,12 +1,13 @@
-import type { HostData, InviteView, JoinRequestView, UserView } from '../../../../preload/src/contract.js';
+import type { ConversationView, HostData, InviteView, JoinRequestView, UserView } from '../../../../preload/src/contract.js';
 
 /**
  * What the shell tells the player outside its window: a system notification for each new join
- * request and invite, and the consent window brought to the front for each new consent
- * request. Decided by diffing the host's state before and after a push, so nothing is announced twice.
+ * request and invite, and for direct messages that arrive unread (the conversation is not on
+ * screen), and the consent window brought to the front for each new consent request. Decided
+ * by diffing the host's state before and after a push, so nothing is announced twice.
  */
 export interface NotificationSpec {
-  readonly kind: 'join-request' | 'invite' | 'sharing';
+  readonly kind: 'join-request' | 'invite' | 'sharing' | 'dm';
   readonly id: string;
   readonly title: string;
   readonly body: string;
@@ -52,14 +53,61 @@ export function sharingNotification(app: { readonly application_id: string; read
   };
 }
 
+/**
+ * A friend's new message, unread: their name as the title, the message (one plain line) as the
+ * body, as the client players know shows it; with how many are unread when more than one.
+ */
+export function dmNotification(friend: UserView, message: { readonly id: string; readonly content: string }, unread: number): NotificationSpec {
+  const text = plain(message.content, 120) || 'New message';
+  return {
+    kind: 'dm',
+    id: message.id,
+    title: nameOf(friend),
+    body: unread > 1 ? `${text} (${unread} unread)` : text,
+  };
+}
+
+/**
+ * The conversations whose newest unread message is new since `previous`: one notification per
+ * conversation (its newest). A message the host counts as read on arrival (the conversation is
+ * on screen, or the player wrote after it) is not unread, so it is never announced; an edit or a
+ * deletion brings no new message; nor does a message written before `since` (epoch ms: the
+ * history the host loads as it signs in is not news).
+ */
+export function newDirectMessages(previous: HostData, next: HostData, since = 0): NotificationSpec[] {
+  const before = new Map(previous.conversations.map((conversation) => [conversation.user_id, new Set(conversation.messages.map((m) => m.id))]));
+  const notifications: NotificationSpec[] = [];
+  for (const conversation of next.conversations) {
+    const newest = newestUnread(conversation);
+    if (newest === undefined || newest.at < since || before.get(conversation.user_id)?.has(newest.id) === true) continue;
+    // Only a friend's conversation has a row to open it from (the UI counts no other).
+    const friend = next.friends.find((f) => f.user.id === conversation.user_id)?.user;
+    if (friend !== undefined) notifications.push(dmNotification(friend, newest, conversation.unread));
+  }
+  return notifications;
+}
+
+/** The friend's newest message, when the conversation has unread ones (they are the friend's last `unread`). */
+function newestUnread(conversation: ConversationView): ConversationView['messages'][number] | undefined {
+  if (conversation.unread <= 0) return undefined;
+  for (let i = conversation.messages.length - 1; i >= 0; i--) {
+    const message = conversation.messages[i];
+    if (message?.author_id === conversation.user_id) return message;
+  }
+  return undefined;
+}
+
 export interface SnapshotChanges {
   readonly notifications: readonly NotificationSpec[];
   /** Ids of consent requests that were not there before: bring the consent window up. */
   readonly newConsentRequests: readonly string[];
 }
 
-/** What is new in `next` compared with `previous` (null: the first snapshot announces nothing old). */
-export function snapshotChanges(previous: HostData | null, next: HostData): SnapshotChanges {
+/**
+ * What is new in `next` compared with `previous` (null: the first snapshot announces nothing
+ * old); direct messages written before `dmsSince` (epoch ms) are not announced.
+ */
+export function snapshotChanges(previous: HostData | null, next: HostData, dmsSince = 0): SnapshotChanges {
   const seen = (ids: readonly { id: string }[] | undefined): Set<string> => new Set((ids ?? []).map((item) => item.id));
   const oldJoin = seen(previous?.join_requests);
   const oldInvites = seen(previous?.invites);
@@ -78,6 +126,7 @@ export function snapshotChanges(previous: HostData | null, next: HostData): Snap
     if (previous.presence !== null) {
       for (const app of next.presence?.announced ?? []) if (!oldApps.has(app.application_id)) notifications.push(sharingNotification(app));
     }
+    notifications.push(...newDirectMessages(previous, next, dmsSince));
   }
   const newConsentRequests = next.consent_requests
     .filter((request) => request.state !== 'settled' && !oldConsent.has(request.id))

@@ -12,6 +12,8 @@ import type { WindowManager } from './windows-adapter.js';
  */
 export class ShellPushes {
   private state: HostData | null = null;
+  /** Direct messages written before the shell started are history, not news. */
+  private readonly startedAt = Date.now();
 
   constructor(
     private readonly electron: Pick<ElectronModule, 'Notification'>,
@@ -36,7 +38,7 @@ export class ShellPushes {
   };
 
   private show(next: HostData): void {
-    const changes = snapshotChanges(this.state, next);
+    const changes = snapshotChanges(this.state, next, this.startedAt);
     this.state = next;
     this.tray.update(next);
     if (changes.newConsentRequests.length > 0) this.windows.show('consent');

@@ -32,7 +32,10 @@ export const DOCTOR: DoctorView = {
 export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   conversations(): ConversationView[] {
     this.calls.push({ method: 'conversations', args: [] });
-    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', application_name: 'Demo', at: 1000, edited_at: null }] }];
+    return [{ user_id: '200', messages: [{ id: '700', author_id: '200', content: 'gg', application_id: '42', application_name: 'Demo', at: 1000, edited_at: null }], unread: 1 }];
+  }
+  readConversation(userId: string, showing: boolean): void {
+    this.calls.push({ method: 'readConversation', args: [userId, showing] });
   }
   async sendDm(userId: string, content: string): Promise<{ message_id: string }> {
     this.calls.push({ method: 'sendDm', args: [userId, content] });

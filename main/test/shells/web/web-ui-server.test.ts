@@ -234,6 +234,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:request-to-join', '200', '1234567890123456789')).toEqual({ joined: false });
     expect(await client.invoke('companion:send-invite', '200', null)).toEqual({ message_id: '777' });
     expect(await client.invoke('companion:send-dm', '200', 'gg')).toEqual({ message_id: '701' });
+    expect(await client.invoke('companion:read-conversation', '200', true)).toBeNull();
     expect(await client.invoke('companion:change-relationship', '300', 'block')).toBeNull();
     expect(await client.invoke('companion:send-friend-request', 'zed')).toEqual({ accepted: false });
     expect(await client.invoke('companion:revoke-grant', '1234567890123456789')).toBeNull();
@@ -265,6 +266,7 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'requestToJoin', args: [{ user_id: '200', application_id: '1234567890123456789' }] },
       { method: 'sendInvite', args: [{ user_id: '200' }] },
       { method: 'sendDm', args: ['200', 'gg'] },
+      { method: 'readConversation', args: ['200', true] },
       { method: 'changeRelationship', args: ['300', 'block'] },
       { method: 'sendFriendRequest', args: ['zed'] },
       { method: 'revokeGrant', args: ['1234567890123456789'] },
