@@ -131,6 +131,8 @@ test("issue 26 §10: a friend's game picture (an https URL in their activity) sh
       { name: DEMO_APP_NAME, type: 0, application_id: DEMO_APP_ID, details: 'Ranked match', assets: { large_image: pictures.url('art.png'), large_text: 'Map: Harbour' } },
     ]);
     try {
+      // Friends opened on All (no friend was online then); her game's card is under Active now, beside the Online tab.
+      await page.getByTestId('friends-tab-online').click();
       const art = page.getByTestId('activity-large-image').first();
       await expect.poll(() => loaded(art)).toBe(true);
       await screenshot(page, 'issue-26-friends-external-image');
