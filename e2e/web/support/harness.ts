@@ -17,7 +17,21 @@ export interface Games {
   xhayper(host: HostProcess, clientId: string): Promise<XhayperGame>;
 }
 
-export const test = base.extend<{ games: Games; processes: void }>({
+export const test = base.extend<{ games: Games; processes: void; contexts: void }>({
+  // Every browser context a test opened itself (browser.newContext) is closed after it. A context
+  // left open keeps its page of a stopped host reconnecting for the rest of the run, and
+  // Playwright's failure screenshots of a later test include that page (another host's screen).
+  contexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      try {
+        await use();
+      } finally {
+        await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close().catch(() => undefined)));
+      }
+    },
+    { auto: true },
+  ],
   // Every host and emulator a test started is stopped after it, passed or failed.
   processes: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
