@@ -8,7 +8,10 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
 import type { Host } from '../../src/host/compose/host.js';
+import { buildDoctorReport } from '../../src/diagnostics/doctor/doctor-report.js';
+import { readProcesses } from '../../src/diagnostics/doctor/wine-games.js';
 import { WinePrefix, windowsPath } from '../support/wine/wine-prefix.js';
 import type { WineProcess } from '../support/wine/wine-process.js';
 import { DEMO_APP_ID, eventually, startTestHost, World, type Player } from '../e2e/support/world.js';
@@ -112,5 +115,26 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
     for (const game of games) expect(await game.finish(30_000)).toBe(0);
     expect((await bridge.finish(30_000))).toBe(0);
     expect(bridgeLog()).toContain('the Wine session is ending');
+  }, 90_000);
+
+  it('companion doctor names a game in a Wine session without the bridge, with the one-line fix, and is quiet once the bridge runs', async () => {
+    rmSync(stopFile());
+    const ownSession = async (): Promise<{ findings: string[]; bridged: boolean | undefined }> => {
+      const report = await buildDoctorReport({ env: { XDG_RUNTIME_DIR: alice.runtimeDir }, wineProcesses: async () => (await readProcesses()).filter((proc) => proc.winePrefix === prefix.dir) });
+      return { findings: report.findings.filter((line) => line.includes(prefix.dir)), bridged: report.wine?.sessions.find((s) => s.prefix === prefix.dir)?.bridge };
+    };
+    const alone = startGame('alone', DEMO_APP_ID, 'No bridge');
+    await alone.waitForStdout(/STARTED/);
+    const before = await ownSession();
+    expect(before.bridged).toBe(false);
+    expect(before.findings).toHaveLength(1);
+    expect(before.findings[0]).toMatch(/^a Windows game under Wine cannot reach Companion: bridge-game\.exe .* PROTON_REMOTE_DEBUG_CMD=".*companion-bridge\.exe" .*%command%/);
+    const late = prefix.run(bridgeExe, [], { stdout: path.join(dir, 'late-bridge.out'), stderr: path.join(dir, 'late-bridge.err'), env: { XDG_RUNTIME_DIR: alice.runtimeDir } });
+    await alone.waitForStdout(/ACTIVITY_OK/);
+    const after = await ownSession();
+    expect(after).toEqual({ findings: [], bridged: true });
+    writeFileSync(stopFile(), '');
+    expect(await alone.finish(30_000)).toBe(0);
+    expect(await late.finish(30_000)).toBe(0);
   }, 90_000);
 });
