@@ -105,7 +105,7 @@ static void linux_to_game(struct relay *relay) {
     memmove(buffer, buffer + consumed, used - (unsigned long)consumed);
     used -= (unsigned long)consumed;
   }
-  relay_end(relay, "the Linux side closed (Companion stopped or restarted)");
+  relay_end(relay, "the Linux side closed it (Companion ended the connection, stopped or restarted)");
   free(buffer);
 }
 

@@ -83,6 +83,14 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
     expect(games[0]!.stdout).not.toContain('DISCONNECTED');
   }, 60_000);
 
+  it('a CLOSE from the host (an empty client id: 4000) reaches the game through the bridge before its pipe closes', async () => {
+    const refused = startGame('refused', '', 'Never shown');
+    await refused.waitForStdout(/CONNECTED 0\r?\nCLOSE_FRAME\r?\nDISCONNECTED/);
+    refused.kill('SIGKILL');
+    await refused.exited;
+    games.splice(games.indexOf(refused), 1);
+  }, 60_000);
+
   it('a second bridge in the same Wine session leaves the pipes to the first and exits', async () => {
     const second = prefix.run(bridgeExe, [], { stdout: path.join(dir, 'bridge2.out'), stderr: path.join(dir, 'bridge2.err') });
     expect(await second.finish(30_000)).toBe(0);
@@ -99,7 +107,7 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
     await Promise.all(games.map((game) => game.waitForStdout(/DISCONNECTED[\s\S]*READY\r?\nACTIVITY_OK/)));
     await eventually(() => aliceHost.presence.view().games.length === 2, 'both games at the restarted host', 10_000);
     await eventually(() => bobSeesState() !== undefined, 'a bridged presence at bob again', 10_000);
-    expect(bridgeLog()).toMatch(/closed: the Linux side closed/);
+    expect(bridgeLog()).toMatch(/closed: the Linux side closed it/);
   }, 90_000);
 
   it('the bridge logs connections, pipe index and socket path, never a frame\'s bytes', () => {
