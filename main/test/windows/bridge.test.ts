@@ -16,6 +16,7 @@ import { WinePrefix, windowsPath } from '../support/wine/wine-prefix.js';
 import type { WineProcess } from '../support/wine/wine-process.js';
 import { DEMO_APP_ID, eventually, startTestHost, World, type Player } from '../e2e/support/world.js';
 import { buildBridge, buildBridgeGame, describeWithWine } from './support/bridge-run.js';
+import { PiecemealServer } from './support/piecemeal-server.js';
 
 const OTHER_APP_ID = '2234567890123456789';
 
@@ -39,6 +40,13 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
     const game = prefix.run(gameExe, [applicationId, state, windowsPath(stopFile())], { stdout: path.join(dir, `${name}.out`), stderr: path.join(dir, `${name}.err`) });
     games.push(game);
     return game;
+  }
+
+  /** Alice's host again, on her runtime and data dirs (as after a restart of Companion). */
+  async function startAliceAgain(): Promise<void> {
+    aliceHost = await startTestHost({ runtimeDir: alice.runtimeDir, dataDir: alice.dataDir, platformUrl: world.platform.url, credentials: { username: 'alice' } });
+    restartedHosts.push(aliceHost);
+    await eventually(() => aliceHost.session.status.status === 'ready', "alice's restarted host READY");
   }
 
   function bobSeesState(): string | undefined {
@@ -101,9 +109,7 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
   it('the Linux host restarting: the games see their connection drop, reconnect through the bridge, and bob sees the presence again', async () => {
     await aliceHost.close();
     await Promise.all(games.map((game) => game.waitForStdout(/DISCONNECTED/)));
-    aliceHost = await startTestHost({ runtimeDir: alice.runtimeDir, dataDir: alice.dataDir, platformUrl: world.platform.url, credentials: { username: 'alice' } });
-    restartedHosts.push(aliceHost);
-    await eventually(() => aliceHost.session.status.status === 'ready', 'alice\'s restarted host READY');
+    await startAliceAgain();
     await Promise.all(games.map((game) => game.waitForStdout(/DISCONNECTED[\s\S]*READY\r?\nACTIVITY_OK/)));
     await eventually(() => aliceHost.presence.view().games.length === 2, 'both games at the restarted host', 10_000);
     await eventually(() => bobSeesState() !== undefined, 'a bridged presence at bob again', 10_000);
@@ -117,6 +123,22 @@ describeWithWine("issue 27 §2: the Proton bridge: a Windows game under Wine rea
       expect(log).not.toContain(payload);
     }
   });
+
+  it('frames the Linux side writes in parts or together reach each game whole (READY split over two writes, a reply and a PING in one)', async () => {
+    await aliceHost.close();
+    await Promise.all(games.map((game) => eventually(() => game.stdout.endsWith('DISCONNECTED\n') || game.stdout.endsWith('DISCONNECTED\r\n'), 'the game dropped')));
+    const seen = games.map((game) => game.stdout.length);
+    const server = await PiecemealServer.start(path.join(alice.runtimeDir, 'discord-ipc-0'));
+    try {
+      await Promise.all(games.map((game, i) => eventually(() => /READY\r?\nACTIVITY_OK/.test(game.stdout.slice(seen[i])), 'READY and the reply at the game', 15_000)));
+      await eventually(() => server.pongs.length >= games.length, 'a PONG from each game');
+      for (const game of games) expect(game.stdout).not.toContain('PARTIAL_FRAME');
+    } finally {
+      await server.close();
+      await startAliceAgain();
+    }
+    await eventually(() => aliceHost.presence.view().games.length === games.length, 'the games back at alice\'s host', 15_000);
+  }, 60_000);
 
   it('the bridge exits when the Wine session ends (the last game gone), without keeping the session alive', async () => {
     writeFileSync(stopFile(), '');
