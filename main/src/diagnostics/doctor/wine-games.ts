@@ -14,13 +14,16 @@ export interface WineSession {
   readonly prefix: string;
   /** The games: Windows programs of the session that are not Wine's own. */
   readonly games: readonly string[];
+  /** The bridge runs in the session, or a Companion for Windows does (it serves the pipe itself). */
   readonly bridge: boolean;
 }
 
-/** What doctor needs of a process: its executable, its argv[0] and its WINEPREFIX. */
+/** What doctor needs of a process: its executable, its command line and its WINEPREFIX. */
 export interface ProcessInfo {
   readonly exe: string | null;
   readonly argv0: string;
+  /** The arguments after argv[0] (default none). */
+  readonly args?: readonly string[];
   readonly winePrefix: string | null;
 }
 
@@ -49,6 +52,12 @@ const WINE_OWN = new Set([
 /** The Linux loader of a Windows program: wine, wine64, or their -preloader. */
 const WINE_LOADER = /^wine(64)?(-preloader)?$/;
 
+/** Companion itself running in the session: the desktop app, or `node.exe .../companion.js serve`. */
+function isWindowsCompanion(name: string, args: readonly string[]): boolean {
+  if (name === 'companion.exe') return true;
+  return name === 'node.exe' && args.some((arg) => /companion(\.js)?$/i.test(arg)) && args.includes('serve');
+}
+
 /** The exe's file name of a Windows argv[0] (`C:\windows\system32\services.exe`, `Z:\games\x.exe`, `game.exe`). */
 function windowsName(argv0: string): string {
   return (argv0.split(/[\\/]/).pop() ?? argv0).toLowerCase();
@@ -63,7 +72,7 @@ export function wineSessions(processes: readonly ProcessInfo[], home: string): W
     const prefix = proc.winePrefix ?? path.join(home, '.wine');
     const session = sessions.get(prefix) ?? { games: new Set<string>(), bridge: false };
     sessions.set(prefix, session);
-    if (name === BRIDGE_EXE_NAME) session.bridge = true;
+    if (name === BRIDGE_EXE_NAME || isWindowsCompanion(name, proc.args ?? [])) session.bridge = true;
     else if (!WINE_OWN.has(name)) session.games.add(name);
   }
   return [...sessions].filter(([, s]) => s.games.size > 0).map(([prefix, s]) => ({ prefix, games: [...s.games].sort(), bridge: s.bridge }));
@@ -80,10 +89,10 @@ async function readProcess(dir: string): Promise<ProcessInfo | null> {
   try {
     const exe = await readlink(path.join(dir, 'exe')).catch(() => null);
     if (exe === null || !WINE_LOADER.test(path.basename(exe))) return null;
-    const argv0 = (await readFile(path.join(dir, 'cmdline'), 'latin1')).split('\0')[0] ?? '';
+    const [argv0 = '', ...args] = (await readFile(path.join(dir, 'cmdline'), 'latin1')).split('\0').filter((arg) => arg !== '');
     const environ = await readFile(path.join(dir, 'environ'), 'utf8').catch(() => '');
     const prefixEntry = environ.split('\0').find((entry) => entry.startsWith('WINEPREFIX='));
-    return { exe, argv0, winePrefix: prefixEntry === undefined ? null : prefixEntry.slice('WINEPREFIX='.length) };
+    return { exe, argv0, args, winePrefix: prefixEntry === undefined ? null : prefixEntry.slice('WINEPREFIX='.length) };
   } catch {
     return null;
   }

@@ -45,6 +45,18 @@ describe('issue 27 §2: companion doctor names a Wine game that cannot reach Com
     ]);
   });
 
+  it('Companion for Windows running in the session (node.exe companion.js serve, Companion.exe) serves the pipe itself: no bridge needed', () => {
+    const node = { ...wine('Z:\\opt\\node\\node.exe', '/p/a'), args: ['Z:\\src\\companion\\bin\\companion.js', 'serve', '--runtime-dir', 'Z:\\tmp'] };
+    const desktop = wine('C:\\Program Files\\Companion\\Companion.exe', '/p/b');
+    const otherNode = { ...wine('node.exe', '/p/c'), args: ['server.js'] };
+    const processes = [node, wine('game.exe', '/p/a'), desktop, wine('game.exe', '/p/b'), otherNode];
+    expect(wineSessions(processes, '/home/ann')).toEqual([
+      { prefix: '/p/a', games: ['game.exe'], bridge: true },
+      { prefix: '/p/b', games: ['game.exe'], bridge: true },
+      { prefix: '/p/c', games: ['node.exe'], bridge: false },
+    ]);
+  });
+
   it('the report: a finding with the Steam launch options line and the bridge\'s path; the text names the session; no finding once the bridge runs', async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'companion-doctor-wine-'));
     try {
