@@ -15,6 +15,7 @@ import { runtimeFilePath } from '../../base/runtime-file.js';
 import { clientChoices, type ClientChoice, type FsView, type PathState } from './client-rules.js';
 import { flatpakApps, flatpakListFromPath, type FlatpakReport } from './flatpak.js';
 import { FsSnapshot } from './fs-snapshot.js';
+import { installedBridgeExe, wineFindings, wineSessions, type ProcessInfo, type WineReport } from './wine-games.js';
 
 /**
  * `companion doctor`'s findings, as plain JSON (the CLI prints it, a Settings panel can show
@@ -38,6 +39,8 @@ export interface DoctorReport {
   readonly clients: readonly ClientReport[];
   /** Linux: Flatpak apps and whether they can see Companion's sockets; null elsewhere. */
   readonly flatpak: FlatpakReport | null;
+  /** Windows games under Wine and whether each session has the bridge; present when asked for (options.wineProcesses). */
+  readonly wine?: WineReport;
   /** What to do, most important first. */
   readonly findings: readonly string[];
 }
@@ -84,6 +87,12 @@ export interface DoctorOptions {
   readonly listFlatpakApps?: () => Promise<readonly string[] | undefined>;
   /** Whether a process exists (default: signal 0). */
   readonly pidAlive?: (pid: number) => boolean;
+  /** The processes to look for Wine games in (the CLI: this user's, from /proc); without it no Wine check. */
+  readonly wineProcesses?: () => Promise<readonly ProcessInfo[]>;
+  /** The bridge named in the Wine fix (default: the one this Companion carries). */
+  readonly bridgeExe?: string;
+  /** The home directory: Wine's default prefix is ~/.wine (default: HOME). */
+  readonly home?: string;
   /**
    * Which paths to look at (default: all). Others count as absent, unprobed: a fake
    * environment for tests sees only its own directories, not the machine's /tmp.
@@ -141,6 +150,7 @@ export async function buildDoctorReport(options: DoctorOptions): Promise<DoctorR
       ? await flatpakApps({ env, systemDir: options.flatpakSystemDir ?? '/var/lib/flatpak', listApps: options.listFlatpakApps ?? flatpakListFromPath(env) }, listening)
       : null;
 
+  const wine = options.wineProcesses === undefined ? undefined : await wineReport(options, env);
   const report = {
     platform,
     environment: {
@@ -152,8 +162,14 @@ export async function buildDoctorReport(options: DoctorOptions): Promise<DoctorR
     sockets,
     clients,
     flatpak,
+    ...(wine === undefined ? {} : { wine }),
   };
   return { ...report, findings: findings(report, clientEnvironment.runUserDir, view) };
+}
+
+async function wineReport(options: DoctorOptions, env: Env): Promise<WineReport> {
+  const processes = (await options.wineProcesses?.()) ?? [];
+  return { sessions: wineSessions(processes, options.home ?? env['HOME'] ?? '/root'), bridgeExe: options.bridgeExe ?? installedBridgeExe() };
 }
 
 interface RecordedHost {
@@ -254,6 +270,7 @@ function findings(report: ReportBody, runUserDir: string, view: FsView): string[
   if (report.platform === 'linux' && !vars['XDG_RUNTIME_DIR'] && !report.directories.some((d) => d.kind === 'flatpak')) {
     out.push(`without XDG_RUNTIME_DIR Companion has no Flatpak listener (app/com.discordapp.Discord/): Flatpak apps cannot reach it`);
   }
+  if (report.wine !== undefined) out.push(...wineFindings(report.wine.sessions, report.wine.bridgeExe, environment.prefix.dir));
   const blocked = report.flatpak?.apps.filter((app) => app.fix !== null) ?? [];
   if (blocked.length > 0) out.push(`${blocked.length} Flatpak app${blocked.length === 1 ? '' : 's'} cannot see Companion's sockets: run the command shown for each`);
   return out;

@@ -64,6 +64,12 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push('');
   }
 
+  if (report.wine !== undefined && report.wine.sessions.length > 0) {
+    lines.push('Windows games under Wine or Proton');
+    for (const session of report.wine.sessions) lines.push(`  ${session.games.join(', ')} in ${session.prefix}: ${session.bridge ? 'the bridge runs beside it' : 'no bridge'}`);
+    lines.push('');
+  }
+
   lines.push('Findings');
   if (report.findings.length === 0) lines.push('  nothing to fix');
   for (const finding of report.findings) lines.push(`  - ${finding}`);

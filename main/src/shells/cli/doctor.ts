@@ -2,6 +2,7 @@ import { parseCommandArgs, UsageError, type CommandIo } from './cli-args.js';
 import { darwinUserTempDir } from '../../base/darwin-temp-dir.js';
 import { ActivityFileError, checkActivityFile, formatActivityCheck } from '../../diagnostics/doctor/activity-check.js';
 import { buildDoctorReport } from '../../diagnostics/doctor/doctor-report.js';
+import { readProcesses } from '../../diagnostics/doctor/wine-games.js';
 import { formatDoctorReport } from '../../diagnostics/doctor/format-report.js';
 import { readHostRuntimeFile } from '../../base/host-locator.js';
 
@@ -71,7 +72,8 @@ export async function doctorCommand(argv: readonly string[], io: CommandIo): Pro
     }
   }
 
-  const report = await buildDoctorReport({ env: io.env, runtimeDir, guiTempDir: await darwinUserTempDir() });
+  const wine = process.platform === 'linux' ? { wineProcesses: () => readProcesses() } : {};
+  const report = await buildDoctorReport({ env: io.env, runtimeDir, guiTempDir: await darwinUserTempDir(), ...wine });
   io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
   return 0;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAY_ICON_FILE, WINDOW_ICON_FILE } from '../../../src/shells/electron/icons.js';
 import { REPO_ROOT } from '../../support/cli-process.js';
+import { BRIDGE_EXE, buildBridge } from '../../windows/support/bridge-run.js';
 import { packDesktopApp, readPacked, type DesktopPack } from './support/desktop-pack.js';
 import { importClosure, packageName } from './support/import-closure.js';
 import { productionPackages } from './support/production-tree.js';
@@ -12,7 +13,7 @@ import { productionPackages } from './support/production-tree.js';
  * What the desktop package holds, read back from electron-builder's own packing step
  * (support/desktop-pack.ts: the project as `npm run dist` packs it, with a stand-in Electron so
  * nothing is downloaded). In: the main process's bundle (the Electron entry and everything it
- * loads), the preload bundle, the UI, the icons and the runtime modules. Out: Electron, dev
+ * loads), the preload bundle, the UI, the icons, the Proton bridge and the runtime modules. Out: Electron, dev
  * dependencies (React and zustand among them: Vite bundles them into out/renderer), tests,
  * TypeScript sources, source maps and the rest of out/.
  */
@@ -21,11 +22,21 @@ const BUILT = [ENTRY, 'out/preload-bundle/index.cjs', 'out/renderer/index.html']
 
 let pack: DesktopPack & { readonly workDir: string };
 let packed: Set<string>;
+/** Why the Proton bridge could not be built for the pack (no mingw-w64), if it could not. */
+let bridgeBuildError: string | undefined;
 let pkg: { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 beforeAll(async () => {
   for (const file of BUILT) {
     if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: run 'npm run build' first`);
+  }
+  // `npm run dist` builds the bridge (npm run build:bridge) before packing.
+  if (!existsSync(BRIDGE_EXE)) {
+    try {
+      buildBridge();
+    } catch (error) {
+      bridgeBuildError = (error as Error).message;
+    }
   }
   pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as typeof pkg;
   pack = await packDesktopApp(REPO_ROOT);
@@ -76,6 +87,11 @@ describe('the desktop package (electron-builder, Linux dir target, no Electron d
     expect(built.filter((file) => !packed.has(file))).toEqual([]);
     expect(pack.resources).toEqual(expect.arrayContaining([`icons/${TRAY_ICON_FILE}`, `icons/${WINDOW_ICON_FILE}`]));
     expect(pack.resources.filter((file) => file.startsWith('icons/'))).toHaveLength(2);
+  });
+
+  it('issue 27 §2: carries the Proton bridge beside the asar, bridge/companion-bridge.exe', () => {
+    expect(bridgeBuildError).toBeUndefined();
+    expect(pack.resources.filter((file) => file.startsWith('bridge/'))).toEqual(['bridge/companion-bridge.exe']);
   });
 
   it('holds exactly the production dependency tree: no Electron, no dev dependency, nothing Vite bundled', () => {
