@@ -14,6 +14,7 @@ import { PlatformSession, type PlatformStatus } from './platform-session.js';
 import { ClientDms } from './client-dms.js';
 import { ClientRelationships, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type UpdateRelationshipCallback } from './client-relationships.js';
 import { ClientUsers } from './client-users.js';
+import { CLIENT_CALL_RULES, guardCalls } from './call-args.js';
 import type { UserHandle } from './user-handle.js';
 import { ClientGuilds } from './client-guilds.js';
 import type { GuildChannel, GuildMinimal } from './guild-api.js';
@@ -154,7 +155,10 @@ export class Client {
   private applicationId: string | undefined;
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
-  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), {
+    meet: (user) => this.users.meet(user),
+    get: (userId) => this.users.get(userId),
+  });
   /** Direct messages between players of the game, through the same session. */
   private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
   /** The player's relationships, through the same session. */
@@ -206,7 +210,11 @@ export class Client {
       },
       ...(options.platformConnection?.backoff === undefined ? {} : { backoff: options.platformConnection.backoff }),
       log: this.logger,
-      statusChanged: (status) => this.users.sessionStatus(status),
+      statusChanged: (status) => {
+        this.users.sessionStatus(status);
+        this.relationships.sessionStatus(status);
+      },
+      loadOnReady: () => this.relationships.loadOnReady().catch((error: unknown) => this.logger.warning('the relationships could not be loaded when the session was ready', { error })),
       tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
     });
     this.connection = new SdkConnection({
@@ -1212,6 +1220,9 @@ export class Client {
     };
   }
 }
+
+// Every call's arguments are checked before the network (call-args.ts), in one place.
+guardCalls(Client.prototype, CLIENT_CALL_RULES);
 
 const ABORTED = Symbol('aborted');
 
