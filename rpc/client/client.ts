@@ -313,6 +313,15 @@ export class Client {
     return this.connection.status;
   }
 
+  /**
+   * The platform the SDK calls **(ours)**: the `platformBase` option, else the one Companion
+   * named in its READY (`config.api_endpoint`: Companion's emulator or platform), else
+   * https://discord.com. Token calls and updateToken ask Companion first when nothing named it yet.
+   */
+  getPlatformBase(): string {
+    return this.platformBase();
+  }
+
   /** The signed-in user of the last READY (null before the first). */
   getCurrentUser(): RpcUserSummary | null {
     const user = this.lastReady?.user;
@@ -556,7 +565,7 @@ export class Client {
    */
   async getProvisionalToken(applicationId: string | bigint, externalAuthType: provisional.ExternalAuthType | string, externalAuthToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
     this.logger.addSecret(externalAuthToken);
-    return this.tokenCall(callback, (common) => provisional.getProvisionalToken({ ...common, applicationId, externalAuthType, externalAuthToken }));
+    return this.tokenCall(callback, (common) => provisional.getProvisionalToken({ ...common, applicationId, externalAuthType, externalAuthToken }), applicationId);
   }
 
   /**
@@ -630,8 +639,9 @@ export class Client {
     return result;
   }
 
-  private async tokenCall(callback: TokenCallback | undefined, call: (common: { platformBase: string; timeoutMs: number }) => Promise<oauth.TokenResponse>): Promise<TokenOutcome> {
+  private async tokenCall(callback: TokenCallback | undefined, call: (common: { platformBase: string; timeoutMs: number }) => Promise<oauth.TokenResponse>, applicationId?: string | bigint): Promise<TokenOutcome> {
     let outcome: TokenOutcome;
+    await this.discoverPlatform(applicationId);
     try {
       const token = await call({ platformBase: this.platformBase(), timeoutMs: this.httpTimeoutMs });
       this.logger.addSecret(token.accessToken);
@@ -661,6 +671,7 @@ export class Client {
       result = ClientResult.validation(`unsupported token type ${tokenType} (only Bearer)`);
     } else {
       this.logger.addSecret(token);
+      await this.discoverPlatform(undefined);
       this.connection.setAccessToken(token);
       this.tokenEnd.renew();
       // The game's own session to the platform (again, with this token), and its end watched.
@@ -1087,6 +1098,25 @@ export class Client {
   private cdnBase(): string {
     const host = this.lastReady?.config.cdn_host;
     return typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d+)?$/.test(host) ? `https://${host}` : 'https://cdn.discordapp.com';
+  }
+
+  /**
+   * Without a `platformBase` option and before any READY: Companion is asked which platform it
+   * uses (discovery and handshake as the application, then READY's `config.api_endpoint`), so
+   * a game that never calls connect() (a provisional account's) needs no URL of its own. No
+   * Companion, or no application id: nothing changes (https://discord.com).
+   */
+  private async discoverPlatform(applicationId: string | bigint | undefined): Promise<void> {
+    if (this.options.platformBase !== undefined || this.lastReady !== null || this.connection.isReady) return;
+    let id = this.applicationId;
+    if (id === undefined && applicationId !== undefined) {
+      try {
+        id = toU64String(applicationId, 'applicationId');
+      } catch {
+        return;
+      }
+    }
+    if (id !== undefined) await this.connectAs(id);
   }
 
   /** The platform base: the option, else the origin of READY's api_endpoint (`//host:port/api`), else https://discord.com. */
