@@ -130,6 +130,8 @@ export interface TokenOutcome {
   readonly token: oauth.TokenResponse | null;
 }
 
+/** RPC error 4009: Companion refused the token (invalid, or another account's). */
+const INVALID_TOKEN = 4009;
 const EVENT_JOIN = 'ACTIVITY_JOIN';
 const EVENT_JOIN_REQUEST = 'ACTIVITY_JOIN_REQUEST';
 const EVENT_INVITE = 'ACTIVITY_INVITE';
@@ -155,18 +157,18 @@ export class Client {
   private applicationId: string | undefined;
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
-  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), {
+  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), {
     meet: (user) => this.users.meet(user),
     get: (userId) => this.users.get(userId),
   });
   /** Direct messages between players of the game, through the same session. */
-  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
+  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
   /** The player's relationships, through the same session. */
-  private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
   private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase(), related: (userId) => this.relationships.relatedUser(userId) });
   /** The player's guilds and their channels, through the same session. */
-  private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform: PlatformSession;
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
@@ -184,6 +186,13 @@ export class Client {
     }
   });
   private lastReady: ReadyData | null = null;
+  /**
+   * The token of updateToken, for the game's own platform session and calls. The RPC link keeps
+   * its own copy to AUTHENTICATE after reconnects, dropped when Companion refuses it (another
+   * account's, e.g. a provisional player's on a machine where Companion is signed in as someone
+   * else) while the game's session keeps playing with it.
+   */
+  private gameToken: string | null = null;
   private statusCallback: StatusCallback | undefined;
   private joinCallback: ((joinSecret: string) => void) | undefined;
   private joinRequestCallback: ((user: RpcUserSummary, request: ActivityJoinRequest) => void) | undefined;
@@ -201,7 +210,7 @@ export class Client {
     });
     this.platform = new PlatformSession({
       platformBase: () => this.platformBase(),
-      token: () => this.connection.currentAccessToken,
+      token: () => this.gameToken,
       timeoutMs: () => this.httpTimeoutMs,
       dispatch: (event) => {
         this.lobbies.dispatch(event);
@@ -246,6 +255,7 @@ export class Client {
     this.connection.on('restore-failed', (cmd, error) => this.logger.warning('could not restore state after connecting', { cmd, code: error.code, message: error.message }));
     this.connection.on('event', (evt, data) => this.onEvent(evt, data));
     this.connection.on('token-invalidated', (info) => {
+      this.gameToken = null;
       this.logger.warning('the access token was dropped: it is no longer sent after reconnects', { reason: info.reason, code: info.code, message: info.message });
       this.tokenEnd.report(info);
     });
@@ -611,7 +621,7 @@ export class Client {
 
   /** Client::GetUserApplicationProfiles: the player's profile with the game's identity provider (none for a player who never came through one). */
   async getUserApplicationProfiles(callback?: (result: ClientResult, profiles: readonly provisional.UserApplicationProfile[]) => void): Promise<{ result: ClientResult; profiles: readonly provisional.UserApplicationProfile[] }> {
-    const outcome = await attempt(() => provisional.getUserApplicationProfiles({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+    const outcome = await attempt(() => provisional.getUserApplicationProfiles({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
     const profiles = outcome.value ?? [];
     callback?.(outcome.result, profiles);
     return { result: outcome.result, profiles };
@@ -672,12 +682,18 @@ export class Client {
     } else {
       this.logger.addSecret(token);
       await this.discoverPlatform(undefined);
+      this.gameToken = token;
       this.connection.setAccessToken(token);
       this.tokenEnd.renew();
       // The game's own session to the platform (again, with this token), and its end watched.
       this.platform.restart();
       void this.tokenExpiry.watch(token);
       result = await this.send('AUTHENTICATE', { access_token: token }, true);
+      if (result.type === 'RpcError' && result.errorCode === INVALID_TOKEN && this.connection.currentAccessToken === token) {
+        // Companion does not hold this token (another account's): not sent again after reconnects; the game's session keeps it.
+        this.connection.setAccessToken(null);
+        this.logger.info('Companion does not take this token; the game plays with it on its own platform session', { code: result.errorCode });
+      }
     }
     callback?.(result);
     return result;

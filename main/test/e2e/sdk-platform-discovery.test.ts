@@ -50,6 +50,16 @@ describe('issue 28 §2.4: a provisional-only game finds the platform through Com
     await eventually(() => game.getPlatformStatus() === 'ready', "the provisional game's platform session READY");
     expect(game.getCurrentUserV2()).toMatchObject({ isProvisional: true, displayName: 'Guest' });
     expect((await game.createOrJoinLobby('guests-only')).result.successful).toBe(true);
+
+    // The link to Companion comes back (as after Companion restarted): the token Companion refused
+    // is not offered again, so it is not reported as ended and the game plays on with it.
+    const ended: unknown[] = [];
+    game.setTokenExpirationCallback((info) => ended.push(info));
+    await game.connection.disconnect();
+    expect((await game.connect()).successful).toBe(true);
+    expect((await game.createOrJoinLobby('guests-only-2')).result.successful).toBe(true);
+    expect(ended).toEqual([]);
+    expect(game.getPlatformStatus()).toBe('ready');
   });
 
   it('with no Companion running, nothing is discovered: the public platform stays the default', async () => {
