@@ -97,7 +97,7 @@ describe('lobbies: leaving, idleness and the server API', () => {
     expect(lobbies.sweep()).toBe(0);
     online.delete('1');
     lobbies.connectionChanged('1');
-    expect(lobbies.get(lobby.id, '1').members).toEqual([{ id: '1', metadata: null, flags: 0, connected: false }]);
+    expect(lobbies.get(lobby.id, '1').members).toEqual([{ id: '1', metadata: null, flags: 0, connected: false, user: expect.objectContaining({ id: '1', username: 'user1' }) }]);
     clock.now += 4_999;
     expect(lobbies.sweep()).toBe(0);
     clock.now += 1;
@@ -117,7 +117,7 @@ describe('lobbies: leaving, idleness and the server API', () => {
     expect(reason(() => lobbies.bulk(lobby.id, APP, many))).toBe('invalid_form:members');
     expect(lobbies.bulk(lobby.id, APP, many.slice(0, 25)).map((m) => m.id)).toHaveLength(25);
     expect(lobbies.get(lobby.id, null).members).toHaveLength(27);
-    expect(lobbies.bulk(lobby.id, APP, [{ id: '1', remove_member: true }, { id: '2', metadata: { seat: '3' } }])).toEqual([{ id: '2', metadata: { seat: '3' }, flags: 1, connected: false }]);
+    expect(lobbies.bulk(lobby.id, APP, [{ id: '1', remove_member: true }, { id: '2', metadata: { seat: '3' } }])).toEqual([{ id: '2', metadata: { seat: '3' }, flags: 1, connected: false, user: expect.objectContaining({ id: '2' }) }]);
     expect(reason(() => lobbies.bulk(lobby.id, APP, [{ id: '99999' }]))).toBe('unknown_user');
     expect(reason(() => lobbies.bulk(lobby.id, '999', [{ id: '3' }]))).toBe('unknown_lobby');
     expect(reason(() => lobbies.create(APP, { members: many }))).toBe('invalid_form:members');

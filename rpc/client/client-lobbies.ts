@@ -1,8 +1,19 @@
 import type { ClientResult } from './client-result.js';
 import { attempt } from './platform-request.js';
 import * as api from './lobby-api.js';
-import { toLobbyHandle, toMemberHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type LobbyMemberHandle, type MessageHandle, type Metadata } from './lobby-api.js';
+import { sentUserOf, toLobbyHandle, toMemberHandle, toMessageHandle, type LobbyCallOptions, type LobbyHandle, type LobbyMemberHandle, type MessageHandle, type Metadata } from './lobby-api.js';
+import type { UserHandle, WireUser } from './user-handle.js';
 import type { PlatformDispatch } from './wire/gateway.js';
+
+/** The Client's user cache, as the lobbies feed it (ClientUsers). */
+export interface LobbyUsers {
+  /** A user the platform sent with a member or a message: kept for getUser. */
+  meet(user: WireUser | undefined): void;
+  /** The live handle of a user (Client::GetUser). */
+  get(userId: string): UserHandle | undefined;
+}
+
+const NO_USERS: LobbyUsers = { meet: () => undefined, get: () => undefined };
 
 export type { LinkedChannelHandle, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './lobby-api.js';
 
@@ -37,8 +48,11 @@ export class ClientLobbies {
   private readonly messages = new Map<string, MessageHandle>();
   readonly callbacks: LobbyCallbacks = {};
 
-  /** The options of a call now (the platform base, the token set by updateToken, the timeout). */
-  constructor(private readonly options: () => LobbyCallOptions) {}
+  /** The options of a call now (the platform base, the token set by updateToken, the timeout); the user cache members and authors go to. */
+  constructor(
+    private readonly options: () => LobbyCallOptions,
+    private readonly users: LobbyUsers = NO_USERS,
+  ) {}
 
   /** Client::CreateOrJoinLobby(WithMetadata): the lobby of this secret for the game, joined or made. */
   async createOrJoin(secret: string, lobbyMetadata: Metadata | undefined, memberMetadata: Metadata | undefined, callback?: (result: ClientResult, lobbyId: string | null) => void): Promise<{ result: ClientResult; lobbyId: string | null }> {
@@ -92,6 +106,7 @@ export class ClientLobbies {
   async messagesWithLimit(lobbyId: string, limit: number, callback?: (result: ClientResult, messages: readonly MessageHandle[]) => void): Promise<{ result: ClientResult; messages: readonly MessageHandle[] }> {
     const outcome = await attempt(() => api.getLobbyMessagesWithLimit(this.options(), lobbyId, limit));
     const messages = outcome.value ?? [];
+    for (const message of messages) this.users.meet(sentUserOf(message));
     callback?.(outcome.result, messages);
     return { result: outcome.result, messages };
   }
@@ -137,7 +152,7 @@ export class ClientLobbies {
       case 'LOBBY_MEMBER_ADD':
       case 'LOBBY_MEMBER_UPDATE':
       case 'LOBBY_MEMBER_REMOVE':
-        return this.memberEvent(event.t, event.d.lobby_id, toMemberHandle(event.d.member));
+        return this.memberEvent(event.t, event.d.lobby_id, this.withUser(toMemberHandle(event.d.member)));
       case 'LOBBY_MESSAGE_CREATE':
       case 'MESSAGE_CREATE': {
         // Lobby messages, and direct messages (the game's token reads DMs with the Social SDK's scopes).
@@ -176,8 +191,9 @@ export class ClientLobbies {
     callback?.(lobbyId, memberId);
   }
 
-  /** Keeps a message for getMessageHandle (the newest 1,000 of every kind). */
+  /** Keeps a message for getMessageHandle (the newest 1,000 of every kind); its author goes to the user cache. */
   readonly remember = (message: MessageHandle): MessageHandle => {
+    this.users.meet(sentUserOf(message));
     this.messages.set(message.id, message);
     if (this.messages.size > MESSAGES_KEPT) this.messages.delete(this.messages.keys().next().value as string);
     return message;
@@ -207,8 +223,19 @@ export class ClientLobbies {
     }
   }
 
+  /** Keeps a lobby; its members' users go to the user cache and each member's `user()` answers from it. */
   private keep(lobby: LobbyHandle): LobbyHandle {
-    this.known.set(lobby.id, lobby);
-    return lobby;
+    const members = lobby.lobbyMembers.map((member) => this.withUser(member));
+    const kept = { ...lobby, lobbyMembers: members };
+    this.known.set(lobby.id, kept);
+    return kept;
+  }
+
+  /** The member, its user met, with `user()` reading the user cache (LobbyMemberHandle::User). */
+  private withUser(member: LobbyMemberHandle): LobbyMemberHandle {
+    this.users.meet(sentUserOf(member));
+    const { users } = this;
+    const id = member.id;
+    return { ...member, user: () => users.get(id) };
   }
 }

@@ -1,7 +1,7 @@
 import { ClientResult } from './client-result.js';
 import { attempt, fail, type BearerCallOptions } from './platform-request.js';
 import * as api from './relationship-api.js';
-import { RelationshipBook, RelationshipType, type RelationshipHandle } from './relationship-handles.js';
+import { RelationshipBook, RelationshipType, type RelationshipChange, type RelationshipHandle } from './relationship-handles.js';
 import type { PlatformDispatch } from './wire/gateway.js';
 import type { WireUser } from './user-handle.js';
 
@@ -45,6 +45,10 @@ export class ClientRelationships {
   created: RelationshipChangedCallback | undefined;
   deleted: RelationshipChangedCallback | undefined;
   private readonly book = new RelationshipBook();
+  /** The session's initial list was loaded (later READYs call back for differences). */
+  private loaded = false;
+  /** The last READY (not RESUMED) has not been loaded yet. */
+  private newSession = false;
 
   constructor(private readonly options: () => BearerCallOptions) {}
 
@@ -137,14 +141,39 @@ export class ClientRelationships {
     return outcome.result;
   }
 
-  /** A dispatch of the game's own gateway connection: READY fills the cache; the relationship events keep it current and call the callbacks. */
+  /** A dispatch of the game's own gateway connection: the relationship events keep the cache current and call the callbacks (READY's list is `loadOnReady`). */
   dispatch(event: PlatformDispatch): void {
-    if (event.t === 'READY') {
-      void this.refreshQuietly();
-      return;
-    }
+    if (event.t === 'READY') this.newSession = true;
     const change = this.book.apply(event);
-    if (change === undefined) return;
+    if (change !== undefined) this.tell(change);
+  }
+
+  /**
+   * The list the session loads when READY (or RESUMED), before the game is told `ready`: the
+   * first of a session is the initial state, read with getRelationships / getRelationshipHandle
+   * (no callback, as the Social SDK loads relationships when it connects); a later one (a
+   * session that came back) calls back for what changed while it was away.
+   */
+  async loadOnReady(): Promise<void> {
+    // A RESUMED session missed nothing (the platform replays what it missed): nothing to load.
+    if (this.loaded && !this.newSession) return;
+    this.newSession = false;
+    const before = this.loaded ? this.book.all() : null;
+    const mark = this.book.mark();
+    await this.refresh();
+    this.loaded = true;
+    if (before === null) return;
+    // Users an event told of meanwhile were called back already.
+    const told = this.book.touchedSince(mark);
+    for (const change of differences(before, this.book.all())) if (!told.has(change.userId)) this.tell(change);
+  }
+
+  /** The game's session ended (not one reconnecting): the next READY is an initial state again. */
+  sessionStatus(status: string): void {
+    if (status === 'disconnected') this.loaded = false;
+  }
+
+  private tell(change: RelationshipChange): void {
     if (change.isDiscordRelationshipUpdate) {
       if (change.created) this.callbacks.relationshipCreated?.(change.userId, change.type);
       else this.callbacks.relationshipDeleted?.(change.userId);
@@ -193,4 +222,25 @@ export class ClientRelationships {
       // The events keep the cache current; the next list or change asks again.
     }
   }
+}
+
+/** What changed between two lists of the cache: each kind of relationship created (or changed type) or ended. */
+function differences(before: readonly RelationshipHandle[], after: readonly RelationshipHandle[]): RelationshipChange[] {
+  const old = new Map(before.map((handle) => [handle.id, handle]));
+  const now = new Map(after.map((handle) => [handle.id, handle]));
+  const changes: RelationshipChange[] = [];
+  for (const id of new Set([...old.keys(), ...now.keys()])) {
+    for (const discord of [true, false]) {
+      const was = typeOf(old.get(id), discord);
+      const is = typeOf(now.get(id), discord);
+      if (was === is) continue;
+      changes.push(is === RelationshipType.None ? { userId: id, isDiscordRelationshipUpdate: discord, created: false, type: was } : { userId: id, isDiscordRelationshipUpdate: discord, created: true, type: is });
+    }
+  }
+  return changes;
+}
+
+function typeOf(handle: RelationshipHandle | undefined, discord: boolean): RelationshipType {
+  if (handle === undefined) return RelationshipType.None;
+  return discord ? handle.discordRelationshipType : handle.gameRelationshipType;
 }

@@ -4,6 +4,8 @@ import type { PlatformDispatch, WireReady } from './wire/gateway.js';
 import type { WirePresence, WireRelationshipEvent } from './wire/objects.js';
 
 const RELATIONSHIP_BLOCKED = 2;
+/** Users met outside relationships kept for getUser (the newest). */
+const MET_KEPT = 5000;
 
 const STATUS_NAMES: Readonly<Record<string, StatusType>> = {
   online: StatusType.Online,
@@ -45,6 +47,8 @@ export interface ClientUsersOptions {
 export class ClientUsers implements UserSource {
   private me: WireUser | undefined;
   private readonly users = new Map<string, WireUser>();
+  /** Users the game met outside relationships (lobby members, message authors, invite senders), the newest MET_KEPT. */
+  private readonly met = new Map<string, WireUser>();
   private readonly relationshipTypes = new Map<string, number>();
   private readonly presences = new Map<string, Presence>();
   private sessionUp = false;
@@ -56,7 +60,7 @@ export class ClientUsers implements UserSource {
     return this.me === undefined ? undefined : new UserHandle(this.me.id, this, this.me);
   }
 
-  /** Client::GetUser: the player or one of the player's relationships, else undefined. */
+  /** Client::GetUser: the player, one of the player's relationships or a user the game met (a lobby member, a message's author, an invite's sender), else undefined. */
   get(userId: string): UserHandle | undefined {
     const user = this.user(userId);
     return user === undefined ? undefined : new UserHandle(userId, this, user);
@@ -64,8 +68,26 @@ export class ClientUsers implements UserSource {
 
   user(id: string): WireUser | undefined {
     if (this.me === undefined) return undefined;
-    return this.me.id === id ? this.me : (this.users.get(id) ?? this.options.related?.(id));
+    return this.me.id === id ? this.me : (this.users.get(id) ?? this.met.get(id) ?? this.options.related?.(id));
   }
+
+  /**
+   * A user object the platform sent with something the game was told of (a lobby member, a
+   * message's author): kept for getUser, and the newest fields win (a handle taken before shows
+   * them). The player's own and their relationships' entries are brought up to date too.
+   */
+  readonly meet = (user: WireUser | undefined): void => {
+    if (user === undefined || user.id === '') return;
+    if (this.me?.id === user.id) {
+      this.me = { ...this.me, ...user };
+      return;
+    }
+    const known = this.users.get(user.id);
+    if (known !== undefined) this.users.set(user.id, { ...known, ...user });
+    this.met.delete(user.id);
+    this.met.set(user.id, { ...this.options.related?.(user.id), ...user });
+    if (this.met.size > MET_KEPT) this.met.delete(this.met.keys().next().value as string);
+  };
 
   status(id: string): StatusType {
     if (this.relationshipTypes.get(id) === RELATIONSHIP_BLOCKED) return StatusType.Blocked;
@@ -113,7 +135,9 @@ export class ClientUsers implements UserSource {
   }
 
   private ready(ready: WireReady): void {
-    this.reset();
+    this.reset(false);
+    // READY is the session up (the status `ready` follows once the relationships are loaded).
+    this.sessionUp = true;
     this.me = ready.user;
     for (const relationship of ready.relationships ?? []) this.relationship(relationship);
     for (const presence of ready.presences ?? []) this.presences.set(presence.user.id, presenceOf(presence));
@@ -132,7 +156,9 @@ export class ClientUsers implements UserSource {
     this.presences.delete(userId);
   }
 
-  private reset(): void {
+  /** Forgets the session's state; `all` (the session ended) the users met too, else they stay for the next READY. */
+  private reset(all = true): void {
+    if (all) this.met.clear();
     this.me = undefined;
     this.users.clear();
     this.relationshipTypes.clear();

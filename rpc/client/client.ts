@@ -14,6 +14,7 @@ import { PlatformSession, type PlatformStatus } from './platform-session.js';
 import { ClientDms } from './client-dms.js';
 import { ClientRelationships, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type UpdateRelationshipCallback } from './client-relationships.js';
 import { ClientUsers } from './client-users.js';
+import { CLIENT_CALL_RULES, guardCalls } from './call-args.js';
 import type { UserHandle } from './user-handle.js';
 import { ClientGuilds } from './client-guilds.js';
 import type { GuildChannel, GuildMinimal } from './guild-api.js';
@@ -129,6 +130,8 @@ export interface TokenOutcome {
   readonly token: oauth.TokenResponse | null;
 }
 
+/** RPC error 4009: Companion refused the token (invalid, or another account's). */
+const INVALID_TOKEN = 4009;
 const EVENT_JOIN = 'ACTIVITY_JOIN';
 const EVENT_JOIN_REQUEST = 'ACTIVITY_JOIN_REQUEST';
 const EVENT_INVITE = 'ACTIVITY_INVITE';
@@ -154,15 +157,18 @@ export class Client {
   private applicationId: string | undefined;
   private httpTimeoutMs = oauth.DEFAULT_HTTP_TIMEOUT_MS;
   /** Lobbies, through the game's own platform session (its Bearer token from updateToken). */
-  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly lobbies = new ClientLobbies(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), {
+    meet: (user) => this.users.meet(user),
+    get: (userId) => this.users.get(userId),
+  });
   /** Direct messages between players of the game, through the same session. */
-  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
+  private readonly dms = new ClientDms(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), this.lobbies.remember, this.lobbies.forget);
   /** The player's relationships, through the same session. */
-  private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
   private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase(), related: (userId) => this.relationships.relatedUser(userId) });
   /** The player's guilds and their channels, through the same session. */
-  private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform: PlatformSession;
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
@@ -180,6 +186,13 @@ export class Client {
     }
   });
   private lastReady: ReadyData | null = null;
+  /**
+   * The token of updateToken, for the game's own platform session and calls. The RPC link keeps
+   * its own copy to AUTHENTICATE after reconnects, dropped when Companion refuses it (another
+   * account's, e.g. a provisional player's on a machine where Companion is signed in as someone
+   * else) while the game's session keeps playing with it.
+   */
+  private gameToken: string | null = null;
   private statusCallback: StatusCallback | undefined;
   private joinCallback: ((joinSecret: string) => void) | undefined;
   private joinRequestCallback: ((user: RpcUserSummary, request: ActivityJoinRequest) => void) | undefined;
@@ -197,7 +210,7 @@ export class Client {
     });
     this.platform = new PlatformSession({
       platformBase: () => this.platformBase(),
-      token: () => this.connection.currentAccessToken,
+      token: () => this.gameToken,
       timeoutMs: () => this.httpTimeoutMs,
       dispatch: (event) => {
         this.lobbies.dispatch(event);
@@ -206,7 +219,11 @@ export class Client {
       },
       ...(options.platformConnection?.backoff === undefined ? {} : { backoff: options.platformConnection.backoff }),
       log: this.logger,
-      statusChanged: (status) => this.users.sessionStatus(status),
+      statusChanged: (status) => {
+        this.users.sessionStatus(status);
+        this.relationships.sessionStatus(status);
+      },
+      loadOnReady: () => this.relationships.loadOnReady().catch((error: unknown) => this.logger.warning('the relationships could not be loaded when the session was ready', { error })),
       tokenRefused: () => this.tokenEnd.report({ reason: 'invalid', code: 4004, message: 'the platform no longer accepts the token' }),
     });
     this.connection = new SdkConnection({
@@ -238,6 +255,7 @@ export class Client {
     this.connection.on('restore-failed', (cmd, error) => this.logger.warning('could not restore state after connecting', { cmd, code: error.code, message: error.message }));
     this.connection.on('event', (evt, data) => this.onEvent(evt, data));
     this.connection.on('token-invalidated', (info) => {
+      this.gameToken = null;
       this.logger.warning('the access token was dropped: it is no longer sent after reconnects', { reason: info.reason, code: info.code, message: info.message });
       this.tokenEnd.report(info);
     });
@@ -303,6 +321,15 @@ export class Client {
   /** Client::GetStatus. */
   getStatus(): ConnectionStatus {
     return this.connection.status;
+  }
+
+  /**
+   * The platform the SDK calls **(ours)**: the `platformBase` option, else the one Companion
+   * named in its READY (`config.api_endpoint`: Companion's emulator or platform), else
+   * https://discord.com. Token calls and updateToken ask Companion first when nothing named it yet.
+   */
+  getPlatformBase(): string {
+    return this.platformBase();
   }
 
   /** The signed-in user of the last READY (null before the first). */
@@ -548,7 +575,7 @@ export class Client {
    */
   async getProvisionalToken(applicationId: string | bigint, externalAuthType: provisional.ExternalAuthType | string, externalAuthToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
     this.logger.addSecret(externalAuthToken);
-    return this.tokenCall(callback, (common) => provisional.getProvisionalToken({ ...common, applicationId, externalAuthType, externalAuthToken }));
+    return this.tokenCall(callback, (common) => provisional.getProvisionalToken({ ...common, applicationId, externalAuthType, externalAuthToken }), applicationId);
   }
 
   /**
@@ -594,7 +621,7 @@ export class Client {
 
   /** Client::GetUserApplicationProfiles: the player's profile with the game's identity provider (none for a player who never came through one). */
   async getUserApplicationProfiles(callback?: (result: ClientResult, profiles: readonly provisional.UserApplicationProfile[]) => void): Promise<{ result: ClientResult; profiles: readonly provisional.UserApplicationProfile[] }> {
-    const outcome = await attempt(() => provisional.getUserApplicationProfiles({ platformBase: this.platformBase(), token: this.connection.currentAccessToken ?? '', timeoutMs: this.httpTimeoutMs }));
+    const outcome = await attempt(() => provisional.getUserApplicationProfiles({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
     const profiles = outcome.value ?? [];
     callback?.(outcome.result, profiles);
     return { result: outcome.result, profiles };
@@ -622,8 +649,9 @@ export class Client {
     return result;
   }
 
-  private async tokenCall(callback: TokenCallback | undefined, call: (common: { platformBase: string; timeoutMs: number }) => Promise<oauth.TokenResponse>): Promise<TokenOutcome> {
+  private async tokenCall(callback: TokenCallback | undefined, call: (common: { platformBase: string; timeoutMs: number }) => Promise<oauth.TokenResponse>, applicationId?: string | bigint): Promise<TokenOutcome> {
     let outcome: TokenOutcome;
+    await this.discoverPlatform(applicationId);
     try {
       const token = await call({ platformBase: this.platformBase(), timeoutMs: this.httpTimeoutMs });
       this.logger.addSecret(token.accessToken);
@@ -653,12 +681,19 @@ export class Client {
       result = ClientResult.validation(`unsupported token type ${tokenType} (only Bearer)`);
     } else {
       this.logger.addSecret(token);
+      await this.discoverPlatform(undefined);
+      this.gameToken = token;
       this.connection.setAccessToken(token);
       this.tokenEnd.renew();
       // The game's own session to the platform (again, with this token), and its end watched.
       this.platform.restart();
       void this.tokenExpiry.watch(token);
       result = await this.send('AUTHENTICATE', { access_token: token }, true);
+      if (result.type === 'RpcError' && result.errorCode === INVALID_TOKEN && this.connection.currentAccessToken === token) {
+        // Companion does not hold this token (another account's): not sent again after reconnects; the game's session keeps it.
+        this.connection.setAccessToken(null);
+        this.logger.info('Companion does not take this token; the game plays with it on its own platform session', { code: result.errorCode });
+      }
     }
     callback?.(result);
     return result;
@@ -1081,6 +1116,25 @@ export class Client {
     return typeof host === 'string' && /^[A-Za-z0-9.-]+(:\d+)?$/.test(host) ? `https://${host}` : 'https://cdn.discordapp.com';
   }
 
+  /**
+   * Without a `platformBase` option and before any READY: Companion is asked which platform it
+   * uses (discovery and handshake as the application, then READY's `config.api_endpoint`), so
+   * a game that never calls connect() (a provisional account's) needs no URL of its own. No
+   * Companion, or no application id: nothing changes (https://discord.com).
+   */
+  private async discoverPlatform(applicationId: string | bigint | undefined): Promise<void> {
+    if (this.options.platformBase !== undefined || this.lastReady !== null || this.connection.isReady) return;
+    let id = this.applicationId;
+    if (id === undefined && applicationId !== undefined) {
+      try {
+        id = toU64String(applicationId, 'applicationId');
+      } catch {
+        return;
+      }
+    }
+    if (id !== undefined) await this.connectAs(id);
+  }
+
   /** The platform base: the option, else the origin of READY's api_endpoint (`//host:port/api`), else https://discord.com. */
   private platformBase(): string {
     if (this.options.platformBase !== undefined) return this.options.platformBase;
@@ -1212,6 +1266,9 @@ export class Client {
     };
   }
 }
+
+// Every call's arguments are checked before the network (call-args.ts), in one place.
+guardCalls(Client.prototype, CLIENT_CALL_RULES);
 
 const ABORTED = Symbol('aborted');
 

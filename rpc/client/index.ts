@@ -108,6 +108,7 @@ export {
 } from './connection/index.js';
 
 export type { LinkedChannelHandle, LobbyCallbacks, LobbyHandle, LobbyMemberHandle, MessageHandle, Metadata } from './client-lobbies.js';
+export { ActivityActionTypes, AdditionalContentType, type AdditionalContent, type MessageActivityInvite } from './message-content.js';
 export type { PlatformStatus } from './platform-session.js';
 export { RelationshipKind, RelationshipType, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type RelationshipKindName, type UpdateRelationshipCallback } from './client-relationships.js';
 export { avatarUrlOf, StatusType, UserHandle, type GameActivity, type WireUser } from './user-handle.js';

@@ -1,5 +1,7 @@
 import { answerOf, bearerCall, type BearerCallOptions } from './platform-request.js';
-import type { WireLobby, WireLobbyMember, WireMessage } from './wire/objects.js';
+import type { WireLobby, WireLobbyMember, WireMessage, WireUser } from './wire/objects.js';
+import { activityInviteOf, additionalContentOf, type AdditionalContent, type MessageActivityInvite } from './message-content.js';
+import type { UserHandle } from './user-handle.js';
 import { LobbyAnswerSchema, MessageAnswerSchema, MessageListSchema } from './wire/http.js';
 
 /**
@@ -20,6 +22,8 @@ export interface LobbyMemberHandle {
   readonly canLinkLobby: boolean;
   /** Whether the member has a session open with the platform. */
   readonly connected: boolean;
+  /** LobbyMemberHandle::User: the member as a live UserHandle (the Client's lobbies give it; undefined for a handle made elsewhere). */
+  user(): UserHandle | undefined;
 }
 
 /** The guild text channel linked to a lobby (LobbyHandle::LinkedChannel). */
@@ -54,6 +58,14 @@ export interface MessageHandle {
   readonly moderationMetadata: Metadata;
   /** A name the game's server gave the author in this lobby, when it did. */
   readonly additionalName: string | null;
+  /** The platform's message type: 0 (DEFAULT) for chat, invites and join requests alike (tell those apart by `activityInvite`). */
+  readonly type: number;
+  /** The invite (`Join`) or join request (`JoinRequest`) the DM carries, null for a chat message (discordpp::ActivityInvite's fields). Such a DM's `content` is the sender's optional text, often ''. */
+  readonly activityInvite: MessageActivityInvite | null;
+  /** MessageHandle::AdditionalContent: a poll, thread, voice message, attachments, stickers or embeds the game likely cannot show; null when there is none. */
+  readonly additionalContent: AdditionalContent | null;
+  /** MessageHandle::SentFromGame: a game sent it (it names an application). */
+  readonly sentFromGame: boolean;
 }
 
 /** The options of a call with the game's own token. */
@@ -78,9 +90,21 @@ export function toLobbyHandle(lobby: WireLobby): LobbyHandle {
   };
 }
 
+/** The user objects the platform sent with members and message authors, for the Client's user cache (usersOf). */
+const sentUsers = new WeakMap<object, WireUser>();
+
+/** The user the platform sent with this member or message (its author), if it sent one with a username. */
+export function sentUserOf(handle: LobbyMemberHandle | MessageHandle): WireUser | undefined {
+  return sentUsers.get(handle);
+}
+
+const noUser = (): undefined => undefined;
+
 export function toMemberHandle(member: WireLobbyMember): LobbyMemberHandle {
   const flags = member.flags ?? 0;
-  return { id: member.id, metadata: metadataOf(member.metadata), flags, canLinkLobby: (flags & 1) !== 0, connected: member.connected === true };
+  const handle: LobbyMemberHandle = { id: member.id, metadata: metadataOf(member.metadata), flags, canLinkLobby: (flags & 1) !== 0, connected: member.connected === true, user: noUser };
+  if (member.user !== undefined) sentUsers.set(handle, member.user);
+  return handle;
 }
 
 /** Epoch ms of an ISO 8601 time; 0 when there is none or it does not parse. */
@@ -91,7 +115,7 @@ function epochOf(time: string | null | undefined): number {
 
 /** A message as the platform sent it (checked) in the SDK's shape. */
 export function toMessageHandle(message: WireMessage): MessageHandle {
-  return {
+  const handle: MessageHandle = {
     id: message.id,
     content: message.content ?? '',
     authorId: message.author?.id ?? '',
@@ -103,7 +127,14 @@ export function toMessageHandle(message: WireMessage): MessageHandle {
     metadata: metadataOf(message.metadata),
     moderationMetadata: metadataOf(message.moderation_metadata),
     additionalName: message.additional_name ?? null,
+    type: message.type ?? 0,
+    activityInvite: activityInviteOf(message),
+    additionalContent: additionalContentOf(message),
+    sentFromGame: message.application_id !== undefined && message.application_id !== null,
   };
+  const author = message.author;
+  if (author !== undefined && typeof author.username === 'string') sentUsers.set(handle, author as WireUser);
+  return handle;
 }
 
 /** An answer that is a lobby, in the SDK's shape. */

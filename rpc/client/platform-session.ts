@@ -21,6 +21,12 @@ export interface PlatformSessionOptions {
   readonly tokenRefused: () => void;
   /** Each status of the connection, for the SDK's own state (statusCallback is the game's). */
   readonly statusChanged?: (status: PlatformStatus) => void;
+  /**
+   * What the SDK loads once the session is READY (or RESUMED) before it reports `ready`: the
+   * relationship list, so that at `ready` the game reads the initial state (a failure is the
+   * loader's to log: `ready` comes all the same).
+   */
+  readonly loadOnReady?: () => Promise<void>;
   readonly log?: SessionLog;
   /** The gateway's reconnect backoff (tests shorten it). */
   readonly backoff?: ConstructorParameters<typeof PlatformGateway>[0]['backoff'];
@@ -40,6 +46,10 @@ export class PlatformSession {
   private readonly log: SessionLog;
   /** The current token got READY once: a later 4004 means it was revoked or expired, not that it never had the scopes. */
   private tokenWorked = false;
+  /** The status the game is told: the gateway's, except that `ready` waits for loadOnReady. */
+  private reported: PlatformStatus = 'disconnected';
+  /** Counts the gateway's statuses, so a load that ends after the next one reports nothing. */
+  private generation = 0;
 
   constructor(private readonly options: PlatformSessionOptions) {
     this.log = options.log ?? SILENT;
@@ -50,11 +60,17 @@ export class PlatformSession {
       ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
     });
     this.gateway.on('status', (status, detail) => {
-      if (status === 'ready') this.tokenWorked = true;
-      this.guarded('status', () => {
-        options.statusChanged?.(status);
-        this.statusCallback?.(status, detail);
-      });
+      this.generation += 1;
+      if (status !== 'ready') return this.report(status, detail);
+      this.tokenWorked = true;
+      // The READY (or RESUMED) dispatch follows this status at once: the load starts after it.
+      const generation = this.generation;
+      void Promise.resolve()
+        .then(() => options.loadOnReady?.())
+        .catch(() => undefined)
+        .then(() => {
+          if (generation === this.generation) this.report('ready', detail);
+        });
     });
     this.gateway.on('dispatch', (event) => this.guarded(event.t, () => options.dispatch(event)));
     // A token without the gateway's scopes (a game that asked only for `identify rpc`) is no
@@ -64,8 +80,9 @@ export class PlatformSession {
     });
   }
 
+  /** The gateway's status, except that `ready` comes once loadOnReady finished. */
   get status(): PlatformStatus {
-    return this.gateway.status;
+    return this.reported;
   }
 
   /** With the current token: a new connection (a token change identifies again). */
@@ -77,6 +94,14 @@ export class PlatformSession {
 
   stop(): void {
     this.gateway.stop();
+  }
+
+  private report(status: PlatformStatus, detail: string | null): void {
+    this.reported = status;
+    this.guarded('status', () => {
+      this.options.statusChanged?.(status);
+      this.statusCallback?.(status, detail);
+    });
   }
 
   /** A game callback that throws is the game's bug: logged, and the connection goes on. */

@@ -71,6 +71,11 @@ export class RelationshipBook {
     return this.events;
   }
 
+  /** The users an event touched after `mark` (what they are now, an event said). */
+  touchedSince(mark: number): Set<string> {
+    return new Set([...this.touched].filter(([, at]) => at > mark).map(([id]) => id));
+  }
+
   /** The platform's list, asked for at `mark`: every user no event touched since gets what it says. */
   replace(mark: number, list: readonly WireRelationship[]): void {
     const fresh = new Map(list.map((entry) => [entry.id, entry]));

@@ -555,7 +555,15 @@ export class LobbyService {
   }
 
   private memberView(lobby: LobbyState, id: string, member: MemberState): LobbyMember {
-    return { id, metadata: member.metadata, flags: member.flags, connected: this.deps.connected(id, lobby.applicationId), ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}) };
+    const user = this.deps.user(id);
+    return {
+      id,
+      metadata: member.metadata,
+      flags: member.flags,
+      connected: this.deps.connected(id, lobby.applicationId),
+      ...(member.additionalName !== null ? { additional_name: member.additionalName } : {}),
+      ...(user !== undefined ? { user } : {}),
+    };
   }
 
   private view(lobby: LobbyState): Lobby {

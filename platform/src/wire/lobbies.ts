@@ -17,6 +17,8 @@ export interface LobbyMember {
   readonly connected: boolean;
   /** **(ours: the field)** The display name the game's server gave the member; it goes with their messages. Absent when none. */
   readonly additional_name?: string;
+  /** **(ours: the public docs' member object has no user)** The member's user as others see them, so a game can show a stranger's name and avatar (the Social SDK's LobbyMemberHandle::User). */
+  readonly user?: PlatformUser;
 }
 
 /** The guild text channel linked to a lobby (the public docs' `linked_channel`: a channel object). */

@@ -28,6 +28,8 @@ export const LobbyMemberSchema = v.object({
   metadata: v.exactOptional(maybe(MetadataSchema)),
   flags: v.exactOptional(v.number()),
   connected: v.exactOptional(v.boolean()),
+  /** The member's user (the emulator sends it: LobbyMemberHandle::User). */
+  user: v.exactOptional(WireUserSchema),
 });
 
 export const LinkedChannelSchema = v.object({ id: str, name: v.exactOptional(str), guild_id: v.exactOptional(str) });
@@ -40,11 +42,39 @@ export const LobbySchema = v.object({
   linked_channel: v.exactOptional(maybe(LinkedChannelSchema)),
 });
 
+/** A message's author: its id at least; a full user object when the platform sends one. */
+const AuthorSchema = v.looseObject({
+  id: str,
+  username: v.exactOptional(str),
+  global_name: v.exactOptional(maybe(str)),
+  avatar: v.exactOptional(maybe(str)),
+  provisional: v.exactOptional(v.boolean()),
+});
+
+/** A message's `activity` (an invite: type 1 JOIN; a join request: type 5 JOIN_REQUEST). */
+export const MessageActivitySchema = v.object({
+  type: v.number(),
+  party_id: v.exactOptional(str),
+  /** The emulator's mark on a join request its recipient declined. */
+  declined: v.exactOptional(v.boolean()),
+});
+
 /** A channel or lobby message. */
 export const MessageSchema = v.object({
   id: str,
+  /** The platform's message type (0 DEFAULT: invites and join requests too). */
+  type: v.exactOptional(v.number()),
+  flags: v.exactOptional(v.number()),
   content: v.exactOptional(str),
-  author: v.exactOptional(v.object({ id: str })),
+  author: v.exactOptional(AuthorSchema),
+  activity: v.exactOptional(maybe(MessageActivitySchema)),
+  /** The emulator's invites: epoch ms after which the invite can no longer be accepted. */
+  invite_expires_at: v.exactOptional(v.number()),
+  attachments: v.exactOptional(maybe(v.array(v.unknown()))),
+  embeds: v.exactOptional(maybe(v.array(v.unknown()))),
+  sticker_items: v.exactOptional(maybe(v.array(v.unknown()))),
+  poll: v.exactOptional(maybe(v.looseObject({ question: v.exactOptional(v.looseObject({ text: v.exactOptional(maybe(str)) })) }))),
+  thread: v.exactOptional(maybe(v.looseObject({ name: v.exactOptional(maybe(str)) }))),
   lobby_id: v.exactOptional(maybe(str)),
   channel_id: v.exactOptional(str),
   application_id: v.exactOptional(maybe(str)),
@@ -82,6 +112,7 @@ export type WireUser = v.InferOutput<typeof WireUserSchema>;
 export type WireLobby = v.InferOutput<typeof LobbySchema>;
 export type WireLobbyMember = v.InferOutput<typeof LobbyMemberSchema>;
 export type WireMessage = v.InferOutput<typeof MessageSchema>;
+export type WireMessageActivity = v.InferOutput<typeof MessageActivitySchema>;
 export type WireActivity = v.InferOutput<typeof ActivitySchema>;
 export type WirePresence = v.InferOutput<typeof PresenceSchema>;
 export type WireRelationshipEvent = v.InferOutput<typeof RelationshipSchema>;

@@ -1,17 +1,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChannelType, Client, StatusType, type ClientResult, type GuildChannel } from '../../client/index.js';
 import { getToken } from '../../client/oauth-http.js';
+import { desktopSession } from './support/desktop-session.js';
 import { downgradeToStateFile, rpcAuthorizationCode, SEED_APP_ID, startTestPlatform, type TestPlatform } from './support/platform.js';
 
 const clients: Client[] = [];
-const sockets: WebSocket[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.terminate();
   for (const client of clients.splice(0)) await client.disconnect();
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
@@ -25,25 +23,6 @@ async function game(platform: TestPlatform, username: string, scope = 'identify 
   clients.push(client);
   expect((await client.updateToken('Bearer', token.accessToken)).successful).toBe(true);
   return client;
-}
-
-/** The player's own desktop session (a user token on the gateway) playing with `activities`; resolves at READY. */
-async function desktopSession(platform: TestPlatform, username: string, activities: readonly object[]): Promise<WebSocket> {
-  const { url } = (await (await fetch(`${platform.url}/api/v10/gateway`)).json()) as { url: string };
-  const socket = new WebSocket(`${url}?v=10&encoding=json`);
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.on('error', reject);
-    socket.on('message', (data: WebSocket.RawData) => {
-      const message = JSON.parse(String(data)) as { op: number; t?: string };
-      if (message.op === 10) {
-        const presence = { since: null, activities, status: 'online', afk: false };
-        socket.send(JSON.stringify({ op: 2, d: { token: platform.loginToken(username), properties: { os: 'linux', browser: 'test', device: 'test' }, presence } }));
-      }
-      if (message.t === 'READY') resolve();
-    });
-  });
-  return socket;
 }
 
 const PLAYING = { name: 'Companion Demo Game', type: 0, state: 'In a party', party: { id: 'p1', size: [1, 4] } };

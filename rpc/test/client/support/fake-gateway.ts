@@ -31,6 +31,8 @@ export interface FakeGatewayOptions {
   readonly gatewayUrl?: (ask: number, fake: FakeGateway) => unknown;
   /** 200 answers of other routes, by `METHOD /api/v10/path` (no query); the body as it is when a string, else its JSON. */
   readonly answers?: Readonly<Record<string, unknown>>;
+  /** Answer a RESUME with INVALID_SESSION (the client identifies again: a new READY). */
+  readonly refuseResume?: boolean;
 }
 
 export const HELLO = { op: 10, d: { heartbeat_interval: 41_250 } };
@@ -124,7 +126,10 @@ export class FakeGateway {
       peer.received.push(frame);
       if (frame.op === 1) send({ op: 11 });
       if (frame.op === 2) peer.dispatch('READY', this.options.ready === undefined ? this.readyData() : this.options.ready(index, this));
-      if (frame.op === 6) peer.dispatch('RESUMED', null);
+      if (frame.op === 6) {
+        if (this.options.refuseResume === true) send({ op: 9, d: false });
+        else peer.dispatch('RESUMED', null);
+      }
     });
     for (const frame of this.options.hellos?.(index) ?? [HELLO]) send(frame);
   }
