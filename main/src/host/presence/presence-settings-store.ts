@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { SerialWrites } from '../../base/serial-writes.js';
 import {
   ARBITRATION_POLICIES,
   DEFAULT_PRESENCE_SETTINGS,
@@ -69,9 +70,7 @@ export class PresenceSettingsStore {
    */
   private readonly announcedApps = new Map<string, AnnouncedSlot>();
   private activityTick = 0;
-  private writing: Promise<void> = Promise.resolve();
-  /** A write is queued and has not started: later changes ride along with it. */
-  private queued: Promise<void> | undefined;
+  private readonly writes = new SerialWrites(() => this.writeNow());
 
   private constructor(
     private readonly dataDir: string,
@@ -141,20 +140,13 @@ export class PresenceSettingsStore {
   }
 
   /** Resolves when every change so far is on disk (or its write failed). */
-  async flush(): Promise<void> {
-    await this.writing.catch(() => undefined);
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   /** One write at a time; changes made while one runs are written by the next, together. */
   private save(): Promise<void> {
-    this.queued ??= this.writing
-      .catch(() => undefined)
-      .then(async () => {
-        this.queued = undefined;
-        await this.writeNow();
-      });
-    this.writing = this.queued;
-    return this.queued;
+    return this.writes.request();
   }
 
   private async writeNow(): Promise<void> {

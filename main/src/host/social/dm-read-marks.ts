@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
 import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { SerialWrites } from '../../base/serial-writes.js';
 
 export const DM_READ_FILE = 'dm-read.json';
 const FORMAT_VERSION = 1;
@@ -43,8 +44,7 @@ export interface DmReadMarksLogger {
 export class DmReadMarks {
   /** Player → friend → message id; both maps in recency order (least recent first). */
   private readonly players = new Map<string, Map<string, string>>();
-  private writing: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | undefined;
+  private readonly writes = new SerialWrites(() => this.writeNow());
 
   private constructor(
     private readonly dataDir: string,
@@ -87,20 +87,13 @@ export class DmReadMarks {
   }
 
   /** Resolves when every change so far is on disk (or its write failed). */
-  async flush(): Promise<void> {
-    await this.writing.catch(() => undefined);
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   /** One write at a time; changes made while one runs are written by the next, together. */
   private save(): Promise<void> {
-    this.queued ??= this.writing
-      .catch(() => undefined)
-      .then(async () => {
-        this.queued = undefined;
-        await this.writeNow();
-      });
-    this.writing = this.queued;
-    return this.queued;
+    return this.writes.request();
   }
 
   private async writeNow(): Promise<void> {
