@@ -186,11 +186,12 @@ export class Client {
     this.logger.error('a callback threw', { callback, error }),
   );
   /** Received invites, called back when their sender's presence makes them (in)valid (client-invite-updates.ts). */
-  private readonly inviteUpdates = new InviteUpdates<ActivityInvite>(
+  private readonly inviteUpdates = new InviteUpdates(
     {
       online: (userId) => isOnlineStatus(this.users.status(userId)),
       gameActivity: (userId) => this.users.gameActivity(userId),
       applicationId: () => this.applicationId,
+      me: () => this.users.current()?.id,
     },
     (error) => this.logger.error('a callback threw', { callback: 'activityInviteUpdated', error }),
   );

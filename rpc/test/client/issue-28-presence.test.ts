@@ -93,6 +93,26 @@ describe('issue 28 §1 sendActivityJoinRequest', () => {
   });
 });
 
+describe('issue 28 §1 setActivityInviteUpdatedCallback', () => {
+  it("without Companion, an invite DM to the game's session turns invalid when its sender leaves (offline), and valid when back in the party", async () => {
+    const platform = await startTestPlatform();
+    const bob = await ready(platform, 'bob');
+    const updated: [string, boolean][] = [];
+    expect((await bob.setActivityInviteUpdatedCallback((invite) => updated.push([invite.messageId, invite.isValid]))).successful).toBe(true);
+    const desktop = await desktopSession(platform, 'alice', [{ ...HOSTING, application_id: SEED_APP_ID }]);
+    const dm = await asPlayer<{ id: string }>(platform, 'alice', 'POST', '/users/@me/channels', { recipient_id: idOf(bob) });
+    // Companion sends alice's invite (ACTIVITY_INVITE_USER): a DM with the activity.
+    const invite = await asPlayer<{ id: string }>(platform, 'alice', 'POST', `/channels/${dm.id}/messages`, { content: '', activity: { type: 1, party_id: 'party-p28' }, application_id: SEED_APP_ID });
+    await vi.waitFor(() => expect(bob.getMessageHandle(invite.id)).not.toBeNull(), { timeout: 5000 });
+    expect(updated).toEqual([]);
+    desktop.close(1000);
+    await vi.waitFor(() => expect(updated).toEqual([[invite.id, false]]), { timeout: 5000 });
+    await desktopSession(platform, 'alice', [{ ...HOSTING, application_id: SEED_APP_ID }]);
+    await vi.waitFor(() => expect(updated).toEqual([[invite.id, false], [invite.id, true]]), { timeout: 5000 });
+    expect((await bob.setActivityInviteUpdatedCallback(undefined)).successful).toBe(true);
+  });
+});
+
 describe('issue 28 §1 getRelationshipsByGroup', () => {
   it('friends by group: playing this game, online elsewhere, offline; following their presence, with setRelationshipGroupsUpdatedCallback and setUserUpdatedCallback', async () => {
     const platform = await startTestPlatform();
