@@ -27,6 +27,9 @@ export interface ClientPresenceOptions {
  * message in their DM, the way Companion's own request goes).
  */
 export class ClientPresence {
+  /** The status last set (the player's own UserHandle shows it). */
+  chosen: StatusType | undefined;
+
   constructor(private readonly options: ClientPresenceOptions) {}
 
   /**
@@ -45,6 +48,7 @@ export class ClientPresence {
     if (name === undefined) return ClientResult.validation('status must be StatusType.Online, Idle, Dnd or Invisible');
     if (this.options.call().token === '') return ClientResult.failure('ClientNotReady', 'no access token: call updateToken first', { retryable: true });
     this.options.updatePresence({ since: null, activities: [], status: name, afk: false });
+    this.chosen = status;
     return ClientResult.ok();
   }
 

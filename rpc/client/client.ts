@@ -170,7 +170,12 @@ export class Client {
   /** The player's relationships, through the same session. */
   private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
-  private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase(), related: (userId) => this.relationships.relatedUser(userId) });
+  private readonly users = new ClientUsers({
+    applicationId: () => this.applicationId,
+    cdnBase: () => this.cdnBase(),
+    related: (userId) => this.relationships.relatedUser(userId),
+    ownStatus: () => this.presence.chosen,
+  });
   /** The player's guilds and their channels, through the same session. */
   private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */

@@ -44,6 +44,8 @@ describe('issue 28 §1 setOnlineStatus', () => {
     expect((await alice.setOnlineStatus(StatusType.Dnd, (result) => results.push(result.type))).successful).toBe(true);
     expect(results).toEqual(['None']);
     await vi.waitFor(() => expect(bob.getUser(aliceId)?.status()).toBe(StatusType.Dnd), { timeout: 5000 });
+    // The game's own handle of the player shows it too.
+    expect(alice.getCurrentUserV2()?.status()).toBe(StatusType.Dnd);
     await alice.setOnlineStatus(StatusType.Idle);
     await vi.waitFor(() => expect(bob.getUser(aliceId)?.status()).toBe(StatusType.Idle), { timeout: 5000 });
     await alice.setOnlineStatus(StatusType.Invisible);
