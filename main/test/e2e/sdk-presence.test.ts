@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthorizationArgs, Client, type ActivityInvite, type ActivityJoinRequest, type RpcUserSummary } from '../../../rpc/client/index.js';
+import { AuthorizationArgs, Client, StatusType, type ActivityInvite, type ActivityJoinRequest, type RpcUserSummary } from '../../../rpc/client/index.js';
 import { Recorder } from '../../../rpc/test/compat/helpers.js';
 import { CommandGameLauncher } from '../../src/host/social/game-launcher.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
@@ -60,6 +60,20 @@ async function signedIn(player: Player): Promise<Client> {
 async function bobSeesParty(): Promise<void> {
   await eventually(() => bob.host.friends.get(aliceId())?.presence.activities.find((a) => a.party?.id === 'party-28'), "bob's view of alice's party");
 }
+
+describe('issue 28 §1 setOnlineStatus (with the hosts)', () => {
+  it("the status alice's game sets is what bob's Companion shows of her, over her own Companion's online; invisible shows offline", async () => {
+    const game = await signedIn(alice);
+    await eventually(() => bob.host.friends.get(aliceId())?.presence.status === 'online', "bob's Companion sees alice online");
+    expect((await game.setOnlineStatus(StatusType.Dnd)).successful).toBe(true);
+    await eventually(() => bob.host.friends.get(aliceId())?.presence.status === 'dnd', "bob's Companion sees alice dnd");
+    await game.setOnlineStatus(StatusType.Invisible);
+    await eventually(() => bob.host.friends.get(aliceId())?.presence.status === 'offline', "bob's Companion sees alice offline");
+    // The game's session ends: her choice ends with it, and her Companion's online shows again.
+    await game.disconnect();
+    await eventually(() => bob.host.friends.get(aliceId())?.presence.status === 'online', "bob's Companion sees alice online again");
+  });
+});
 
 describe('issue 28 §1 sendActivityJoinRequest (with the hosts)', () => {
   it("bob's game asks to join alice: her game's join-request callback gets bob through her Companion; her yes reaches bob's game as an invite, whose acceptance gives the secret", async () => {
