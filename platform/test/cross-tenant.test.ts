@@ -285,3 +285,36 @@ describe("issue 25 §1: cross-tenant suite (another application's and another pl
     for (const client of [aliceB, aliceDesktop, bobDesktop, bobGameB]) client.close();
   });
 });
+
+describe("issue 28 §1: a game's status and join requests stay with its own player and application", () => {
+  it("a game sets only its own player's status; a join request is its token's application's, to a friend playing that application only", async () => {
+    const t = await setUpTenants();
+    const { platform } = t;
+    const hosting = (app: string) => ({ name: 'Game', type: 0, application_id: app, party: { id: 'party-b', size: [1, 4] as [number, number] }, secrets: { join: SECRETS.dmMessage } });
+    // bob's own client plays B with a joinable party; alice's is online.
+    const bobDesktop = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('bob'), { since: null, activities: [hosting(t.appB)], status: 'online', afk: false })).client;
+    const aliceDesktop = (await GatewayClient.ready(platform.gatewayUrl, t.userToken('alice'))).client;
+    // mallory's and alice's game-A sessions choose statuses: each only for its own player.
+    const malloryA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('mallory', t.appA))).client;
+    const aliceA = (await GatewayClient.ready(platform.gatewayUrl, await t.bearer('alice', t.appA))).client;
+    malloryA.send(3, { since: null, activities: [], status: 'invisible', afk: false });
+    aliceA.send(3, { since: null, activities: [], status: 'dnd', afk: false });
+    await malloryA.barrier();
+    await aliceA.barrier();
+    expect(platform.presence(t.ids.bob)).toMatchObject({ status: 'online', activities: [expect.objectContaining({ application_id: t.appB })] });
+    expect(platform.presence(t.ids.alice)?.status).toBe('dnd');
+    expect(JSON.stringify(platform.presence(t.ids.bob))).not.toContain(SECRETS.dmMessage);
+
+    const askBob = async (token: string, body: Record<string, unknown>) => {
+      const channel = (await api<{ id: string }>(platform, 'POST', '/api/v10/users/@me/channels', { token, body: { recipient_id: t.ids.bob } })).body;
+      return api(platform, 'POST', `/api/v10/channels/${channel.id}/messages`, { token, body: { activity: { type: 5 }, ...body } });
+    };
+    // alice's game A cannot ask for B (the body's application is refused), nor for A (bob plays B only).
+    expect((await askBob(await t.bearer('alice', t.appA), { application_id: t.appB })).status).toBe(400);
+    expect((await askBob(await t.bearer('alice', t.appA), {})).status).toBe(400);
+    // mallory plays B but is no friend of bob: refused; alice (a friend) playing B may ask.
+    expect(await askBob(await t.bearer('mallory', t.appB), {})).toMatchObject({ status: 403, body: { code: 50001 } });
+    expect((await askBob(await t.bearer('alice', t.appB), {})).status).toBe(200);
+    for (const client of [bobDesktop, aliceDesktop, malloryA, aliceA]) client.close();
+  });
+});

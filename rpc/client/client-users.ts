@@ -35,6 +35,8 @@ export interface ClientUsersOptions {
    * or a game request included, which READY and RELATIONSHIP_ADD do not carry), else undefined.
    */
   readonly related?: (userId: string) => WireUser | undefined;
+  /** The status the game set for the player (setOnlineStatus), shown as theirs while the session is up. */
+  readonly ownStatus?: () => StatusType | undefined;
 }
 
 /**
@@ -94,7 +96,7 @@ export class ClientUsers implements UserSource {
     const presence = this.presences.get(id);
     if (presence !== undefined) return presence.status;
     // The player's own presence is never sent to them: online while this session is.
-    if (id === this.me?.id) return this.sessionUp ? StatusType.Online : StatusType.Offline;
+    if (id === this.me?.id) return this.sessionUp ? (this.options.ownStatus?.() ?? StatusType.Online) : StatusType.Offline;
     return StatusType.Offline;
   }
 

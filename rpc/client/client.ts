@@ -17,6 +17,10 @@ import { ClientUsers } from './client-users.js';
 import { CLIENT_CALL_RULES, guardCalls } from './call-args.js';
 import type { UserHandle } from './user-handle.js';
 import { ClientGuilds } from './client-guilds.js';
+import { ClientPresence, steamLaunchCommand } from './client-presence.js';
+import { isOnlineStatus, RelationshipGroups, SocialChangeWatch, type RelationshipGroupType, type UserChangedCallback } from './client-relationship-groups.js';
+import { InviteUpdates } from './client-invite-updates.js';
+import type { StatusType } from './user-handle.js';
 import type { GuildChannel, GuildMinimal } from './guild-api.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
@@ -166,11 +170,37 @@ export class Client {
   /** The player's relationships, through the same session. */
   private readonly relationships = new ClientRelationships(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The player and the users the game's own session told of (getCurrentUserV2, getUser). */
-  private readonly users = new ClientUsers({ applicationId: () => this.applicationId, cdnBase: () => this.cdnBase(), related: (userId) => this.relationships.relatedUser(userId) });
+  private readonly users = new ClientUsers({
+    applicationId: () => this.applicationId,
+    cdnBase: () => this.cdnBase(),
+    related: (userId) => this.relationships.relatedUser(userId),
+    ownStatus: () => this.presence.chosen,
+  });
   /** The player's guilds and their channels, through the same session. */
   private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform: PlatformSession;
+  /** The player's status and join requests, through the same session (client-presence.ts). */
+  private readonly presence = new ClientPresence({
+    call: () => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }),
+    updatePresence: (presence) => this.platform.updatePresence(presence),
+  });
+  /** The unified friends list over the caches, and the user / group callbacks (client-relationship-groups.ts). */
+  private readonly groups = new RelationshipGroups({ relationships: () => this.relationships.cached(), user: (userId) => this.users.get(userId) });
+  private readonly socialWatch = new SocialChangeWatch({ relationships: () => this.relationships.cached(), user: (userId) => this.users.get(userId) }, (callback, error) =>
+    this.logger.error('a callback threw', { callback, error }),
+  );
+  /** Received invites, called back when their sender's presence makes them (in)valid (client-invite-updates.ts). */
+  private readonly inviteUpdates = new InviteUpdates(
+    {
+      online: (userId) => isOnlineStatus(this.users.status(userId)),
+      gameActivity: (userId) => this.users.gameActivity(userId),
+      applicationId: () => this.applicationId,
+      me: () => this.users.current()?.id,
+    },
+    (error) => this.logger.error('a callback threw', { callback: 'activityInviteUpdated', error }),
+  );
+  private joinWithApplicationCallback: ((applicationId: string, joinSecret: string) => void) | undefined;
   /** The token's end, reported through the token expiration callback shortly before (token-expiry.ts). */
   private readonly tokenExpiry = new TokenExpiryWatch({
     platformBase: () => this.platformBase(),
@@ -213,9 +243,12 @@ export class Client {
       token: () => this.gameToken,
       timeoutMs: () => this.httpTimeoutMs,
       dispatch: (event) => {
+        const before = this.socialWatch.before(event);
         this.lobbies.dispatch(event);
         this.relationships.dispatch(event);
         this.users.dispatch(event);
+        this.socialWatch.after(before);
+        this.inviteUpdates.dispatched(event);
       },
       ...(options.platformConnection?.backoff === undefined ? {} : { backoff: options.platformConnection.backoff }),
       log: this.logger,
@@ -810,7 +843,46 @@ export class Client {
   /** Client::SetActivityJoinCallback: `callback(joinSecret)` on ACTIVITY_JOIN (the player joined a friend; a join that launched the game arrives right after this subscription). undefined removes it. */
   async setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<ClientResult> {
     this.joinCallback = callback;
-    return callback === undefined ? this.unsubscribe(EVENT_JOIN) : this.subscribe(EVENT_JOIN);
+    return callback === undefined && this.joinWithApplicationCallback === undefined ? this.unsubscribe(EVENT_JOIN) : this.subscribe(EVENT_JOIN);
+  }
+
+  /** Client::SetActivityJoinWithApplicationCallback: `callback(applicationId, joinSecret)` on ACTIVITY_JOIN, beside setActivityJoinCallback's (the application is this game's). */
+  async setActivityJoinWithApplicationCallback(callback: ((applicationId: string, joinSecret: string) => void) | undefined): Promise<ClientResult> {
+    this.joinWithApplicationCallback = callback;
+    return callback === undefined && this.joinCallback === undefined ? this.unsubscribe(EVENT_JOIN) : this.subscribe(EVENT_JOIN);
+  }
+
+  /**
+   * Client::SetActivityInviteUpdatedCallback: `callback(invite)` when a received invite's
+   * validity changes (its sender left the party or went offline, or came back), as the game's
+   * own session (updateToken) hears their presence. Subscribes to ACTIVITY_INVITE to know the invites.
+   */
+  async setActivityInviteUpdatedCallback(callback: ((invite: ActivityInvite) => void) | undefined): Promise<ClientResult> {
+    this.inviteUpdates.callback = callback;
+    if (callback === undefined) return this.inviteCreatedCallback === undefined ? this.unsubscribe(EVENT_INVITE) : ClientResult.ok();
+    return this.subscribe(EVENT_INVITE);
+  }
+
+  /** Client::SendActivityJoinRequest: asks a friend playing this game with a joinable party to let the player join (client-presence.ts). */
+  sendActivityJoinRequest(userId: string, callback?: ResultCallback): Promise<ClientResult> {
+    return this.presence.sendActivityJoinRequest(userId, callback);
+  }
+
+  /** Client::SetOnlineStatus: the status friends see (Online, Idle, Dnd, Invisible), through the game's own session (client-presence.ts). */
+  setOnlineStatus(status: StatusType, callback?: ResultCallback): Promise<ClientResult> {
+    return this.presence.setOnlineStatus(status, callback);
+  }
+
+  /** Client::RegisterLaunchSteamApplication: registerLaunchCommand with the desktop's opener of `steam://rungameid/<steamAppId>`, as the C library registers a Steam game. */
+  async registerLaunchSteamApplication(applicationId: string | bigint, steamAppId: number): Promise<boolean> {
+    let command: string[];
+    try {
+      command = steamLaunchCommand(steamAppId);
+    } catch (error) {
+      this.logger.error('launch command not registered', { error });
+      return false;
+    }
+    return this.registerLaunchCommand(applicationId, command);
   }
 
   /** Client::SetActivityJoinRequestCallback: `callback(user, request)` on ACTIVITY_JOIN_REQUEST; answer with sendActivityJoinRequestReply(user.id, ...). */
@@ -886,6 +958,26 @@ export class Client {
   /** Client::GetRelationships, asked of the platform: every user with a relationship, platform-wide or in this game (both types on each handle). */
   getRelationships(): Promise<{ result: ClientResult; relationships: readonly RelationshipHandle[] }> {
     return this.relationships.list();
+  }
+
+  /** Client::GetRelationshipsByGroup: the friends in a group of the unified friends list, from the caches (client-relationship-groups.ts). */
+  getRelationshipsByGroup(groupType: RelationshipGroupType): RelationshipHandle[] {
+    return this.groups.byGroup(groupType);
+  }
+
+  /** Client::SearchFriendsByUsername: friends whose username or display name matches, closest first (client-relationship-groups.ts). */
+  searchFriendsByUsername(searchStr: string): UserHandle[] {
+    return this.groups.search(searchStr);
+  }
+
+  /** Client::SetRelationshipGroupsUpdatedCallback: `callback(userId)` when a friend's entry in the friends list changes. */
+  setRelationshipGroupsUpdatedCallback(callback: UserChangedCallback | undefined): void {
+    this.socialWatch.groupsUpdated = callback;
+  }
+
+  /** Client::SetUserUpdatedCallback: `callback(userId)` when a user the session knows changes name, avatar, status or game activity. */
+  setUserUpdatedCallback(callback: UserChangedCallback | undefined): void {
+    this.socialWatch.userUpdated = callback;
   }
 
   /** Client::GetRelationshipHandle: the relationship with the user as the SDK knows it now (kept current by the game's session); both types None when there is none. */
@@ -1219,7 +1311,11 @@ export class Client {
     try {
       switch (evt) {
         case EVENT_JOIN:
-          if (typeof payload['secret'] === 'string') this.joinCallback?.(payload['secret']);
+          if (typeof payload['secret'] === 'string') {
+            this.joinCallback?.(payload['secret']);
+            // Companion sends a join only to the games of its application: this one.
+            this.joinWithApplicationCallback?.(this.applicationId ?? '', payload['secret']);
+          }
           return;
         case EVENT_JOIN_REQUEST: {
           const user = toUser(payload['user']);
@@ -1230,6 +1326,7 @@ export class Client {
         case EVENT_INVITE:
         case EVENT_INVITE_ACCEPTED: {
           const invite = this.toInvite(payload, evt === EVENT_INVITE);
+          if (invite !== null) this.inviteUpdates.track(invite);
           if (invite !== null) this.inviteCreatedCallback?.(invite);
           return;
         }

@@ -111,5 +111,7 @@ export type { LinkedChannelHandle, LobbyCallbacks, LobbyHandle, LobbyMemberHandl
 export { ActivityActionTypes, AdditionalContentType, type AdditionalContent, type MessageActivityInvite } from './message-content.js';
 export type { PlatformStatus } from './platform-session.js';
 export { RelationshipKind, RelationshipType, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type RelationshipKindName, type UpdateRelationshipCallback } from './client-relationships.js';
+export { RelationshipGroupType, type UserChangedCallback } from './client-relationship-groups.js';
+export { steamLaunchCommand } from './client-presence.js';
 export { avatarUrlOf, StatusType, UserHandle, type GameActivity, type WireUser } from './user-handle.js';
 export { ChannelType, type GuildChannel, type GuildMinimal, type LinkedLobby } from './guild-api.js';

@@ -52,7 +52,7 @@ export interface PlatformGatewayOptions {
   readonly log?: GatewayLog;
 }
 
-const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, Resume: 6, Reconnect: 7, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
+const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, Resume: 6, Reconnect: 7, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
 const AUTHENTICATION_FAILED = 4004;
 const STABLE_AFTER_MS = 30_000;
 /** The heartbeat interval Hello may set, clamped **(ours: the real gateway sends 41 250 ms)**. */
@@ -90,6 +90,8 @@ export class PlatformGateway extends EventEmitter<PlatformGatewayEvents> {
   private sessionId: string | null = null;
   private resumeUrl: string | null = null;
   private attempt = 0;
+  /** The session's presence (op 3) once the game set one: sent again in each new Identify. */
+  private presence: Readonly<Record<string, unknown>> | null = null;
   private readonly log: GatewayLog;
 
   constructor(private readonly options: PlatformGatewayOptions) {
@@ -108,6 +110,17 @@ export class PlatformGateway extends EventEmitter<PlatformGatewayEvents> {
     this.retry = undefined;
     this.setStatus('connecting');
     void this.open();
+  }
+
+  /**
+   * The session's presence (op 3 `{since, activities, status, afk}`): sent now when the
+   * session is ready, and in the Identify of every later connection. Whether it was sent now.
+   */
+  updatePresence(presence: Readonly<Record<string, unknown>>): boolean {
+    this.presence = presence;
+    if ((this.state !== 'ready' && this.state !== 'connected') || this.ws === undefined) return false;
+    this.send(this.ws, Op.PresenceUpdate, presence);
+    return true;
   }
 
   /** Closes the connection for good (the session is not kept). */
@@ -210,7 +223,7 @@ export class PlatformGateway extends EventEmitter<PlatformGatewayEvents> {
     if (token === null) return this.stop();
     this.setStatus('connected');
     if (this.sessionId !== null) this.send(ws, Op.Resume, { token: `Bearer ${token}`, session_id: this.sessionId, seq: this.seq });
-    else this.send(ws, Op.Identify, { token: `Bearer ${token}`, properties: { os: process.platform, browser: 'companion-client', device: 'companion-client' } });
+    else this.send(ws, Op.Identify, { token: `Bearer ${token}`, properties: { os: process.platform, browser: 'companion-client', device: 'companion-client' }, ...(this.presence === null ? {} : { presence: this.presence }) });
   }
 
   private onDispatch(ws: WebSocket, t: string | null, d: unknown): void {

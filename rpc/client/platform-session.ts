@@ -96,6 +96,11 @@ export class PlatformSession {
     this.gateway.stop();
   }
 
+  /** The session's presence (op 3), kept for later connections; whether it was sent now. */
+  updatePresence(presence: Readonly<Record<string, unknown>>): boolean {
+    return this.gateway.updatePresence(presence);
+  }
+
   private report(status: PlatformStatus, detail: string | null): void {
     this.reported = status;
     this.guarded('status', () => {

@@ -320,6 +320,8 @@ export class GatewayConnection implements SessionTransport {
   /** Sets the session's presence, with the activities the policy lets this session speak for. */
   private publishPresence(session: Session, user: UserRecord, presence: Session['presence']): void {
     const caller = sessionCaller(user, session.oauth?.applicationId);
+    // A game that changes its session's status (Client::SetOnlineStatus) sets the player's status. **(ours)**
+    if (session.oauth !== undefined && presence.status !== session.presence.status) session.statusChosenAt = this.ctx.now();
     this.ctx.presence.apply(session, { ...presence, activities: this.ctx.policy.activities(caller, presence.activities) }, this.ctx.now());
   }
 

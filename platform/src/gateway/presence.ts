@@ -55,10 +55,14 @@ export class PresenceHub {
 
   /** What friends see, or undefined when the user is offline (no session, or all invisible). */
   view(userId: string): PresenceUpdateEvent | undefined {
-    const visible = this.sessions.ofUser(userId).filter((session) => session.presence.status !== 'invisible' && session.presence.status !== 'offline');
+    const sessions = this.sessions.ofUser(userId);
+    const chosen = chosenStatus(sessions);
+    if (chosen === 'invisible' || chosen === 'offline') return undefined;
+    const visible = sessions.filter((session) => session.presence.status !== 'invisible' && session.presence.status !== 'offline');
     if (visible.length === 0) return undefined;
     let status: PresenceStatus = 'invisible';
     for (const session of visible) if (AVAILABILITY[session.presence.status] > AVAILABILITY[status]) status = session.presence.status;
+    if (chosen !== undefined) status = chosen;
     const activities = visible.flatMap((session) =>
       session.presence.activities.map((activity) =>
         publicActivity(activity, session.id, activity.application_id === undefined ? undefined : this.store.app(activity.application_id)),
@@ -120,6 +124,20 @@ export class PresenceHub {
     for (const activity of activities) if (activity.application_id !== undefined) this.store.markAppUsed(activity.application_id);
     this.publish(session.userId);
   }
+}
+
+/**
+ * The status a game chose for the player (Client::SetOnlineStatus: op 3 on a game's session),
+ * the newest choice of their live sessions; undefined when none chose one. It stands for the
+ * account as a whole (invisible: offline to friends, whatever the other sessions say) and ends
+ * with the session that chose it. **(ours)**
+ */
+function chosenStatus(sessions: readonly Session[]): PresenceStatus | undefined {
+  let newest: Session | undefined;
+  for (const session of sessions) {
+    if (session.statusChosenAt !== undefined && (newest?.statusChosenAt === undefined || session.statusChosenAt >= newest.statusChosenAt)) newest = session;
+  }
+  return newest?.presence.status;
 }
 
 function offline(userId: string): PresenceUpdateEvent {

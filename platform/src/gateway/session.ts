@@ -41,6 +41,12 @@ export class Session {
   private readonly buffer: BufferedDispatch[] = [];
   transport: SessionTransport | undefined;
   presence: PresenceUpdateCommand = DEFAULT_PRESENCE;
+  /**
+   * When a game's session (its OAuth2 token) last changed its status (op 3 or the IDENTIFY's
+   * presence): the player's chosen status, which the newest choice sets for all their sessions
+   * (presence.ts). **(ours)**
+   */
+  statusChosenAt: number | undefined;
   readonly gameActivityWindow: FixedWindow;
   /** When the connection dropped (epoch ms of the emulator's clock); undefined while attached. */
   detachedAt: number | undefined;

@@ -100,6 +100,11 @@ export class InviteService {
       };
     }
     if (activity.type === MessageActivityType.JoinRequest) {
+      // Only a friend (or a game friend in this application) sees the activity to ask to join. **(ours)**
+      const { store } = this.options;
+      if (!store.areFriends(author.id, recipientId) && !store.gameRelationships.areFriends(app.id, author.id, recipientId)) {
+        throw new InviteError('missing_access', 'You can ask to join only a friend');
+      }
       const hostActivity = activities.activityFor(recipientId, app.id);
       if (!isJoinable(hostActivity)) throw new InviteError('invalid_form', "The user's activity for this application is not joinable", 'activity');
       const partyId = hostActivity.party.id;
