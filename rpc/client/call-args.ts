@@ -92,6 +92,7 @@ export const CLIENT_CALL_RULES: Readonly<Record<string, CallRule>> = {
   unblockUser: userCall,
   sendActivityInvite: { args: [id('userId'), v.nullable(v.pipe(v.string('content must be a string or null'), v.maxLength(MAX_CONTENT_CHARS, `content must be at most ${MAX_CONTENT_CHARS} characters`)))], answer: plain },
   sendActivityJoinRequestReply: { args: [id('userId'), accept], answer: plain },
+  sendActivityJoinRequest: userCall,
 };
 
 /** The refusal of `args` for the call `name` under `rule`, or null when they are valid. */

@@ -215,6 +215,7 @@ describe('issue 28 §2.5: every call checks its arguments before the network', (
     ['blockUser', [null], /userId must be a snowflake/, {}],
     ['removeRelationship', ['-1'], /userId must be a snowflake/, {}],
     ['sendActivityJoinRequestReply', [USER, 'yes'], /accept must be a boolean/, {}],
+    ['sendActivityJoinRequest', ['bob'], /sendActivityJoinRequest: userId must be a snowflake/, {}],
   ];
 
   it.each(BAD_CALLS)('%s(%j) answers a ValidationError (and calls back with it) before the network', async (name, args, named, rest) => {
