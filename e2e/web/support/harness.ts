@@ -18,13 +18,18 @@ export interface Games {
 }
 
 export const test = base.extend<{ games: Games; processes: void }>({
-  // Every host and emulator a test started is stopped after it, passed or failed.
+  // Every browser context a test opened (a second player's page) is closed after it, then every
+  // host and emulator it started is stopped, passed or failed. A context left open would outlive
+  // its host and sit in the shared browser through the later tests: Playwright screenshots every
+  // open page (and may describe the oldest) when a later test fails, so that test's report would
+  // show a stranger's screen with "Connection to the Companion host lost".
   processes: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
-    async ({}, use) => {
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
       try {
         await use();
       } finally {
+        await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
         await stopAll();
       }
     },
