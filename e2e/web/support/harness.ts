@@ -76,12 +76,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** axe-core, from the dev dependency, run in the page: its violations (id and the first node's target), none expected. */
-export async function axeViolations(page: Page): Promise<{ id: string; target: string }[]> {
+/** axe-core, from the dev dependency, loaded into the page (as `window.axe`). */
+export async function injectAxe(page: Page): Promise<void> {
   const { createRequire } = await import('node:module');
   const { readFile } = await import('node:fs/promises');
   // Evaluated through the DevTools protocol: the UI's Content-Security-Policy refuses inline scripts, as it should.
   await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+}
+
+/** axe-core, from the dev dependency, run in the page: its violations (id and the first node's target), none expected. */
+export async function axeViolations(page: Page): Promise<{ id: string; target: string }[]> {
+  await injectAxe(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run(document);
