@@ -200,23 +200,25 @@ async function friendsWithBanners(page: Page, world: World, where: string, findi
   await expect(page.getByTestId('confirm-dialog')).toHaveCount(0);
 }
 
-/** The game's SET_ACTIVITY with a lint, selected: its payload and lints open below the list. */
-async function selectLinted(page: Page): Promise<void> {
-  await page.getByTestId('inspector-search').fill('SET_ACTIVITY');
-  const linted = page.getByTestId('inspector-row').filter({ has: page.getByTestId('inspector-lint-badge') });
-  await linted.last().click();
-  await expect(page.getByTestId('inspector-lints')).toBeVisible();
+/** The rows `search` finds, and the last of them that has `mark`, selected: its payload opens below the list. */
+async function select(page: Page, search: string, mark: string): Promise<void> {
+  await page.getByTestId('inspector-search').fill(search);
+  await page.getByTestId('inspector-row').filter({ has: page.getByTestId(mark) }).last().click();
+  await expect(page.getByTestId('inspector-json')).toBeVisible();
 }
 
 /** The live inspector with a frame open, then the recording opened. */
 async function inspector(page: Page, world: World, where: string, findings: Finding[]): Promise<void> {
   await page.getByTestId('nav-inspector').click();
-  await selectLinted(page);
+  // A consent's reply (its decision in muted words on the selected row).
+  await select(page, 'AUTHORIZE', 'inspector-consent-decision');
   await check(page, `${where}: Inspector`, findings);
   await page.getByTestId('inspector-search').fill('');
   await page.getByTestId('inspector-recording-file').setInputFiles(world.recording);
   await expect(page.getByTestId('inspector-recording-opened')).toBeVisible();
-  await selectLinted(page);
+  // The game's SET_ACTIVITY with a lint: the lints open below the list.
+  await select(page, 'SET_ACTIVITY', 'inspector-lint-badge');
+  await expect(page.getByTestId('inspector-lints')).toBeVisible();
   await check(page, `${where}: opened recording`, findings);
   await page.getByTestId('inspector-search').fill('');
   await screenshot(page, `issue-26-11-recording-${where}`);
