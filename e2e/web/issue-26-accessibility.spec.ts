@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { WebSocket } from 'ws';
 import { expect, injectAxe, openUi, screenshot, test, type RawGame } from './support/harness.js';
 import { DEMO_APP_ID, startHost, startPlatform, type HostProcess, type PlatformProcess } from './support/processes.js';
 import { createFriend, goOnline, login, sendDm, type DemoUser, type OnlineUser } from './support/social.js';
@@ -6,10 +7,11 @@ import { createFriend, goOnline, login, sendDm, type DemoUser, type OnlineUser }
 /**
  * Issue 26 §11: axe-core finds nothing on any screen, in both themes, at the three window sizes,
  * with the content a player meets: friends online while the player runs a joinable game, a
- * friend playing, a conversation both ways, a join request and an invite waiting, banners (a
- * declined request to join, an invite sent), the consent prompt, the live inspector with a frame
- * open and an opened recording. One page per theme and size walks every screen; the hosts and
- * the content are made once.
+ * friend playing, a conversation both ways, a join request, an invite, a friend request and a
+ * web page's request waiting, someone blocked, banners (a declined request to join, an invite
+ * sent, a failed account switch), the consent prompt, a confirmation dialog, the live inspector
+ * with a frame open and an opened recording. One page per theme and size walks every screen;
+ * the hosts and the content are made once.
  */
 
 // A step that cannot happen fails at once, not at the end of the long test.
@@ -128,6 +130,16 @@ async function relationship(platform: PlatformProcess, user: DemoUser, method: '
   expect(response.status, `${method} relationships${path}`).toBe(204);
 }
 
+/** A web page at an origin not yet answered connects to the host's RPC WebSocket (`ws://127.0.0.1:PORT`): refused, and asked about. */
+async function knockFromWebPage(rpcUrl: string): Promise<void> {
+  expect(rpcUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+  const socket = new WebSocket(`${rpcUrl}/?v=1&client_id=${DEMO_APP_ID}&encoding=json`, { origin: 'https://arcade.example' });
+  await new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+    socket.once('error', () => resolve());
+  });
+}
+
 /**
  * Two hosts on one emulator: alice plays a joinable game, bob too; carol (playing) and dave are
  * online; alice and bob wrote to each other; bob asked to join alice, and bob's game invited her.
@@ -156,6 +168,10 @@ async function makeWorld(browser: Browser, startGame: (host: HostProcess) => Pro
   const nonce = aliceGame.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: ['identify'] });
   await consent.getByTestId('consent-approve').click();
   await aliceGame.reply(nonce);
+  // A web page from an origin alice has not answered tries the RPC WebSocket (a card on every screen).
+  await consent.getByTestId('nav-settings').click();
+  await knockFromWebPage(((await consent.getByTestId('settings-websocket').textContent()) ?? '').trim());
+  await expect(consent.getByTestId('origin-request-row')).toHaveCount(1);
   await consent.context().close();
   // bob asks to join alice's game, and his game invites her to his.
   const bobPage = await uiPage(browser, bob, 'dark', SIZES[1]);
