@@ -198,6 +198,7 @@ async function friendsWithBanners(page: Page, world: World, where: string, findi
   await expect(banners).toHaveCount(2);
   // Checked at once: an informational banner leaves by itself after a few seconds.
   await check(page, `${where}: Friends with banners`, findings);
+  await page.getByRole('main').evaluate((main) => main.scrollTo({ top: 0 }));
   await screenshot(page, `issue-26-11-friends-banners-${where}`);
 
   const bob = page.getByTestId('friend-row').filter({ hasText: '@bob' });
