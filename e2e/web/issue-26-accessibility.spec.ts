@@ -28,7 +28,7 @@ type Size = (typeof SIZES)[number];
 
 interface Finding {
   readonly where: string;
-  readonly kind: 'violation' | 'review';
+  readonly kind: 'violation' | 'review' | 'layout';
   readonly id: string;
   readonly target: string;
   readonly message: string;
@@ -91,10 +91,23 @@ async function axeFindings(page: Page): Promise<Omit<Finding, 'where'>[]> {
   }, [...REVIEWED]);
 }
 
-/** axe-core on the page as it is now (every "Details" open), its findings recorded under `where`. */
+/** Whether the page itself scrolls: only the screen (main) should, the nav staying in view. */
+async function pageScrolls(page: Page): Promise<string | null> {
+  const { width, height, innerWidth, innerHeight } = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight,
+    innerWidth: window.innerWidth,
+    innerHeight: window.innerHeight,
+  }));
+  return width > innerWidth + 1 || height > innerHeight + 1 ? `the page is ${width}x${height} in a ${innerWidth}x${innerHeight} window` : null;
+}
+
+/** axe-core on the page as it is now (every "Details" open), its findings recorded under `where`; and whether the page scrolls. */
 async function check(page: Page, where: string, findings: Finding[]): Promise<void> {
   await openDisclosures(page);
   findings.push(...(await axeFindings(page)).map((finding) => ({ where, ...finding })));
+  const scrolls = await pageScrolls(page);
+  if (scrolls !== null) findings.push({ where, kind: 'layout', id: 'page-scrolls', target: 'html', message: scrolls });
 }
 
 async function uiPage(browser: Browser, host: HostProcess, theme: Theme, size: Size): Promise<Page> {
