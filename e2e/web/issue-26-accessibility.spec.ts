@@ -205,9 +205,9 @@ async function friendsWithBanners(page: Page, world: World, where: string, findi
   await expect(request).toHaveCount(1);
   await request.getByTestId('join-request-decline').click();
   await expect(request).toHaveCount(0);
-  await page.getByTestId('friend-row').filter({ hasText: '@carol' }).getByTestId('friend-invite').click();
   const banners = page.getByTestId('info-message');
   await expect(banners.filter({ hasText: 'declined' })).toHaveCount(1);
+  await page.getByTestId('friend-row').filter({ hasText: '@carol' }).getByTestId('friend-invite').click();
   await expect(banners).toHaveCount(2);
   // Checked at once: an informational banner leaves by itself after a few seconds.
   await check(page, `${where}: Friends with banners`, findings);
@@ -233,7 +233,12 @@ async function friendsWithBanners(page: Page, world: World, where: string, findi
 /** The rows `search` finds, and the last of them that has `mark`, selected: its payload opens below the list. */
 async function select(page: Page, search: string, mark: string): Promise<void> {
   await page.getByTestId('inspector-search').fill(search);
-  await page.getByTestId('inspector-row').filter({ has: page.getByTestId(mark) }).last().click();
+  const rows = page.getByTestId('inspector-row');
+  // The list filters with the deferred text: a row button found before it settles may show another frame when clicked.
+  await expect(async () => {
+    await rows.filter({ has: page.getByTestId(mark) }).last().click();
+    await expect(rows.and(page.locator('[aria-pressed="true"]')).getByTestId(mark)).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId('inspector-json')).toBeVisible();
 }
 
