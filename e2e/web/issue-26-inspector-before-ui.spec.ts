@@ -2,10 +2,20 @@ import type { Page } from '@playwright/test';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, startHost } from './support/processes.js';
 
+/** Whether the list shows fewer rows than the inspector holds, by the count above it ("7 of 2009 rows …"). */
+async function filtered(page: Page): Promise<boolean> {
+  const [, shown, total] = ((await page.getByTestId('inspector-count').textContent()) ?? '').match(/^([\d,]+) of ([\d,]+) rows/) ?? [];
+  return Number(shown?.replace(/,/g, '')) < Number(total?.replace(/,/g, ''));
+}
+
 /** The connection id of the game's rows the search finds (the third column). */
 async function connectionOf(page: Page, text: string): Promise<string> {
   await page.getByTestId('inspector-connection').selectOption('');
   await page.getByTestId('inspector-search').fill(text);
+  // The list filters with the deferred search text (typing stays responsive with 10,000 rows):
+  // until it has, it shows every connection's newest rows (the flooding game's), so a row read
+  // then names the wrong game. On a slow machine that window is long: wait for the count.
+  await expect.poll(() => filtered(page)).toBe(true);
   // The game's own row (the host's gateway rows may carry the same text: the platform's echo of the presence).
   const row = page.getByTestId('inspector-row').and(page.locator('[data-direction="in"]')).first();
   await expect(row).toBeVisible();
