@@ -17,28 +17,19 @@ export interface Games {
   xhayper(host: HostProcess, clientId: string): Promise<XhayperGame>;
 }
 
-export const test = base.extend<{ games: Games; processes: void; contexts: void }>({
-  // Every browser context a test opened itself (browser.newContext) is closed after it. A context
-  // left open keeps its page of a stopped host reconnecting for the rest of the run, and
-  // Playwright's failure screenshots of a later test include that page (another host's screen).
-  contexts: [
+export const test = base.extend<{ games: Games; processes: void }>({
+  // Every browser context a test opened (a second player's page) is closed after it, then every
+  // host and emulator it started is stopped, passed or failed. A context left open would outlive
+  // its host and sit in the shared browser through the later tests: Playwright screenshots every
+  // open page (and may describe the oldest) when a later test fails, so that test's report would
+  // show a stranger's screen with "Connection to the Companion host lost".
+  processes: [
     async ({ browser }, use) => {
       const before = new Set(browser.contexts());
       try {
         await use();
       } finally {
-        await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close().catch(() => undefined)));
-      }
-    },
-    { auto: true },
-  ],
-  // Every host and emulator a test started is stopped after it, passed or failed.
-  processes: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
-    async ({}, use) => {
-      try {
-        await use();
-      } finally {
+        await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
         await stopAll();
       }
     },
@@ -85,12 +76,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** axe-core, from the dev dependency, run in the page: its violations (id and the first node's target), none expected. */
-export async function axeViolations(page: Page): Promise<{ id: string; target: string }[]> {
+/** axe-core, from the dev dependency, loaded into the page (as `window.axe`). */
+export async function injectAxe(page: Page): Promise<void> {
   const { createRequire } = await import('node:module');
   const { readFile } = await import('node:fs/promises');
   // Evaluated through the DevTools protocol: the UI's Content-Security-Policy refuses inline scripts, as it should.
   await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+}
+
+/** axe-core, from the dev dependency, run in the page: its violations (id and the first node's target), none expected. */
+export async function axeViolations(page: Page): Promise<{ id: string; target: string }[]> {
+  await injectAxe(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run(document);

@@ -88,7 +88,7 @@ function CopyPayload({ seq, text }: { readonly seq: number; readonly text: strin
 /** The selected frame: what it is, its pairing with a reply, its lints, its payload. */
 export function InspectorFrameDetail({ selected, reply }: { readonly selected: FrameRow | undefined; readonly reply: FrameRow | undefined }): ReactNode {
   return (
-    <div className="inspector-detail" aria-label="Selected frame">
+    <div className="inspector-detail" role="region" aria-label="Selected frame">
       {selected === undefined ? (
         <p className="empty">Select a frame to see its payload.</p>
       ) : (
