@@ -78,7 +78,8 @@ export function userRoutes(deps: HttpDeps): Route[] {
       access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmRead,
-      handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
+      // The public DM channel object's `last_message_id` (null when empty): a game's inbox (GetUserMessageSummaries) sorts by it.
+      handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => ({ ...store.toPlatformChannel(channel), last_message_id: store.messages(channel.id, 1)[0]?.id ?? null }))),
     },
     { method: 'POST', pattern: '/users/@me/channels', access: {}, auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
     {
