@@ -43,3 +43,9 @@ export async function fetchUser(options: BearerCallOptions): Promise<{ id: strin
   const globalName = typeof user.global_name === 'string' && user.global_name !== '' ? user.global_name : null;
   return { id: user.id, name: globalName ?? user.username };
 }
+
+/** Client::UpdateProvisionalAccountDisplayName: `PATCH /api/v10/users/@me {global_name}` (ours: the route), 1-32 characters once trimmed; only a provisional account's token. */
+export async function renameProvisionalAccount(options: BearerCallOptions, name: string): Promise<void> {
+  if (typeof name !== 'string' || name.trim().length === 0 || name.trim().length > 32) throw new TypeError('name must be 1-32 characters (not only spaces)');
+  await bearerCall(options, 'PATCH', '/users/@me', { global_name: name.trim() });
+}

@@ -33,7 +33,7 @@ import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions, type T
 import type { ReadyData } from './connection/rpc-socket.js';
 import { ClientLogging, type LogCallback, type LogSeverity } from './client-logging.js';
 import { ClientChannels, type ChannelHandle, type UserMessageSummary } from './client-messages-extra.js';
-import { companionReachable, fetchUser } from './client-status.js';
+import { companionReachable, fetchUser, renameProvisionalAccount } from './client-status.js';
 import { requireMetadata } from './dm-api.js';
 import { MergeGate } from './merge-gate.js';
 import { lobbyGuildInvite } from './lobby-guild-invite.js';
@@ -1225,6 +1225,13 @@ export class Client {
   /** Client::SetGameWindowPid: the pid sent with SET_ACTIVITY, AUTHORIZE (the consent prompt's game) and the invite commands, when the game's window is another process. */
   setGameWindowPid(pid: number): void {
     this.connection.setPid(pid);
+  }
+
+  /** Client::UpdateProvisionalAccountDisplayName: the provisional player's display name (1-32 characters); the game's session hears of it (getCurrentUserV2). A full account's token: `HttpError` 400 530010. */
+  async updateProvisionalAccountDisplayName(name: string, callback?: ResultCallback): Promise<ClientResult> {
+    const { result } = await attempt(async () => renameProvisionalAccount({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }, name));
+    callback?.(result);
+    return result;
   }
 
   /** Client::ProvisionalUserMergeCompleted: the merge a call asked for (its provisionalUserMergeRequiredCallback) is done (true) or failed (false); the waiting calls go on or end. */

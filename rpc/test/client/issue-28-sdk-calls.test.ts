@@ -236,3 +236,26 @@ describe('issue 28 §1 isDiscordAppInstalled and abortAuthorize without Companio
     await client.disconnect();
   });
 });
+
+describe('issue 28 §1 updateProvisionalAccountDisplayName', () => {
+  it("renames the provisional player (the game's session hears it); a full account and a bad name are refused", async () => {
+    const platform = await startTestPlatform();
+    const ticket = (await admin<{ token: string }>(platform, 'POST', '/_emulator/external-tokens', { type: 'STEAM_SESSION_TICKET', external_user_id: 'steam-rename', display_name: 'Guest' })).token;
+    const provisional = await newClient(platform).getProvisionalToken(SEED_APP_ID, 'STEAM_SESSION_TICKET', ticket);
+    const guest = await connected(platform, provisional.token?.accessToken ?? '');
+    expect(guest.getCurrentUserV2()?.displayName).toBe('Guest');
+    const results: string[] = [];
+    const renamed = await guest.updateProvisionalAccountDisplayName('Sharpshooter', (result) => results.push(result.type));
+    expect(renamed.successful, renamed.error).toBe(true);
+    expect(results).toEqual(['None']);
+    await vi.waitFor(() => expect(guest.getCurrentUserV2()?.displayName).toBe('Sharpshooter'));
+    const seen = await fetch(`${platform.url}/api/v10/users/@me`, { headers: { Authorization: `Bearer ${provisional.token?.accessToken ?? ''}` } });
+    expect(((await seen.json()) as { global_name: string }).global_name).toBe('Sharpshooter');
+
+    expect((await guest.updateProvisionalAccountDisplayName('   ')).type).toBe('ValidationError');
+    expect((await guest.updateProvisionalAccountDisplayName('x'.repeat(33))).type).toBe('ValidationError');
+    const full = await game(platform, 'alice');
+    expect(await full.updateProvisionalAccountDisplayName('Alicia')).toMatchObject({ type: 'HttpError', status: 400, errorCode: 530010 });
+    expect(full.getCurrentUserV2()?.displayName).not.toBe('Alicia');
+  });
+});
