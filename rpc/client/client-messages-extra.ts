@@ -3,16 +3,15 @@ import type { ClientResult } from './client-result.js';
 import type { LobbyHandle, MessageHandle } from './lobby-api.js';
 import { answerOf, attempt, bearerCall, type BearerCallOptions } from './platform-request.js';
 
-/** The Social SDK's ChannelType, the values a game meets here. */
-export const ChannelType = { Dm: 1, Lobby: 17 } as const;
-export type ChannelType = (typeof ChannelType)[keyof typeof ChannelType];
+import { ChannelType } from './guild-api.js';
 
 /** Client::GetChannelHandle's answer: a DM or a lobby's channel. */
 export interface ChannelHandle {
   readonly id: string;
   /** A DM: the other player's display name when the SDK knows the user, else ''; a lobby: ''. */
   readonly name: string;
-  readonly type: ChannelType;
+  /** ChannelType.Dm (1) or ChannelType.Lobby (17). */
+  readonly type: (typeof ChannelType)['Dm' | 'Lobby'];
   /** A DM: both players' ids (the player's first, when known); a lobby: its members' ids. */
   readonly recipients: readonly string[];
 }

@@ -113,3 +113,7 @@ export type { PlatformStatus } from './platform-session.js';
 export { RelationshipKind, RelationshipType, type RelationshipCallbacks, type RelationshipChangedCallback, type RelationshipHandle, type RelationshipKindName, type UpdateRelationshipCallback } from './client-relationships.js';
 export { avatarUrlOf, StatusType, UserHandle, type GameActivity, type WireUser } from './user-handle.js';
 export { ChannelType, type GuildChannel, type GuildMinimal, type LinkedLobby } from './guild-api.js';
+
+// Issue 28 §1: channels, DM summaries and the log's destinations.
+export type { ChannelHandle, UserMessageSummary } from './client-messages-extra.js';
+export type { LogCallback, LogSeverity } from './client-logging.js';
