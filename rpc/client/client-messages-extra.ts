@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import type { ClientResult } from './client-result.js';
 import type { LobbyHandle, MessageHandle } from './lobby-api.js';
 import { answerOf, attempt, bearerCall, type BearerCallOptions } from './platform-request.js';
-
 import { ChannelType } from './guild-api.js';
 
 /** Client::GetChannelHandle's answer: a DM or a lobby's channel. */
