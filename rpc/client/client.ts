@@ -223,6 +223,7 @@ export class Client {
     openedDms: () => this.dms.opened(),
   });
   private showingChat = false;
+  private showingChatFollowed = false;
 
   constructor(private readonly options: ClientOptions = {}) {
     this.logging = new ClientLogging(options.logger);
@@ -1284,8 +1285,14 @@ export class Client {
     return result;
   }
 
-  /** Client::SetShowingChat: whether the game shows its chat now (Companion then counts the game's conversations as read as messages arrive). */
+  /** Client::SetShowingChat: whether the game shows its chat now (Companion then reads the game's direct messages as they arrive); sent again after each (re)connect while true. */
   async setShowingChat(showingChat: boolean, callback?: ResultCallback): Promise<ClientResult> {
+    if (!this.showingChatFollowed) {
+      this.showingChatFollowed = true;
+      this.connection.on('ready', () => {
+        if (this.showingChat) void this.send('SET_SHOWING_CHAT', { showing: true, pid: this.connection.pid }, true);
+      });
+    }
     this.showingChat = showingChat === true;
     const result = await this.send('SET_SHOWING_CHAT', { showing: this.showingChat, pid: this.connection.pid }, true);
     callback?.(result);

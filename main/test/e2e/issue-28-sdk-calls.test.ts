@@ -153,6 +153,17 @@ describe('issue 28 §1 openMessageInDiscord, canOpenMessageInDiscord and setShow
     await eventually(() => bob.host.control.backend.conversations().some((c) => c.messages.some((m) => m.id === fourth.messageId)), 'the fourth message in Companion');
     expect(unread()).toBe(1);
     expect(await rawCode(bobGame, 'SET_SHOWING_CHAT', { showing: 'yes' })).toBe(4000);
+
+    // Set before the connection: sent once it is up.
+    expect((await other.setShowingChat(false)).successful).toBe(true);
+    await bobGame.disconnect();
+    expect((await bobGame.setShowingChat(true)).successful).toBe(true);
+    expect((await bobGame.connect()).successful).toBe(true);
+    // A later command of the same connection is answered after the restored SET_SHOWING_CHAT.
+    expect(await rawCode(bobGame, 'SET_SHOWING_CHAT', { showing: 'x' })).toBe(4000);
+    const fifth = await aliceGame.sendUserMessage(bobId, 'back?');
+    await eventually(() => bob.host.control.backend.conversations().some((c) => c.messages.some((m) => m.id === fifth.messageId)), 'the fifth message in Companion');
+    expect(unread()).toBe(0);
   });
 });
 
