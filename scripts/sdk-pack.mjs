@@ -47,7 +47,8 @@ async function build() {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   // The manifest first: its "type" makes dist/index.js CommonJS when the ES module entry is generated from it.
-  copyFileSync(path.join(root, 'sdk', 'package.json'), path.join(stage, 'package.json'));
+  // With the commit it is packed from (`gitHead`): the SDK's getVersionHash() reads it (rpc/client/sdk-version.ts).
+  writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify({ ...manifest, ...gitHead() }, null, 2)}\n`);
   copyFileSync(path.join(root, 'sdk', 'README.md'), path.join(stage, 'README.md'));
   copyFileSync(path.join(root, 'LICENSE'), path.join(stage, 'LICENSE'));
   say('esbuild rpc/client/index.ts');
@@ -73,6 +74,13 @@ async function build() {
     exports: exported,
     sources: bundled.inputs.length,
   };
+}
+
+/** `{gitHead}` of the checkout, or nothing outside git. */
+function gitHead() {
+  const result = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const head = result.status === 0 ? result.stdout.trim() : '';
+  return /^[0-9a-f]{40}$/.test(head) ? { gitHead: head } : {};
 }
 
 function print(summary) {

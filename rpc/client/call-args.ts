@@ -93,6 +93,8 @@ export const CLIENT_CALL_RULES: Readonly<Record<string, CallRule>> = {
   sendActivityInvite: { args: [id('userId'), v.nullable(v.pipe(v.string('content must be a string or null'), v.maxLength(MAX_CONTENT_CHARS, `content must be at most ${MAX_CONTENT_CHARS} characters`)))], answer: plain },
   sendActivityJoinRequestReply: { args: [id('userId'), accept], answer: plain },
   sendActivityJoinRequest: userCall,
+  sendUserMessageWithMetadata: { args: [id('recipientId'), content('content'), metadata('metadata')], answer: withNull('messageId') },
+  sendLobbyMessageWithMetadata: { args: [id('lobbyId'), content('content'), metadata('metadata')], answer: withNull('messageId') },
 };
 
 /** The refusal of `args` for the call `name` under `rule`, or null when they are valid. */

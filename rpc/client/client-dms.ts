@@ -20,8 +20,8 @@ export class ClientDms {
     private readonly forget: (messageId: string) => void = () => undefined,
   ) {}
 
-  async send(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
-    const outcome = await attempt(async () => this.remember(await dm.sendDm(this.options(), await this.channel(recipientId), content)).id);
+  async send(recipientId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void, metadata?: Readonly<Record<string, string>>): Promise<{ result: ClientResult; messageId: string | null }> {
+    const outcome = await attempt(async () => this.remember(await dm.sendDm(this.options(), await this.channel(recipientId), content, metadata)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, messageId: outcome.value };
   }
@@ -49,6 +49,11 @@ export class ClientDms {
     });
     callback?.(outcome.result);
     return outcome.result;
+  }
+
+  /** The DM channels opened so far: recipient id → channel id. */
+  opened(): ReadonlyMap<string, string> {
+    return this.channels;
   }
 
   private async channel(recipientId: string): Promise<string> {

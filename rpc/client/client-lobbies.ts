@@ -96,8 +96,8 @@ export class ClientLobbies {
   }
 
   /** Client::SendLobbyMessage. */
-  async sendMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
-    const outcome = await attempt(async () => this.remember(await api.sendLobbyMessage(this.options(), lobbyId, content)).id);
+  async sendMessage(lobbyId: string, content: string, callback?: (result: ClientResult, messageId: string | null) => void, metadata?: Metadata): Promise<{ result: ClientResult; messageId: string | null }> {
+    const outcome = await attempt(async () => this.remember(await api.sendLobbyMessage(this.options(), lobbyId, content, metadata)).id);
     callback?.(outcome.result, outcome.value);
     return { result: outcome.result, messageId: outcome.value };
   }

@@ -24,7 +24,7 @@ import type { StatusType } from './user-handle.js';
 import type { GuildChannel, GuildMinimal } from './guild-api.js';
 import { browserAuthorize, generateState } from './browser-authorize.js';
 import { authorizeUrl, mobileRedirectUri } from './redirects.js';
-import { createClientLogger, type BuildKind, type ClientLogger, type LogLevel } from './logger.js';
+import type { BuildKind, ClientLogger, LogLevel } from './logger.js';
 import * as oauth from './oauth-http.js';
 import * as provisional from './provisional-api.js';
 import { attempt } from './platform-request.js';
@@ -35,6 +35,13 @@ import { RpcRequestError } from './connection/errors.js';
 import type { BackoffOptions } from './connection/backoff.js';
 import { SdkConnection, type ConnectionStatus, type SdkConnectionOptions, type TokenInvalidated } from './connection/sdk-connection.js';
 import type { ReadyData } from './connection/rpc-socket.js';
+import { ClientLogging, type LogCallback, type LogSeverity } from './client-logging.js';
+import { ClientChannels, type ChannelHandle, type UserMessageSummary } from './client-messages-extra.js';
+import { companionReachable, fetchUser, renameProvisionalAccount } from './client-status.js';
+import { requireMetadata } from './dm-api.js';
+import { MergeGate } from './merge-gate.js';
+import { lobbyGuildInvite } from './lobby-guild-invite.js';
+import { sdkVersion } from './sdk-version.js';
 
 export type { ConnectionStatus, TokenInvalidated } from './connection/sdk-connection.js';
 export type { ReadyData } from './connection/rpc-socket.js';
@@ -231,13 +238,26 @@ export class Client {
   private tokenExpirationCallback: TokenExpirationCallback | undefined;
   /** One per browser flow in flight; disconnect() aborts them. */
   private readonly browserFlows = new Set<AbortController>();
+  /** The SDK's log destinations (addLogCallback, setLogDir, the constructor's sink). */
+  private readonly logging: ClientLogging;
+  /** One per authorize in flight; abortAuthorize() aborts them. */
+  private readonly authorizeAborts = new Set<AbortController>();
+  /** Calls waiting for a provisional account's merge (provisionalUserMergeCompleted). */
+  private readonly mergeGate = new MergeGate();
+  /** Channel handles, DM summaries and which messages Companion can open. */
+  private readonly channels = new ClientChannels(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), {
+    me: () => this.users.current()?.id,
+    lobby: (lobbyId) => this.lobbies.handle(lobbyId),
+    message: (messageId) => this.lobbies.message(messageId),
+    userName: (userId) => this.users.get(userId)?.displayName,
+    openedDms: () => this.dms.opened(),
+  });
+  private showingChat = false;
+  private showingChatFollowed = false;
 
   constructor(private readonly options: ClientOptions = {}) {
-    this.logger = createClientLogger({
-      build: options.logger?.build ?? 'release',
-      ...(options.logger?.sink === undefined ? {} : { sink: options.logger.sink }),
-      ...(options.logger?.minLevel === undefined ? {} : { minLevel: options.logger.minLevel }),
-    });
+    this.logging = new ClientLogging(options.logger);
+    this.logger = this.logging.logger;
     this.platform = new PlatformSession({
       platformBase: () => this.platformBase(),
       token: () => this.gameToken,
@@ -346,6 +366,7 @@ export class Client {
    */
   async disconnect(): Promise<void> {
     for (const flow of this.browserFlows) flow.abort();
+    this.mergeGate.completed(false);
     this.platform.stop();
     this.tokenExpiry.stop();
     await this.connection.disconnect();
@@ -460,7 +481,19 @@ export class Client {
    * - `options.signal` (and disconnect()) abort it: `Aborted`.
    */
   async authorize(args: AuthorizationArgs, callback?: AuthorizeCallback, options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const outcome = await this.authorizeInner(args, options.signal);
+    // abortAuthorize() ends it as options.signal does.
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort();
+    if (options.signal?.aborted === true) abort.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.authorizeAborts.add(abort);
+    let outcome: AuthorizeOutcome;
+    try {
+      outcome = await this.authorizeInner(args, abort.signal);
+    } finally {
+      this.authorizeAborts.delete(abort);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
     this.logger.info('authorize finished', { via: outcome.via, result: outcome.result.type });
     callback?.(outcome.result, outcome.code, outcome.redirectUri);
     return outcome;
@@ -1191,6 +1224,205 @@ export class Client {
       this.logger.error('launch command not registered', { file, error });
       return false;
     }
+  }
+
+  // ---- status, version, authorization bits, messages and channels, logging (issue 28 §1; docs/sdk.md)
+
+  /** Client::GetVersionMajor: the SDK package's major version (its package.json). */
+  static getVersionMajor(): number {
+    return sdkVersion().major;
+  }
+
+  /** Client::GetVersionMinor. */
+  static getVersionMinor(): number {
+    return sdkVersion().minor;
+  }
+
+  /** Client::GetVersionPatch. */
+  static getVersionPatch(): number {
+    return sdkVersion().patch;
+  }
+
+  /** Client::GetVersionHash: the commit the package was packed from (its `gitHead`), else `source-<version>`. */
+  static getVersionHash(): string {
+    return sdkVersion().hash;
+  }
+
+  getVersionMajor(): number {
+    return Client.getVersionMajor();
+  }
+
+  getVersionMinor(): number {
+    return Client.getVersionMinor();
+  }
+
+  getVersionPatch(): number {
+    return Client.getVersionPatch();
+  }
+
+  getVersionHash(): string {
+    return Client.getVersionHash();
+  }
+
+  /** Client::IsAuthenticated: a token was given to updateToken (and not dropped since), valid or not. */
+  isAuthenticated(): boolean {
+    return this.gameToken !== null && this.gameToken !== '';
+  }
+
+  /** Client::FetchCurrentUser: the user `token` belongs to (`GET users/@me`); `name` is the display name (global name, else username). */
+  async fetchCurrentUser(tokenType: 'Bearer' | string, token: string, callback?: (result: ClientResult, id: string | null, name: string) => void): Promise<{ result: ClientResult; id: string | null; name: string }> {
+    if (typeof token === 'string' && token !== '') this.logger.addSecret(token);
+    const outcome =
+      typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer'
+        ? { result: ClientResult.validation('unsupported token type (only Bearer)'), value: null }
+        : await attempt(async () => {
+            await this.discoverPlatform(undefined);
+            return fetchUser({ platformBase: this.platformBase(), token, timeoutMs: this.httpTimeoutMs });
+          });
+    const answer = { result: outcome.result, id: outcome.value?.id ?? null, name: outcome.value?.name ?? '' };
+    callback?.(answer.result, answer.id, answer.name);
+    return answer;
+  }
+
+  /** Client::GetDiscordClientConnectedUser: the user Companion is signed in as (READY's `user`), connecting as `applicationId` if needed; null when Companion has no account. */
+  async getDiscordClientConnectedUser(applicationId: string | bigint, callback?: (result: ClientResult, user: RpcUserSummary | null) => void): Promise<{ result: ClientResult; user: RpcUserSummary | null }> {
+    let result = this.checkArgs(() => toU64String(applicationId, 'applicationId'));
+    if (result === null) {
+      if (!this.connection.isReady) await this.connectAs(toU64String(applicationId, 'applicationId'));
+      result = this.connection.isReady ? ClientResult.ok() : ClientResult.failure('ClientNotReady', 'Companion is not running', { retryable: true });
+    }
+    const user = result.successful ? this.getCurrentUser() : null;
+    callback?.(result, user);
+    return { result, user };
+  }
+
+  /** Client::IsDiscordAppInstalled: whether a Companion is reachable on this machine (a socket of the discovery accepts a connection). */
+  async isDiscordAppInstalled(callback?: (installed: boolean) => void): Promise<boolean> {
+    const installed = this.connection.isReady || (await companionReachable({ env: this.options.env ?? process.env, socketPaths: this.options.connection?.socketPaths }));
+    callback?.(installed);
+    return installed;
+  }
+
+  /** Client::OpenConnectedGamesSettingsInDiscord: Companion shows its Authorized apps (OPEN_CONNECTED_GAMES_SETTINGS, ours). */
+  async openConnectedGamesSettingsInDiscord(callback?: ResultCallback): Promise<ClientResult> {
+    const result = await this.companionCommand('OPEN_CONNECTED_GAMES_SETTINGS', { pid: this.connection.pid });
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::AbortAuthorize: every authorize in flight ends with `Aborted` (over RPC the reply is no longer awaited; the browser flow's listener closes). */
+  abortAuthorize(): void {
+    for (const abort of this.authorizeAborts) abort.abort();
+  }
+
+  /** Client::SetGameWindowPid: the pid sent with SET_ACTIVITY, AUTHORIZE (the consent prompt's game) and the invite commands, when the game's window is another process. */
+  setGameWindowPid(pid: number): void {
+    this.connection.setPid(pid);
+  }
+
+  /** Client::UpdateProvisionalAccountDisplayName: the provisional player's display name (1-32 characters); the game's session hears of it (getCurrentUserV2). A full account's token: `HttpError` 400 530010. */
+  async updateProvisionalAccountDisplayName(name: string, callback?: ResultCallback): Promise<ClientResult> {
+    const { result } = await attempt(async () => renameProvisionalAccount({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }, name));
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::ProvisionalUserMergeCompleted: the merge a call asked for (its provisionalUserMergeRequiredCallback) is done (true) or failed (false); the waiting calls go on or end. */
+  provisionalUserMergeCompleted(success: boolean): void {
+    this.mergeGate.completed(success);
+  }
+
+  /** Client::SendUserMessageWithMetadata: sendUserMessage with the game's key/value pairs on the message (both players' games see them: MessageHandle.metadata). */
+  async sendUserMessageWithMetadata(recipientId: string, content: string, metadata: Metadata, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
+    const invalid = this.checkArgs(() => requireMetadata(metadata));
+    if (invalid === null) return this.dms.send(recipientId, content, callback, metadata);
+    callback?.(invalid, null);
+    return { result: invalid, messageId: null };
+  }
+
+  /** Client::SendLobbyMessageWithMetadata: sendLobbyMessage with the game's key/value pairs on the message. */
+  async sendLobbyMessageWithMetadata(lobbyId: string, content: string, metadata: Metadata, callback?: (result: ClientResult, messageId: string | null) => void): Promise<{ result: ClientResult; messageId: string | null }> {
+    const invalid = this.checkArgs(() => requireMetadata(metadata));
+    if (invalid === null) return this.lobbies.sendMessage(lobbyId, content, callback, metadata);
+    callback?.(invalid, null);
+    return { result: invalid, messageId: null };
+  }
+
+  /** Client::GetChannelHandle: a lobby the game is in, or a DM channel it opened or listed (getUserMessageSummaries); null for another. */
+  getChannelHandle(channelId: string): ChannelHandle | null {
+    return this.channels.channel(channelId);
+  }
+
+  /** Client::GetUserMessageSummaries: the player's DM conversations, newest first: the other user and the last message's id. */
+  getUserMessageSummaries(callback?: (result: ClientResult, summaries: readonly UserMessageSummary[]) => void): Promise<{ result: ClientResult; summaries: readonly UserMessageSummary[] }> {
+    return this.channels.summaries(callback);
+  }
+
+  /** Client::CanOpenMessageInDiscord: the message is a direct message the SDK holds (Companion shows DMs, not lobby chat). */
+  canOpenMessageInDiscord(messageId: string): boolean {
+    return this.channels.canOpen(messageId);
+  }
+
+  /**
+   * Client::OpenMessageInDiscord: Companion shows the conversation holding the message
+   * (OPEN_MESSAGE, ours). A provisional player must merge first: `provisionalUserMergeRequired`
+   * is called and the call waits for provisionalUserMergeCompleted.
+   */
+  async openMessageInDiscord(messageId: string, provisionalUserMergeRequired: (() => void) | undefined, callback?: ResultCallback): Promise<ClientResult> {
+    let result: ClientResult;
+    if (!this.channels.canOpen(messageId)) result = ClientResult.validation('the message is not a direct message the SDK holds (canOpenMessageInDiscord)');
+    else if (this.users.current()?.isProvisional === true && !(await this.mergeGate.mergeFirst(provisionalUserMergeRequired))) result = ClientResult.failure('AuthorizationFailed', 'a provisional account must be merged first');
+    else result = await this.companionCommand('OPEN_MESSAGE', { message_id: messageId, pid: this.connection.pid });
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::SetShowingChat: whether the game shows its chat now (Companion then reads the game's direct messages as they arrive); sent again after each (re)connect while true. */
+  async setShowingChat(showingChat: boolean, callback?: ResultCallback): Promise<ClientResult> {
+    if (!this.showingChatFollowed) {
+      this.showingChatFollowed = true;
+      this.connection.on('ready', () => {
+        if (this.showingChat) void this.send('SET_SHOWING_CHAT', { showing: true, pid: this.connection.pid }, true);
+      });
+    }
+    this.showingChat = showingChat === true;
+    const result = await this.send('SET_SHOWING_CHAT', { showing: this.showingChat, pid: this.connection.pid }, true);
+    callback?.(result);
+    return result;
+  }
+
+  /**
+   * Client::JoinLinkedLobbyGuild: a single-use invite of the player to the server of the lobby's
+   * linked channel; the callback gets `<platformBase>/invite/<code>` (accept it with
+   * `POST /api/v10/invites/<code>`). A provisional player must merge first, as openMessageInDiscord.
+   */
+  async joinLinkedLobbyGuild(lobbyId: string, provisionalUserMergeRequired: (() => void) | undefined, callback?: (result: ClientResult, inviteUrl: string) => void): Promise<{ result: ClientResult; inviteUrl: string }> {
+    let outcome: { result: ClientResult; value: string | null };
+    if (this.users.current()?.isProvisional === true && !(await this.mergeGate.mergeFirst(provisionalUserMergeRequired))) {
+      outcome = { result: ClientResult.failure('AuthorizationFailed', 'a provisional account must be merged first'), value: null };
+    } else {
+      outcome = await attempt(async () => `${this.platformBase()}/invite/${encodeURIComponent(await lobbyGuildInvite({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }, lobbyId))}`);
+    }
+    const answer = { result: outcome.result, inviteUrl: outcome.value ?? '' };
+    callback?.(answer.result, answer.inviteUrl);
+    return answer;
+  }
+
+  /** Client::AddLogCallback: `callback(line, level)` for the SDK's log lines of `minSeverity` or more severe (secrets redacted; a release build writes no info or verbose). */
+  addLogCallback(callback: LogCallback, minSeverity: LogSeverity): void {
+    this.logging.addCallback(callback, minSeverity);
+  }
+
+  /** Client::SetLogDir: the log lines of `minSeverity` or more severe also go to `<path>/companion-client.log`; '' stops it. */
+  setLogDir(path: string, minSeverity: LogSeverity): boolean {
+    return this.logging.setDir(path, minSeverity);
+  }
+
+  /** A command of ours to Companion, connecting first when needed. */
+  private async companionCommand(cmd: string, args: Record<string, unknown>): Promise<ClientResult> {
+    if (!this.connection.isReady && this.applicationId !== undefined) await this.connectAs(this.applicationId);
+    if (!this.connection.isReady) return ClientResult.failure('ClientNotReady', this.applicationId === undefined ? 'setApplicationId must be called first' : 'Companion is not running', { retryable: true });
+    return this.send(cmd, args);
   }
 
   // ---- internals

@@ -18,15 +18,23 @@ function requireUserId(userId: string): string {
   return userId;
 }
 
+/** A message's metadata: a plain object of string values (the platform checks its size). */
+export function requireMetadata(metadata: unknown): void {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !Object.values(metadata).every((value) => typeof value === 'string')) {
+    throw new TypeError('metadata must be an object of string values');
+  }
+}
+
 /** The DM channel's id with this user. */
 export async function dmChannel(options: BearerCallOptions, recipientId: string): Promise<string> {
   const json = await bearerCall(options, 'POST', '/users/@me/channels', { recipient_id: requireUserId(recipientId) });
   return answerOf(ChannelAnswerSchema, json, 'channel').id;
 }
 
-export async function sendDm(options: BearerCallOptions, channelId: string, content: string): Promise<MessageHandle> {
+export async function sendDm(options: BearerCallOptions, channelId: string, content: string, metadata?: Readonly<Record<string, string>>): Promise<MessageHandle> {
   if (typeof content !== 'string' || content.trim().length === 0) throw new TypeError('content must not be empty');
-  return messageAnswer(await bearerCall(options, 'POST', `/channels/${encodeURIComponent(channelId)}/messages`, { content }));
+  if (metadata !== undefined) requireMetadata(metadata);
+  return messageAnswer(await bearerCall(options, 'POST', `/channels/${encodeURIComponent(channelId)}/messages`, { content, ...(metadata === undefined ? {} : { metadata }) }));
 }
 
 export async function readDms(options: BearerCallOptions, channelId: string, limit: number): Promise<MessageHandle[]> {

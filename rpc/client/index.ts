@@ -115,3 +115,7 @@ export { RelationshipGroupType, type UserChangedCallback } from './client-relati
 export { steamLaunchCommand } from './client-presence.js';
 export { avatarUrlOf, StatusType, UserHandle, type GameActivity, type WireUser } from './user-handle.js';
 export { ChannelType, type GuildChannel, type GuildMinimal, type LinkedLobby } from './guild-api.js';
+
+// Issue 28 §1: channels, DM summaries and the log's destinations.
+export type { ChannelHandle, UserMessageSummary } from './client-messages-extra.js';
+export type { LogCallback, LogSeverity } from './client-logging.js';

@@ -6,7 +6,9 @@ import type { ChannelRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import { me, noContent, ok, parseBody, withInviteErrors } from './api-kit.js';
-import { plainObject } from './body-schemas.js';
+import { plainObject, StringMap } from './body-schemas.js';
+import { LOBBY_LIMITS } from '../wire/lobbies.js';
+import { metadataLength } from '../lobbies/lobby-rules.js';
 import type { HttpDeps } from './deps.js';
 import { invalidField } from './errors.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
@@ -17,6 +19,8 @@ const MessageBody = plainObject({
   application_id: v.optional(v.string()),
   nonce: v.optional(v.union([v.pipe(v.string(), v.maxLength(25)), v.number()])),
   enforce_nonce: v.optional(v.boolean()),
+  /** The game's own key/value pairs on the message (the Social SDK's SendUserMessageWithMetadata), returned as sent. */
+  metadata: v.optional(StringMap),
 });
 const JoinBody = plainObject({ message_id: v.optional(v.string()), session_id: v.optional(v.string()) });
 
@@ -46,6 +50,9 @@ function postMessage(deps: HttpDeps, nonces: MessageNonces, ctx: RequestContext)
   const channel = dmOf(ctx);
   const body = parseBody(MessageBody, ctx.body);
   if ((body.content ?? '').length === 0 && body.activity === undefined) throw invalidField('content', 'BASE_TYPE_REQUIRED', 'Cannot send an empty message');
+  if (body.metadata !== undefined && metadataLength(body.metadata) > LOBBY_LIMITS.metadataChars) {
+    throw invalidField('metadata', 'BASE_TYPE_MAX_LENGTH', `metadata is ${metadataLength(body.metadata)} characters long (keys and values); at most ${LOBBY_LIMITS.metadataChars}`);
+  }
   const author = me(ctx);
   deps.policy.mayMessage(author.id, otherRecipient(channel, author.id));
   // A game's DM is its token's application's, never the body's (access/policy.ts).

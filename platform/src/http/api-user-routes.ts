@@ -5,7 +5,7 @@ import { me, ok, parseBody } from './api-kit.js';
 import { plainObject } from './body-schemas.js';
 import { relationshipAnswer, relationshipRateLimit } from './api-game-relationship-routes.js';
 import type { HttpDeps } from './deps.js';
-import { unknownUser } from './errors.js';
+import { ApiError, unknownUser } from './errors.js';
 import { GAME_SCOPES } from './game-scopes.js';
 import type { RequestContext, Route, RouteResult } from './router.js';
 
@@ -31,10 +31,29 @@ function openDm(deps: HttpDeps, ctx: RequestContext): RouteResult {
 }
 
 /** The signed-in user, their friends and DM channels, and other users (their guilds and connections: api-account-routes.ts). */
+const DisplayNameBody = plainObject({ global_name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(32)) });
+
+/**
+ * A provisional account's display name, set by its game (the Social SDK's
+ * UpdateProvisionalAccountDisplayName) **(ours: the route)**: `{global_name}` (1-32 characters
+ * once trimmed); a full account's token → 400 530010. The account's own sessions get USER_UPDATE.
+ */
+function renameProvisional(deps: HttpDeps, ctx: RequestContext): RouteResult {
+  const user = me(ctx);
+  const body = parseBody(DisplayNameBody, ctx.body);
+  if (user.provisional !== true) throw new ApiError(400, 530010, 'The user account is not provisional: its name is its own to change');
+  user.global_name = body.global_name;
+  deps.store.touched();
+  const view = toPlatformUser(user);
+  deps.dispatcher.dispatchToUser(user.id, GatewayEvent.UserUpdate, view);
+  return ok(view);
+}
+
 export function userRoutes(deps: HttpDeps): Route[] {
   const { store } = deps;
   return [
     { method: 'GET', pattern: '/users/@me', access: {}, auth: 'user', bearerScopes: ['identify'], handle: (ctx) => ok(toPlatformUser(me(ctx))) },
+    { method: 'PATCH', pattern: '/users/@me', access: {}, auth: 'user', bearerScopes: ['application_identities.write'], handle: (ctx) => renameProvisional(deps, ctx) },
     {
       method: 'GET',
       pattern: '/users/@me/relationships',
@@ -78,7 +97,8 @@ export function userRoutes(deps: HttpDeps): Route[] {
       access: {},
       auth: 'user',
       bearerScopes: GAME_SCOPES.dmRead,
-      handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => store.toPlatformChannel(channel))),
+      // The public DM channel object's `last_message_id` (null when empty): a game's inbox (GetUserMessageSummaries) sorts by it.
+      handle: (ctx) => ok(store.dmChannels(me(ctx).id).map((channel) => ({ ...store.toPlatformChannel(channel), last_message_id: store.messages(channel.id, 1)[0]?.id ?? null }))),
     },
     { method: 'POST', pattern: '/users/@me/channels', access: {}, auth: 'user', bearerScopes: GAME_SCOPES.dmWrite, handle: (ctx) => openDm(deps, ctx) },
     {

@@ -25,6 +25,7 @@ export function toPlatformMessage(store: Store, message: MessageRecord, viewer: 
     ...(message.invite_activity !== undefined ? { invite_activity: message.invite_activity } : {}),
     ...(message.invite !== undefined ? { invite_expires_at: message.invite.expires_at } : {}),
     ...(message.edited_timestamp !== undefined ? { edited_timestamp: message.edited_timestamp } : {}),
+    ...(message.metadata !== undefined ? { metadata: message.metadata } : {}),
     ...(moderation !== undefined ? { moderation_metadata: moderation } : {}),
   };
 }
@@ -49,6 +50,8 @@ export interface DmMessageInput {
   /** An invite (type 1) or a join request (type 5). */
   readonly activity?: { readonly type: number; readonly party_id?: string | undefined } | undefined;
   readonly application_id?: string | undefined;
+  /** The sender's key/value pairs, stored and returned with the message. */
+  readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -72,6 +75,7 @@ export function postDmMessage(deps: DmMessageDeps, author: UserRecord, channel: 
     content: input.content ?? '',
     timestamp: new Date(deps.now()).toISOString(),
     ...fields,
+    ...(input.metadata === undefined || Object.keys(input.metadata).length === 0 ? {} : { metadata: { ...input.metadata } }),
   };
   store.addMessage(message);
   const view = toPlatformMessage(store, message);

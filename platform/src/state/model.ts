@@ -224,6 +224,8 @@ export interface MessageRecord {
   edited_timestamp?: string;
   /** Moderation metadata per application id (each app sees only its own). */
   moderation_metadata?: Record<string, Record<string, string>>;
+  /** The sender's own key/value pairs (SendUserMessageWithMetadata), seen by both recipients. */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 export interface AppRecord {

@@ -181,6 +181,8 @@ export interface PlatformMessage {
   readonly edited_timestamp?: string;
   /** What the game's server set (`PUT /partner-sdk/dms/.../moderation-metadata`): only in what that application sees. */
   readonly moderation_metadata?: Readonly<Record<string, string>>;
+  /** The sender's key/value pairs (`metadata` of the POST; the Social SDK's SendUserMessageWithMetadata): absent when none. */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 /** MESSAGE_DELETE's data (the real gateway's shape for a DM). */

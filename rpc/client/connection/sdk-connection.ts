@@ -115,11 +115,22 @@ export class SdkConnection extends EventEmitter<SdkConnectionEvents> {
   private presence: unknown = undefined;
   private accessToken: string | null = null;
   private readonly subscriptions = new Set<string>();
-  readonly pid: number;
+  private gamePid: number;
 
   constructor(readonly options: SdkConnectionOptions = {}) {
     super();
-    this.pid = options.pid ?? process.pid;
+    this.gamePid = options.pid ?? process.pid;
+  }
+
+  /** The game window's process id, sent with SET_ACTIVITY, AUTHORIZE and the invite commands (default: process.pid). */
+  get pid(): number {
+    return this.gamePid;
+  }
+
+  /** Client::SetGameWindowPid: the process of the game's window, when it is not this one (a launcher's). A positive integer. */
+  setPid(pid: number): void {
+    if (!Number.isInteger(pid) || pid <= 0 || pid > 0x7fffffff) throw new RangeError('pid must be a positive 32-bit integer');
+    this.gamePid = pid;
   }
 
   get status(): ConnectionStatus {

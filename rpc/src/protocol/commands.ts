@@ -36,6 +36,10 @@ export const RPC_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   SET_CERTIFIED_DEVICES: { local: true },
   ACTIVITY_INVITE_USER: { local: true },
   ACCEPT_ACTIVITY_INVITE: { local: true },
+  // Ours (the Social SDK's OpenConnectedGamesSettingsInDiscord and OpenMessageInDiscord): Companion opens one of its views.
+  OPEN_CONNECTED_GAMES_SETTINGS: { local: true },
+  OPEN_MESSAGE: { local: true },
+  SET_SHOWING_CHAT: { local: true },
   GET_GUILD: { local: false, scopes: RPC },
   GET_GUILDS: { local: false, scopes: RPC },
   GET_CHANNEL: { local: false, scopes: ['rpc', 'guilds', 'guilds.channels.read'] },

@@ -216,6 +216,8 @@ describe('issue 28 §2.5: every call checks its arguments before the network', (
     ['removeRelationship', ['-1'], /userId must be a snowflake/, {}],
     ['sendActivityJoinRequestReply', [USER, 'yes'], /accept must be a boolean/, {}],
     ['sendActivityJoinRequest', ['bob'], /sendActivityJoinRequest: userId must be a snowflake/, {}],
+    ['sendUserMessageWithMetadata', [USER, 'hi', { round: 3 }], /metadata values must be strings/, { messageId: null }],
+    ['sendLobbyMessageWithMetadata', ['', 'hi', {}], /lobbyId must be a snowflake/, { messageId: null }],
   ];
 
   it.each(BAD_CALLS)('%s(%j) answers a ValidationError (and calls back with it) before the network', async (name, args, named, rest) => {

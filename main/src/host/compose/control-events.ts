@@ -13,6 +13,7 @@ import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
+import type { OpenInCompanion } from '../social/open-in-companion.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
 import { gatewayState, withoutSecrets } from './control-views.js';
 
@@ -28,6 +29,8 @@ export interface ControlEventSources {
   readonly origins?: OriginApprovals | undefined;
   readonly presence?: PresenceService | undefined;
   readonly recorder?: HostRecorder | undefined;
+  /** Views games asked Companion to show (`open-view`). */
+  readonly opens?: OpenInCompanion | undefined;
 }
 
 /** The control API's event stream: whoever subscribed gets every event the host's parts publish. */
@@ -56,6 +59,7 @@ export class ControlEvents {
     friends.on('change', (change) => publish({ type: 'friends', data: change }));
     sources.relationships.on('change', () => publish({ type: 'relationships', data: null }));
     social.on('change', (change) => publish({ type: change.type, data: change.data }));
+    sources.opens?.on('open', (request) => publish({ type: 'open-view', data: request }));
     consentControlEvents(sources.broker, publish);
     if (sources.origins !== undefined) originControlEvents(sources.origins, publish);
     if (sources.presence !== undefined) presenceControlEvents(sources.presence, publish);

@@ -77,6 +77,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     friends: parts.social.friends,
     social: parts.social.social,
     reads: parts.social.reads,
+    opens: parts.social.opens,
     relationships: parts.social.relationships,
     relationshipActions: parts.social.relationshipActions,
     platform: { url: platform.url, embedded: embedded !== null },

@@ -14,6 +14,7 @@ import type { RelationshipActions } from '../social/relationship-actions.js';
 import type { RelationshipBook } from '../social/relationship-book.js';
 import type { DmReadState } from '../social/dm-read-state.js';
 import type { SocialService } from '../social/social-service.js';
+import type { OpenInCompanion } from '../social/open-in-companion.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
@@ -33,6 +34,8 @@ export interface HostControlOptions {
   readonly social: SocialService;
   /** Which direct messages the player has not read; absent: every conversation shows 0 unread. */
   readonly reads?: DmReadState;
+  /** The views games ask Companion to show: streamed as `open-view` events. */
+  readonly opens?: OpenInCompanion;
   /** Friend requests and blocks (from the session), and the player's changes to them. */
   readonly relationships: RelationshipBook;
   readonly relationshipActions: RelationshipActions;

@@ -10,6 +10,8 @@ import { CommandGameLauncher } from '../social/game-launcher.js';
 import { RelationshipActions } from '../social/relationship-actions.js';
 import { RelationshipBook } from '../social/relationship-book.js';
 import { SocialService } from '../social/social-service.js';
+import { OpenInCompanion } from '../social/open-in-companion.js';
+import { GameChatShown } from '../social/game-chat-shown.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
 
@@ -22,6 +24,8 @@ export interface SocialSide {
   readonly relationshipActions: RelationshipActions;
   /** Which direct messages the signed-in player has not read (marks in `<data dir>/dm-read.json`). */
   readonly reads: DmReadState;
+  /** The views games ask Companion to show (OPEN_CONNECTED_GAMES_SETTINGS, OPEN_MESSAGE). */
+  readonly opens: OpenInCompanion;
 }
 
 /** The players' read marks of their conversations, from `<data dir>/dm-read.json`; written out before the host stops. */
@@ -67,7 +71,14 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     book: relationships,
     friends: () => friends.list().map((entry) => entry.user),
   });
-  return { friends, social, relationships, relationshipActions, reads };
+  const opens = new OpenInCompanion(server, { conversations: () => social.conversations() });
+  // A game that shows its chat reads its own direct messages as they arrive.
+  const chatShown = new GameChatShown(server, { conversations: () => social.conversations(), readNow: (friendId) => reads.readNow(friendId) });
+  social.on('change', (change) => {
+    const messageId = (change.data as { message_id?: unknown } | null)?.message_id;
+    if (change.type === 'dm' && typeof messageId === 'string') chatShown.messageChanged(messageId);
+  });
+  return { friends, social, relationships, relationshipActions, reads, opens };
 }
 
 /** The read state over the social service's conversations: conversations on screen are read as messages arrive; another account starts with none on screen. */

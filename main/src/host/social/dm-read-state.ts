@@ -70,6 +70,11 @@ export class DmReadState {
     for (const friendId of [...this.reading.keys()]) if (this.isShown(friendId)) this.readNewest(friendId);
   }
 
+  /** The conversation is read up to its newest message (a game shows it: SET_SHOWING_CHAT), leaving any UI's lease as it is. */
+  readNow(friendId: string): void {
+    this.readNewest(friendId);
+  }
+
   /** Another account (or none) signed in: the conversations on screen were the previous player's. */
   accountChanged(): void {
     this.reading.clear();
