@@ -93,7 +93,7 @@ test('the inspector records a session to a file and opens a recording', async ({
   expect(await game.reply(nonce)).toMatchObject({ evt: null });
   await page.getByTestId('inspector-record').click();
   await expect(page.getByTestId('inspector-recording-live')).toHaveCount(0);
-  // Stop's message replaces Start's: no "Recording every frame to ..." left behind.
+  // One message, Stop's (Start adds none: the inspector's own banner says where it records).
   await expect(page.getByTestId('info-message')).toHaveCount(1);
   await expect(page.getByTestId('info-message')).toContainText('Recording saved');
   await expect(page.getByTestId('inspector-recording-done')).toContainText(file);
