@@ -43,6 +43,8 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
   await expect(linted.getByTestId('inspector-lint-badge')).toBeVisible();
   await linted.click();
   await expect(page.getByTestId('inspector-lints')).toContainText('timestamps.start');
+  // The lint in view (below the list at this width): the screenshot shows what it says.
+  await page.getByTestId('inspector-lints').scrollIntoViewIfNeeded();
   await screenshot(page, 'inspector-lints');
   const download = page.waitForEvent('download');
   await page.getByTestId('inspector-export').click();
