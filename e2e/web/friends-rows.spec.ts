@@ -2,31 +2,11 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform } from './support/processes.js';
 import { createFriend, goOnline, login, type OnlineUser } from './support/social.js';
+import { FRIEND_ROW_MAX_PX, measureFriendRow } from './support/layout.js';
 
 const WIDTHS = [800, 1280, 1920, 2560] as const;
 const THEMES = ['dark', 'light'] as const;
-/** A row of one line of name and one of status beside a 40 px avatar stays well under this. */
-const ROW_MAX_PX = 80;
 const FRIENDS = ['bob', 'carol', 'dave', 'erin_the_long_named_friend'] as const;
-
-/** How one friend's row is laid out: its box, its name's and status's line boxes, whether anything spills. */
-async function measure(row: Locator): Promise<{ height: number; nameLines: number; nameHeight: number; statusHeight: number; lineLimit: number; overflows: boolean }> {
-  return row.evaluate((li) => {
-    const name = li.querySelector<HTMLElement>('[data-testid="friend-name"]')!;
-    const status = li.querySelector<HTMLElement>('[data-testid="friend-status"]')!;
-    const fontSize = (el: HTMLElement): number => parseFloat(getComputedStyle(el).fontSize);
-    return {
-      height: li.getBoundingClientRect().height,
-      // An inline element wrapped over n lines has n boxes.
-      nameLines: name.getClientRects().length,
-      nameHeight: name.getBoundingClientRect().height,
-      statusHeight: status.getBoundingClientRect().height,
-      // Two lines of the name's font would be at least twice its size.
-      lineLimit: 2 * Math.max(fontSize(name), fontSize(status)),
-      overflows: li.scrollWidth > li.clientWidth + 1,
-    };
-  });
-}
 
 /** Every action of a friend's row: reachable by its name, inside the row. */
 async function expectActions(page: Page, row: Locator, name: string): Promise<void> {
@@ -39,7 +19,7 @@ async function expectActions(page: Page, row: Locator, name: string): Promise<vo
     await expect(button, label).toBeVisible();
     const box = (await button.boundingBox())!;
     expect.soft(box.x + box.width, `${label} inside the row`).toBeLessThanOrEqual(rowBox.x + rowBox.width);
-    expect.soft(box.height, `${label} one line`).toBeLessThan(ROW_MAX_PX / 2);
+    expect.soft(box.height, `${label} one line`).toBeLessThan(FRIEND_ROW_MAX_PX / 2);
   }
   await expect(page.getByTestId('friend-invite')).toHaveCount(FRIENDS.length);
 }
@@ -71,8 +51,8 @@ test.describe('issue 26 §1: Friends stays readable while the player runs a join
           for (const row of await rows.all()) {
             const name = (await row.getByTestId('friend-name').textContent()) ?? '';
             const where = `${name} at ${width} px, ${theme}`;
-            const m = await measure(row);
-            expect.soft(m.height, `${where}: row height`).toBeLessThan(ROW_MAX_PX);
+            const m = await measureFriendRow(row);
+            expect.soft(m.height, `${where}: row height`).toBeLessThan(FRIEND_ROW_MAX_PX);
             expect.soft(m.nameLines, `${where}: name on one line`).toBe(1);
             expect.soft(m.nameHeight, `${where}: name one line high`).toBeLessThan(m.lineLimit);
             expect.soft(m.statusHeight, `${where}: status one line high`).toBeLessThan(m.lineLimit);

@@ -43,6 +43,8 @@ test("the inspector shows a session's frames: the game's SET_ACTIVITY and its re
   await expect(linted.getByTestId('inspector-lint-badge')).toBeVisible();
   await linted.click();
   await expect(page.getByTestId('inspector-lints')).toContainText('timestamps.start');
+  // The lint in view (below the list at this width): the screenshot shows what it says.
+  await page.getByTestId('inspector-lints').scrollIntoViewIfNeeded();
   await screenshot(page, 'inspector-lints');
   const download = page.waitForEvent('download');
   await page.getByTestId('inspector-export').click();
@@ -93,7 +95,7 @@ test('the inspector records a session to a file and opens a recording', async ({
   expect(await game.reply(nonce)).toMatchObject({ evt: null });
   await page.getByTestId('inspector-record').click();
   await expect(page.getByTestId('inspector-recording-live')).toHaveCount(0);
-  // Stop's message replaces Start's: no "Recording every frame to ..." left behind.
+  // One message, Stop's (Start adds none: the inspector's own banner says where it records).
   await expect(page.getByTestId('info-message')).toHaveCount(1);
   await expect(page.getByTestId('info-message')).toContainText('Recording saved');
   await expect(page.getByTestId('inspector-recording-done')).toContainText(file);

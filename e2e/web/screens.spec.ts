@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { axeViolations, expect, openUi, screenshot, test, type RawGame } from './support/harness.js';
-import { DEMO_APP_ID, startHost, startPlatform, type HostProcess } from './support/processes.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform, type HostProcess } from './support/processes.js';
 
 const SIZES = [
   { width: 800, height: 600 },
@@ -80,9 +80,16 @@ test('every screen at 800x600, 1280x800 and 1920x1080 in the dark and light them
   for (const theme of THEMES) {
     const prompt = await uiPage(browser, alice, theme, SIZES[1]);
     const nonce = game.command('AUTHORIZE', { client_id: DEMO_APP_ID, scopes: scopes[theme] });
-    await expect(prompt.getByTestId('consent-prompt')).toBeVisible();
+    const dialog = prompt.getByTestId('consent-prompt');
+    await expect(dialog).toBeVisible();
+    // What the player decides on: the game by name, what it may do in plain words, whose account.
+    await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(`${DEMO_APP_NAME} wants to access your account`);
+    await expect(dialog).toContainText(`This will allow the developer of ${DEMO_APP_NAME} to:`);
+    await expect(dialog).toContainText('Not you?');
+    // "Switch account" reads as a link, not as plain text beside "Not you?".
+    expect(await dialog.getByTestId('consent-switch-account').evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe('underline');
     expect(await axeViolations(prompt), `consent prompt, ${theme}`).toEqual([]);
-    await screenshot(prompt, `screen-consent-1280x800-${theme}`);
+    await screenshot(prompt, `screen-consent-prompt-authorize-1280x800-${theme}`);
     await prompt.getByTestId('consent-approve').click();
     await game.reply(nonce);
     await prompt.context().close();

@@ -284,9 +284,11 @@ describe('createAppStore', () => {
 
       bridge.answer('companion:set-recording', { recording: true, file: '/tmp/r.rec', records: 0, started_at: '2026-11-25T00:00:00Z', dropped: 0, secrets: false, error: null });
       await store.getState().setRecording(true);
+      // Started: the inspector's banner says so; no second message repeats it.
+      expect(texts()).toEqual([]);
       bridge.answer('companion:set-recording', { recording: false, file: '/tmp/r.rec', records: 12, started_at: null, dropped: 0, secrets: false, error: null });
       await store.getState().setRecording(false);
-      expect(texts()).toEqual(['Recording saved: /tmp/r.rec (12 records)']);
+      expect(texts()).toEqual(['Recording saved: /tmp/r.rec']);
       vi.advanceTimersByTime(INFO_MESSAGE_MS);
       expect(texts()).toEqual([]);
 

@@ -49,7 +49,7 @@ export function ConsentAccount({ user, onSwitch }: { readonly user: UserView | n
           Signed in as <strong>{displayName(user)}</strong> <span className="muted">(@{user.username})</span>
           <br />
           <span className="muted">Not you?</span>{' '}
-          <button type="button" className="link" onClick={onSwitch} aria-describedby="consent-switch-note" data-testid="consent-switch-account">
+          <button type="button" className="link text-link" onClick={onSwitch} aria-describedby="consent-switch-note" data-testid="consent-switch-account">
             Switch account
           </button>
           <span id="consent-switch-note" className="visually-hidden">

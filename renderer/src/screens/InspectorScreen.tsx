@@ -121,7 +121,7 @@ function RelayOutcomes(): ReactNode {
   return (
     <details className="relay-outcomes" data-testid="inspector-relay" data-source={recorded === null ? 'live' : 'recording'}>
       <summary>
-        Presence relay{recorded === null ? '' : ` in ${opened?.file.name ?? 'the recording'}`}: {outcomes.length} {recorded === null ? 'recent ' : ''}update outcomes
+        Presence relay{recorded === null ? '' : ` in ${opened?.file.name ?? 'the recording'}`}: {outcomes.length} {recorded === null ? 'recent ' : ''}update {outcomes.length === 1 ? 'outcome' : 'outcomes'}
       </summary>
       <ol reversed>
         {[...outcomes].reverse().slice(0, 20).map((outcome) => (

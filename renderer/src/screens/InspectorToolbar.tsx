@@ -36,7 +36,7 @@ export function InspectorToolbar({ connections, visible }: { readonly connection
       </label>
       <label>
         Search{' '}
-        <input type="search" value={filter.text} placeholder="cmd, evt, nonce, payload…" onChange={(e) => setFilter({ text: e.target.value })} data-testid="inspector-search" />
+        <input type="search" value={filter.text} placeholder="cmd, nonce, payload…" onChange={(e) => setFilter({ text: e.target.value })} data-testid="inspector-search" />
       </label>
       <button type="button" aria-pressed={paused} onClick={() => setPaused(!paused)} data-testid="inspector-pause">
         {paused ? `Resume${heldCount > 0 ? ` (${heldCount} new)` : ''}` : 'Pause'}

@@ -577,7 +577,10 @@ const createActionsSlice =
       setRecording: (on) =>
         run('recording', on ? 'Could not start recording' : 'Could not stop recording', 'companion:set-recording', [on], (recording) => {
           patchData({ recording });
-          get().notify('info', on ? `Recording every frame to ${recording.file ?? 'a file'}` : `Recording saved: ${recording.file ?? ''} (${recording.records} records)`, 'recording');
+          // Started: the inspector's own banner says where it records (a second line saying it would repeat it).
+          // Saved: the file, without the writer's count (it includes the file's header, so it never matched
+          // the rows the opened recording shows).
+          if (!on) get().notify('info', `Recording saved: ${recording.file ?? ''}`, 'recording');
         }),
       runDoctor: () => run('doctor', 'Could not run the doctor', 'companion:doctor', [], (doctor) => set({ doctor })),
       login: (username) => run('account', 'Could not sign in', 'companion:login', [username], (status) => patchData({ status })),
