@@ -22,6 +22,9 @@ test("issue 26 §8: the Games card says which game friends see and why; a game n
   expect(await first.request('SET_ACTIVITY', { pid: process.pid, activity: { details: 'First game', state: 'Ranked' } })).toMatchObject({ evt: null });
   const a = await cardOf(page, 'Ranked');
   await expect(a.card.getByTestId('game-shown')).toBeVisible();
+  // The badge and the sentence beside it say different things (the badge once repeated the sentence's first words).
+  await expect(a.card.getByTestId('game-friends-see-reason')).toHaveText('Friends see this game: it is the only game with an activity they may see.');
+  await expect(a.card.getByTestId('game-shown')).toHaveText('Shown to friends');
   const second = await games.raw(host, DEMO_APP_ID);
   expect(await second.request('SET_ACTIVITY', { pid: process.pid, activity: { details: 'Second game', state: 'Casual' } })).toMatchObject({ evt: null });
   const b = await cardOf(page, 'Casual');

@@ -176,7 +176,7 @@ function GamePresence({ game }: { readonly game: GameView }): ReactNode {
       <p>
         {entry?.shown === true ? (
           <span className="badge verified" data-testid="game-shown">
-            Friends see this game
+            Shown to friends
           </span>
         ) : (
           <span className="badge unverified" data-testid="game-not-shown">
