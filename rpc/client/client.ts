@@ -397,7 +397,7 @@ export class Client {
     return this.users.current();
   }
 
-  /** Client::GetUser: the player or one of the player's relationships (friends, requests, blocks) as a live handle; undefined for a user the session did not tell of. */
+  /** Client::GetUser: the player, one of the player's relationships (friends, requests, blocks) or a user the game met (lobby member, message author) as a live handle; undefined for a user the session did not tell of. */
   getUser(userId: string): UserHandle | undefined {
     return this.users.get(userId);
   }
@@ -435,7 +435,7 @@ export class Client {
     this.tokenExpirationCallback = callback;
   }
 
-  /** Client::SetHttpRequestTimeout: the whole-request limit of getToken / refreshToken / revokeToken (default 30 000 ms). */
+  /** Client::SetHttpRequestTimeout: the whole-request limit of every platform HTTP call (tokens, lobbies, DMs, relationships, guilds and channels; default 30 000 ms). */
   setHttpRequestTimeout(ms: number): void {
     if (!Number.isFinite(ms) || ms <= 0) throw new RangeError('the HTTP request timeout must be a positive number of milliseconds');
     this.httpTimeoutMs = ms;
