@@ -105,4 +105,22 @@ describe('issue 28 §1 getTokenFromDevice: the emulator\'s device authorization 
     expect(await poll(platform, codes.device_code, {}, otherClient)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await poll(platform, codes.device_code)).status).toBe(200);
   });
+
+  it('verification_uri_complete opens the emulator\'s activate page with the code filled in; approving there as a dev-login user gives the console its tokens', async () => {
+    const platform = await startTestPlatform();
+    const codes = await deviceCodes(platform);
+    const shown = await fetch(codes.verification_uri_complete);
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain(`value="${codes.user_code}"`);
+    const submit = (fields: Record<string, string>): Promise<Response> =>
+      fetch(`${platform.url}/activate`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    expect((await submit({ user_code: codes.user_code, username: 'nobody', decision: 'approve' })).status).toBe(400);
+    const done = await submit({ user_code: codes.user_code, username: 'alice', decision: 'approve' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Done');
+    expect((await submit({ user_code: codes.user_code, username: 'alice', decision: 'approve' })).status).toBe(404);
+    const ok = await poll(platform, codes.device_code);
+    expect(ok.status).toBe(200);
+    expect((await bearer<{ user: { username: string } }>(platform, '/api/v10/oauth2/@me', ok.body.access_token)).body.user.username).toBe('alice');
+  });
 });

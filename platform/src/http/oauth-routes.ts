@@ -10,7 +10,7 @@ import { KNOWN_SCOPES } from '../wire/index.js';
 import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidRequest } from '../oauth/errors.js';
 import type { OidcKeys } from '../oauth/jwt.js';
 import { DEVICE_CODE_GRANT, type DeviceFlow } from '../oauth/device.js';
-import { renderAuthorizeError, renderAuthorizePage } from '../oauth/page.js';
+import { renderActivatePage, renderAuthorizeError, renderAuthorizePage } from '../oauth/page.js';
 import { withQuery, type AuthorizeRequest, type OAuthService } from '../oauth/service.js';
 import { tokenRequestClientId, type TokenFaults } from '../oauth/token-faults.js';
 
@@ -207,6 +207,42 @@ function redirect(location: string): RouteResult {
   return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } };
 }
 
+/** The device flow's verification page, `verification_uri` (`/activate`), with the dev login **(ours)**. */
+function activateRoutes(deps: OAuthRouteDeps): Route[] {
+  const { oauth, deviceFlow } = deps;
+  const decide = (fields: URLSearchParams): RouteResult => {
+    const userCode = (fields.get('user_code') ?? '').trim();
+    const username = (fields.get('username') ?? '').trim();
+    const user = username.length > 0 ? deps.store.userByName(username) : undefined;
+    if (user === undefined) return page(400, renderActivatePage(userCode, { text: `Unknown username "${username}".`, error: true }, username));
+    try {
+      if (fields.get('decision') !== 'approve') {
+        deviceFlow.decide(userCode, { approved: false });
+        return page(200, renderActivatePage('', { text: 'Cancelled: the device was not signed in.', error: false }));
+      }
+      const result = oauth.approve(deviceFlow.requestOf(userCode), user, 'rpc');
+      if (!('code' in result)) throw new Error('rpc flow answered without a code');
+      deviceFlow.decide(userCode, { approved: true, code: result.code });
+      return page(200, renderActivatePage('', { text: 'Done: go back to your device.', error: false }));
+    } catch (error) {
+      if (error instanceof OAuthError) return page(error.status === 404 ? 404 : 400, renderActivatePage(userCode, { text: error.description, error: true }, username));
+      throw error;
+    }
+  };
+  return [
+    { method: 'GET', pattern: '/activate', access: {}, auth: 'none', handle: (ctx) => page(200, renderActivatePage(ctx.query.get('user_code') ?? '')) },
+    {
+      method: 'POST',
+      pattern: '/activate',
+      access: {},
+      auth: 'none',
+      body: 'raw',
+      rateLimit: { bucket: 'auth-login', limit: deps.devLoginLimit, by: 'ip' },
+      handle: (ctx) => decide(ctx.contentType === 'application/x-www-form-urlencoded' ? new URLSearchParams(ctx.rawBody) : new URLSearchParams()),
+    },
+  ];
+}
+
 /** Routes outside /api: the browser authorize page and OIDC discovery. */
 export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
   const { oauth } = deps;
@@ -265,6 +301,7 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
         return redirect(result.location);
       },
     },
+    ...activateRoutes(deps),
     {
       method: 'GET',
       pattern: '/.well-known/openid-configuration',
