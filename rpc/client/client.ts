@@ -17,6 +17,8 @@ import { ClientUsers } from './client-users.js';
 import { CLIENT_CALL_RULES, guardCalls } from './call-args.js';
 import type { UserHandle } from './user-handle.js';
 import { ClientGuilds } from './client-guilds.js';
+import { abortableSleep } from './device-http.js';
+import { AUTHORIZE_DEVICE_SCREEN_CLOSED, ClientDevice, type DeviceAuthorizationArgs, type DeviceCode } from './client-device.js';
 import { ClientPresence, steamLaunchCommand } from './client-presence.js';
 import { isOnlineStatus, RelationshipGroups, SocialChangeWatch, type RelationshipGroupType, type UserChangedCallback } from './client-relationship-groups.js';
 import { InviteUpdates } from './client-invite-updates.js';
@@ -63,6 +65,8 @@ export interface ClientOptions {
   readonly openUrl?: (url: string) => void | Promise<void>;
   /** How long the browser fallback waits for the redirect (default 5 minutes). */
   readonly browserAuthorizeTimeoutMs?: number;
+  /** Test hook: the wait between a device flow's polls (default: the platform's interval, with a timer). */
+  readonly deviceFlowSleep?: (ms: number, signal: AbortSignal | undefined) => Promise<boolean>;
   /** The host's data directory, where `launch-commands.json` lives. Default `$XDG_CONFIG_HOME/companion` (else `~/.config/companion`), the host's own default. */
   readonly companionDataDir?: string;
   /** Connection details: socket paths, keepalive, backoff (see SdkConnectionOptions). */
@@ -185,6 +189,14 @@ export class Client {
   });
   /** The player's guilds and their channels, through the same session. */
   private readonly guilds = new ClientGuilds(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }));
+  /** The device authorization flow (consoles, TVs) and Companion's code-entry screen (client-device.ts). */
+  private readonly device = new ClientDevice({
+    applicationId: () => this.applicationId,
+    addSecret: (secret) => this.logger.addSecret(secret),
+    tokenCall: (callback, call) => this.tokenCall(callback, call),
+    send: (cmd, args) => this.send(cmd, args),
+    sleep: (ms, signal) => (this.options.deviceFlowSleep ?? abortableSleep)(ms, signal),
+  });
   /** The game's own gateway connection to the platform, opened by updateToken (platform-session.ts). */
   private readonly platform: PlatformSession;
   /** The player's status and join requests, through the same session (client-presence.ts). */
@@ -619,6 +631,47 @@ export class Client {
         ...(redirectUri === null ? {} : { redirectUri }),
       }),
     );
+  }
+
+  /**
+   * Client::GetTokenFromDevice: the OAuth2 device authorization grant for a console or TV.
+   * The platform hands out a user code (told to setDeviceCodeCallback's callback, to show with
+   * its verification URI); the player enters it in Companion (openAuthorizeDeviceScreen) and
+   * approves; the SDK polls meanwhile and calls back with the tokens, as getToken's callback.
+   * abortGetTokenFromDevice ends it with an Aborted result.
+   */
+  getTokenFromDevice(args: DeviceAuthorizationArgs, callback?: TokenCallback): Promise<TokenOutcome> {
+    return this.device.getToken(args, callback);
+  }
+
+  /** Client::GetTokenFromDeviceProvisionalMerge: getTokenFromDevice, with the identity's provisional account merged into the approving account. */
+  getTokenFromDeviceProvisionalMerge(args: DeviceAuthorizationArgs, externalAuthType: provisional.ExternalAuthType | string, externalAuthToken: string, callback?: TokenCallback): Promise<TokenOutcome> {
+    return this.device.getToken(args, callback, { type: externalAuthType, token: externalAuthToken });
+  }
+
+  /** Client::AbortGetTokenFromDevice: the running device flow stops polling; its callback gets an Aborted result. */
+  abortGetTokenFromDevice(): void {
+    this.device.abort();
+  }
+
+  /** Told the user code, verification URI and lifetime of a device flow, for a game that shows them itself **(ours)**. */
+  setDeviceCodeCallback(callback: ((code: DeviceCode) => void) | null): void {
+    this.device.setDeviceCodeCallback(callback);
+  }
+
+  /** Client::OpenAuthorizeDeviceScreen: asks Companion to show its code-entry screen with `userCode` filled in (RPC OPEN_AUTHORIZE_DEVICE_SCREEN, ours). */
+  openAuthorizeDeviceScreen(clientId: string | bigint, userCode: string): Promise<ClientResult> {
+    return this.device.openScreen(clientId, userCode);
+  }
+
+  /** Client::CloseAuthorizeDeviceScreen: asks Companion to hide its code-entry screen. */
+  closeAuthorizeDeviceScreen(): Promise<ClientResult> {
+    return this.device.closeScreen();
+  }
+
+  /** Client::SetAuthorizeDeviceScreenClosedCallback: called when the player closes Companion's code-entry screen. */
+  setAuthorizeDeviceScreenClosedCallback(callback: (() => void) | null): void {
+    this.device.setScreenClosedCallback(callback);
   }
 
   /** Client::RefreshToken: a new token pair for `refreshToken` (the old pair stops working). Same callback as getToken. */
@@ -1542,6 +1595,9 @@ export class Client {
     const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     try {
       switch (evt) {
+        case AUTHORIZE_DEVICE_SCREEN_CLOSED:
+          this.device.screenClosed();
+          break;
         case EVENT_JOIN:
           if (typeof payload['secret'] === 'string') {
             this.joinCallback?.(payload['secret']);

@@ -22,6 +22,8 @@ export {
   type TokenOutcome,
 } from './client.js';
 
+export { DeviceAuthorizationArgs, type DeviceCode, type DeviceTokenCallback } from './client-device.js';
+
 export {
   AuthorizationArgs,
   AuthorizationCodeChallenge,

@@ -24,6 +24,7 @@ export * from './commands/guild-args.js';
 export * from './commands/user-args.js';
 export * from './commands/authorize-args.js';
 export * from './commands/open-args.js';
+export * from './commands/device-screen-args.js';
 export * from './transport/connection-transport.js';
 export * from './transport/ipc-transport.js';
 // The WebSocket transport (transport/websocket-listener.ts) is imported by its path: it loads `ws`.

@@ -31,6 +31,7 @@ import { RelationshipChanges } from '../relationships/relationship-changes.js';
 import { RelationshipService } from '../relationships/relationship-service.js';
 import { OidcKeys } from '../oauth/jwt.js';
 import { OAuthService } from '../oauth/service.js';
+import { DeviceFlow } from '../oauth/device.js';
 import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
 import { AppRegistry } from '../state/app-registry.js';
@@ -63,6 +64,7 @@ export class PlatformServices {
   readonly webhooks: WebhookDeliverer;
   readonly keys: OidcKeys;
   readonly oauth: OAuthService;
+  readonly deviceFlow: DeviceFlow;
   readonly tokenFaults = new TokenFaults();
   readonly invites: InviteService;
   readonly admin: PlatformAdmin;
@@ -127,7 +129,15 @@ export class PlatformServices {
       ...(options.webhookSleep !== undefined ? { sleep: options.webhookSleep } : {}),
     });
     this.keys = new OidcKeys(store);
+    this.deviceFlow = new DeviceFlow({
+      now,
+      ttlMs: limits.deviceCodeTtlMs,
+      intervalMs: limits.deviceCodeIntervalMs,
+      verificationUri: () => `${addresses.url}/activate`,
+      maxPending: 10_000,
+    });
     this.oauth = new OAuthService({
+      deviceFlow: this.deviceFlow,
       store,
       dispatcher: this.sessions,
       webhooks: this.webhooks,
@@ -230,6 +240,7 @@ export class PlatformServices {
       url: () => addresses.url,
       devLoginLimit: () => limits.http.devLogin,
       tokenFaults: this.tokenFaults,
+      deviceFlow: this.deviceFlow,
     };
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {

@@ -9,11 +9,14 @@ import type { Store } from '../state/store.js';
 import { KNOWN_SCOPES } from '../wire/index.js';
 import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidRequest } from '../oauth/errors.js';
 import type { OidcKeys } from '../oauth/jwt.js';
-import { renderAuthorizeError, renderAuthorizePage } from '../oauth/page.js';
+import { DEVICE_CODE_GRANT, type DeviceFlow } from '../oauth/device.js';
+import { renderActivatePage, renderAuthorizeError, renderAuthorizePage } from '../oauth/page.js';
 import { withQuery, type AuthorizeRequest, type OAuthService } from '../oauth/service.js';
 import { tokenRequestClientId, type TokenFaults } from '../oauth/token-faults.js';
 
 const AuthorizeBody = v.object({ authorize: v.boolean(), rpc: v.optional(v.boolean()) });
+const UserCode = v.pipe(v.string(), v.minLength(1), v.maxLength(32));
+const DeviceVerifyBody = v.object({ user_code: UserCode, authorize: v.boolean() });
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
@@ -41,6 +44,8 @@ export interface OAuthRouteDeps {
   readonly devLoginLimit: () => WindowLimit;
   /** Errors armed through the admin API that the token endpoint answers instead (QA). */
   readonly tokenFaults?: TokenFaults;
+  /** The device authorization grant (RFC 8628). */
+  readonly deviceFlow: DeviceFlow;
 }
 
 /** A banned account asks to authorize: refused in OAuth2's form, as the service refuses it. */
@@ -133,7 +138,61 @@ export function oauthApiRoutes(deps: OAuthRouteDeps): Route[] {
         return { status: 204 };
       },
     },
+    ...deviceRoutes(deps),
     { method: 'GET', pattern: '/oauth2/keys', access: {}, auth: 'none', handle: () => ({ status: 200, body: deps.keys.jwks() }) },
+  ];
+}
+
+/**
+ * The device authorization grant (RFC 8628): a console asks for codes (form-encoded, as the
+ * token endpoint), and the signed-in player looks a user code up and approves or denies it
+ * (JSON, our verification route **(ours)**: the real one is a web page).
+ */
+function deviceRoutes(deps: OAuthRouteDeps): Route[] {
+  const { oauth, deviceFlow } = deps;
+  const userCodeLimit = { bucket: 'device-verify', limit: deps.devLoginLimit, by: 'user' } as const;
+  return [
+    {
+      method: 'POST',
+      pattern: '/oauth2/device/authorize',
+      access: {},
+      auth: 'none',
+      body: 'raw',
+      rateLimit: { bucket: 'device-authorize', limit: deps.devLoginLimit, by: 'ip' },
+      handle: (ctx) => {
+        const fields = form(ctx);
+        const query = new URLSearchParams({ client_id: fields.get('client_id') ?? '', scope: fields.get('scope') ?? '' });
+        return { status: 200, body: deviceFlow.start(oauth.parseAuthorize(query)), headers: NO_STORE };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/oauth2/device/verify',
+      access: {},
+      auth: 'user',
+      bannedAnswer: bannedAccount,
+      rateLimit: userCodeLimit,
+      handle: (ctx) => ({ status: 200, body: deviceFlow.preview(ctx.query.get('user_code') ?? '') }),
+    },
+    {
+      method: 'POST',
+      pattern: '/oauth2/device/verify',
+      access: {},
+      auth: 'user',
+      bannedAnswer: bannedAccount,
+      rateLimit: userCodeLimit,
+      handle: (ctx) => {
+        const body = parseBody(DeviceVerifyBody, ctx.body);
+        if (!body.authorize) {
+          deviceFlow.decide(body.user_code, { approved: false });
+          return { status: 200, body: { approved: false } };
+        }
+        const result = oauth.approve(deviceFlow.requestOf(body.user_code), ctx.user as UserRecord, 'rpc');
+        if (!('code' in result)) throw new Error('rpc flow answered without a code');
+        deviceFlow.decide(body.user_code, { approved: true, code: result.code });
+        return { status: 200, body: { approved: true } };
+      },
+    },
   ];
 }
 
@@ -146,6 +205,42 @@ function page(status: number, html: string): RouteResult {
 
 function redirect(location: string): RouteResult {
   return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } };
+}
+
+/** The device flow's verification page, `verification_uri` (`/activate`), with the dev login **(ours)**. */
+function activateRoutes(deps: OAuthRouteDeps): Route[] {
+  const { oauth, deviceFlow } = deps;
+  const decide = (fields: URLSearchParams): RouteResult => {
+    const userCode = (fields.get('user_code') ?? '').trim();
+    const username = (fields.get('username') ?? '').trim();
+    const user = username.length > 0 ? deps.store.userByName(username) : undefined;
+    if (user === undefined) return page(400, renderActivatePage(userCode, { text: `Unknown username "${username}".`, error: true }, username));
+    try {
+      if (fields.get('decision') !== 'approve') {
+        deviceFlow.decide(userCode, { approved: false });
+        return page(200, renderActivatePage('', { text: 'Cancelled: the device was not signed in.', error: false }));
+      }
+      const result = oauth.approve(deviceFlow.requestOf(userCode), user, 'rpc');
+      if (!('code' in result)) throw new Error('rpc flow answered without a code');
+      deviceFlow.decide(userCode, { approved: true, code: result.code });
+      return page(200, renderActivatePage('', { text: 'Done: go back to your device.', error: false }));
+    } catch (error) {
+      if (error instanceof OAuthError) return page(error.status === 404 ? 404 : 400, renderActivatePage(userCode, { text: error.description, error: true }, username));
+      throw error;
+    }
+  };
+  return [
+    { method: 'GET', pattern: '/activate', access: {}, auth: 'none', handle: (ctx) => page(200, renderActivatePage(ctx.query.get('user_code') ?? '')) },
+    {
+      method: 'POST',
+      pattern: '/activate',
+      access: {},
+      auth: 'none',
+      body: 'raw',
+      rateLimit: { bucket: 'auth-login', limit: deps.devLoginLimit, by: 'ip' },
+      handle: (ctx) => decide(ctx.contentType === 'application/x-www-form-urlencoded' ? new URLSearchParams(ctx.rawBody) : new URLSearchParams()),
+    },
+  ];
 }
 
 /** Routes outside /api: the browser authorize page and OIDC discovery. */
@@ -206,6 +301,7 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
         return redirect(result.location);
       },
     },
+    ...activateRoutes(deps),
     {
       method: 'GET',
       pattern: '/.well-known/openid-configuration',
@@ -223,7 +319,8 @@ export function oauthRootRoutes(deps: OAuthRouteDeps): Route[] {
             revocation_endpoint: `${issuer}/api/oauth2/token/revoke`,
             jwks_uri: `${issuer}/api/oauth2/keys`,
             response_types_supported: ['code'],
-            grant_types_supported: ['authorization_code', 'refresh_token'],
+            grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],
+            device_authorization_endpoint: `${issuer}/api/oauth2/device/authorize`,
             subject_types_supported: ['public'],
             id_token_signing_alg_values_supported: ['RS256'],
             scopes_supported: [...KNOWN_SCOPES],

@@ -47,3 +47,23 @@ ${error !== undefined ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 export function renderAuthorizeError(error: OAuthError): string {
   return layout('Authorization error', `<h1>Authorization error</h1>\n<p class="error">${escapeHtml(error.error)}: ${escapeHtml(error.description)}</p>`);
 }
+
+/**
+ * The device flow's verification page (`/activate`): the user code (filled in from
+ * `verification_uri_complete`), a dev login by username, and Authorize / Cancel **(ours)**.
+ */
+export function renderActivatePage(userCode: string, message?: { text: string; error: boolean }, username = ''): string {
+  const note = message === undefined ? '' : `<p${message.error ? ' class="error"' : ''}>${escapeHtml(message.text)}</p>`;
+  return layout(
+    'Activate a device',
+    `<h1>Activate a device</h1>
+<p>Enter the code your console or TV shows.</p>
+${note}
+<form method="post" action="/activate">
+<p><label>Code <input name="user_code" autocomplete="off" value="${escapeHtml(userCode)}"></label></p>
+<p><label>Username (dev login) <input name="username" autocomplete="username" value="${escapeHtml(username)}"></label></p>
+<p><button type="submit" name="decision" value="approve">Authorize</button><button type="submit" name="decision" value="deny">Cancel</button></p>
+</form>
+<p><small>Platform emulator: no password, local test accounts only.</small></p>`,
+  );
+}

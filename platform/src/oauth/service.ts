@@ -19,6 +19,7 @@ import {
   type TokenResponse,
 } from '../wire/index.js';
 import type { BearerAuth } from './bearer-auth.js';
+import { DEVICE_CODE_GRANT, type DeviceFlow } from './device.js';
 import { ACCESS_DENIED_DESCRIPTION, OAuthError, invalidClient, invalidGrant, invalidParam, invalidRequest, invalidScope, missingParam } from './errors.js';
 import type { OidcKeys } from './jwt.js';
 
@@ -61,6 +62,8 @@ export interface OAuthServiceDeps {
    * account of that identity is merged into the code's user (throws the refusal).
    */
   readonly mergeExternal?: (app: AppRecord, userId: string, type: string, token: string) => Promise<void>;
+  /** The device authorization grant (RFC 8628): its polls are answered at the token endpoint. */
+  readonly deviceFlow?: DeviceFlow;
 }
 
 /** How a token is cut: its life, whether a refresh token comes with it, and for child tokens the parent's grant. */
@@ -230,8 +233,10 @@ export class OAuthService {
   /** `POST /oauth2/token` with the form and the Authorization header. */
   async token(form: URLSearchParams, authorization: string | undefined): Promise<TokenResponse> {
     const grantType = form.get('grant_type');
-    if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError(400, 'unsupported_grant_type', 'Unsupported grant type');
+    const device = grantType === DEVICE_CODE_GRANT ? this.deps.deviceFlow : undefined;
+    if (grantType !== 'authorization_code' && grantType !== 'refresh_token' && device === undefined) throw new OAuthError(400, 'unsupported_grant_type', 'Unsupported grant type');
     const app = this.authenticateClient(form, authorization);
+    if (device !== undefined) return this.redeemDevice(app, device.poll(app, form.get('device_code')), form);
     return grantType === 'authorization_code' ? this.redeemCode(app, form) : this.refresh(app, form);
   }
 
@@ -417,6 +422,19 @@ export class OAuthService {
     if (store.code(hash) === undefined) throw invalidGrant('Invalid "code" in request.');
     store.deleteCode(hash);
     return this.issue(grant, record.scopes, record.nonce, 'authorization_code', this.defaultShape());
+  }
+
+  /**
+   * An approved device code: the authorization code its approval made is redeemed, with the
+   * poll's `external_auth_type` / `external_auth_token` (a provisional account merged) when given.
+   */
+  private redeemDevice(app: AppRecord, code: string, form: URLSearchParams): Promise<TokenResponse> {
+    const fields = new URLSearchParams({ code });
+    for (const name of ['external_auth_type', 'external_auth_token']) {
+      const value = form.get(name);
+      if (value !== null) fields.set(name, value);
+    }
+    return this.redeemCode(app, fields);
   }
 
   /** `external_auth_type` + `external_auth_token` with a code: the provisional account is merged first (a refusal leaves the code unused). */

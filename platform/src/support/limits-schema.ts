@@ -40,6 +40,8 @@ export const PlatformLimitsInputSchema = v.strictObject(
     messagesPerChannel: v.exactOptional(positiveCount),
     maxHttpBodyBytes: v.exactOptional(positiveCount),
     oauthCodeTtlMs: v.exactOptional(durationMs),
+    deviceCodeTtlMs: v.exactOptional(durationMs),
+    deviceCodeIntervalMs: v.exactOptional(durationMs),
     oauthAccessTokenTtlMs: v.exactOptional(durationMs),
     provisionalTokenTtlMs: v.exactOptional(durationMs),
     oidcFetchTimeoutMs: v.exactOptional(durationMs),

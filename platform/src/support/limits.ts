@@ -62,6 +62,10 @@ export interface PlatformLimits {
   readonly maxHttpBodyBytes: number;
   /** An OAuth2 authorization code is valid this long. **(ours)** */
   readonly oauthCodeTtlMs: number;
+  /** A device code of the device authorization grant is valid this long (RFC 8628). **(ours)** */
+  readonly deviceCodeTtlMs: number;
+  /** The least time between two polls of one device code (`interval`). **(ours)** */
+  readonly deviceCodeIntervalMs: number;
   /** An OAuth2 access token is valid this long (`expires_in`). */
   readonly oauthAccessTokenTtlMs: number;
   /** A provisional account's access token (the public docs: one hour). */
@@ -104,6 +108,8 @@ export const DEFAULT_LIMITS: PlatformLimits = {
   messagesPerChannel: 1000,
   maxHttpBodyBytes: 64 * 1024,
   oauthCodeTtlMs: 10 * 60 * 1000,
+  deviceCodeTtlMs: 10 * 60 * 1000,
+  deviceCodeIntervalMs: 5000,
   oauthAccessTokenTtlMs: 604_800_000,
   provisionalTokenTtlMs: 3_600_000,
   oidcFetchTimeoutMs: 5_000,

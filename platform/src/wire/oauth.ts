@@ -169,7 +169,9 @@ export const RPC_SCOPES: readonly string[] = ['rpc', 'rpc.activities.write', 'rp
 
 /** Error body of the OAuth2 routes (RFC 6749), not the API's `{code, message}`. */
 export interface OAuthErrorBody {
-  readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unsupported_grant_type' | 'unsupported_response_type' | 'access_denied' | 'server_error';
+  readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unsupported_grant_type' | 'unsupported_response_type' | 'access_denied' | 'server_error'
+    // RFC 8628 (the device authorization grant's polling answers).
+    | 'authorization_pending' | 'slow_down' | 'expired_token';
   readonly error_description: string;
 }
 
@@ -202,3 +204,20 @@ export const WebhookEventType = {
  * tokens and for tokens of other users.
  */
 export type TokenIntrospection = { readonly active: false } | ({ readonly active: true; readonly user_id: string } & OAuthMe);
+
+/** `POST /api/v10/oauth2/device/authorize` answers (RFC 8628 section 3.2). */
+export interface DeviceAuthorizationResponse {
+  readonly device_code: string;
+  readonly user_code: string;
+  readonly verification_uri: string;
+  readonly verification_uri_complete: string;
+  readonly expires_in: number;
+  readonly interval: number;
+}
+
+/** `GET /api/v10/oauth2/device/verify?user_code=` answers: what the player is asked to approve **(ours)**. */
+export interface DeviceVerifyPreview {
+  readonly user_code: string;
+  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null };
+  readonly scopes: readonly string[];
+}

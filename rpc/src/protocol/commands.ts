@@ -40,6 +40,9 @@ export const RPC_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   OPEN_CONNECTED_GAMES_SETTINGS: { local: true },
   OPEN_MESSAGE: { local: true },
   SET_SHOWING_CHAT: { local: true },
+  // Ours (the Social SDK's Open/CloseAuthorizeDeviceScreen): Companion shows or hides its device code-entry screen.
+  OPEN_AUTHORIZE_DEVICE_SCREEN: { local: true },
+  CLOSE_AUTHORIZE_DEVICE_SCREEN: { local: true },
   GET_GUILD: { local: false, scopes: RPC },
   GET_GUILDS: { local: false, scopes: RPC },
   GET_CHANNEL: { local: false, scopes: ['rpc', 'guilds', 'guilds.channels.read'] },

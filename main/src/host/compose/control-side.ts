@@ -13,6 +13,7 @@ import { hostSettings, logLevelOf } from '../ui-bridge/host-settings.js';
 import type { WebUi } from '../ui-bridge/web-ui-port.js';
 import { ControlError } from '../control/control-backend.js';
 import type { ControlRouteEntry } from '../control/control-routes.js';
+import { deviceCodeRoutes } from '../control/device-code-routes.js';
 import type { AuthorizationSide } from './authorization-side.js';
 import { startHostControl, type HostControl } from './host-control.js';
 import type { HostOptions, HostTuning } from './host-options.js';
@@ -57,6 +58,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   const extraRoutes = [
     uiLinkRoute(() => webUi),
     inspectorFramesRoute(() => webUi),
+    ...deviceCodeRoutes(() => session.authedApi()),
     ...(options.qa?.controlRoutes({
       server,
       session,

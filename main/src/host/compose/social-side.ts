@@ -11,6 +11,7 @@ import { RelationshipActions } from '../social/relationship-actions.js';
 import { RelationshipBook } from '../social/relationship-book.js';
 import { SocialService } from '../social/social-service.js';
 import { OpenInCompanion } from '../social/open-in-companion.js';
+import { registerDeviceScreen } from '../social/device-screen.js';
 import { GameChatShown } from '../social/game-chat-shown.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
@@ -72,6 +73,7 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     friends: () => friends.list().map((entry) => entry.user),
   });
   const opens = new OpenInCompanion(server, { conversations: () => social.conversations() });
+  registerDeviceScreen(server, opens);
   // A game that shows its chat reads its own direct messages as they arrive.
   const chatShown = new GameChatShown(server, { conversations: () => social.conversations(), readNow: (friendId) => reads.readNow(friendId) });
   social.on('change', (change) => {

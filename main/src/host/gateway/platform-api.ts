@@ -10,6 +10,7 @@ import type {
   OAuthGrant,
   OAuthMe,
   TokenIntrospection,
+  DeviceVerifyPreview as DeviceCodePreview,
 } from '../../../../platform/src/wire/index.js';
 import { httpRequest, HttpRequestError, type HttpResult } from '../../base/http-request.js';
 
@@ -260,6 +261,16 @@ export class PlatformApi {
   /** What a game's access token stands for, asked as the signed-in user (whatever its scopes). */
   introspect(accessToken: string): Promise<TokenIntrospection> {
     return this.request('POST', '/oauth2/token/introspect', { body: { token: accessToken } });
+  }
+
+  /** What a device flow's user code asks of the signed-in player (the emulator's verify route, ours). */
+  deviceCodePreview(userCode: string): Promise<DeviceCodePreview> {
+    return this.request('GET', `/oauth2/device/verify?${new URLSearchParams({ user_code: userCode }).toString()}`);
+  }
+
+  /** The signed-in player approves or denies a device flow's user code. */
+  decideDeviceCode(userCode: string, authorize: boolean): Promise<{ approved: boolean }> {
+    return this.request('POST', '/oauth2/device/verify', { body: { user_code: userCode, authorize } });
   }
 
   /** The signed-in user's grants. */
