@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import { expect, injectAxe, openUi, screenshot, test, type RawGame } from './support/harness.js';
 import { DEMO_APP_ID, startHost, startPlatform, type HostProcess, type PlatformProcess } from './support/processes.js';
 import { createFriend, goOnline, login, sendDm, type DemoUser, type OnlineUser } from './support/social.js';
+import { SIZES, THEMES, type Size, type Theme } from './support/screen-sizes.js';
 
 /**
  * Issue 26 §11: axe-core finds nothing on any screen, in both themes, at the three window sizes,
@@ -17,14 +18,6 @@ import { createFriend, goOnline, login, sendDm, type DemoUser, type OnlineUser }
 // A step that cannot happen fails at once, not at the end of the long test.
 test.use({ actionTimeout: 15_000 });
 
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-] as const;
-const THEMES = ['dark', 'light'] as const;
-type Theme = (typeof THEMES)[number];
-type Size = (typeof SIZES)[number];
 
 interface Finding {
   readonly where: string;

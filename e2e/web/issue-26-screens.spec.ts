@@ -3,6 +3,7 @@ import { expect, openUi, screenshot, test } from './support/harness.js';
 import { FRIEND_ROW_MAX_PX, letterStacks, measureFriendRow, pageScroll } from './support/layout.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform } from './support/processes.js';
 import { createFriend, goOnline, login, sendDm, type OnlineUser } from './support/social.js';
+import { SIZES, THEMES, type Size, type Theme } from './support/screen-sizes.js';
 
 /**
  * The screenshots issue 26 asks for beyond every screen (screens.spec.ts): each made with real
@@ -10,14 +11,6 @@ import { createFriend, goOnline, login, sendDm, type OnlineUser } from './suppor
  * is laid out sanely (no page-wide sideways scroll, no text stacked a letter per line). One host
  * set per test; the window's size and the theme change on the same page.
  */
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-] as const;
-const THEMES = ['dark', 'light'] as const;
-type Theme = (typeof THEMES)[number];
-type Size = (typeof SIZES)[number];
 const BACKGROUND: Readonly<Record<Theme, string>> = { dark: 'rgb(21, 23, 28)', light: 'rgb(242, 243, 245)' };
 
 /** The page in `theme` at `size`, checked for the theme's background, no page-wide scrolling and no stacked letters. */

@@ -1,16 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { axeViolations, expect, openUi, screenshot, test, type RawGame } from './support/harness.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform, type HostProcess } from './support/processes.js';
+import { SIZES, THEMES, type Size, type Theme } from './support/screen-sizes.js';
 
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-] as const;
-const THEMES = ['dark', 'light'] as const;
 const SCREENS = ['games', 'friends', 'inspector', 'apps', 'settings'] as const;
-type Theme = (typeof THEMES)[number];
-type Size = (typeof SIZES)[number];
 
 /** A page of `host`'s UI in its own context, with the system's colour scheme and window size given. */
 async function uiPage(browser: Browser, host: HostProcess, theme: Theme, size: Size): Promise<Page> {
