@@ -72,6 +72,24 @@ export function formatTime(at: number, now: number = Date.now()): string {
   return date.toDateString() === new Date(now).toDateString() ? time : `${date.toLocaleDateString()} ${time}`;
 }
 
+/** A message's time as the client players know writes it: "Today at 7:08 AM", "Yesterday at 7:08 AM", else the date and time. */
+export function formatMessageTime(at: number, now: number = Date.now()): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '—';
+  const time = date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  const today = new Date(now);
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  if (date.toDateString() === today.toDateString()) return `Today at ${time}`;
+  if (date.toDateString() === yesterday.toDateString()) return `Yesterday at ${time}`;
+  return `${date.toLocaleDateString()} ${time}`;
+}
+
+/** A `<time dateTime>` value, or undefined for a time that is not one. */
+export function isoTime(at: number): string | undefined {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
 export function formatDate(value: string | number): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();

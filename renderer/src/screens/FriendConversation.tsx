@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ConversationView, FriendView } from '../../../preload/src/contract';
-import { displayName, formatDate } from '../lib/format';
+import { displayName, formatDate, formatMessageTime, isoTime } from '../lib/format';
 import { useFollowNewest } from '../lib/use-follow-newest';
 import { useApp } from '../store/react';
 import { useReadingConversation } from './use-reading-conversation';
@@ -59,7 +59,9 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
                       via {message.application_name ?? gameName(message.application_id)}
                     </span>
                   )}{' '}
-                  <span className="dm-time">{formatDate(message.at)}</span>
+                  <time className="dm-time" dateTime={isoTime(message.at)} title={formatDate(message.at)}>
+                    {formatMessageTime(message.at)}
+                  </time>
                   {message.edited_at !== null && (
                     <span className="dm-time dm-edited" data-testid="dm-edited" title={`Edited ${formatDate(message.edited_at)}`}>
                       {' '}
