@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client, DeviceAuthorizationArgs } from '../../../rpc/client/index.js';
 import type { ControlEvent } from '../../src/host/control/control-backend.js';
+import { rawCode } from './support/raw-command.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
 
 let world: World;
@@ -34,15 +35,6 @@ async function gameOf(player: Player): Promise<Client> {
   client.setApplicationId(DEMO_APP_ID);
   expect((await client.connect()).successful).toBe(true);
   return client;
-}
-
-async function rawCode(client: Client, cmd: string, args: unknown): Promise<number | 'ok'> {
-  try {
-    await client.connection.request(cmd, args);
-    return 'ok';
-  } catch (error) {
-    return (error as { code?: number }).code ?? -1;
-  }
 }
 
 describe('issue 28 §1 openAuthorizeDeviceScreen and closeAuthorizeDeviceScreen', () => {

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client } from '../../../rpc/client/index.js';
 import type { ControlEvent } from '../../src/host/control/control-backend.js';
+import { rawCode } from './support/raw-command.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
 
 const OTHER_APP_ID = '1234567890123456780';
@@ -57,16 +58,6 @@ function controlEvents(player: Player): ControlEvent[] {
 }
 
 const openViews = (events: readonly ControlEvent[]): unknown[] => events.filter((event) => event.type === 'open-view').map((event) => event.data);
-
-/** The RPC error a raw command gets (its code), or 'ok'. */
-async function rawCode(client: Client, cmd: string, args: unknown): Promise<number | 'ok'> {
-  try {
-    await client.connection.request(cmd, args);
-    return 'ok';
-  } catch (error) {
-    return (error as { code?: number }).code ?? -1;
-  }
-}
 
 describe('issue 28 §1 getDiscordClientConnectedUser and isDiscordAppInstalled', () => {
   it("answer Companion's signed-in user and whether a Companion is reachable", async () => {
