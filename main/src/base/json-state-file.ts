@@ -1,6 +1,7 @@
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
+import { writeFileAtomic } from '../../../common/src/node/atomic-file.js';
 
 /** What `readJsonStateFile` found. */
 export type JsonStateFileRead<T> =
@@ -31,6 +32,16 @@ export async function readJsonStateFile<TSchema extends v.GenericSchema>(file: s
   const result = v.safeParse(schema, parsed);
   if (result.success) return { kind: 'valid', value: result.output };
   return { kind: 'invalid', problem: `did not hold ${what} (${v.getDotPath(result.issues[0]) ?? 'top level'}: ${result.issues[0].message})` };
+}
+
+/**
+ * Writes a state file the host keeps as JSON: its folder made private (0700) if missing, the
+ * value as indented JSON with a final newline, replaced atomically (a reader sees the old file
+ * or the new one, never part of either).
+ */
+export async function writeJsonStateFile(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**

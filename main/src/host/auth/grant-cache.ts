@@ -1,9 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { OAuthGrant } from '../../../../platform/src/wire/oauth.js';
-import { removeStrayTemps, writeFileAtomic } from '../../../../common/src/node/atomic-file.js';
-import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { removeStrayTemps } from '../../../../common/src/node/atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile, writeJsonStateFile } from '../../base/json-state-file.js';
 import { pidExists } from '../../../../common/src/node/pid-exists.js';
 
 /** Same shape as the host's pino logger (only what the cache uses). */
@@ -228,9 +227,7 @@ export class GrantCache {
     // A refresh after every reconnect usually finds the same list: no disk write for that.
     const content = JSON.stringify(this.grants);
     if (content === this.onDisk) return;
-    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const text = `${JSON.stringify({ version: FORMAT_VERSION, saved_at: new Date(this.now()).toISOString(), grants: this.grants }, null, 2)}\n`;
-    await writeFileAtomic(this.file, text);
+    await writeJsonStateFile(this.file, { version: FORMAT_VERSION, saved_at: new Date(this.now()).toISOString(), grants: this.grants });
     this.onDisk = content;
   }
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
-import { moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { removeStrayTemps, writerGone } from '../../../../common/src/node/atomic-file.js';
+import { moveAside, readJsonStateFile, writeJsonStateFile } from '../../base/json-state-file.js';
 import type { OriginDecisionView, OriginRequestView } from '../../../../preload/src/contract.js';
 
 /** The platform's own web pages: allowed for every application, as the real client allows them. */
@@ -297,11 +296,8 @@ export class OriginApprovals extends EventEmitter<OriginApprovalsEvents> {
         application_name: decision.applicationName,
         approved_at: decision.decidedAt,
       }));
-    const text = `${JSON.stringify({ version: FORMAT_VERSION, approved }, null, 2)}\n`;
-    const write = this.last.catch(() => undefined).then(async () => {
-      await mkdir(this.options.dataDir, { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, text);
-    });
+    const body = { version: FORMAT_VERSION, approved };
+    const write = this.last.catch(() => undefined).then(() => writeJsonStateFile(this.file, body));
     this.last = write;
     return write;
   }

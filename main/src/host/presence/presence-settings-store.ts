@@ -1,8 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
-import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { removeStrayTemps, writerGone } from '../../../../common/src/node/atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile, writeJsonStateFile } from '../../base/json-state-file.js';
 import { SerialWrites } from '../../base/serial-writes.js';
 import {
   ARBITRATION_POLICIES,
@@ -150,9 +149,7 @@ export class PresenceSettingsStore {
   }
 
   private async writeNow(): Promise<void> {
-    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const body = { version: FORMAT_VERSION, ...this.current, announced: this.announced() };
-    await writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`);
+    await writeJsonStateFile(this.file, { version: FORMAT_VERSION, ...this.current, announced: this.announced() });
   }
 
   private async read(): Promise<string | null> {

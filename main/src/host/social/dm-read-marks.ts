@@ -1,8 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { removeStrayTemps, writeFileAtomic, writerGone } from '../../../../common/src/node/atomic-file.js';
-import { fileTimestamp, moveAside, readJsonStateFile } from '../../base/json-state-file.js';
+import { removeStrayTemps, writerGone } from '../../../../common/src/node/atomic-file.js';
+import { fileTimestamp, moveAside, readJsonStateFile, writeJsonStateFile } from '../../base/json-state-file.js';
 import { SerialWrites } from '../../base/serial-writes.js';
 
 export const DM_READ_FILE = 'dm-read.json';
@@ -97,9 +96,8 @@ export class DmReadMarks {
   }
 
   private async writeNow(): Promise<void> {
-    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const players = [...this.players].map(([id, friends]) => ({ id, read: [...friends] }));
-    await writeFileAtomic(this.file, `${JSON.stringify({ version: FORMAT_VERSION, players }, null, 2)}\n`);
+    await writeJsonStateFile(this.file, { version: FORMAT_VERSION, players });
   }
 
   private async read(): Promise<string | null> {

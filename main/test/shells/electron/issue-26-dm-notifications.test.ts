@@ -9,6 +9,7 @@ import type { ShellTray } from '../../../src/shells/electron/shell-tray.js';
 import type { WindowManager } from '../../../src/shells/electron/windows-adapter.js';
 import { eventually, World, type Player } from '../../e2e/support/world.js';
 import { FakeSettings } from '../../host/ui-bridge/support.js';
+import { uiSnapshot, uiStatus, uiUser } from '../../support/ui-snapshot.js';
 
 /**
  * Issue 26 §2: the desktop app announces a direct message that arrives while its conversation
@@ -16,29 +17,19 @@ import { FakeSettings } from '../../host/ui-bridge/support.js';
  * the host's real state, with Electron's Notification faked at the port (ElectronModule).
  */
 
-const user = (id: string, name: string): UserView => ({ id, username: name, discriminator: '0', global_name: null, avatar: null });
+const user = uiUser;
 const ME = user('1', 'alice');
 const BOB = user('2', 'bob');
 
 const dm = (id: string, author: UserView, content: string): DmView => ({ id, author_id: author.id, content, application_id: null, application_name: null, at: 1, edited_at: null });
 
 function data(conversations: ConversationView[]): HostData {
-  return {
-    status: { version: '0', account: { user: ME }, gateway: { status: 'ready', detail: null }, ipc: null, websocket: null, platform: { url: 'http://127.0.0.1:1', embedded: true } },
-    games: [],
+  const { frames: _frames, ...rest } = uiSnapshot({
+    status: { ...uiStatus(ME), version: '0', ipc: null },
     friends: [{ user: { ...BOB, global_name: '<b>Bob</b>' }, presence: { status: 'online', activities: [] } }],
-    relationships: [],
-    join_requests: [],
-    invites: [],
     conversations,
-    consent_requests: [],
-    grants: [],
-    origin_requests: [],
-    origins: [],
-    presence: null,
-    recording: null,
-    settings: { consent_policy: 'prompt', consent_always_ask: true, log_level: 'info', start_at_login: null },
-  };
+  });
+  return rest;
 }
 
 describe('issue 26 §2: which direct messages the desktop app announces', () => {

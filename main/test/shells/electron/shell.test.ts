@@ -1,43 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { InviteView, JoinRequestView, Snapshot, StatusView, UserView } from '../../../../preload/src/contract.js';
+import type { InviteView, JoinRequestView, StatusView } from '../../../../preload/src/contract.js';
 import type { BrowserWindowLike, BrowserWindowOptionsLike, PermissionSessionLike, WebContentsLike } from '../../../src/shells/electron/electron-types.js';
 import { denyAllPermissions, guardWebContents } from '../../../src/shells/electron/guards-adapter.js';
 import { snapshotChanges } from '../../../src/shells/electron/notifications.js';
 import { acquireSingleInstance } from '../../../src/shells/electron/single-instance.js';
 import { trayMenuTemplate, trayTooltip } from '../../../src/shells/electron/tray-menu.js';
 import { WindowManager } from '../../../src/shells/electron/windows-adapter.js';
+import { uiSnapshot, uiStatus, uiUser } from '../../support/ui-snapshot.js';
 
-const user = (id: string, name: string): UserView => ({ id, username: name, discriminator: '0', global_name: null, avatar: null });
-
-const STATUS: StatusView = {
-  version: '0.1.0',
-  account: { user: user('1', 'nelly') },
-  gateway: { status: 'ready', detail: null },
-  ipc: { path: '/run/discord-ipc-0' },
-  websocket: null,
-  platform: { url: 'http://127.0.0.1:1', embedded: true },
-};
-
-function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
-  return {
-    status: STATUS,
-    games: [],
-    friends: [],
-    relationships: [],
-    join_requests: [],
-    invites: [],
-    conversations: [],
-    consent_requests: [],
-    grants: [],
-    origin_requests: [],
-    origins: [],
-    presence: null,
-    recording: null,
-    settings: { consent_policy: 'prompt', consent_always_ask: true, log_level: 'info', start_at_login: null },
-    frames: [],
-    ...patch,
-  };
-}
+const user = uiUser;
+const STATUS: StatusView = uiStatus();
+const snapshot = uiSnapshot;
 
 describe('tray menu', () => {
   it('shows status and the quick actions', () => {
