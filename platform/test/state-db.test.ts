@@ -1,9 +1,23 @@
+import { spawnSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { StateDb } from '../src/state/state-db.js';
 import { StateRecords, type SmallState } from '../src/state/state-records.js';
 import { tempDir } from './support/harness.js';
+
+/** The built StateDb (npx tsc -b), for a child process. */
+const BUILT_STATE_DB = fileURLToPath(new URL('../../out/platform/src/state/state-db.js', import.meta.url));
+
+/** Writes ten messages, trims to four, and kills itself before closing. */
+const KILLED_WRITER = `
+const { StateDb } = await import(process.argv[1]);
+const db = StateDb.open(process.argv[2]);
+for (let n = 0; n < 10; n += 1) db.insertMessage({ id: String(1_300_000_000_000_000_000n + BigInt(n)), channel_id: 'c1', author_id: 'a1', body: JSON.stringify({ content: 'm' + n }) });
+db.trimChannel('c1', 4);
+process.kill(process.pid, 'SIGKILL');
+`;
 
 const row = (n: number) => ({ id: String(1_300_000_000_000_000_000n + BigInt(n)), channel_id: 'c1', author_id: 'a1', body: JSON.stringify({ content: `m${n}` }) });
 
@@ -24,16 +38,14 @@ describe('the state database', () => {
     }
   });
 
-  it('keeps the newest messages of a channel when trimmed, and reopens with what was committed (a lock left by a kill is removed)', async () => {
+  it('keeps the newest messages of a channel when trimmed, and reopens with what was committed by a process that was killed (its lock left behind)', async () => {
     const file = path.join(await tempDir(), 'state.db');
-    const db = StateDb.open(file);
-    for (let n = 0; n < 10; n += 1) db.insertMessage(row(n));
-    db.trimChannel('c1', 4);
-    expect(db.newest('c1', 100).map((message) => message.id)).toEqual([9, 8, 7, 6].map((n) => row(n).id));
-    // Not closed: as a killed process leaves it (the lock directory stays).
+    // A child process writes and is killed (SIGKILL) without closing: as a crashed emulator leaves it.
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', KILLED_WRITER, pathToFileURL(BUILT_STATE_DB).href, file], { encoding: 'utf8' });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
     const again = StateDb.open(file);
     try {
-      expect(again.newest('c1', 100)).toHaveLength(4);
+      expect(again.newest('c1', 100).map((message) => message.id)).toEqual([9, 8, 7, 6].map((n) => row(n).id));
       expect(again.lastMessageId()).toBe(row(9).id);
     } finally {
       again.close();

@@ -5,8 +5,8 @@
  * and cached by scripts/test-nodes.mjs) each run, as real processes:
  * - `companion --version` and `companion serve` until a game on the npm `discord-rpc` library
  *   gets READY and its activity set, with nothing on stderr;
- * - the client-library compatibility tests (rpc/test/compat) and the SDK-package test, in a
- *   Vitest of their own under that Node.
+ * - the client-library compatibility tests (rpc/test/compat), the SDK-package test and the
+ *   state database's tests (node:sqlite there), in a Vitest of their own under that Node.
  * The start checks run on this Node too. Where a build cannot be had (no registry, not Linux
  * x64) it says so in one line, and fails under CI=true, else is skipped.
  */
@@ -166,7 +166,8 @@ describe('issue 27 §3: every supported Node', () => {
       startChecks(resolved);
 
       it('the client-library compatibility tests and the SDK-package test pass under it', async () => {
-        const files = ['rpc/test/compat', 'main/test/packaging/sdk-package.test.ts'];
+        // The state's tests too: Node 22 and 24 keep it in node:sqlite (platform/src/state/sqlite-driver.ts).
+        const files = ['rpc/test/compat', 'main/test/packaging/sdk-package.test.ts', 'platform/test/sqlite-driver.test.ts', 'platform/test/state-db.test.ts', 'platform/test/persistence.test.ts'];
         // Its own SDK build and tarball (inside out/, where the bundle finds the project's packages):
         // the SDK-package test of the run on this Node may be packing into out/sdk-package meanwhile.
         const packDir = path.join(REPO_ROOT, 'out', `sdk-pack-node${resolved.major}`);

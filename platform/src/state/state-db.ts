@@ -1,24 +1,6 @@
 import { chmodSync, closeSync, existsSync, openSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import v8 from 'node:v8';
-import type { Database, Statement } from 'node-sqlite3-wasm';
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import { WalCheckpoints, type CheckpointKind } from './wal-checkpoints.js';
-
-let sqliteModule: { readonly Database: typeof Database } | undefined;
-
-/**
- * SQLite's WebAssembly build, loaded on first use (a process that never opens a state loads
- * none of it). Its code is compiled by V8's baseline compiler only (`--liftoff-only`, which
- * applies to WebAssembly alone): the optimising tier costs 25-40 MiB of RSS for SQLite's code
- * and tens of ms of compile work in the first seconds, for about 25 µs less per commit.
- */
-function sqlite(): { readonly Database: typeof Database } {
-  if (sqliteModule === undefined) {
-    v8.setFlagsFromString('--liftoff-only');
-    sqliteModule = createRequire(import.meta.url)('node-sqlite3-wasm') as { readonly Database: typeof Database };
-  }
-  return sqliteModule;
-}
 
 /** One persisted record of the small state: its collection, its key in it, and its JSON. */
 export interface RecordRow {
@@ -72,21 +54,21 @@ const SCHEMA = [
 const CHECKPOINT_TICK_MS = 1000;
 
 /**
- * The emulator's state on disk: an SQLite database (SQLite compiled to WebAssembly, so nothing
- * native to install) in WAL mode with exclusive locking. Every call that changes something is
+ * The emulator's state on disk: an SQLite database (sqlite-driver.ts: Node's own SQLite where
+ * it has one, else SQLite compiled to WebAssembly) in WAL mode with exclusive locking. Every call that changes something is
  * one transaction committed before it returns (written to the WAL, no fsync), so what a route
  * acknowledged survives the process being killed. Checkpoints run on a timer, never inside a
  * commit, and fsync only once writes pause (see WalCheckpoints); their cost follows what was
  * written since the last one.
  */
 export class StateDb implements StateBackend {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   private recordSeq: number;
   private readonly checkpoints = new WalCheckpoints((kind) => this.runCheckpoint(kind), () => performance.now());
   private readonly checkpointer: NodeJS.Timeout;
 
-  private constructor(private readonly db: Database) {
-    const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | null;
+  private constructor(private readonly db: SqliteDatabase) {
+    const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | undefined;
     this.recordSeq = row?.seq ?? 0;
     this.checkpointer = setInterval(() => this.checkpoints.tick(), CHECKPOINT_TICK_MS);
     this.checkpointer.unref();
@@ -97,11 +79,11 @@ export class StateDb implements StateBackend {
    * by a killed emulator is stale and removed.
    */
   static open(file: string): StateDb {
-    // The WASM build locks with a directory beside the file; a kill leaves it behind.
+    // The WebAssembly build locks with a directory beside the file; a kill leaves it behind.
     rmSync(`${file}.lock`, { recursive: true, force: true });
     if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
-    const db = new (sqlite().Database)(file);
+    const db = openSqlite(file);
     try {
       db.exec('PRAGMA locking_mode=EXCLUSIVE');
       db.exec('PRAGMA journal_mode=WAL');
@@ -206,7 +188,7 @@ export class StateDb implements StateBackend {
 
   /** The id of the newest message, or undefined when there is none. */
   lastMessageId(): string | undefined {
-    const row = this.db.get('SELECT id FROM messages ORDER BY seq DESC LIMIT 1') as { id: string } | null;
+    const row = this.db.get('SELECT id FROM messages ORDER BY seq DESC LIMIT 1') as { id: string } | undefined;
     return row?.id;
   }
 
@@ -242,7 +224,7 @@ export class StateDb implements StateBackend {
   }
 
   messageCount(): number {
-    return Number((this.db.get('SELECT COUNT(*) AS n FROM messages') as { n: number }).n);
+    return Number((this.db.get('SELECT COUNT(*) AS n FROM messages') as { n: number } | undefined)?.n ?? 0);
   }
 
   close(): void {
@@ -261,7 +243,7 @@ export class StateDb implements StateBackend {
   }
 
   /** A prepared statement; one that writes marks the WAL for the next checkpoint. */
-  private statement(sql: string): Statement {
+  private statement(sql: string): SqliteStatement {
     if (!sql.startsWith('SELECT')) this.checkpoints.wrote();
     let statement = this.statements.get(sql);
     if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));

@@ -937,7 +937,9 @@ function openStateDb(file: string): StateDb {
   try {
     return StateDb.open(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+    // A file system error stands; SQLite's own (node:sqlite tags its errors ERR_SQLITE_ERROR) means not a database.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && code !== 'ERR_SQLITE_ERROR') throw error;
     throw new CorruptStateError(file, error instanceof Error ? error.message : String(error));
   }
 }
