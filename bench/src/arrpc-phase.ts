@@ -12,13 +12,25 @@
  * the end of the round. Ratios are Companion / arRPC, taken per round; the medians of the
  * figures and of the ratios are reported, with the ratios' spread.
  *
+ * Footprint (issue 27 §4, footprint.ts): the time from each server's spawn until its socket
+ * accepts a connection, and, at the end of the first BENCH_ARRPC_IDLE_ROUNDS rounds, once the
+ * clients have gone, an idle window of BENCH_ARRPC_IDLE_S seconds watched side by side: the
+ * threads' context switches (wake-ups), CPU, and RSS at its end.
+ *
+ * Companion's platform: BENCH_ARRPC_PLATFORM=embedded (the default, `companion serve` as a player
+ * starts it, the emulator in the same process) or external (a `companion platform serve` of its
+ * own per round, pinned with the servers, and `serve --platform URL`: the host alone, as beside
+ * a remote platform; arRPC has no platform at all).
+ *
  * BENCH_ARRPC=<dir>  BENCH_ARRPC_ROUNDS (7; at least 5 for a comparison)  BENCH_ARRPC_SETTLE_MS (5000)
- * BENCH_ARRPC_PIPELINE (10x16)
+ * BENCH_ARRPC_PIPELINE (10x16)  BENCH_ARRPC_IDLE_S (60)  BENCH_ARRPC_IDLE_ROUNDS (3)  BENCH_ARRPC_PLATFORM (embedded)
  */
+import path from 'node:path';
 import { startArrpc } from './arrpc-peer.js';
 import { arrpcTable, FIGURES, summarizeRounds, type Figures, type Peer } from './arrpc-summary.js';
 import type { RttResult, WorkerRequest, WorkerResults } from './messages.js';
-import { startHost, type PlatformBenchContext } from './platform-phases.js';
+import { idleWindow, msUntilConnectable } from './footprint.js';
+import { startEmulator, startHost, type Emulator, type PlatformBenchContext } from './platform-phases.js';
 import { memorySample } from './proc.js';
 import type { ServerProcess } from './servers.js';
 import { envInt, type ReplyExpectation } from './shared.js';
@@ -57,6 +69,9 @@ export const ARRPC_CONFIG = {
     const [clients, inFlight] = (process.env.BENCH_ARRPC_PIPELINE ?? '10x16').split('x').map(Number);
     return { clients: clients ?? 10, inFlight: inFlight ?? 16 };
   })(),
+  idleSeconds: envInt('BENCH_ARRPC_IDLE_S', 60),
+  idleRounds: envInt('BENCH_ARRPC_IDLE_ROUNDS', 3),
+  platform: process.env.BENCH_ARRPC_PLATFORM === 'external' ? ('external' as const) : ('embedded' as const),
 };
 
 const EXPECT: Record<Peer, ReplyExpectation> = { companion: 'activity', arrpc: 'echo-activity' };
@@ -93,6 +108,7 @@ interface RoundResult {
 /** One round: both servers fresh, every figure measured on both, in `order`. */
 class Round {
   private readonly servers: Partial<Record<Peer, ServerProcess>> = {};
+  private emulator: Emulator | undefined;
   private readonly figures: Record<Peer, Partial<Record<keyof Figures, number>>> = { companion: {}, arrpc: {} };
   private readonly integrity: Record<Peer, Integrity> = { companion: emptyIntegrity(), arrpc: emptyIntegrity() };
   private maxOther = 0;
@@ -114,16 +130,46 @@ class Round {
       await this.throughput(100, 1, 'throughput100', 'cpuUsPerRequest100');
       await this.throughput(clients, inFlight, 'throughputPipelined', 'cpuUsPerRequestPipelined');
       for (const peer of this.order) this.figures[peer].peakRssMiB = memorySample(this.server(peer).pid).hwmMiB;
+      await this.idle();
       return { figures: this.figures as Record<Peer, Figures>, integrity: this.integrity, maxOtherProcessesCpuUtil: this.maxOther };
     } finally {
       await Promise.all(Object.values(this.servers).map((server) => server.stop().catch(() => undefined)));
+      await this.emulator?.server.stop().catch(() => undefined);
     }
   }
 
-  private start(peer: Peer): Promise<ServerProcess> {
+  /** A fresh server, and how long after its spawn its socket accepted a connection. */
+  private async start(peer: Peer): Promise<ServerProcess> {
+    const { ctx } = this.deps;
     const name = `arrpc-round${this.index + 1}-${peer}`;
     const flags = this.deps.nodeFlags[peer];
-    return peer === 'arrpc' ? startArrpc(this.deps.ctx, this.deps.dir, name, flags) : startHost(this.deps.ctx, name, [], flags);
+    let platform: string[] = [];
+    if (peer === 'companion' && ARRPC_CONFIG.platform === 'external') {
+      this.emulator = await startEmulator(ctx, `${name}-platform`);
+      platform = ['--platform', this.emulator.url, '--user', 'alice'];
+    }
+    // Both put discord-ipc-0 in <temp>/<name>/run, a directory of their own.
+    const socketPath = path.join(ctx.tmpRoot, name, 'run', 'discord-ipc-0');
+    const spawnedAt = performance.now();
+    const bound = msUntilConnectable(socketPath, spawnedAt);
+    bound.catch(() => undefined);
+    const server = await (peer === 'arrpc' ? startArrpc(ctx, this.deps.dir, name, flags) : startHost(ctx, name, platform, flags));
+    this.figures[peer].boundMs = await bound;
+    return server;
+  }
+
+  /** The clients gone: both servers watched side by side while nothing happens. */
+  private async idle(): Promise<void> {
+    if (this.index >= ARRPC_CONFIG.idleRounds || ARRPC_CONFIG.idleSeconds <= 0) {
+      for (const peer of this.order) Object.assign(this.figures[peer], { idleWakeups: NaN, idleCpuMs: NaN, idleRssMiB: NaN });
+      return;
+    }
+    this.deps.ctx.progress(`  idle window: ${ARRPC_CONFIG.idleSeconds} s`);
+    const figures = await idleWindow(this.order.map((peer) => this.server(peer).pid), ARRPC_CONFIG.idleSeconds);
+    this.order.forEach((peer, i) => {
+      const idle = figures[i];
+      if (idle !== undefined) Object.assign(this.figures[peer], { idleWakeups: idle.wakeups, idleCpuMs: idle.cpuMs, idleRssMiB: idle.rssMiB });
+    });
   }
 
   private server(peer: Peer): ServerProcess {
@@ -202,12 +248,15 @@ export async function arrpcPhase(deps: ArrpcPhaseDeps): Promise<Record<string, u
     for (const round of rounds) tallyInto(total, round.integrity[peer]);
     return total;
   };
+  process.stderr.write(`\nNode ${process.version}, Companion's platform ${ARRPC_CONFIG.platform}, servers ${deps.ctx.serverCpus === undefined ? 'unpinned' : `pinned to CPU ${deps.ctx.serverCpus}`}`);
   process.stderr.write(arrpcTable(summary, rounds.length, `${clients} x ${inFlight}`));
   return {
     rounds: rounds.length,
     note:
       'ratio: Companion / arRPC per round, median over rounds, [min, max]; better: which direction favours Companion; ahead: the median ratio is on the better side of 1 (p99: at most 1). ' +
-      'Fresh servers every round, order alternating; arRPC with process scanning off and an empty game database',
+      'Fresh servers every round, order alternating; arRPC with process scanning off and an empty game database; ' +
+      `Companion's platform: ${ARRPC_CONFIG.platform}`,
+    node: process.version,
     config: { ...ARRPC_CONFIG, handshakeSamples: deps.handshakeSamples, rttSamples: deps.rttSamples },
     enoughRounds: rounds.length >= 5,
     figures: summary,
