@@ -51,6 +51,8 @@ export class GatewayConnection implements SessionTransport {
     private readonly ctx: GatewayContext,
     readonly version: number,
     private readonly onGone: (connection: GatewayConnection) => void,
+    /** Came over the TLS listener: READY names the `wss://` gateway. */
+    private readonly secure = false,
   ) {
     this.sendWindow = new FixedWindow(ctx.limits.sendLimit, ctx.now);
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
@@ -237,7 +239,7 @@ export class GatewayConnection implements SessionTransport {
       v: this.version,
       user: toPlatformUser(user),
       session_id: session.id,
-      resume_gateway_url: this.ctx.gatewayUrl(),
+      resume_gateway_url: this.ctx.gatewayUrl(this.secure),
       // Every type, as on the real service: friends, blocks, and requests both ways.
       relationships: may(GatewayEvent.RelationshipAdd) ? relationshipsOf(store, user.id) : [],
       guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],

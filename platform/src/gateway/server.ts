@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { cameOverTls, schemeOf } from '../support/tls-socket.js';
 import { isForeignOrigin, isLoopbackHost, loopbackOrigins } from '../../../common/src/loopback-request.js';
 import { WebSocket, WebSocketServer } from '../../../common/src/node/ws-module.js';
 import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
@@ -44,18 +45,18 @@ export class GatewayServer {
       refuseUpgrade(socket, refused);
       return true;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams));
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams, cameOverTls(request)));
     return true;
   }
 
-  private accept(ws: WebSocket, params: URLSearchParams): void {
+  private accept(ws: WebSocket, params: URLSearchParams, secure: boolean): void {
     refuseAs4002(ws);
     const versionParam = params.get('v');
     const version = versionParam === null ? 10 : Number(versionParam);
     const encoding = params.get('encoding') ?? 'json';
     if (!SUPPORTED_VERSIONS.has(version)) return closeNow(ws, GatewayClose.InvalidApiVersion);
     if (encoding !== 'json') return closeNow(ws, GatewayClose.DecodeError);
-    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone));
+    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone), secure);
     this.connections.add(connection);
     this.ctx.logger.debug({ connection: connection.id, v: version }, 'gateway connection opened');
     connection.start();
@@ -167,7 +168,7 @@ export class GatewayServer {
 function upgradeRefusal(request: IncomingMessage): string | undefined {
   const port = request.socket.localPort ?? 0;
   if (!isLoopbackHost(request.headers.host, port)) return 'the Host header does not name this loopback server';
-  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port))) return 'requests from another origin are refused';
+  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port, schemeOf(request)))) return 'requests from another origin are refused';
   return undefined;
 }
 
