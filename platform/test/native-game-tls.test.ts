@@ -1,6 +1,7 @@
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
+import { constants as zlibConstants, createInflate } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CertificateStore, SEED, type PlatformServer, type PlatformTlsListener } from '../src/index.js';
@@ -182,6 +183,64 @@ describe('issue 28 §3: a native game (the Social SDK pointed at the emulator) o
       expect(everything).not.toContain(body);
     }
     expect(everything).not.toContain('PRIVATE KEY');
+  });
+});
+
+/** A gateway client with `compress=zlib-stream`, as native clients read it: one inflater, a message per frame ending in 00 00 FF FF. */
+async function zlibStreamClient(url: string, ca: string): Promise<{ ws: WebSocket; messages: { op: number; t?: string | null; d: unknown }[]; next: (op: number, t?: string) => Promise<unknown> }> {
+  const ws = new WebSocket(`${url}?v=10&encoding=json&compress=zlib-stream`, { ca });
+  const inflate = createInflate();
+  const messages: { op: number; t?: string | null; d: unknown }[] = [];
+  const frames: boolean[] = [];
+  let out: Buffer[] = [];
+  inflate.on('data', (chunk: Buffer) => out.push(chunk));
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    frames.push(isBinary);
+    expect(data.subarray(-4)).toEqual(Buffer.from([0x00, 0x00, 0xff, 0xff]));
+    inflate.write(data);
+    inflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+      messages.push(JSON.parse(Buffer.concat(out).toString('utf8')) as { op: number; d: unknown });
+      out = [];
+    });
+  });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const next = async (op: number, t?: string): Promise<unknown> => {
+    for (let i = 0; i < 500; i++) {
+      const found = messages.find((m) => m.op === op && (t === undefined || m.t === t));
+      if (found !== undefined) {
+        expect(frames.every(Boolean)).toBe(true);
+        return found.d;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no op ${op} ${t ?? ''}; got ${JSON.stringify(messages.map((m) => m.t ?? m.op))}`);
+  };
+  return { ws, messages, next };
+}
+
+describe('issue 28 §3: the gateway transport compression a native client may ask for', () => {
+  it('speaks compress=zlib-stream over wss (binary frames of one zlib context) and refuses zstd-stream with 4002 rather than send what the client cannot read', async () => {
+    const platform = await startTestPlatform({ tls: {} });
+    const tls = listener(platform);
+    const ca = await readFile(tls.caCertFile, 'utf8');
+    const client = await zlibStreamClient(tls.gatewayUrl, ca);
+    expect(await client.next(10)).toMatchObject({ heartbeat_interval: expect.any(Number) });
+    client.ws.send(JSON.stringify({ op: 2, d: { token: platform.loginToken('alice'), properties: { os: 'linux', browser: 'native', device: 'native' } } }));
+    expect(await client.next(0, 'READY')).toMatchObject({ resume_gateway_url: tls.gatewayUrl });
+    client.ws.send(JSON.stringify({ op: 1, d: null }));
+    await client.next(11);
+    client.ws.close();
+
+    // A close the server decides goes through the same stream, after what was sent before it.
+    const refused = await zlibStreamClient(tls.gatewayUrl, ca);
+    await refused.next(10);
+    const refusedClose = new Promise<number>((resolve) => refused.ws.once('close', (code) => resolve(code)));
+    refused.ws.send(JSON.stringify({ op: 2, d: { token: 'not-a-token', properties: { os: 'linux', browser: 'native', device: 'native' } } }));
+    expect(await refusedClose).toBe(4004);
+
+    const zstd = new WebSocket(`${tls.gatewayUrl}?v=10&encoding=json&compress=zstd-stream`, { ca });
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => zstd.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    expect(closed).toEqual({ code: 4002, reason: 'compress: only zlib-stream is supported' });
   });
 });
 

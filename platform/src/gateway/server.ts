@@ -5,6 +5,7 @@ import { isForeignOrigin, isLoopbackHost, loopbackOrigins } from '../../../commo
 import { WebSocket, WebSocketServer } from '../../../common/src/node/ws-module.js';
 import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
 import { GatewayConnection } from './connection.js';
+import { framesFor } from './frames.js';
 import type { GatewayContext } from './context.js';
 
 export const GATEWAY_PATH = '/gateway';
@@ -56,7 +57,11 @@ export class GatewayServer {
     const encoding = params.get('encoding') ?? 'json';
     if (!SUPPORTED_VERSIONS.has(version)) return closeNow(ws, GatewayClose.InvalidApiVersion);
     if (encoding !== 'json') return closeNow(ws, GatewayClose.DecodeError);
-    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone), secure);
+    const frames = framesFor(ws, params.get('compress'));
+    // **(ours)** A compression the emulator does not speak (zstd-stream) is refused, not ignored:
+    // a client would read the uncompressed frames as garbage.
+    if (frames === undefined) return ws.close(GatewayClose.DecodeError, 'compress: only zlib-stream is supported');
+    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone), { secure, frames });
     this.connections.add(connection);
     this.ctx.logger.debug({ connection: connection.id, v: version }, 'gateway connection opened');
     connection.start();
