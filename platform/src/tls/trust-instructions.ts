@@ -38,7 +38,7 @@ export function trustInstructions(caCertFile: string): readonly TrustInstruction
       untrust: [`sudo security delete-certificate -c "${AUTHORITY_NAME}" /Library/Keychains/System.keychain`],
     },
     {
-      system: 'Windows (this user; add no -user, in an administrator prompt, for the machine)',
+      system: 'Windows (this user; for the whole machine, leave out -user in an administrator prompt)',
       trust: [`certutil -user -addstore Root ${file}`],
       untrust: [`certutil -user -delstore Root "${AUTHORITY_NAME}"`],
     },
