@@ -63,6 +63,9 @@ async function tlsOf(options: PlatformOptions): Promise<AssembleTls | undefined>
   const port = options.tls.port ?? 0;
   checkPort(port);
   const credentials = await new CertificateStore({ dataDir: options.dataDir, now: Date.now }).credentials();
+  // Paths and dates only: the keys stay in their files.
+  const { files, newAuthority, newServerCertificate, serverNotAfter } = credentials;
+  options.logger?.info({ caCertFile: files.caCert, newAuthority, newServerCertificate, serverNotAfter: serverNotAfter.toISOString() }, 'platform tls certificates');
   return { port, credentials };
 }
 

@@ -86,9 +86,12 @@ function keyIdentifier(certificate: Pkijs.Certificate): ArrayBuffer {
   return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength);
 }
 
+/** The bytes of a dotted IPv4 address, or of `::1` (the only IPv6 address the certificates name). */
 function ipBytes(address: string): ArrayBuffer {
   if (address === '::1') return new Uint8Array([...new Array<number>(15).fill(0), 1]).buffer;
-  return new Uint8Array(address.split('.').map(Number)).buffer;
+  const parts = address.split('.').map(Number);
+  if (parts.length !== 4 || parts.some((part) => !Number.isInteger(part) || part < 0 || part > 255)) throw new RangeError(`not an address the certificates name: ${address}`);
+  return new Uint8Array(parts).buffer;
 }
 
 /**
