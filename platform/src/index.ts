@@ -61,7 +61,6 @@ function checkPort(requestedPort: number): void {
 async function tlsOf(options: PlatformOptions): Promise<AssembleTls | undefined> {
   if (options.tls === undefined) return undefined;
   const port = options.tls.port ?? 0;
-  checkPort(port);
   const credentials = await new CertificateStore({ dataDir: options.dataDir, now: Date.now }).credentials();
   // Paths and dates only: the keys stay in their files.
   const { files, newAuthority, newServerCertificate, serverNotAfter } = credentials;
@@ -73,6 +72,7 @@ export async function startPlatform(options: PlatformOptions): Promise<PlatformS
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 0;
   checkPort(requestedPort);
+  checkPort(options.tls?.port ?? 0);
   const limits = resolveLimits(options.limits);
   const now = options.now ?? Date.now;
   const logger = options.logger ?? SILENT_LOGGER;
