@@ -19,9 +19,12 @@ export function isLoopbackHost(host: string | undefined, port: number, names: re
   return host !== undefined && loopbackHosts(port, names).has(host.trim().toLowerCase());
 }
 
-/** The origins of pages served by the loopback service on `port` (its own origin, by each name). */
-export function loopbackOrigins(port: number): ReadonlySet<string> {
-  return new Set([...loopbackHosts(port)].map((host) => `http://${host}`));
+/**
+ * The origins of pages served by the loopback service on `port` (its own origin, by each name);
+ * `https` for a service that listens with TLS.
+ */
+export function loopbackOrigins(port: number, scheme: 'http' | 'https' = 'http'): ReadonlySet<string> {
+  return new Set([...loopbackHosts(port)].map((host) => `${scheme}://${host}`));
 }
 
 /**

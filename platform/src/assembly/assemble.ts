@@ -8,7 +8,8 @@ import type { PlatformLogger } from '../support/logger.js';
 import { releaseDataDir, removeRuntimeFile, writeRuntimeFile } from '../support/runtime-file.js';
 import type { WebhookSleep } from '../webhooks/deliverer.js';
 import type { PlatformUser, PresenceUpdateEvent } from '../wire/index.js';
-import { closeServer, createPlatformHttpServer, listen } from './http-listener.js';
+import type { ServerCredentials } from '../tls/certificate-store.js';
+import { closeServer, createPlatformHttpServer, createPlatformHttpsServer, listen } from './http-listener.js';
 import { PlatformAddresses, PlatformServices } from './platform-services.js';
 
 export interface PlatformServer {
@@ -23,6 +24,8 @@ export interface PlatformServer {
   readonly runtimeFile: string;
   readonly dataDir: string;
   readonly limits: PlatformLimits;
+  /** The TLS listener (https and wss), when the emulator was started with one. */
+  readonly tls?: PlatformTlsListener;
   /** Users, friends, apps, gateway control: the admin API in-process. */
   readonly admin: PlatformAdmin;
   users(): PlatformUser[];
@@ -41,6 +44,27 @@ export interface PlatformServer {
   close(): Promise<void>;
 }
 
+/** The emulator's TLS listener: the same API and gateway as `url`, over https and wss. */
+export interface PlatformTlsListener {
+  /** `https://127.0.0.1:PORT` (the API under `/api`, `/api/v9`, `/api/v10`). */
+  readonly url: string;
+  /** `wss://127.0.0.1:PORT/gateway`: what `GET /gateway` over this listener answers. */
+  readonly gatewayUrl: string;
+  readonly port: number;
+  /** The local certificate authority's certificate (PEM), the file a game's machine trusts. */
+  readonly caCertFile: string;
+  /** The authority was made by this start (never trusted yet). */
+  readonly newAuthority: boolean;
+  /** When the server certificate expires (a later start makes a new one). */
+  readonly serverNotAfter: Date;
+}
+
+/** What the TLS listener serves with, and where. */
+export interface AssembleTls {
+  readonly port: number;
+  readonly credentials: ServerCredentials;
+}
+
 export interface AssembleOptions {
   readonly host: string;
   readonly requestedPort: number;
@@ -50,6 +74,7 @@ export interface AssembleOptions {
   readonly dataDir: string;
   readonly strictApps: boolean;
   readonly webhookSleep?: WebhookSleep;
+  readonly tls?: AssembleTls;
 }
 
 /** A listening emulator: where it is, and the parts its shutdown closes. */
@@ -61,6 +86,17 @@ interface Running {
   readonly gatewayUrl: string;
   readonly adminToken: string;
   readonly runtimeFile: string;
+  readonly tls?: { readonly server: Server; readonly listener: PlatformTlsListener };
+}
+
+/** Opens the TLS listener beside the plain one (same handler, same gateway); on failure closes it. */
+async function goLiveTls(services: PlatformServices, o: AssembleOptions, tls: AssembleTls, addresses: PlatformAddresses): Promise<Running['tls']> {
+  const server = createPlatformHttpsServer(services.requestHandler(), services.gateway, tls.credentials);
+  const port = await listen(server, o.host, tls.port);
+  const url = `https://${o.host}:${port}`;
+  addresses.tlsGatewayUrl = `wss://${o.host}:${port}${GATEWAY_PATH}`;
+  const { files, newAuthority, serverNotAfter } = tls.credentials;
+  return { server, listener: { url, gatewayUrl: addresses.tlsGatewayUrl, port, caCertFile: files.caCert, newAuthority, serverNotAfter } };
 }
 
 /** Listens and announces the emulator in its runtime file; on failure closes what was opened. */
@@ -76,15 +112,19 @@ async function goLive(services: PlatformServices, server: Server, o: AssembleOpt
   addresses.gatewayUrl = `ws://${o.host}:${port}${GATEWAY_PATH}`;
   const { url, gatewayUrl } = addresses;
   let runtimeFile: string;
+  let tls: Running['tls'];
   try {
-    runtimeFile = await writeRuntimeFile(o.dataDir, { pid: process.pid, url, adminToken, startedAt: new Date().toISOString() });
+    tls = o.tls === undefined ? undefined : await goLiveTls(services, o, o.tls, addresses);
+    const tlsUrl = tls === undefined ? {} : { tlsUrl: tls.listener.url, caCertFile: tls.listener.caCertFile };
+    runtimeFile = await writeRuntimeFile(o.dataDir, { pid: process.pid, url, adminToken, startedAt: new Date().toISOString(), ...tlsUrl });
   } catch (error) {
     await services.gateway.close();
+    if (tls !== undefined) await closeServer(tls.server);
     await closeServer(server);
     throw error;
   }
-  o.logger.info({ url, dataDir: o.dataDir }, 'platform emulator listening');
-  return { services, server, port, url, gatewayUrl, adminToken, runtimeFile };
+  o.logger.info({ url, ...(tls === undefined ? {} : { tlsUrl: tls.listener.url }), dataDir: o.dataDir }, 'platform emulator listening');
+  return { services, server, port, url, gatewayUrl, adminToken, runtimeFile, ...(tls === undefined ? {} : { tls }) };
 }
 
 /** Closes everything in order, once: the server and the gateway, webhooks, the store, the runtime file, the data directory. */
@@ -93,7 +133,11 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
-      await closeServer(server, { drain: () => services.gateway.close() });
+      // Both listeners' WebSockets are the one gateway's: it closes them once, for both.
+      let gatewayClosed: Promise<void> | undefined;
+      const drain = (): Promise<void> => (gatewayClosed ??= services.gateway.close());
+      if (running.tls !== undefined) await closeServer(running.tls.server, { drain });
+      await closeServer(server, { drain });
       await services.webhooks.close();
       services.apps.stop();
       services.lobbySweeper.stop();
@@ -115,6 +159,7 @@ function platformServer(running: Running, o: AssembleOptions): PlatformServer {
     runtimeFile: running.runtimeFile,
     dataDir: o.dataDir,
     limits: o.limits,
+    ...(running.tls === undefined ? {} : { tls: running.tls.listener }),
     admin,
     users: () => store.users(),
     user: (username) => admin.users().find((user) => user.username === username.toLowerCase()),

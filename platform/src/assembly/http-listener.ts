@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../../common/src/node/close-server.js';
 import type { GatewayServer } from '../gateway/server.js';
@@ -7,9 +8,19 @@ import type { GatewayServer } from '../gateway/server.js';
 export const RESERVED_PORTS = { first: 6463, last: 6472 } as const;
 const PORT_ATTEMPTS = 20;
 
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
 /** The HTTP server: `handler` for requests, the gateway for WebSocket upgrades (else 404). */
-export function createPlatformHttpServer(handler: (request: IncomingMessage, response: ServerResponse) => void, gateway: GatewayServer): Server {
-  const server = createServer(handler);
+export function createPlatformHttpServer(handler: Handler, gateway: GatewayServer): Server {
+  return withGateway(createServer(handler), gateway);
+}
+
+/** The same over TLS (https and wss), with the server certificate chain and its key (PEM). */
+export function createPlatformHttpsServer(handler: Handler, gateway: GatewayServer, credentials: { readonly certChainPem: string; readonly keyPem: string }): Server {
+  return withGateway(createTlsServer({ cert: credentials.certChainPem, key: credentials.keyPem }, handler), gateway);
+}
+
+function withGateway(server: Server, gateway: GatewayServer): Server {
   server.on('upgrade', (request, socket, head) => {
     if (!gateway.handleUpgrade(request, socket, head)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

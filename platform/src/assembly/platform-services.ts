@@ -54,6 +54,13 @@ export interface ServicesOptions {
 export class PlatformAddresses {
   url = '';
   gatewayUrl = '';
+  /** The TLS listener's `wss://` gateway, when the emulator has one. */
+  tlsGatewayUrl: string | undefined;
+
+  /** The gateway a client of that listener is told of. */
+  gatewayFor(secure = false): string {
+    return secure && this.tlsGatewayUrl !== undefined ? this.tlsGatewayUrl : this.gatewayUrl;
+  }
 }
 
 /** The emulator's services over one store, wired to each other, and the HTTP handler that serves them. */
@@ -108,7 +115,7 @@ export class PlatformServices {
       limits,
       now,
       logger,
-      gatewayUrl: () => addresses.gatewayUrl,
+      gatewayUrl: (secure) => addresses.gatewayFor(secure),
       allMembersRequests: new Map(),
       endSession: (session) => this.endSession(session),
       // Read late: the OAuth2 service is made after the gateway. A publisher's token does not
@@ -245,7 +252,7 @@ export class PlatformServices {
     const resolveApp = (id: string): AppRecord | undefined => this.resolveApp(id);
     return {
       apiRoutes: [
-        ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: () => addresses.gatewayUrl, resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
+        ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: (secure) => addresses.gatewayFor(secure), resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
         ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],

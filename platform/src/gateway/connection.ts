@@ -13,6 +13,7 @@ import {
   type ReadyEvent,
 } from '../wire/index.js';
 import type { GatewayContext } from './context.js';
+import { TextFrames, type GatewayFrames } from './frames.js';
 import { requestChannelInfo, requestGuildMembers } from './guild-requests.js';
 import {
   IdentifySchema,
@@ -45,13 +46,17 @@ export class GatewayConnection implements SessionTransport {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly sendWindow: FixedWindow;
+  private readonly frames: GatewayFrames;
 
   constructor(
     readonly ws: WebSocket,
     private readonly ctx: GatewayContext,
     readonly version: number,
     private readonly onGone: (connection: GatewayConnection) => void,
+    /** `secure`: came over the TLS listener (READY names the `wss://` gateway); `frames`: how messages go out (`compress`). */
+    private readonly transport: { readonly secure?: boolean; readonly frames?: GatewayFrames } = {},
   ) {
+    this.frames = transport.frames ?? new TextFrames(ws);
     this.sendWindow = new FixedWindow(ctx.limits.sendLimit, ctx.now);
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', (code) => this.onClose(code));
@@ -69,7 +74,7 @@ export class GatewayConnection implements SessionTransport {
   }
 
   sendText(text: string): void {
-    if (this.open) this.ws.send(text);
+    if (this.open) this.frames.send(text);
   }
 
   private sendOp(op: number, d: unknown): void {
@@ -88,7 +93,7 @@ export class GatewayConnection implements SessionTransport {
     }
     this.ctx.logger.debug({ connection: this.id, sessionId: session?.id, code }, 'gateway closing connection');
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
-      this.ws.close(code, GATEWAY_CLOSE_MESSAGES[code] ?? '');
+      this.frames.close(code, GATEWAY_CLOSE_MESSAGES[code] ?? '');
     }
   }
 
@@ -237,7 +242,7 @@ export class GatewayConnection implements SessionTransport {
       v: this.version,
       user: toPlatformUser(user),
       session_id: session.id,
-      resume_gateway_url: this.ctx.gatewayUrl(),
+      resume_gateway_url: this.ctx.gatewayUrl(this.transport.secure === true),
       // Every type, as on the real service: friends, blocks, and requests both ways.
       relationships: may(GatewayEvent.RelationshipAdd) ? relationshipsOf(store, user.id) : [],
       guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],

@@ -26,8 +26,8 @@ export interface GatewayContext {
   readonly limits: PlatformLimits;
   readonly now: () => number;
   readonly logger: PlatformLogger;
-  /** `ws://127.0.0.1:PORT/gateway`, READY's resume_gateway_url. */
-  readonly gatewayUrl: () => string;
+  /** `ws://127.0.0.1:PORT/gateway` (`secure`: the TLS listener's `wss://` one), READY's resume_gateway_url. */
+  readonly gatewayUrl: (secure?: boolean) => string;
   /** Last all-members op 8 per `owner:guildId` (owner: access/caller.ts bucketOwner; emulator clock, ms). */
   readonly allMembersRequests: Map<string, number>;
   /** Ends a session for good: forgotten, and the user's presence republished. */

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { cameOverTls, schemeOf } from '../support/tls-socket.js';
 import { isForeignOrigin, isLoopbackHost, loopbackOrigins } from '../../../common/src/loopback-request.js';
 import { WebSocket, WebSocketServer } from '../../../common/src/node/ws-module.js';
 import { GATEWAY_CLOSE_MESSAGES, GatewayClose } from '../wire/index.js';
 import { GatewayConnection } from './connection.js';
+import { framesFor } from './frames.js';
 import type { GatewayContext } from './context.js';
 
 export const GATEWAY_PATH = '/gateway';
@@ -44,18 +46,22 @@ export class GatewayServer {
       refuseUpgrade(socket, refused);
       return true;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams));
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url.searchParams, cameOverTls(request)));
     return true;
   }
 
-  private accept(ws: WebSocket, params: URLSearchParams): void {
+  private accept(ws: WebSocket, params: URLSearchParams, secure: boolean): void {
     refuseAs4002(ws);
     const versionParam = params.get('v');
     const version = versionParam === null ? 10 : Number(versionParam);
     const encoding = params.get('encoding') ?? 'json';
     if (!SUPPORTED_VERSIONS.has(version)) return closeNow(ws, GatewayClose.InvalidApiVersion);
     if (encoding !== 'json') return closeNow(ws, GatewayClose.DecodeError);
-    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone));
+    const frames = framesFor(ws, params.get('compress'));
+    // **(ours)** A compression the emulator does not speak (zstd-stream) is refused, not ignored:
+    // a client would read the uncompressed frames as garbage.
+    if (frames === undefined) return ws.close(GatewayClose.DecodeError, 'compress: only zlib-stream is supported');
+    const connection = new GatewayConnection(ws, this.ctx, version, (gone) => this.connections.delete(gone), { secure, frames });
     this.connections.add(connection);
     this.ctx.logger.debug({ connection: connection.id, v: version }, 'gateway connection opened');
     connection.start();
@@ -167,7 +173,7 @@ export class GatewayServer {
 function upgradeRefusal(request: IncomingMessage): string | undefined {
   const port = request.socket.localPort ?? 0;
   if (!isLoopbackHost(request.headers.host, port)) return 'the Host header does not name this loopback server';
-  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port))) return 'requests from another origin are refused';
+  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port, schemeOf(request)))) return 'requests from another origin are refused';
   return undefined;
 }
 

@@ -3,13 +3,14 @@ import { ok, parseBody } from './api-kit.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, ErrorCode, invalidField } from './errors.js';
 import type { Route } from './router.js';
+import { cameOverTls } from '../support/tls-socket.js';
 
 const LoginBody = v.object({ login: v.pipe(v.string(), v.minLength(1)) });
 
 /** Where the gateway is, and the emulator's dev login. */
 export function sessionRoutes(deps: HttpDeps): Route[] {
   return [
-    { method: 'GET', pattern: '/gateway', access: {}, auth: 'none', handle: () => ok({ url: deps.gatewayUrl() }) },
+    { method: 'GET', pattern: '/gateway', access: {}, auth: 'none', handle: (ctx) => ok({ url: deps.gatewayUrl(cameOverTls(ctx.request)) }) },
     {
       method: 'POST',
       pattern: '/auth/login',

@@ -25,7 +25,8 @@ export interface HttpDeps {
   readonly now: () => number;
   readonly logger: PlatformLogger;
   readonly adminToken: string;
-  readonly gatewayUrl: () => string;
+  /** The gateway's URL; `secure`: the TLS listener's (`wss://`), for a request that came over it. */
+  readonly gatewayUrl: (secure?: boolean) => string;
   /** The app for an id, or undefined; never registers one. */
   readonly resolveApp: (id: string) => AppRecord | undefined;
   /** Registration on first use (the registration route only). */

@@ -14,7 +14,12 @@ import { BodyTooLarge, refusalBeforeRouting, refusalOfContentType } from './requ
 import { RequestAuthenticator } from './authenticator.js';
 import { matchRoute, type BearerAuth, type Route, type RouteResult } from './router.js';
 
-const API_PREFIXES = ['/api/v10', '/api/v9', '/api'] as const;
+/**
+ * Where the API is served. `/v10` and `/v9` at the root too **(ours)**: a native SDK's API base
+ * may be the site (`https://127.0.0.1:PORT`, paths `/api/v10/...`) or its API (paths `/v10/...`);
+ * the public record does not say which, so either works.
+ */
+const API_PREFIXES = ['/api/v10', '/api/v9', '/api', '/v10', '/v9'] as const;
 const ADMIN_PREFIX = '/_emulator';
 
 export interface HandlerOptions {

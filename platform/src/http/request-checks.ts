@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { declaresTooLong, isForeignOrigin, isLoopbackHost, isNonJsonBody, loopbackOrigins } from '../../../common/src/loopback-request.js';
+import { schemeOf } from '../support/tls-socket.js';
 import { ApiError, ErrorCode } from './errors.js';
 import type { Route } from './router.js';
 
@@ -21,7 +22,7 @@ export function refusalBeforeRouting(request: IncomingMessage, maxBytes: number)
   if (!isLoopbackHost(request.headers.host, port)) {
     return new ApiError(403, ErrorCode.General, '403: Forbidden: the Host header does not name this loopback server');
   }
-  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port))) {
+  if (isForeignOrigin(request.headers.origin, loopbackOrigins(port, schemeOf(request)))) {
     return new ApiError(403, ErrorCode.General, '403: Forbidden: requests from another origin are refused');
   }
   if (declaresTooLong(request.headers['content-length'], maxBytes)) return new BodyTooLarge(maxBytes);

@@ -10,6 +10,10 @@ export interface PlatformRuntimeInfo {
   readonly url: string;
   readonly adminToken: string;
   readonly startedAt: string;
+  /** The TLS listener (`https://127.0.0.1:PORT`), when there is one. */
+  readonly tlsUrl?: string;
+  /** The local certificate authority's certificate a game's machine trusts, with `tlsUrl`. */
+  readonly caCertFile?: string;
 }
 
 /** A running emulator already uses the data dir (its state would be overwritten). */

@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws';
+import { WebSocket, type ClientOptions } from 'ws';
 import type { GatewayPayload, PresenceUpdateCommand, ReadyEvent } from '../../src/wire/index.js';
 
 type Predicate = (message: GatewayPayload) => boolean;
@@ -46,8 +46,8 @@ export class GatewayClient {
   }
 
   /** Opens a connection (query defaults to `v=10&encoding=json`) without waiting for Hello. */
-  static async open(gatewayUrl: string, query = 'v=10&encoding=json'): Promise<GatewayClient> {
-    const ws = new WebSocket(query.length > 0 ? `${gatewayUrl}?${query}` : gatewayUrl);
+  static async open(gatewayUrl: string, query = 'v=10&encoding=json', options: ClientOptions = {}): Promise<GatewayClient> {
+    const ws = new WebSocket(query.length > 0 ? `${gatewayUrl}?${query}` : gatewayUrl, options);
     const client = new GatewayClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -56,9 +56,9 @@ export class GatewayClient {
     return client;
   }
 
-  /** Opens a connection and waits for Hello. */
-  static async connect(gatewayUrl: string, query?: string): Promise<GatewayClient> {
-    const client = await GatewayClient.open(gatewayUrl, query);
+  /** Opens a connection and waits for Hello (`options`: the WebSocket's, e.g. the `ca` a wss client trusts). */
+  static async connect(gatewayUrl: string, query?: string, options?: ClientOptions): Promise<GatewayClient> {
+    const client = await GatewayClient.open(gatewayUrl, query, options);
     await client.next(isOp(10));
     return client;
   }

@@ -40,6 +40,7 @@ export interface TestPlatformOptions {
   readonly clock?: FakeClock;
   readonly strictApps?: boolean;
   readonly logger?: PlatformLogger;
+  readonly tls?: { readonly port?: number };
 }
 
 /** An emulator in a temp data dir, closed after the test. */
@@ -50,6 +51,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...(options.clock !== undefined ? { now: options.clock.now } : {}),
     ...(options.strictApps !== undefined ? { strictApps: options.strictApps } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.tls !== undefined ? { tls: options.tls } : {}),
   });
   started.push(platform);
   return platform;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RpcLogger } from '../../../../rpc/src/index.js';
 import type { PlatformLimitsInput } from '../../../../platform/src/support/limits.js';
+import type { PlatformTlsListener } from '../../../../platform/src/index.js';
 import { httpRequest } from '../../base/http-request.js';
 
 export interface EmbeddedPlatform {
@@ -10,6 +11,8 @@ export interface EmbeddedPlatform {
   readonly firstUsername: string;
   /** Another host's embedded emulator for the same data dir, used instead of starting a second one. */
   readonly shared: boolean;
+  /** Its TLS listener for native games, when asked for (and not shared). */
+  readonly tls?: PlatformTlsListener;
   close(): Promise<void>;
 }
 
@@ -19,6 +22,7 @@ export interface EmbeddedPlatformOptions {
   readonly strictApps: boolean;
   readonly logger: RpcLogger;
   readonly limits?: PlatformLimitsInput;
+  readonly tls?: { readonly port?: number };
 }
 
 /**
@@ -35,9 +39,11 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
       strictApps: options.strictApps,
       logger: options.logger,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
     });
     return {
       url: platform.url,
+      ...(platform.tls === undefined ? {} : { tls: platform.tls }),
       adminToken: platform.adminToken,
       firstUsername: platform.users()[0]?.username ?? 'alice',
       shared: false,
@@ -50,6 +56,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     const running = await readRuntimeFile(dataDir);
     if (running === undefined) throw error;
     if (options.strictApps) options.logger.warn({}, '--strict-apps has no effect: another host runs this data directory\'s emulator');
+    if (options.tls !== undefined) options.logger.warn({ tlsUrl: running.tlsUrl }, '--platform-tls has no effect: another host runs this data directory\'s emulator');
     const firstUsername = await firstUserOf(running.url, running.adminToken);
     return { url: running.url, adminToken: running.adminToken, firstUsername, shared: true, close: async () => undefined };
   }

@@ -44,6 +44,8 @@ export interface PlatformOptions {
   readonly tokenStore?: TokenStore;
   /** Unknown application ids fail the handshake (embedded emulator only). */
   readonly strictApps?: boolean;
+  /** Also serve the embedded emulator over TLS on this port (0: a free one), for native games. */
+  readonly tls?: { readonly port?: number };
 }
 
 /** How new authorizations (AUTHORIZE) are answered. */

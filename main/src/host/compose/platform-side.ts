@@ -29,6 +29,7 @@ export async function startPlatformSide(
       ? await startEmbeddedPlatform({
           dataDir: options.dataDir,
           strictApps: options.platform?.strictApps === true,
+          ...(options.platform?.tls === undefined ? {} : { tls: options.platform.tls }),
           logger: options.logger,
           ...(tuning.platformLimits === undefined ? {} : { limits: tuning.platformLimits }),
         })

@@ -5,6 +5,7 @@ import { buildDoctorReport } from '../../diagnostics/doctor/doctor-report.js';
 import { readProcesses } from '../../diagnostics/doctor/wine-games.js';
 import { formatDoctorReport } from '../../diagnostics/doctor/format-report.js';
 import { readHostRuntimeFile } from '../../base/host-locator.js';
+import { formatNativeTls, nativeTlsStatus } from './doctor-native-tls.js';
 
 export const DOCTOR_HELP = `Usage: companion doctor [options]
        companion doctor --activity FILE [--client-id ID] [options]
@@ -15,8 +16,9 @@ the desktop client, a stale socket), the socket each client library would pick
 in this environment (npm discord-rpc, @xhayper/discord-rpc, pypresence, the C
 library, the Rust crate, the C# client, the Social SDK, companion/client), and
 on Linux the Flatpak apps that cannot see Companion's sockets, with the
-'flatpak override' command that fixes each. Run it in the environment the game
-runs in. It prints no secrets.
+'flatpak override' command that fixes each; last, whether the emulator serves
+a native game (the Social SDK) over TLS, and where its local CA is. Run it in
+the environment the game runs in. It prints no secrets.
 
 With --activity, checks a SET_ACTIVITY payload instead: the answer the real
 client gives (accepted, or its error), and what it accepts but shows badly
@@ -74,7 +76,8 @@ export async function doctorCommand(argv: readonly string[], io: CommandIo): Pro
 
   const wine = process.platform === 'linux' ? { wineProcesses: () => readProcesses() } : {};
   const report = await buildDoctorReport({ env: io.env, runtimeDir, guiTempDir: await darwinUserTempDir(), ...wine });
-  io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+  const nativeGames = await nativeTlsStatus(io.env);
+  io.stdout(json ? `${JSON.stringify({ ...report, nativeGames }, null, 2)}\n` : formatDoctorReport(report) + formatNativeTls(nativeGames));
   return 0;
 }
 

@@ -16,6 +16,7 @@ import type { PlatformUser } from '../../../../platform/src/wire/index.js';
 import { parseCommandArgs, readOptionJson, reportExpected, stringOption, UsageError, type CommandIo, type OptionValues } from './cli-args.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../base/logger.js';
 import { StopSignal, stopSignals } from './stop-signal.js';
+import { tlsReport } from './tls-report.js';
 
 export const PLATFORM_HELP = `Usage: companion platform <subcommand> [options]
 
@@ -39,12 +40,18 @@ Subcommands:
   accounts [list]                Provisional accounts and their links to full accounts
   accounts ban|unban USER        Ban a user, or lift it (see 'platform accounts --help')
   accounts mint-token TYPE ID    A test provider token (Steam, Epic, Unity, ...) for QA
+  tls                            The local certificate authority of --tls, and how to
+                                 trust it on each system (makes it if there is none)
 
 Options for serve:
   --port N          Listen on 127.0.0.1:N (default 0: a free port, never 6463-6472)
   --data DIR        State and runtime file (default $XDG_CONFIG_HOME/companion/platform,
                     else ~/.config/companion/platform)
   --strict-apps     Unknown application ids are 404 instead of registered on first use
+  --tls             Also serve the API and the gateway over TLS (https, wss) on a second
+                    port, for a native game (Social SDK) pointed at the emulator; the
+                    certificate comes from a local CA kept in DIR/tls (made once, reused)
+  --tls-port N      The TLS port (default 0: a free one, never 6463-6472); implies --tls
   --limits JSON     Override emulator limits for QA, e.g. '{"heartbeatIntervalMs":500}'
                     or '{"gameActivityLimit":{"count":5,"windowMs":2000}}': any field of
                     the emulator's limits (see platform/README.md); unknown keys are errors
@@ -95,6 +102,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
   if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
   if (sub === 'lobbies') return (await import('./platform-lobbies.js')).lobbiesCommand(rest, io);
   if (sub === 'accounts') return (await import('./platform-accounts.js')).accountsCommand(rest, io);
+  if (sub === 'tls') return (await import('./platform-tls.js')).tlsCommand(rest, io, dataDirFrom);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);
   return (await reportExpected(`platform ${sub}`, io, [PlatformAdminError], () => admin(sub, rest, io))) ?? 1;
 }
@@ -109,11 +117,11 @@ function levelFrom(verbose: number, explicit: string | undefined): LogLevel {
   return (['warn', 'info', 'debug', 'trace'] as const)[Math.min(verbose, 3)] ?? 'warn';
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, option = '--port'): number {
   if (value === undefined) return 0;
   const port = Number(value);
-  if (!/^[0-9]+$/.test(value) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${value}'`);
-  if (port >= 6463 && port <= 6472) throw new UsageError(`--port ${port} is reserved for the local RPC transport (6463-6472)`);
+  if (!/^[0-9]+$/.test(value) || port > 65535) throw new UsageError(`${option} must be a number from 0 to 65535, got '${value}'`);
+  if (port >= 6463 && port <= 6472) throw new UsageError(`${option} ${port} is reserved for the local RPC transport (6463-6472)`);
   return port;
 }
 
@@ -122,6 +130,8 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
     port: { type: 'string' },
     data: { type: 'string' },
     'strict-apps': { type: 'boolean' },
+    tls: { type: 'boolean' },
+    'tls-port': { type: 'string' },
     limits: { type: 'string' },
     'limits-file': { type: 'string' },
     verbose: { type: 'boolean', short: 'v', multiple: true },
@@ -133,6 +143,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
   }
   const values = parsed.values;
   const port = parsePort(values.port as string | undefined);
+  const tls = values.tls === true || values['tls-port'] !== undefined ? { port: parsePort(values['tls-port'] as string | undefined, '--tls-port') } : undefined;
   const dataDir = path.resolve(dataDirFrom(values.data as string | undefined, io));
   const limits = await limitsFrom(values);
   const logger = createLogger({ level: levelFrom((values.verbose as boolean[] | undefined)?.length ?? 0, values['log-level'] as string | undefined) });
@@ -142,7 +153,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
 
   let platform: PlatformServer;
   try {
-    platform = await startPlatform({ port, dataDir, strictApps: values['strict-apps'] === true, logger, ...(limits === undefined ? {} : { limits }) });
+    platform = await startPlatform({ port, dataDir, strictApps: values['strict-apps'] === true, logger, ...(limits === undefined ? {} : { limits }), ...(tls === undefined ? {} : { tls }) });
   } catch (error) {
     stop.dispose();
     if (error instanceof PlatformAlreadyRunningError || error instanceof CorruptStateError) {
@@ -156,6 +167,7 @@ async function serve(argv: readonly string[], io: CommandIo, options: PlatformCo
     throw error;
   }
   io.stdout(`Platform emulator listening on ${platform.url}\n`);
+  if (platform.tls !== undefined) io.stdout(tlsReport(platform.tls));
   await stop.wait();
   stop.dispose();
   logger.info({}, 'platform emulator shutting down');

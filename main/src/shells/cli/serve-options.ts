@@ -25,6 +25,8 @@ export interface ServeSettings {
   readonly record: RecordOptions | undefined;
   /** `--qa`: the control API's `/v1/inject/*` and the gateway's fault switch. */
   readonly qa: boolean;
+  /** `--platform-tls` / `--platform-tls-port N`: the embedded emulator's TLS listener for native games. */
+  readonly platformTls?: { readonly port: number };
 }
 
 const SERVE_OPTIONS = {
@@ -34,6 +36,8 @@ const SERVE_OPTIONS = {
   user: { type: 'string' },
   'token-file': { type: 'string' },
   'strict-apps': { type: 'boolean' },
+  'platform-tls': { type: 'boolean' },
+  'platform-tls-port': { type: 'string' },
   consent: { type: 'string' },
   'consent-always-ask': { type: 'boolean' },
   'allow-second': { type: 'boolean' },
@@ -60,6 +64,7 @@ export async function parseServeArgs(argv: readonly string[], io: CommandIo): Pr
   if (platformUrl !== undefined && strictApps) {
     throw new UsageError("--strict-apps applies to the embedded emulator; start the other one with 'companion platform serve --strict-apps'");
   }
+  const platformTls = parsePlatformTls(values['platform-tls'] === true, values['platform-tls-port'] as string | undefined, platformUrl);
   const consentValue = values.consent as string | undefined;
   const consentPolicy = consentValue === undefined ? 'prompt' : parseConsentPolicy(consentValue);
   if (consentPolicy === undefined) throw new UsageError(`--consent must be one of ${CONSENT_POLICIES.join(', ')}, got '${consentValue}'`);
@@ -77,6 +82,7 @@ export async function parseServeArgs(argv: readonly string[], io: CommandIo): Pr
     maxConnectionsPerProgram: parseConnectionCount(values['max-connections-per-program'] as string | undefined),
     record: parseRecordOptions(values.record as string | undefined, values['record-secrets'] === true),
     qa: values.qa === true,
+    ...(platformTls === undefined ? {} : { platformTls }),
     credentials: await readCredentials(values.user as string | undefined, values['token-file'] as string | undefined, io.env),
   };
 }
@@ -94,7 +100,12 @@ export function serveHostOptions(settings: ServeSettings, io: CommandIo, logger:
       snapSocket: settings.snapSocket,
       ...(settings.maxConnectionsPerProgram === undefined ? {} : { maxConnectionsPerProgram: settings.maxConnectionsPerProgram }),
     },
-    platform: { url: settings.platformUrl, credentials: settings.credentials, strictApps: settings.strictApps },
+    platform: {
+      url: settings.platformUrl,
+      credentials: settings.credentials,
+      strictApps: settings.strictApps,
+      ...(settings.platformTls === undefined ? {} : { tls: settings.platformTls }),
+    },
     consent: { policy: settings.consentPolicy, alwaysAsk: settings.consentAlwaysAsk },
     ...(settings.record === undefined ? {} : { record: settings.record }),
   };
@@ -132,6 +143,19 @@ function parseConnectionCount(value: string | undefined): number | undefined {
     throw new UsageError(`--max-connections-per-program must be a whole number from 1 to ${DEFAULT_MAX_CONNECTIONS}, got '${value}'`);
   }
   return count;
+}
+
+/** `--platform-tls` (or a `--platform-tls-port`): the embedded emulator's TLS port, 0 for a free one. */
+function parsePlatformTls(asked: boolean, portValue: string | undefined, platformUrl: string | undefined): { port: number } | undefined {
+  if (!asked && portValue === undefined) return undefined;
+  if (platformUrl !== undefined) {
+    throw new UsageError("--platform-tls applies to the embedded emulator; start the other one with 'companion platform serve --tls'");
+  }
+  if (portValue === undefined) return { port: 0 };
+  const port = /^\d{1,5}$/.test(portValue) ? Number(portValue) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--platform-tls-port must be a number from 0 to 65535, got '${portValue}'`);
+  if (port >= 6463 && port <= 6472) throw new UsageError(`--platform-tls-port ${port} is reserved for the local RPC transport (6463-6472)`);
+  return { port };
 }
 
 function parsePlatformUrl(value: string | undefined): string | undefined {

@@ -5,6 +5,7 @@ import { listenerReport } from '../../host/compose/listener-report.js';
 import { AlreadyRunningError } from '../../base/runtime-file.js';
 import type { CommandIo } from './cli-args.js';
 import type { ServeSettings } from './serve-options.js';
+import { tlsReport } from './tls-report.js';
 
 /** What the player reads once the host is up: where it listens, its platform, its APIs, warnings. */
 export function reportStarted(host: Host, settings: ServeSettings, io: CommandIo, logger: Pick<Logger, 'info'>): void {
@@ -23,6 +24,8 @@ export function reportStarted(host: Host, settings: ServeSettings, io: CommandIo
   io.stdout(`Companion ${io.version} listening on ${host.ipcPath}\n`);
   for (const line of listenerReport(host.listeners.slice(1), host.skippedListeners)) io.stdout(`${line}\n`);
   io.stdout(`Platform: ${host.platform.url}${host.platform.embedded === null ? '' : ' (embedded emulator)'}\n`);
+  const tls = host.platform.embedded?.tls;
+  if (tls !== undefined) io.stdout(tlsReport(tls));
   io.stdout(`Control API: ${host.control.url} (token in ${host.runtimeFile ?? 'memory only'})\n`);
   if (settings.qa) io.stdout('QA mode: event and fault injection on (/v1/inject, companion inject)\n');
   if (host.rpcWebSocketPort !== null) io.stdout(`RPC WebSocket: ws://127.0.0.1:${host.rpcWebSocketPort}\n`);

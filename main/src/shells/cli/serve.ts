@@ -29,6 +29,11 @@ Options:
                       login (demo users: alice, bob, carol, dave)
   --token-file FILE   Sign in with the token in FILE (or set COMPANION_TOKEN).
                       Tokens are never accepted on the command line
+  --platform-tls      Also serve the embedded emulator over TLS (https, wss) on a
+                      second port, for a native game (Social SDK) pointed at it;
+                      prints its address and how to trust the local CA it uses
+  --platform-tls-port N
+                      That port (default 0: a free one); implies --platform-tls
   --strict-apps       Unknown application ids fail the handshake with CLOSE
                       4000 "Invalid Client ID" (embedded emulator; by default
                       they are registered on first use)
