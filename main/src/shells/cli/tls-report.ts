@@ -1,5 +1,5 @@
 import type { PlatformTlsListener } from '../../../../platform/src/index.js';
-import { trustInstructionLines } from '../../../../platform/src/index.js';
+import { trustInstructionLines } from '../../../../platform/src/tls/trust-instructions.js';
 
 /** What a native game passes to the Social SDK's `Client(apiBase, webBase)` for this listener. */
 export function nativeClientArguments(tlsUrl: string): string {
