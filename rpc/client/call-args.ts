@@ -24,7 +24,12 @@ const content = (name: string) =>
     v.check((text) => text.trim().length > 0, `${name} must not be empty`),
     v.maxLength(MAX_CONTENT_CHARS, `${name} must be at most ${MAX_CONTENT_CHARS} characters`),
   );
-const metadata = (name: string) => v.record(v.string(), v.string(`${name} values must be strings`), `${name} must be an object of string keys and string values`);
+const metadata = (name: string) =>
+  v.pipe(
+    // valibot's record takes an array as an object of index keys: refuse it first, with the same words.
+    v.custom<unknown>((value) => !Array.isArray(value), `${name} must be an object of string keys and string values`),
+    v.record(v.string(), v.string(`${name} values must be strings`), `${name} must be an object of string keys and string values`),
+  );
 const limit = (max: number) =>
   v.pipe(v.number('limit must be a number'), v.integer(`limit must be an integer from 1 to ${max}`), v.minValue(1, `limit must be an integer from 1 to ${max}`), v.maxValue(max, `limit must be an integer from 1 to ${max}`));
 const secret = v.pipe(v.string('secret must be a string'), v.minLength(1, 'secret must not be empty'), v.maxLength(MAX_SECRET_CHARS, `secret must be at most ${MAX_SECRET_CHARS} characters`));
