@@ -5,8 +5,9 @@
  * the call that refused them, as every other call's do.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StatusType, type Metadata } from '../../../rpc/client/index.js';
+import { ActivityActionTypes, DeviceAuthorizationArgs, RelationshipGroupType, RelationshipType, StatusType, type ActivityInvite, type Client, type Metadata } from '../../../rpc/client/index.js';
 import { SdkPlayers } from './support/sdk-players.js';
+import { DEMO_APP_ID, eventually } from './support/world.js';
 
 let table: SdkPlayers;
 
@@ -58,5 +59,93 @@ describe('issue 28 trial: bad arguments name the call', () => {
     const signedIn = await table.signedIn('bob');
     const bad = await signedIn.setOnlineStatus(42 as StatusType);
     expect(bad).toMatchObject({ type: 'ValidationError', error: 'setOnlineStatus: status must be StatusType.Online, Idle, Dnd or Invisible' });
+  });
+});
+
+/** The device flow's polls without the platform's 5 s waits (the emulator answers slow_down, which the SDK obeys). */
+const quickSleep = (ms: number, signal: AbortSignal | undefined): Promise<boolean> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), Math.min(ms, 20));
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+  });
+
+/** The moves of a match: lobby messages with a `cell` in their metadata, from the moment the callbacks are set. */
+function movesOf(game: Client): Metadata[] {
+  const moves: Metadata[] = [];
+  game.setLobbyCallbacks({
+    messageCreated: (id) => {
+      const message = game.getMessageHandle(id);
+      if (message !== null && message.lobbyId !== null && message.metadata['cell'] !== undefined) moves.push(message.metadata);
+    },
+  });
+  return moves;
+}
+
+describe("issue 28 trial: docs/sdk.md's turn-based match, as the trial game played it", () => {
+  it('the guest signs in by the device flow, asks to join, is let in, plays by lobby metadata, and reads the result in its inbox; a provisional stranger shows by name', async () => {
+    const aliceId = table.userId('alice');
+    const bobId = table.userId('bob');
+    const host = await table.signedIn('alice');
+    const hostMoves = movesOf(host);
+    await host.setActivityJoinRequestCallback((user) => void host.sendActivityJoinRequestReply(user.id, true));
+
+    // The guest: the device flow, its code approved on bob's Companion (its control API).
+    const guest = await table.connected('bob', undefined, { deviceFlowSleep: quickSleep });
+    const approvals: number[] = [];
+    guest.setDeviceCodeCallback(({ userCode }) => void table.player('bob').control('POST', '/v1/device-codes', { user_code: userCode, authorize: true }).then(({ status }) => approvals.push(status)));
+    const args = new DeviceAuthorizationArgs();
+    args.setScopes(guest.getDefaultCommunicationScopes());
+    const { result, token } = await guest.getTokenFromDevice(args);
+    expect(result.successful, result.error).toBe(true);
+    expect(approvals).toEqual([200]);
+    expect((await guest.updateToken('Bearer', token?.accessToken ?? '')).successful).toBe(true);
+    await eventually(() => guest.getPlatformStatus() === 'ready', "the guest's session READY", 10_000);
+    const aliceStatuses: number[] = [];
+    guest.setUserUpdatedCallback((userId) => userId === aliceId && aliceStatuses.push(guest.getUser(aliceId)?.status() ?? -1));
+    const guestMoves = movesOf(guest);
+
+    // The host opens a joinable party and its lobby; the guest sees her in the first group and asks to join.
+    const secret = 'three-in-a-row-28';
+    expect((await host.updateRichPresence({ state: 'Waiting for an opponent', party: { id: `party-${secret}`, size: [1, 3] }, secrets: { join: secret } })).successful).toBe(true);
+    const { lobbyId } = await host.createOrJoinLobbyWithMetadata(secret, { game: 'three-in-a-row' }, { mark: 'X' });
+    await eventually(() => guest.getRelationshipsByGroup(RelationshipGroupType.OnlinePlayingGame).some((r) => r.user.id === aliceId), 'alice in OnlinePlayingGame', 10_000);
+    const invites: ActivityInvite[] = [];
+    await guest.setActivityInviteCreatedCallback((invite) => invites.push(invite));
+    expect((await guest.sendActivityJoinRequest(aliceId)).successful).toBe(true);
+    const invite = await eventually(() => invites[0], "the host's yes, as an invite", 10_000);
+    const { joinSecret } = await guest.acceptActivityInvite(invite);
+    expect(joinSecret).toBe(secret);
+    expect((await guest.createOrJoinLobbyWithMetadata(joinSecret ?? '', {}, { mark: 'O' })).lobbyId).toBe(lobbyId);
+
+    // A provisional spectator, a stranger to the host: her lobby member has a name.
+    const spectator = table.game('bob');
+    const { token: guestToken } = await spectator.getProvisionalToken(DEMO_APP_ID, 'STEAM_SESSION_TICKET', await table.steamTicket('76561198000000028', 'Sam'));
+    await spectator.updateToken('Bearer', guestToken?.accessToken ?? '');
+    await eventually(() => spectator.getPlatformStatus() === 'ready', "the spectator's session READY", 10_000);
+    expect((await spectator.createOrJoinLobby(secret)).lobbyId).toBe(lobbyId);
+    const stranger = await eventually(() => host.getLobbyHandle(lobbyId ?? '')?.lobbyMembers.find((m) => m.id !== aliceId && m.id !== bobId), 'the spectator in the lobby');
+    expect(stranger.user()).toMatchObject({ displayName: 'Sam', isProvisional: true });
+    expect(host.getRelationshipHandle(stranger.id).discordRelationshipType).toBe(RelationshipType.None);
+
+    // The host's status, seen by the guest; one move each, read from the metadata.
+    expect((await host.setOnlineStatus(StatusType.Dnd)).successful).toBe(true);
+    await eventually(() => aliceStatuses.includes(StatusType.Dnd), "the guest's game sees alice Dnd");
+    await host.sendLobbyMessageWithMetadata(lobbyId ?? '', 'X plays 4', { cell: '4', mark: 'X' });
+    await eventually(() => guestMoves.length === 1, "the guest sees the host's move");
+    await guest.sendLobbyMessageWithMetadata(lobbyId ?? '', 'O plays 0', { cell: '0', mark: 'O' });
+    await eventually(() => hostMoves.length === 2, 'the host sees both moves');
+    expect(hostMoves).toEqual([{ cell: '4', mark: 'X' }, { cell: '0', mark: 'O' }]);
+
+    // The result as a DM with metadata; the guest's inbox tells it from the invite and the join request.
+    await host.sendUserMessageWithMetadata(bobId, 'good game!', { kind: 'result', winner: 'X' });
+    const { summaries } = await guest.getUserMessageSummaries();
+    expect(summaries[0]?.userId).toBe(aliceId);
+    const { messages } = await guest.getUserMessagesWithLimit(aliceId, 20);
+    const kinds = messages.map((m) => [m.activityInvite?.type ?? 'text', m.authorId === aliceId ? 'alice' : 'bob', m.metadata]);
+    expect(kinds).toEqual([
+      ['text', 'alice', { kind: 'result', winner: 'X' }],
+      [ActivityActionTypes.Join, 'alice', {}],
+      [ActivityActionTypes.JoinRequest, 'bob', {}],
+    ]);
   });
 });

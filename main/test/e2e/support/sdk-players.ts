@@ -66,6 +66,17 @@ export class SdkPlayers {
     return client;
   }
 
+  /** A Steam ticket of the emulator's test provider for `steamId` (what a game's Steam login gives it), to trade with getProvisionalToken. */
+  async steamTicket(steamId: string, displayName = 'Guest'): Promise<string> {
+    const response = await fetch(`${this.world.platform.url}/_emulator/external-tokens`, {
+      method: 'POST',
+      headers: { Authorization: `Admin ${this.world.platform.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'STEAM_SESSION_TICKET', external_user_id: steamId, display_name: displayName }),
+    });
+    expect(response.ok).toBe(true);
+    return ((await response.json()) as { token: string }).token;
+  }
+
   async close(): Promise<void> {
     for (const client of this.clients.splice(0)) await client.disconnect();
     await this.world.close();
