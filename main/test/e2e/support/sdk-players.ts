@@ -11,16 +11,21 @@ import { DEMO_APP_ID, eventually, World, type Player, type TestHostOptions } fro
 export class SdkPlayers {
   private readonly clients: Client[] = [];
 
-  private constructor(
-    readonly world: World,
-    private readonly byName: ReadonlyMap<string, Player>,
-  ) {}
+  private readonly byName = new Map<string, Player>();
+
+  private constructor(readonly world: World) {}
 
   static async start(names: readonly string[] = ['alice', 'bob'], hostOptions: Partial<TestHostOptions> = { consentPolicy: 'approve' }): Promise<SdkPlayers> {
-    const world = await World.start();
-    const players = new Map<string, Player>();
-    for (const name of names) players.set(name, await world.player(name, hostOptions));
-    return new SdkPlayers(world, players);
+    const table = new SdkPlayers(await World.start());
+    for (const name of names) await table.addPlayer(name, hostOptions);
+    return table;
+  }
+
+  /** One more player (a demo user of the emulator) with a Companion of their own. */
+  async addPlayer(name: string, hostOptions: Partial<TestHostOptions> = {}): Promise<Player> {
+    const player = await this.world.player(name, hostOptions);
+    this.byName.set(name, player);
+    return player;
   }
 
   player(name: string): Player {
@@ -34,6 +39,12 @@ export class SdkPlayers {
     const id = this.player(name).host.session.user?.id;
     if (id === undefined) throw new Error(`${name}'s Companion is not signed in`);
     return id;
+  }
+
+  /** A client the test made itself, disconnected by close() too. */
+  track(client: Client): Client {
+    this.clients.push(client);
+    return client;
   }
 
   /** A game of `applicationId` that finds the player's Companion (their runtime directory), not connected yet; its log is silent. */
