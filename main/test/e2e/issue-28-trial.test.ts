@@ -81,6 +81,37 @@ function movesOf(game: Client): Metadata[] {
   return moves;
 }
 
+describe('issue 28 trial: the wrong kind of argument is a ValidationError, not a TypeError from inside the SDK', () => {
+  it('authorize, getTokenFromDevice, getTokenFromDeviceProvisionalMerge and acceptActivityInvite answer in their usual shape, the callback told', async () => {
+    const game = await table.connected('alice');
+    const told: unknown[][] = [];
+    const tell = (...args: unknown[]): void => void told.push(args);
+    const nothing = undefined as never;
+
+    expect(await game.authorize(nothing, tell)).toEqual({
+      result: expect.objectContaining({ type: 'ValidationError', error: 'authorize: args must be an AuthorizationArgs (new AuthorizationArgs())' }),
+      code: null,
+      redirectUri: null,
+      via: 'rpc',
+    });
+    expect((await game.authorize({ scopes: 'openid' } as never)).result.type).toBe('ValidationError');
+    const device = await game.getTokenFromDevice(null as never, tell);
+    expect(device).toEqual({ result: expect.objectContaining({ type: 'ValidationError', error: 'getTokenFromDevice: args must be a DeviceAuthorizationArgs (new DeviceAuthorizationArgs())' }), token: null });
+    const merge = await game.getTokenFromDeviceProvisionalMerge(nothing, 'STEAM_SESSION_TICKET', 'ticket');
+    expect(merge).toMatchObject({ result: { type: 'ValidationError' }, token: null });
+    const accepted = await game.acceptActivityInvite(nothing, tell);
+    expect(accepted).toEqual({ result: expect.objectContaining({ type: 'ValidationError', error: 'acceptActivityInvite: invite must be an ActivityInvite (or an object with its messageId)' }), joinSecret: null });
+    expect((await game.acceptActivityInvite({ messageId: 'not-an-id' })).result.error).toBe('acceptActivityInvite: messageId must be a snowflake id (a string of 1 to 20 digits)');
+    expect(told.map((args) => [(args[0] as { type: string }).type, ...args.slice(1)])).toEqual([
+      ['ValidationError', null, null],
+      ['ValidationError', null, null, null, 0, ''],
+      ['ValidationError', null],
+    ]);
+    // customSchemeAuthorizeUrl builds a URL (no result to answer): it throws, naming itself.
+    expect(() => game.customSchemeAuthorizeUrl(nothing)).toThrow('customSchemeAuthorizeUrl: args must be an AuthorizationArgs (new AuthorizationArgs())');
+  });
+});
+
 describe("issue 28 trial: docs/sdk.md's turn-based match, as the trial game played it", () => {
   it('the guest signs in by the device flow, asks to join, is let in, plays by lobby metadata, and reads the result in its inbox; a provisional stranger shows by name', async () => {
     const aliceId = table.userId('alice');
