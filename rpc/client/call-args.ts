@@ -5,7 +5,8 @@ import { ClientResult } from './client-result.js';
  * The arguments of the Client's platform calls, checked before anything is sent: ids are
  * snowflakes (strings of 1 to 20 digits), message content is not blank and at most 2,000
  * characters, metadata maps strings to strings, limits are integers in their range, lobby
- * secrets are 1 to 250 characters. A call given bad arguments answers (and calls back with) a
+ * secrets are 1 to 250 characters, the argument records (AuthorizationArgs, DeviceAuthorizationArgs,
+ * an invite) are what they say. A call given bad arguments answers (and calls back with) a
  * `ValidationError` result naming the call and the argument, with the shape of its usual
  * answer; nothing reaches the network. One table, applied once to the Client's prototype
  * (`guardCalls`), so no call checks by hand.
@@ -24,12 +25,25 @@ const content = (name: string) =>
     v.check((text) => text.trim().length > 0, `${name} must not be empty`),
     v.maxLength(MAX_CONTENT_CHARS, `${name} must be at most ${MAX_CONTENT_CHARS} characters`),
   );
-const metadata = (name: string) => v.record(v.string(), v.string(`${name} values must be strings`), `${name} must be an object of string keys and string values`);
+const metadata = (name: string) =>
+  v.pipe(
+    // valibot's record takes an array as an object of index keys: refuse it first, with the same words.
+    v.custom<unknown>((value) => !Array.isArray(value), `${name} must be an object of string keys and string values`),
+    v.record(v.string(), v.string(`${name} values must be strings`), `${name} must be an object of string keys and string values`),
+  );
 const limit = (max: number) =>
   v.pipe(v.number('limit must be a number'), v.integer(`limit must be an integer from 1 to ${max}`), v.minValue(1, `limit must be an integer from 1 to ${max}`), v.maxValue(max, `limit must be an integer from 1 to ${max}`));
 const secret = v.pipe(v.string('secret must be a string'), v.minLength(1, 'secret must not be empty'), v.maxLength(MAX_SECRET_CHARS, `secret must be at most ${MAX_SECRET_CHARS} characters`));
 const username = v.pipe(v.string('username must be a string'), v.check((name) => name.trim().length > 0, 'username must not be empty'));
 const accept = v.boolean('accept must be a boolean');
+/** The SDK's argument records, by what they can do (a second copy of the SDK in a process would fail `instanceof`). */
+const hasMethods =
+  (...methods: readonly string[]) =>
+  (value: unknown): boolean =>
+    typeof value === 'object' && value !== null && methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+const authorizationArgs = v.custom<unknown>(hasMethods('isValid', 'clientId', 'scopes'), 'args must be an AuthorizationArgs (new AuthorizationArgs())');
+const deviceArgs = v.custom<unknown>(hasMethods('clientId', 'scopes'), 'args must be a DeviceAuthorizationArgs (new DeviceAuthorizationArgs())');
+const invite = v.object({ messageId: id('messageId') }, 'invite must be an ActivityInvite (or an object with its messageId)');
 
 /** What a call answers when its arguments are refused: its usual shape, and what its callback gets. */
 interface Refusal {
@@ -54,6 +68,10 @@ export interface CallRule {
   /** The call takes no callback after its arguments. */
   readonly noCallback?: true;
 }
+
+/** getToken's shape: `{result, token: null}`; the callback `(result, accessToken, refreshToken, tokenType, expiresIn, scopes)`. */
+const noToken: Answer = (result) => ({ value: { result, token: null }, callbackArgs: [result, null, null, null, 0, ''] });
+const noCode: Answer = (result) => ({ value: { result, code: null, redirectUri: null, via: 'rpc' }, callbackArgs: [result, null, null] });
 
 const userCall: CallRule = { args: [id('userId')], answer: plain };
 
@@ -93,6 +111,10 @@ export const CLIENT_CALL_RULES: Readonly<Record<string, CallRule>> = {
   sendActivityInvite: { args: [id('userId'), v.nullable(v.pipe(v.string('content must be a string or null'), v.maxLength(MAX_CONTENT_CHARS, `content must be at most ${MAX_CONTENT_CHARS} characters`)))], answer: plain },
   sendActivityJoinRequestReply: { args: [id('userId'), accept], answer: plain },
   sendActivityJoinRequest: userCall,
+  acceptActivityInvite: { args: [invite], answer: withNull('joinSecret') },
+  authorize: { args: [authorizationArgs], answer: noCode },
+  getTokenFromDevice: { args: [deviceArgs], answer: noToken },
+  getTokenFromDeviceProvisionalMerge: { args: [deviceArgs, v.unknown(), v.unknown()], answer: noToken },
   sendUserMessageWithMetadata: { args: [id('recipientId'), content('content'), metadata('metadata')], answer: withNull('messageId') },
   sendLobbyMessageWithMetadata: { args: [id('lobbyId'), content('content'), metadata('metadata')], answer: withNull('messageId') },
 };

@@ -45,8 +45,8 @@ export class ClientPresence {
 
   private statusResult(status: StatusType): ClientResult {
     const name = STATUS_NAMES.get(status);
-    if (name === undefined) return ClientResult.validation('status must be StatusType.Online, Idle, Dnd or Invisible');
-    if (this.options.call().token === '') return ClientResult.failure('ClientNotReady', 'no access token: call updateToken first', { retryable: true });
+    if (name === undefined) return ClientResult.validation('setOnlineStatus: status must be StatusType.Online, Idle, Dnd or Invisible');
+    if (this.options.call().token === '') return ClientResult.failure('ClientNotReady', 'setOnlineStatus: no access token: call updateToken first', { retryable: true });
     this.options.updatePresence({ since: null, activities: [], status: name, afk: false });
     this.chosen = status;
     return ClientResult.ok();

@@ -605,6 +605,7 @@ export class Client {
    * for invalid args or a missing application id: these are programming errors.
    */
   customSchemeAuthorizeUrl(args: AuthorizationArgs): CustomSchemeAuthorizeRequest {
+    if (typeof (args as Partial<AuthorizationArgs> | null)?.isValid !== 'function') throw new TypeError('customSchemeAuthorizeUrl: args must be an AuthorizationArgs (new AuthorizationArgs())');
     if (!args.isValid()) throw new TypeError('the AuthorizationArgs are not valid (moved from or nullobj)');
     const applicationId = args.clientId() ?? this.applicationId;
     if (applicationId === undefined) throw new TypeError('no client id: set it in the args or call setApplicationId');

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { deadline } from '../../common/src/deadline.js';
+import { describeFormErrors } from './api-error-detail.js';
 import { ClientResult, ClientResultError, toClientResult } from './client-result.js';
 import { trimBase } from './redirects.js';
 import { check } from './wire/check.js';
@@ -76,7 +77,10 @@ function failureOf(response: Response, json: unknown, scrub: (text: string) => s
   const api = check(ApiErrorBodySchema, json);
   const apiCode = api.ok ? (api.value.code ?? 0) : 0;
   const apiMessage = api.ok && api.value.message !== undefined ? scrub(api.value.message) : response.statusText;
-  return ClientResult.failure(status >= 500 ? 'ServerError' : 'HttpError', `HTTP ${status}${apiMessage.length > 0 ? `: ${apiMessage}` : ''}`, {
+  // A 50035 names the refused field and why: `HTTP 400: Invalid Form Body (activity: ... not joinable)`.
+  const detail = api.ok ? scrub(describeFormErrors(api.value.errors)) : '';
+  const said = `${apiMessage}${detail.length > 0 ? ` (${detail})` : ''}`;
+  return ClientResult.failure(status >= 500 ? 'ServerError' : 'HttpError', `HTTP ${status}${said.length > 0 ? `: ${said}` : ''}`, {
     status,
     errorCode: apiCode,
     retryable: status === 429 || status >= 500,

@@ -9,47 +9,28 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client } from '../../../rpc/client/index.js';
 import type { ControlEvent } from '../../src/host/control/control-backend.js';
 import { rawCode } from './support/raw-command.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { SdkPlayers } from './support/sdk-players.js';
+import { DEMO_APP_ID, eventually, type Player } from './support/world.js';
 
 const OTHER_APP_ID = '1234567890123456780';
 
-let world: World;
+let table: SdkPlayers;
 let alice: Player;
 let bob: Player;
-const clients: Client[] = [];
 
 beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice', { consentPolicy: 'approve' });
-  bob = await world.player('bob', { consentPolicy: 'approve' });
+  table = await SdkPlayers.start();
+  alice = table.player('alice');
+  bob = table.player('bob');
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-  await world.close();
+  await table.close();
 });
 
 /** A game next to the player's Companion, connected as `applicationId`. */
-async function gameOf(player: Player, applicationId = DEMO_APP_ID): Promise<Client> {
-  const client = new Client({ env: { XDG_RUNTIME_DIR: player.runtimeDir }, logger: { sink: () => undefined } });
-  clients.push(client);
-  client.setApplicationId(applicationId);
-  expect((await client.connect()).successful).toBe(true);
-  return client;
-}
-
+const gameOf = (player: Player, applicationId = DEMO_APP_ID): Promise<Client> => table.connected(player.name, applicationId);
 /** A game that authorized through Companion (the policy approves) and holds its token, its platform session ready. */
-async function signedInGame(player: Player, applicationId = DEMO_APP_ID): Promise<Client> {
-  const client = await gameOf(player, applicationId);
-  const verifier = client.createAuthorizationCodeVerifier();
-  const args = new AuthorizationArgs();
-  args.setScopes('openid sdk.social_layer');
-  args.setCodeChallenge(verifier.challenge());
-  const { code } = await client.authorize(args);
-  const { token } = await client.getToken(applicationId, code ?? '', verifier.verifier(), null);
-  expect((await client.updateToken('Bearer', token?.accessToken ?? '')).successful).toBe(true);
-  await eventually(() => client.getPlatformStatus() === 'ready', "the game's platform session READY", 10_000);
-  return client;
-}
+const signedInGame = (player: Player, applicationId = DEMO_APP_ID): Promise<Client> => table.signedIn(player.name, applicationId);
 
 function controlEvents(player: Player): ControlEvent[] {
   const seen: ControlEvent[] = [];
@@ -62,7 +43,7 @@ const openViews = (events: readonly ControlEvent[]): unknown[] => events.filter(
 describe('issue 28 §1 getDiscordClientConnectedUser and isDiscordAppInstalled', () => {
   it("answer Companion's signed-in user and whether a Companion is reachable", async () => {
     const client = new Client({ env: { XDG_RUNTIME_DIR: alice.runtimeDir }, logger: { sink: () => undefined } });
-    clients.push(client);
+    table.track(client);
     expect(await client.isDiscordAppInstalled()).toBe(true);
     const called: [boolean, string | undefined][] = [];
     const answer = await client.getDiscordClientConnectedUser(DEMO_APP_ID, (result, user) => called.push([result.successful, user?.id]));
@@ -71,8 +52,8 @@ describe('issue 28 §1 getDiscordClientConnectedUser and isDiscordAppInstalled',
     expect(called).toEqual([[true, alice.host.session.user?.id]]);
     expect((await client.getDiscordClientConnectedUser('nope')).result.type).toBe('ValidationError');
 
-    const nowhere = new Client({ env: { XDG_RUNTIME_DIR: await world.tempDir('companion-none-') }, logger: { sink: () => undefined } });
-    clients.push(nowhere);
+    const nowhere = new Client({ env: { XDG_RUNTIME_DIR: await table.world.tempDir('companion-none-') }, logger: { sink: () => undefined } });
+    table.track(nowhere);
     expect(await nowhere.isDiscordAppInstalled()).toBe(false);
     expect(await nowhere.getDiscordClientConnectedUser(DEMO_APP_ID)).toMatchObject({ result: { type: 'ClientNotReady' }, user: null });
   });
@@ -94,8 +75,8 @@ describe('issue 28 §1 openConnectedGamesSettingsInDiscord', () => {
     ]);
     expect(await rawCode(game, 'OPEN_CONNECTED_GAMES_SETTINGS', { pid: 'x' })).toBe(4000);
     expect(await rawCode(game, 'OPEN_CONNECTED_GAMES_SETTINGS', [])).toBe(4000);
-    const offline = new Client({ env: { XDG_RUNTIME_DIR: await world.tempDir('companion-none-') }, logger: { sink: () => undefined } });
-    clients.push(offline);
+    const offline = new Client({ env: { XDG_RUNTIME_DIR: await table.world.tempDir('companion-none-') }, logger: { sink: () => undefined } });
+    table.track(offline);
     offline.setApplicationId(DEMO_APP_ID);
     expect((await offline.openConnectedGamesSettingsInDiscord()).type).toBe('ClientNotReady');
   });
@@ -160,7 +141,7 @@ describe('issue 28 §1 openMessageInDiscord, canOpenMessageInDiscord and setShow
 
 describe('issue 28 §1 setGameWindowPid and abortAuthorize', () => {
   it('the pid set is the one SET_ACTIVITY sends; abortAuthorize ends an AUTHORIZE waiting for the player with Aborted', async () => {
-    const carol = await world.player('carol');
+    const carol = await table.addPlayer('carol');
     const game = await gameOf(carol);
     game.setGameWindowPid(4242);
     expect(() => game.setGameWindowPid(-1)).toThrow(RangeError);

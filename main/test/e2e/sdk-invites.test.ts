@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client, type ActivityInvite, type ActivityJoinRequest, type RpcUserSummary } from '../../../rpc/client/index.js';
 import { Recorder } from '../../../rpc/test/compat/helpers.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { SdkPlayers } from './support/sdk-players.js';
+import { DEMO_APP_ID, eventually, type Player } from './support/world.js';
 
 const SECRET = 'join-secret-alpha-7f3a';
 const JOINABLE = {
@@ -22,37 +23,23 @@ const JOINABLE = {
   assets: { large_image: 'logo', invite_cover_image: 'cover-art' },
 };
 
-let world: World;
+let table: SdkPlayers;
 let alice: Player;
 let bob: Player;
-const clients: Client[] = [];
 
 beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice');
-  bob = await world.player('bob');
+  table = await SdkPlayers.start(['alice', 'bob'], {});
+  alice = table.player('alice');
+  bob = table.player('bob');
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-  await world.close();
+  await table.close();
 });
 
-const aliceId = (): string => alice.host.session.user!.id;
-const bobId = (): string => bob.host.session.user!.id;
-
-function sdkFor(player: Player): Client {
-  const client = new Client({ env: { XDG_RUNTIME_DIR: player.runtimeDir }, logger: { sink: () => undefined } });
-  clients.push(client);
-  client.setApplicationId(DEMO_APP_ID);
-  return client;
-}
-
-async function connected(player: Player): Promise<Client> {
-  const client = sdkFor(player);
-  const result = await client.connect();
-  expect(result.successful, result.error).toBe(true);
-  return client;
-}
+const aliceId = (): string => table.userId('alice');
+const bobId = (): string => table.userId('bob');
+const sdkFor = (player: Player): Client => table.game(player.name);
+const connected = (player: Player): Promise<Client> => table.connected(player.name);
 
 /** bob's host has seen alice's activity with this party. */
 async function bobSeesParty(partyId: string): Promise<void> {
@@ -125,7 +112,7 @@ describe('invites between two hosts through the SDK', () => {
   });
 
   it("accepting an invite while the game is not running on bob's side launches the command registered with registerLaunchCommand", async () => {
-    const marker = path.join(await world.tempDir('companion-sdk-launch-'), 'launched.txt');
+    const marker = path.join(await table.world.tempDir('companion-sdk-launch-'), 'launched.txt');
     const registrar = new Client({ companionDataDir: bob.dataDir, logger: { sink: () => undefined } });
     const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, process.argv.slice(1).join(' '))`;
     expect(await registrar.registerLaunchCommand(DEMO_APP_ID, [process.execPath, '-e', script, 'launched-by-companion'])).toBe(true);

@@ -7,55 +7,34 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthorizationArgs, Client, StatusType, type ActivityInvite, type ActivityJoinRequest, type RpcUserSummary } from '../../../rpc/client/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client, StatusType, type ActivityInvite, type ActivityJoinRequest, type RpcUserSummary } from '../../../rpc/client/index.js';
 import { Recorder } from '../../../rpc/test/compat/helpers.js';
 import { CommandGameLauncher } from '../../src/host/social/game-launcher.js';
-import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { SdkPlayers } from './support/sdk-players.js';
+import { DEMO_APP_ID, eventually, type Player } from './support/world.js';
 
 const SECRET = 'join-secret-presence-28';
 const JOINABLE = { state: 'In a squad', party: { id: 'party-28', size: [1, 4] }, secrets: { join: SECRET } };
 
-let world: World;
+let table: SdkPlayers;
 let alice: Player;
 let bob: Player;
-const clients: Client[] = [];
 
 beforeEach(async () => {
-  world = await World.start();
-  alice = await world.player('alice', { consentPolicy: 'approve' });
-  bob = await world.player('bob', { consentPolicy: 'approve' });
+  table = await SdkPlayers.start();
+  alice = table.player('alice');
+  bob = table.player('bob');
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.disconnect();
-  await world.close();
+  await table.close();
 });
 
-const aliceId = (): string => alice.host.session.user!.id;
-const bobId = (): string => bob.host.session.user!.id;
-
-async function connected(player: Player): Promise<Client> {
-  const client = new Client({ env: { XDG_RUNTIME_DIR: player.runtimeDir }, logger: { sink: () => undefined } });
-  clients.push(client);
-  client.setApplicationId(DEMO_APP_ID);
-  const result = await client.connect();
-  expect(result.successful, result.error).toBe(true);
-  return client;
-}
-
+const aliceId = (): string => table.userId('alice');
+const bobId = (): string => table.userId('bob');
+const connected = (player: Player): Promise<Client> => table.connected(player.name);
 /** A game connected to the player's Companion that also holds its own token (authorize, getToken, updateToken), its platform session ready. */
-async function signedIn(player: Player): Promise<Client> {
-  const client = await connected(player);
-  const verifier = client.createAuthorizationCodeVerifier();
-  const args = new AuthorizationArgs();
-  args.setScopes('identify sdk.social_layer');
-  args.setCodeChallenge(verifier.challenge());
-  const { code } = await client.authorize(args);
-  const { token } = await client.getToken(DEMO_APP_ID, code ?? '', verifier.verifier(), null);
-  expect((await client.updateToken('Bearer', token?.accessToken ?? '')).successful).toBe(true);
-  await vi.waitFor(() => expect(client.getPlatformStatus()).toBe('ready'), { timeout: 5000 });
-  return client;
-}
+const signedIn = (player: Player): Promise<Client> => table.signedIn(player.name, DEMO_APP_ID, 'identify sdk.social_layer');
 
 async function bobSeesParty(): Promise<void> {
   await eventually(() => bob.host.friends.get(aliceId())?.presence.activities.find((a) => a.party?.id === 'party-28'), "bob's view of alice's party");

@@ -71,6 +71,6 @@ export const TokenAnswerSchema = v.object({
 
 /** An OAuth2 error body: `{error, error_description?}`. */
 export const OAuthErrorBodySchema = v.object({ error: str, error_description: v.exactOptional(str) });
-/** An API error body: `{code, message}` (a 429's has `retry_after` too). */
-export const ApiErrorBodySchema = v.object({ code: v.exactOptional(v.number()), message: v.exactOptional(str) });
+/** An API error body: `{code, message}` (a 429's has `retry_after` too; a 50035's `errors`, read by api-error-detail.ts). */
+export const ApiErrorBodySchema = v.object({ code: v.exactOptional(v.number()), message: v.exactOptional(str), errors: v.exactOptional(v.unknown()) });
 export const RetryAfterBodySchema = v.object({ retry_after: v.pipe(v.number(), v.finite(), v.minValue(0)) });
