@@ -133,7 +133,7 @@ export function arrpcTable(summary: Partial<Record<keyof Figures, FigureSummary>
       show(s.companion, spec.unit),
       s.ratio === null ? '-' : s.ratio.toFixed(2),
       s.ratioMin === null || s.ratioMax === null ? '-' : `${s.ratioMin.toFixed(2)}-${s.ratioMax.toFixed(2)}`,
-      (s.ahead ? 'yes' : 'NO') + targetNote(spec),
+      s.companion === null ? '- (not measured)' : (s.ahead ? 'yes' : 'NO') + targetNote(spec),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
