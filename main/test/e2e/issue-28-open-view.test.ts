@@ -34,8 +34,15 @@ afterEach(async () => {
 /** Polls shortened for the test (the emulator answers slow_down, which the SDK obeys). */
 const quickSleep = (ms: number, signal: AbortSignal | undefined): Promise<boolean> =>
   new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(true), Math.min(ms, 20));
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+    const aborted = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve(true);
+    }, Math.min(ms, 20));
+    signal?.addEventListener('abort', aborted, { once: true });
   });
 
 async function gameOf(player: Player, applicationId = DEMO_APP_ID): Promise<Client> {
@@ -120,7 +127,9 @@ describe('issue 28 §1: the "Link a device" screen and AUTHORIZE_DEVICE_SCREEN_C
 
     const preview = await page.invoke('companion:preview-device-code', (codes[0] ?? '').toLowerCase());
     expect(preview).toMatchObject({ user_code: codes[0], application: { id: DEMO_APP_ID }, scopes: ['openid', 'sdk.social_layer'] });
-    expect(preview.descriptions.map((d) => d.scope)).toEqual(['openid', 'sdk.social_layer']);
+    // In the consent prompt's words: the umbrella scope as what it allows.
+    expect(preview.descriptions.map((d) => d.scope)).toEqual(expect.arrayContaining(['openid', 'dm_channels.messages.read']));
+    expect(preview.descriptions.every((d) => d.text !== d.scope)).toBe(true);
     expect(await page.invoke('companion:decide-device-code', codes[0] ?? '', true)).toEqual({ approved: true });
     expect(await page.invoke('companion:close-device-screen', opened?.screen_id ?? '')).toBeNull();
     await eventually(() => closed.length > 0, "the game's screen-closed callback");

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { DeviceCodePreviewView } from '../../../preload/src/contract';
 import { SafeImage } from '../components/safe';
 import { appNameOr } from '../lib/app-names';
@@ -27,46 +27,12 @@ type Step = { readonly kind: 'enter' } | { readonly kind: 'checking' } | { reado
  */
 function DeviceLinkDialog({ link }: { readonly link: DeviceLinkState }): ReactNode {
   const close = useApp((s) => s.closeDeviceLink);
-  const preview = useApp((s) => s.previewDeviceCode);
-  const decide = useApp((s) => s.decideDeviceCode);
-  const notify = useApp((s) => s.notify);
   const user = useApp((s) => s.data?.status.account?.user ?? null);
   const gameName = useApp((s) => (link.applicationId === null ? null : appNameOr(s.data, link.applicationId, 'the game')));
-  const [code, setCode] = useState(link.userCode);
-  const [step, setStep] = useState<Step>({ kind: 'enter' });
-  const [error, setError] = useState<string | null>(null);
+  const { code, setCode, step, setStep, error, check, answer } = useDeviceLinkSteps(link, close);
   const { dialogRef, onKeyDown } = useModalDialog(close);
   const titleId = useId();
   const inputId = useId();
-
-  const check = async (typed: string): Promise<void> => {
-    setError(null);
-    setStep({ kind: 'checking' });
-    try {
-      setStep({ kind: 'preview', preview: await preview(typed.trim()) });
-    } catch (failure) {
-      setError(playerErrorText(errorText(failure)));
-      setStep({ kind: 'enter' });
-    }
-  };
-  // The game gave its code: what it asks is shown at once.
-  useEffect(() => {
-    if (link.userCode !== '') void check(link.userCode);
-    // Only on opening: later checks are the player's.
-  }, []);
-
-  const answer = async (shown: DeviceCodePreviewView, authorize: boolean): Promise<void> => {
-    setError(null);
-    setStep({ kind: 'deciding', preview: shown });
-    try {
-      await decide(shown.user_code, authorize);
-      notify('info', authorize ? `Device linked: ${shown.application.name} on that device now uses your account` : `Denied: ${shown.application.name} on that device does not get your account`);
-      close();
-    } catch (failure) {
-      setError(playerErrorText(errorText(failure)));
-      setStep({ kind: 'enter' });
-    }
-  };
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     if (code.trim() !== '') void check(code);
@@ -129,6 +95,46 @@ function DeviceLinkDialog({ link }: { readonly link: DeviceLinkState }): ReactNo
   );
 }
 
+/** The dialog's steps: the code checked (what it asks), then answered; errors in the player's words. */
+function useDeviceLinkSteps(link: DeviceLinkState, close: () => void) {
+  const preview = useApp((s) => s.previewDeviceCode);
+  const decide = useApp((s) => s.decideDeviceCode);
+  const notify = useApp((s) => s.notify);
+  const [code, setCode] = useState(link.userCode);
+  const [step, setStep] = useState<Step>({ kind: 'enter' });
+  const [error, setError] = useState<string | null>(null);
+  const check = async (typed: string): Promise<void> => {
+    setError(null);
+    setStep({ kind: 'checking' });
+    try {
+      setStep({ kind: 'preview', preview: await preview(typed.trim()) });
+    } catch (failure) {
+      setError(playerErrorText(errorText(failure)));
+      setStep({ kind: 'enter' });
+    }
+  };
+  // The game gave its code: what it asks is shown at once (later checks are the player's).
+  const checkedGiven = useRef(false);
+  useEffect(() => {
+    if (checkedGiven.current) return;
+    checkedGiven.current = true;
+    if (link.userCode !== '') void check(link.userCode);
+  });
+  const answer = async (shown: DeviceCodePreviewView, authorize: boolean): Promise<void> => {
+    setError(null);
+    setStep({ kind: 'deciding', preview: shown });
+    try {
+      await decide(shown.user_code, authorize);
+      notify('info', authorize ? `Device linked: ${shown.application.name} on that device now uses your account` : `Denied: ${shown.application.name} on that device does not get your account`);
+      close();
+    } catch (failure) {
+      setError(playerErrorText(errorText(failure)));
+      setStep({ kind: 'enter' });
+    }
+  };
+  return { code, setCode, step, setStep, error, check, answer };
+}
+
 /** Which application the code is for and what it would be allowed. */
 function DevicePreview({ preview, expectedApplicationId }: { readonly preview: DeviceCodePreviewView; readonly expectedApplicationId: string | null }): ReactNode {
   const other = expectedApplicationId !== null && expectedApplicationId !== preview.application.id;
@@ -136,7 +142,7 @@ function DevicePreview({ preview, expectedApplicationId }: { readonly preview: D
     <div data-testid="device-link-preview" data-application-id={preview.application.id}>
       <div className="grant-head">
         <SafeImage src={appIconUrl(preview.application.id, preview.application.icon)} alt="" className="app-icon small" size={32} fallback={<div className="app-icon small placeholder" aria-hidden="true" />} />
-        <p className="card-title" data-testid="device-link-app">
+        <p className="device-link-app" data-testid="device-link-app">
           <strong>{preview.application.name}</strong> asks to use your account on the device showing {preview.user_code}.
         </p>
       </div>

@@ -14,7 +14,7 @@ import type {
   StatusView,
   UserView,
 } from '../../../../preload/src/contract.js';
-import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
+import { expandScopes, type DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { describeScopes } from '../auth/consent-broker.js';
 import type * as control from '../control/control-backend.js';
 
@@ -117,13 +117,13 @@ export function grantView(grant: control.GrantView): GrantView {
   };
 }
 
-/** What a device flow's user code asks, with the scopes in the consent prompt's words. */
+/** What a device flow's user code asks, with the scopes in the consent prompt's words (umbrellas such as sdk.social_layer expanded, as it shows them). */
 export function deviceCodePreviewView(preview: DeviceVerifyPreview): DeviceCodePreviewView {
   return {
     user_code: preview.user_code,
     application: { id: preview.application.id, name: preview.application.name, icon: preview.application.icon },
     scopes: [...preview.scopes],
-    descriptions: describeScopes(preview.scopes).map(({ scope, text }) => ({ scope, text })),
+    descriptions: describeScopes(expandScopes(preview.scopes)).map(({ scope, text }) => ({ scope, text })),
   };
 }
 
