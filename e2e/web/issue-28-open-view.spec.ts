@@ -122,6 +122,16 @@ test('issue 28 §1: closeAuthorizeDeviceScreen closes "Link a device"; the playe
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect.poll(() => closed).toBe(2);
+
+  // The player opens it themselves (Authorized apps): nothing filled in, no game to tell.
+  await page.getByTestId('grants-link-device').click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('A game on a console or TV shows a code.');
+  await expect(dialog.getByTestId('device-link-code')).toHaveValue('');
+  await expect(dialog.getByTestId('device-link-check')).toBeDisabled();
+  await dialog.getByTestId('device-link-close').click();
+  await expect(dialog).toHaveCount(0);
+  expect(closed).toBe(2);
 });
 
 test('issue 28 §1: openMessageInDiscord opens the conversation with the friend at that message', async ({ page }) => {
