@@ -31,9 +31,13 @@ export class ShellPushes {
   }
 
   readonly deliver = (message: PushMessage): void => {
-    // A game asked to show one of Companion's views: the main window comes to the front first
-    // (opened if closed; the push waits for its page to be ready).
-    if (message.channel === 'companion:open-view' && message.payload.view !== 'close-authorize-device') this.windows.show('main');
+    if (message.channel === 'companion:open-view') {
+      // A game asked to show one of Companion's views: the main window comes to the front first
+      // (opened if closed; the push waits for its page to be ready). The consent window stays as it is.
+      if (message.payload.view !== 'close-authorize-device') this.windows.show('main');
+      this.windows.send('main', message);
+      return;
+    }
     this.windows.broadcast(message);
     if (this.state === null) return;
     if (message.channel === 'companion:topic') this.show(applyTopic(this.state, message.payload));

@@ -168,6 +168,13 @@ describe('the desktop shell, started on a fake Electron', () => {
     const push = await until('the open-view push', () => main.webContents.sent.find((message) => message.channel === 'companion:open-view'));
     expect(push.payload).toEqual({ view: 'authorized-apps', application_id: DEMO_APP_ID });
     expect(electron.calls.filter((call) => call === 'window.moveTop:Companion')).toHaveLength(moves + 1);
+    // Closed to the tray: the game's request opens the main window again, which gets it once ready.
+    main.close();
+    expect((await game.request('OPEN_CONNECTED_GAMES_SETTINGS', {})).data).toBeNull();
+    const reopened = await until('a new main window', () => electron.windows.find((window, index) => index > 0 && window.loaded.includes('app://companion/index.html')));
+    await pageReady(electron, reopened);
+    const queued = await until('the open-view push to the new window', () => reopened.webContents.sent.find((message) => message.channel === 'companion:open-view'));
+    expect(queued.payload).toEqual({ view: 'authorized-apps', application_id: DEMO_APP_ID });
     await quit(electron, socket);
     await game.waitClosed();
   });
