@@ -100,15 +100,16 @@ test('issue 28 §1: openAuthorizeDeviceScreen opens "Link a device" with the cod
   expect((await game.updateToken('Bearer', outcome.token?.accessToken ?? '')).successful).toBe(true);
 });
 
-test('issue 28 §1: closeAuthorizeDeviceScreen closes "Link a device"; the player closing it tells the game', async ({ page }) => {
+test('issue 28 §1: closeAuthorizeDeviceScreen closes "Link a device" (shown also when asked before the page opened); the player closing it tells the game', async ({ page }) => {
   const host = await startHost();
   const game = await gameOn(host);
-  await openUi(page, host, 'friends');
   let closed = 0;
   game.setAuthorizeDeviceScreenClosedCallback(() => (closed += 1));
   const dialog = page.getByTestId('device-link');
 
+  // Asked before the player opened the UI: the page shows it once loaded.
   expect((await game.openAuthorizeDeviceScreen(DEMO_APP_ID, 'BCDF-GHJK')).successful).toBe(true);
+  await openUi(page, host);
   await expect(dialog).toBeVisible();
   // No device flow gave that code: the screen says so, and offers nothing to approve.
   await expect(dialog.getByTestId('device-link-error')).toContainText('Unknown or expired code');

@@ -58,6 +58,8 @@ export function App(): ReactNode {
       first.current = false;
       return;
     }
+    // A dialog that came with the move (a game's "Link a device") keeps the focus.
+    if ((document.activeElement?.closest('[aria-modal="true"]') ?? null) !== null) return;
     heading.current?.focus();
   }, [screen]);
 

@@ -39,4 +39,21 @@ describe('issue 28 §1: the store goes where a game asks (companion:open-view)',
     expect(bridge.calls.filter((c) => c.channel === 'companion:close-device-screen')).toHaveLength(1);
     store.dispose();
   });
+
+  it("follows the game's screen a snapshot says is open, and closes it when a later snapshot says none is", async () => {
+    const screen = { view: 'authorize-device', screen_id: 's-9', application_id: '42', user_code: 'BCDF-GHJK' } as const;
+    const bridge = createFakeBridge({ ...snapshot(), device_screen: screen });
+    const store = createAppStore(bridge);
+    await store.started;
+    expect(store.getState().deviceLink).toEqual({ screenId: 's-9', userCode: 'BCDF-GHJK', applicationId: '42' });
+    expect(store.getState().data).not.toHaveProperty('device_screen');
+    bridge.answer('companion:ready', { ...snapshot(), device_screen: null });
+    await store.getState().refresh();
+    expect(store.getState().deviceLink).toBeNull();
+    // The player's own code entry is not the host's to close.
+    store.getState().openDeviceLink();
+    await store.getState().refresh();
+    expect(store.getState().deviceLink).toEqual({ screenId: null, userCode: '', applicationId: null });
+    store.dispose();
+  });
 });

@@ -168,6 +168,18 @@ describe('issue 28 §1: the "Link a device" screen and AUTHORIZE_DEVICE_SCREEN_C
     expect(closed).toEqual(['game']);
   });
 
+  it('a page that opens after the game asked gets the screen in its snapshot; once it closed, none', async () => {
+    const game = await gameOf(alice);
+    expect((await game.openAuthorizeDeviceScreen(DEMO_APP_ID, 'BCDF-GHJK')).successful).toBe(true);
+    const page = await pageOf(alice);
+    const snapshot = await page.invoke('companion:ready');
+    expect(snapshot.device_screen).toEqual({ view: 'authorize-device', screen_id: expect.any(String), application_id: DEMO_APP_ID, user_code: 'BCDF-GHJK' });
+    // Another player's Companion has no screen open.
+    expect((await (await pageOf(bob)).invoke('companion:ready')).device_screen).toBeNull();
+    expect(await page.invoke('companion:close-device-screen', snapshot.device_screen?.screen_id ?? '')).toBeNull();
+    expect((await page.invoke('companion:ready')).device_screen).toBeNull();
+  });
+
   it("another game's screen replaces the first game's: the first game is told its screen closed", async () => {
     const page = await pageOf(alice);
     const [first, second] = [await gameOf(alice), await gameOf(alice, OTHER_APP_ID)];

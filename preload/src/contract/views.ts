@@ -370,11 +370,16 @@ export interface Snapshot {
   readonly settings: SettingsView;
   /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
+  /**
+   * The "Link a device" screen a game has open now (as its `companion:open-view` push said), for a
+   * window that opens, reloads or reconnects after the request; null (or absent) when none is.
+   */
+  readonly device_screen?: DeviceScreenView | null;
 }
 
 
-/** The snapshot without its frames: what the UI holds as the host's state. */
-export type HostData = Omit<Snapshot, 'frames'>;
+/** The snapshot without its frames (and the open device screen, which is where the window is, not state): what the UI holds as the host's state. */
+export type HostData = Omit<Snapshot, 'frames' | 'device_screen'>;
 
 /** Presence as a topic push carries it: the outcomes stream separately (`companion:outcomes`). */
 export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
@@ -407,6 +412,9 @@ export type OpenViewPush =
   | { readonly view: 'conversation'; readonly user_id: string; readonly message_id: string }
   | { readonly view: 'authorize-device'; readonly screen_id: string; readonly application_id: string; readonly user_code: string }
   | { readonly view: 'close-authorize-device'; readonly screen_id: string };
+
+/** A game's "Link a device" screen, as `companion:open-view` opens it. */
+export type DeviceScreenView = Extract<OpenViewPush, { readonly view: 'authorize-device' }>;
 
 /** What a device flow's user code asks of the player: the application and the scopes (in the consent prompt's words). */
 export interface DeviceCodePreviewView {

@@ -263,7 +263,9 @@ const createDataSlice =
   (set, get) => ({
     data: null,
     applySnapshot(snapshot) {
-      const { frames, ...data } = snapshot;
+      const { frames, device_screen: deviceScreen, ...data } = snapshot;
+      // A game's "Link a device" screen opened (or closed) while this window was away.
+      get().followDeviceScreen(deviceScreen ?? null);
       set((s) => ({ data, decidedConsentIds: stillPending(s.decidedConsentIds, data) }));
       const newest = frames[frames.length - 1];
       if (newest !== undefined && newest.seq < get().lastSeq) {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { CompanionBridge, DeviceCodePreviewView, OpenViewPush } from '../../../preload/src/contract';
+import type { CompanionBridge, DeviceCodePreviewView, DeviceScreenView, OpenViewPush } from '../../../preload/src/contract';
 
 /** The window's screens (the nav's buttons), in order. */
 export const SCREEN_IDS = ['games', 'friends', 'inspector', 'apps', 'settings'] as const;
@@ -52,6 +52,8 @@ export interface NavigationSlice {
   decideDeviceCode(userCode: string, authorize: boolean): Promise<{ approved: boolean }>;
   /** A game asked Companion to show one of its views. */
   openView(push: OpenViewPush): void;
+  /** The game's screen a snapshot says is open (null: none): shown if it is not, closed if the game's shown here is gone. */
+  followDeviceScreen(screen: DeviceScreenView | null): void;
 }
 
 export const createNavigationSlice =
@@ -87,6 +89,11 @@ export const createNavigationSlice =
       },
       previewDeviceCode: (userCode) => bridge.invoke('companion:preview-device-code', userCode),
       decideDeviceCode: (userCode, authorize) => bridge.invoke('companion:decide-device-code', userCode, authorize),
+      followDeviceScreen(screen) {
+        const shown = get().deviceLink;
+        if (screen !== null && shown?.screenId !== screen.screen_id) put({ deviceLink: { screenId: screen.screen_id, userCode: screen.user_code, applicationId: screen.application_id } });
+        else if (screen === null && shown !== null && shown.screenId !== null) put({ deviceLink: null });
+      },
       openView(push) {
         switch (push.view) {
           case 'authorized-apps':

@@ -102,12 +102,16 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
 }
 
 /** The "Link a device" screen's calls: the device flow with the signed-in player's account, and the screen closing. */
-function deviceActions(session: PlatformSession, screens: DeviceScreens | undefined): Pick<WebUiBackend, 'previewDeviceCode' | 'decideDeviceCode' | 'closeDeviceScreen'> {
+function deviceActions(session: PlatformSession, screens: DeviceScreens | undefined): Pick<WebUiBackend, 'previewDeviceCode' | 'decideDeviceCode' | 'closeDeviceScreen' | 'deviceScreen'> {
   const calls = deviceCodeCalls(() => session.authedApi());
   return {
     previewDeviceCode: (userCode) => calls.preview(userCode),
     decideDeviceCode: (userCode, authorize) => calls.decide(userCode, authorize),
     closeDeviceScreen: (screenId) => screens?.closedByWindow(screenId),
+    deviceScreen: () => {
+      const open = screens?.open() ?? null;
+      return open === null ? null : { view: 'authorize-device', screen_id: open.screenId, application_id: open.applicationId, user_code: open.userCode };
+    },
   };
 }
 

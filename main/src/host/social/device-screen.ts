@@ -19,6 +19,9 @@ interface OpenScreen {
   readonly connectionId: string;
   /** The asking connection's application (another connection of it may close the screen). */
   readonly clientId: string | null;
+  /** What the game asked to show: the code's application and the code. */
+  readonly applicationId: string;
+  readonly userCode: string;
 }
 
 /**
@@ -44,7 +47,7 @@ export class DeviceScreens {
   ) {
     server.setCommandHandler('OPEN_AUTHORIZE_DEVICE_SCREEN', ({ connection, request }) => {
       const { client_id, user_code } = parseOpenAuthorizeDeviceScreenArgs(request.args);
-      this.open(connection, client_id, user_code);
+      this.show(connection, client_id, user_code);
       return null;
     });
     server.setCommandHandler('CLOSE_AUTHORIZE_DEVICE_SCREEN', ({ connection, request }) => {
@@ -55,14 +58,20 @@ export class DeviceScreens {
     });
   }
 
+  /** The screen open now, for a window that opens later; null when none is. */
+  open(): { readonly screenId: string; readonly applicationId: string; readonly userCode: string } | null {
+    const current = this.current;
+    return current === null ? null : { screenId: current.id, applicationId: current.applicationId, userCode: current.userCode };
+  }
+
   /** The window closed the screen of that opening (a screen already closed is nothing to do). */
   closedByWindow(screenId: string): void {
     if (this.current?.id === screenId) this.close(this.current);
   }
 
-  private open(connection: RpcConnection, applicationId: string, userCode: string): void {
+  private show(connection: RpcConnection, applicationId: string, userCode: string): void {
     const previous = this.current;
-    const screen: OpenScreen = { id: randomUUID(), connectionId: connection.id, clientId: connection.clientId ?? null };
+    const screen: OpenScreen = { id: randomUUID(), connectionId: connection.id, clientId: connection.clientId ?? null, applicationId, userCode };
     this.current = screen;
     // The first game's screen gave way to another game's: it is closed for that game.
     if (previous !== null && previous.connectionId !== connection.id) this.tell(previous);

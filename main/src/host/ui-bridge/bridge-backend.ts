@@ -176,7 +176,7 @@ export class UiBridge implements HostBridge {
       this.outcomeStream.flush();
       this.frameStream.flush();
     }
-    return { ...data, frames: this.frames.list() };
+    return { ...data, frames: this.frames.list(), device_screen: this.backend.deviceScreen() };
   }
 
   /**

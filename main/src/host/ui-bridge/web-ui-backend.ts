@@ -1,5 +1,6 @@
 import type {
   ConversationView,
+  DeviceScreenView,
   DoctorView,
   OriginDecisionView,
   OriginRequestView,
@@ -60,4 +61,6 @@ export interface WebUiBackend extends ControlBackend {
   decideDeviceCode(userCode: string, authorize: boolean): Promise<{ approved: boolean }>;
   /** The window closed the "Link a device" screen a game opened (its `screen_id`): that game is told. */
   closeDeviceScreen(screenId: string): void;
+  /** The "Link a device" screen a game has open now, null when none is (a window that opens later shows it). */
+  deviceScreen(): DeviceScreenView | null;
 }

@@ -26,7 +26,7 @@ export class ShellPushes {
   start(bridge: BridgeBackend): void {
     void bridge
       .invoke('companion:ready', [])
-      .then(({ frames: _frames, ...data }) => this.show(data))
+      .then(({ frames: _frames, device_screen: _screen, ...data }) => this.show(data))
       .catch((error: unknown) => this.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the first snapshot failed'));
   }
 

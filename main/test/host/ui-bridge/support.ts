@@ -60,6 +60,9 @@ export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   closeDeviceScreen(screenId: string): void {
     this.calls.push({ method: 'closeDeviceScreen', args: [screenId] });
   }
+  deviceScreen(): null {
+    return null;
+  }
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });
   }

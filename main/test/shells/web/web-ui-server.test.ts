@@ -332,7 +332,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
@@ -345,6 +345,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect(snapshot.grants).toEqual(GRANTS.map((grant) => ({ ...grant, descriptions: expect.any(Array) })));
     expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(snapshot.frames).toEqual([]);
+    expect(snapshot.device_screen).toBeNull();
   });
 
   it('strips join secrets from activities in snapshots, whatever the backend hands over', async () => {
