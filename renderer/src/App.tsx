@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { ConsentOverlay } from './screens/ConsentPrompt';
 import { FriendsScreen } from './screens/FriendsScreen';
 import { GamesScreen } from './screens/GamesScreen';
@@ -8,37 +8,40 @@ import { OriginRequests } from './screens/OriginRequests';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { useApp } from './store/react';
 import { selectUnreadCount, selectWaitingCount } from './store/app-store';
+import { screenFromHash, type ScreenId } from './store/navigation';
+import { DeviceLinkOverlay } from './screens/DeviceLink';
 import { Details } from './components/Details';
 import { playerErrorText } from './lib/player-error';
 import type { GatewayState } from '../../preload/src/contract';
 
-export const SCREENS = [
+export const SCREENS: readonly { readonly id: ScreenId; readonly label: string }[] = [
   { id: 'games', label: 'Games' },
   { id: 'friends', label: 'Friends' },
   { id: 'inspector', label: 'Inspector' },
   { id: 'apps', label: 'Authorized apps' },
   { id: 'settings', label: 'Account & settings' },
-] as const;
+];
 
-export type ScreenId = (typeof SCREENS)[number]['id'];
+export { screenFromHash, type ScreenId };
 
-/** The screen named by the location hash (`#inspector`), Games by default. */
-export function screenFromHash(hash: string): ScreenId {
-  const id = hash.replace(/^#\/?/, '');
-  return SCREENS.find((s) => s.id === id)?.id ?? 'games';
-}
-
+/** The store's screen, kept in the location hash (`#inspector`) both ways: a game's request moves it too. */
 function useHashScreen(): [ScreenId, (id: ScreenId) => void] {
-  const [screen, setScreen] = useState<ScreenId>(() => (typeof window === 'undefined' ? 'games' : screenFromHash(window.location.hash)));
+  const screen = useApp((s) => s.screen);
+  const go = useApp((s) => s.go);
   useEffect(() => {
-    const onHash = (): void => setScreen(screenFromHash(window.location.hash));
+    const onHash = (): void => go(screenFromHash(window.location.hash));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  const go = (id: ScreenId): void => {
-    window.location.hash = id;
-    setScreen(id);
-  };
+  }, [go]);
+  const first = useRef(true);
+  useEffect(() => {
+    // The first screen came from the hash (or its absence: the consent window's `#/consent` stays).
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (screenFromHash(window.location.hash) !== screen) window.location.hash = screen;
+  }, [screen]);
   return [screen, go];
 }
 
@@ -55,6 +58,8 @@ export function App(): ReactNode {
       first.current = false;
       return;
     }
+    // A dialog that came with the move (a game's "Link a device") keeps the focus.
+    if ((document.activeElement?.closest('[aria-modal="true"]') ?? null) !== null) return;
     heading.current?.focus();
   }, [screen]);
 
@@ -86,6 +91,7 @@ export function App(): ReactNode {
         <OriginRequests />
         {hasData ? <Screen id={screen} /> : <Loading />}
       </main>
+      <DeviceLinkOverlay />
       <ConsentOverlay />
     </div>
   );

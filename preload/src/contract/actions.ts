@@ -1,4 +1,4 @@
-import type { DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
+import type { DeviceCodePreviewView, DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
 
 /**
  * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
@@ -68,6 +68,20 @@ export interface InvokeChannels {
    * every INSPECTOR_RENEW_MS while it stays open.
    */
   'companion:watch-inspector': { args: [since: number]; result: InspectorCatchUp };
+  /**
+   * What a device flow's user code (typed or given by a game; case and the dash do not matter)
+   * asks of the signed-in player. An unknown, expired or answered code is an error saying so.
+   */
+  'companion:preview-device-code': { args: [userCode: string]; result: DeviceCodePreviewView };
+  /** Approves (`authorize`) or denies a device flow's user code with the signed-in player's account. */
+  'companion:decide-device-code': { args: [userCode: string, authorize: boolean]; result: { approved: boolean } };
+  /**
+   * The window closed the "Link a device" screen a game opened (`companion:open-view`'s
+   * `screen_id`): the player closed it, approved or denied. The host tells that game
+   * (AUTHORIZE_DEVICE_SCREEN_CLOSED) and the other windows (`close-authorize-device`); a
+   * screen already closed is nothing to do.
+   */
+  'companion:close-device-screen': { args: [screenId: string]; result: null };
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -97,6 +111,9 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:update-presence': true,
   'companion:set-recording': true,
   'companion:watch-inspector': true,
+  'companion:preview-device-code': true,
+  'companion:decide-device-code': true,
+  'companion:close-device-screen': true,
 };
 
 export const INVOKE_CHANNELS = Object.keys(ACTION_NAMES) as readonly InvokeChannel[];

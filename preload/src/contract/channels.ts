@@ -1,5 +1,5 @@
 import type { InvokeChannel, InvokeChannels } from './actions.js';
-import type { FrameView, RelayOutcomeView, SocialOutcomeView, Topic, TopicValues } from './views.js';
+import type { FrameView, OpenViewPush, RelayOutcomeView, SocialOutcomeView, Topic, TopicValues } from './views.js';
 
 /**
  * What the host sends on its own (`push`), the same messages over Electron IPC and over the
@@ -11,6 +11,10 @@ import type { FrameView, RelayOutcomeView, SocialOutcomeView, Topic, TopicValues
  *   UI appends them (each frame reaches a UI once).
  * - `companion:outcomes`: relay outcomes newer than anything this UI has; the UI appends them
  *   to `presence.recent_outcomes` (keeping RECENT_OUTCOMES).
+ * - `companion:social`: what became of the player's own join, as it happens.
+ * - `companion:open-view`: a game asked Companion to show one of its views (the Authorized
+ *   apps, a conversation, the "Link a device" screen): the window goes there as it comes; the
+ *   desktop app brings its window to the front.
  * Frames and outcomes are what the inspector shows: they are pushed only while some window
  * shows it (`companion:watch-inspector`); otherwise they wait in the host, and the inspector
  * asks for them when it opens.
@@ -57,11 +61,13 @@ export interface PushChannels {
   'companion:outcomes': readonly RelayOutcomeView[];
   /** What became of the player's own join (the UI resolves its "waiting" message). */
   'companion:social': SocialOutcomeView;
+  /** A game asked Companion to show one of its views (OpenViewPush): the window goes there. */
+  'companion:open-view': OpenViewPush;
 }
 
 export type PushChannel = keyof PushChannels;
 
-const PUSH_NAMES: { readonly [C in PushChannel]: true } = { 'companion:topic': true, 'companion:frames': true, 'companion:outcomes': true, 'companion:social': true };
+const PUSH_NAMES: { readonly [C in PushChannel]: true } = { 'companion:topic': true, 'companion:frames': true, 'companion:outcomes': true, 'companion:social': true, 'companion:open-view': true };
 export const PUSH_CHANNELS = Object.keys(PUSH_NAMES) as readonly PushChannel[];
 
 /** One push as a tagged union (channel and its payload together). */

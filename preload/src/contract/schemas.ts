@@ -75,6 +75,9 @@ const SettingsPatchSchema = v.strictObject(
 
 const username = text(32);
 
+/** A device flow's user code as the player types it (the platform ignores case and dashes). */
+const userCode = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'type the code the game shows'), v.maxLength(32, 'a code is at most 32 characters'));
+
 /** Whom a friend request goes to: a platform username (2 to 32 of a-z, 0-9, _ and .; any case), trimmed, one leading `@` dropped. */
 const friendUsername = v.pipe(
   v.string('must be a string'),
@@ -109,6 +112,9 @@ export const CHANNEL_SCHEMAS = {
   'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
   'companion:update-settings': v.strictTuple([SettingsPatchSchema], 'takes [settings]'),
   'companion:watch-inspector': v.strictTuple([v.pipe(v.number('must be a number'), v.safeInteger('must be a safe integer'), v.minValue(0, 'must not be negative'))], 'takes [since]'),
+  'companion:preview-device-code': v.strictTuple([userCode], 'takes [userCode]'),
+  'companion:decide-device-code': v.strictTuple([userCode, v.boolean('must be a boolean')], 'takes [userCode, authorize]'),
+  'companion:close-device-screen': v.strictTuple([opaqueId], 'takes [screenId]'),
 } as const satisfies { readonly [C in InvokeChannel]: v.GenericSchema<unknown, InvokeChannels[C]['args']> };
 
 const EnvelopeSchema = v.strictObject(

@@ -370,11 +370,16 @@ export interface Snapshot {
   readonly settings: SettingsView;
   /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
+  /**
+   * The "Link a device" screen a game has open now (as its `companion:open-view` push said), for a
+   * window that opens, reloads or reconnects after the request; null (or absent) when none is.
+   */
+  readonly device_screen?: DeviceScreenView | null;
 }
 
 
-/** The snapshot without its frames: what the UI holds as the host's state. */
-export type HostData = Omit<Snapshot, 'frames'>;
+/** The snapshot without its frames (and the open device screen, which is where the window is, not state): what the UI holds as the host's state. */
+export type HostData = Omit<Snapshot, 'frames' | 'device_screen'>;
 
 /** Presence as a topic push carries it: the outcomes stream separately (`companion:outcomes`). */
 export type PresenceStateView = Omit<PresenceView, 'recent_outcomes'>;
@@ -389,6 +394,35 @@ export interface SocialOutcomeView {
   readonly type: 'join-delivered' | 'join-pending' | 'request-declined';
   readonly user_id: string | null;
   readonly application_id: string | null;
+}
+
+/**
+ * A view a game asked Companion to show (the Social SDK's OpenConnectedGamesSettingsInDiscord,
+ * OpenMessageInDiscord, Open/CloseAuthorizeDeviceScreen), pushed as `companion:open-view`; only
+ * what the window needs to show it:
+ * - `authorized-apps`: the Authorized apps, with the asking game's application picked out;
+ * - `conversation`: the conversation with `user_id`, at the message `message_id`;
+ * - `authorize-device`: the "Link a device" screen with the game's `user_code` filled in, for
+ *   the application the code is for. `screen_id` names this opening: the window says when it
+ *   closes it (`companion:close-device-screen`), and the host tells the game;
+ * - `close-authorize-device`: the game (or another window) closed that screen.
+ */
+export type OpenViewPush =
+  | { readonly view: 'authorized-apps'; readonly application_id: string }
+  | { readonly view: 'conversation'; readonly user_id: string; readonly message_id: string }
+  | { readonly view: 'authorize-device'; readonly screen_id: string; readonly application_id: string; readonly user_code: string }
+  | { readonly view: 'close-authorize-device'; readonly screen_id: string };
+
+/** A game's "Link a device" screen, as `companion:open-view` opens it. */
+export type DeviceScreenView = Extract<OpenViewPush, { readonly view: 'authorize-device' }>;
+
+/** What a device flow's user code asks of the player: the application and the scopes (in the consent prompt's words). */
+export interface DeviceCodePreviewView {
+  /** The code as the platform writes it (`XXXX-XXXX`). */
+  readonly user_code: string;
+  readonly application: { readonly id: string; readonly name: string; readonly icon: string | null };
+  readonly scopes: readonly string[];
+  readonly descriptions: readonly { readonly scope: string; readonly text: string }[];
 }
 
 /** What an inspector coming on screen gets: the frames it has not seen that the host still has, and the recent outcomes. */

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ConversationView, FriendView } from '../../../preload/src/contract';
 import { displayName, formatDate, formatMessageTime, isoTime } from '../lib/format';
 import { useFollowNewest } from '../lib/use-follow-newest';
@@ -43,6 +43,14 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
   const follow = useFollowNewest(ids, mine);
   // Open and on screen: the player reads it (its unread count clears, arriving messages are not announced).
   useReadingConversation(friend.user.id, ids.at(-1) ?? null);
+  // A game asked to show one message of it (OpenMessageInDiscord): brought into view and marked.
+  const focus = useApp((s) => (s.messageFocus?.userId === friend.user.id ? s.messageFocus : null));
+  const scrollRef = follow.ref;
+  useEffect(() => {
+    if (focus === null) return;
+    const element = [...(scrollRef.current?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])].find((item) => item.dataset['messageId'] === focus.messageId);
+    element?.scrollIntoView({ block: 'center' });
+  }, [focus, scrollRef]);
   return (
     <section className="conversation" aria-label={`Messages with ${name}`} data-testid="conversation">
       {messages.length === 0 ? (
@@ -52,7 +60,14 @@ export function FriendConversation({ friend, conversation }: { readonly friend: 
           <div ref={follow.ref} className="dm-log" role="log" tabIndex={0} aria-label={`Conversation with ${name}`} onScroll={follow.onScroll} data-testid="dm-log">
             <ol className="dm-list">
               {messages.map((message) => (
-                <li key={message.id} className={message.author_id === me?.id ? 'dm dm-mine' : 'dm'} data-testid="dm">
+                <li
+                  key={message.id}
+                  className={`${message.author_id === me?.id ? 'dm dm-mine' : 'dm'}${focus?.messageId === message.id ? ' dm-focused' : ''}`}
+                  aria-current={focus?.messageId === message.id ? 'true' : undefined}
+                  data-message-id={message.id}
+                  data-focused={focus?.messageId === message.id ? 'true' : undefined}
+                  data-testid="dm"
+                >
                   <span className="dm-author">{message.author_id === me?.id ? 'You' : name}</span>
                   {message.application_id !== null && (
                     <span className="badge dm-game" data-testid="dm-game" data-application-id={message.application_id}>

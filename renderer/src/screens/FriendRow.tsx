@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { FriendView } from '../../../preload/src/contract';
 import { Avatar, statusWord } from '../components/Avatar';
 import { Icon } from '../components/Icon';
@@ -19,7 +19,9 @@ export function FriendRow({ friend }: { readonly friend: FriendView }): ReactNod
   const status = friend.presence.status;
   const playing = friend.presence.activities[0];
   const conversation = useApp((s) => s.data?.conversations.find((c) => c.user_id === friend.user.id));
-  const [open, setOpen] = useState(false);
+  const open = useApp((s) => s.openConversations.includes(friend.user.id));
+  const setConversationOpen = useApp((s) => s.setConversationOpen);
+  const setOpen = (value: boolean): void => setConversationOpen(friend.user.id, value);
   // Unread messages, not all of them: what the player has not seen yet.
   const unread = conversation?.unread ?? 0;
   const name = displayName(friend.user);

@@ -50,8 +50,17 @@ export function FriendsScreen(): ReactNode {
  */
 function FriendsBody({ friends, relationships }: { readonly friends: readonly FriendView[]; readonly relationships: readonly RelationshipView[] }): ReactNode {
   const { online } = groupFriends(friends);
-  const [tab, setTab] = useState<FriendsTab>(() => (online.length > 0 ? 'online' : 'all'));
+  const focus = useApp((s) => s.messageFocus);
+  // A game opened a conversation (OpenMessageInDiscord): the tab must list that friend.
+  const listsFocused = (selected: FriendsTab): boolean => focus === null || selected === 'all' || (selected === 'online' && online.some((f) => f.user.id === focus.userId));
+  const [tab, setTab] = useState<FriendsTab>(() => (online.length > 0 && listsFocused('online') ? 'online' : 'all'));
   const [query, setQuery] = useState('');
+  const [seenFocus, setSeenFocus] = useState(focus?.at ?? null);
+  if (focus !== null && focus.at !== seenFocus) {
+    setSeenFocus(focus.at);
+    if (!listsFocused(tab)) setTab('all');
+    setQuery('');
+  }
   const pendingIncoming = relationships.filter((r) => r.type === 'incoming').length;
   return (
     <>

@@ -1,17 +1,33 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { GrantView } from '../../../preload/src/contract';
 import { Details } from '../components/Details';
 import { SafeImage } from '../components/safe';
 import { appIconUrl } from '../lib/images';
+import { appNameOr } from '../lib/app-names';
 import { formatDate, integrationTypeText } from '../lib/format';
 import { useApp } from '../store/react';
 
 export function GrantsScreen(): ReactNode {
   const grants = useApp((s) => s.data?.grants);
+  const openDeviceLink = useApp((s) => s.openDeviceLink);
+  // A game asked Companion to show its connected-games settings (OpenConnectedGamesSettingsInDiscord).
+  const highlighted = useApp((s) => s.highlightedApplicationId);
+  const highlightedName = useApp((s) => (highlighted === null ? null : appNameOr(s.data, highlighted, 'The game')));
   if (grants === undefined) return null;
+  const notAuthorized = highlighted !== null && !grants.some((grant) => grant.application.id === highlighted);
   return (
     <section aria-labelledby="grants-title">
       <h1 id="grants-title">Authorized apps</h1>
+      <div className="card-actions">
+        <button type="button" onClick={openDeviceLink} data-testid="grants-link-device">
+          Link a device…
+        </button>
+      </div>
+      {notAuthorized && (
+        <p className="muted" data-testid="grants-not-authorized">
+          {highlightedName} asked to show its settings here, but it is not authorized on your account.
+        </p>
+      )}
       {grants.length === 0 ? (
         <p className="empty" data-testid="grants-empty">
           No app is authorized on your account.
@@ -19,7 +35,7 @@ export function GrantsScreen(): ReactNode {
       ) : (
         <ul className="cards">
           {grants.map((grant) => (
-            <GrantRow key={grant.id} grant={grant} />
+            <GrantRow key={grant.id} grant={grant} highlighted={grant.application.id === highlighted} />
           ))}
         </ul>
       )}
@@ -27,12 +43,23 @@ export function GrantsScreen(): ReactNode {
   );
 }
 
-function GrantRow({ grant }: { readonly grant: GrantView }): ReactNode {
+function GrantRow({ grant, highlighted }: { readonly grant: GrantView; readonly highlighted: boolean }): ReactNode {
   const revoke = useApp((s) => s.revokeGrant);
+  const row = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (highlighted) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [highlighted]);
   const busy = useApp((s) => s.busy.includes(`revoke:${grant.application.id}`));
   const [confirming, setConfirming] = useState(false);
   return (
-    <li className="card grant" data-testid="grant-row" data-application-id={grant.application.id}>
+    <li
+      ref={row}
+      className={highlighted ? 'card grant grant-highlighted' : 'card grant'}
+      aria-current={highlighted ? 'true' : undefined}
+      data-highlighted={highlighted ? 'true' : undefined}
+      data-testid="grant-row"
+      data-application-id={grant.application.id}
+    >
       <div className="grant-head">
         <SafeImage src={appIconUrl(grant.application.id, grant.application.icon)} alt="" className="app-icon small" size={32} testId="grant-app-icon" fallback={<div className="app-icon small placeholder" aria-hidden="true" />} />
         <h2 className="card-title" data-testid="grant-app-name">

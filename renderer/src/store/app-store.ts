@@ -24,6 +24,7 @@ import { appendCapped, createFramePairer, EMPTY_FILTER, rowsOf, type FrameFilter
 import { parseRecording, type LoadedRecording } from '../lib/recording-file';
 import { playerErrorText } from '../lib/player-error';
 import { appNameOr } from '../lib/app-names';
+import { createNavigationSlice, screenFromHash, type NavigationSlice } from './navigation';
 
 /**
  * The renderer's store: a projection of the host's state (main is the source of truth).
@@ -177,7 +178,7 @@ export interface ActionsSlice {
   updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
 }
 
-export type AppState = ConnectionSlice & ClockSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice;
+export type AppState = ConnectionSlice & ClockSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice & NavigationSlice;
 
 export type AppStore = StoreApi<AppState> & {
   /** Unsubscribes from the bridge; the store keeps its last state. */
@@ -262,7 +263,9 @@ const createDataSlice =
   (set, get) => ({
     data: null,
     applySnapshot(snapshot) {
-      const { frames, ...data } = snapshot;
+      const { frames, device_screen: deviceScreen, ...data } = snapshot;
+      // A game's "Link a device" screen opened (or closed) while this window was away.
+      get().followDeviceScreen(deviceScreen ?? null);
       set((s) => ({ data, decidedConsentIds: stillPending(s.decidedConsentIds, data) }));
       const newest = frames[frames.length - 1];
       if (newest !== undefined && newest.seq < get().lastSeq) {
@@ -658,6 +661,7 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
     ...createFilterSlice(...a),
     ...createMessagesSlice(ctx)(...a),
     ...createActionsSlice(ctx)(...a),
+    ...createNavigationSlice<AppState>(bridge, typeof window === 'undefined' ? 'games' : screenFromHash(window.location.hash))(...a),
   }));
 
   // Subscribe first, then ask for the snapshot: what is pushed while it is in flight is
@@ -674,6 +678,10 @@ export function createAppStore(bridge: CompanionBridge, options: AppStoreOptions
     }),
     bridge.on('companion:social', (outcome) => {
       if (live()) store.getState().socialOutcome(outcome);
+    }),
+    // Where a game asks the window to go: not state, so not dropped while a snapshot is on its way.
+    bridge.on('companion:open-view', (push) => {
+      if (!ctx.disposed) store.getState().openView(push);
     }),
     bridge.on('companion:frames', (frames) => {
       if (live() && Array.isArray(frames)) store.getState().ingestFrames(frames);

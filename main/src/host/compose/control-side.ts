@@ -80,6 +80,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     social: parts.social.social,
     reads: parts.social.reads,
     opens: parts.social.opens,
+    deviceScreens: parts.social.deviceScreens,
     relationships: parts.social.relationships,
     relationshipActions: parts.social.relationshipActions,
     platform: { url: platform.url, embedded: embedded !== null },

@@ -15,6 +15,8 @@ import type { RelationshipBook } from '../social/relationship-book.js';
 import type { DmReadState } from '../social/dm-read-state.js';
 import type { SocialService } from '../social/social-service.js';
 import type { OpenInCompanion } from '../social/open-in-companion.js';
+import type { DeviceScreens } from '../social/device-screen.js';
+import { deviceCodeCalls } from '../control/device-code-routes.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
@@ -36,6 +38,8 @@ export interface HostControlOptions {
   readonly reads?: DmReadState;
   /** The views games ask Companion to show: streamed as `open-view` events. */
   readonly opens?: OpenInCompanion;
+  /** The "Link a device" screen games open: the window says when it closes it. */
+  readonly deviceScreens?: DeviceScreens;
   /** Friend requests and blocks (from the session), and the player's changes to them. */
   readonly relationships: RelationshipBook;
   readonly relationshipActions: RelationshipActions;
@@ -92,7 +96,22 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
     ...recordingActions(options.recorder),
     ...presenceActions(options.presence),
     ...doctorAction(options.doctor),
+    ...deviceActions(session, options.deviceScreens),
     subscribe: events.subscribe,
+  };
+}
+
+/** The "Link a device" screen's calls: the device flow with the signed-in player's account, and the screen closing. */
+function deviceActions(session: PlatformSession, screens: DeviceScreens | undefined): Pick<WebUiBackend, 'previewDeviceCode' | 'decideDeviceCode' | 'closeDeviceScreen' | 'deviceScreen'> {
+  const calls = deviceCodeCalls(() => session.authedApi());
+  return {
+    previewDeviceCode: (userCode) => calls.preview(userCode),
+    decideDeviceCode: (userCode, authorize) => calls.decide(userCode, authorize),
+    closeDeviceScreen: (screenId) => screens?.closedByWindow(screenId),
+    deviceScreen: () => {
+      const open = screens?.open() ?? null;
+      return open === null ? null : { view: 'authorize-device', screen_id: open.screenId, application_id: open.applicationId, user_code: open.userCode };
+    },
   };
 }
 

@@ -11,7 +11,7 @@ import { RelationshipActions } from '../social/relationship-actions.js';
 import { RelationshipBook } from '../social/relationship-book.js';
 import { SocialService } from '../social/social-service.js';
 import { OpenInCompanion } from '../social/open-in-companion.js';
-import { registerDeviceScreen } from '../social/device-screen.js';
+import { DeviceScreens } from '../social/device-screen.js';
 import { GameChatShown } from '../social/game-chat-shown.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
@@ -27,6 +27,8 @@ export interface SocialSide {
   readonly reads: DmReadState;
   /** The views games ask Companion to show (OPEN_CONNECTED_GAMES_SETTINGS, OPEN_MESSAGE). */
   readonly opens: OpenInCompanion;
+  /** The "Link a device" screen games open and close. */
+  readonly deviceScreens: DeviceScreens;
 }
 
 /** The players' read marks of their conversations, from `<data dir>/dm-read.json`; written out before the host stops. */
@@ -73,14 +75,14 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     friends: () => friends.list().map((entry) => entry.user),
   });
   const opens = new OpenInCompanion(server, { conversations: () => social.conversations() });
-  registerDeviceScreen(server, opens);
+  const deviceScreens = new DeviceScreens(server, opens);
   // A game that shows its chat reads its own direct messages as they arrive.
   const chatShown = new GameChatShown(server, { conversations: () => social.conversations(), readNow: (friendId) => reads.readNow(friendId) });
   social.on('change', (change) => {
     const messageId = (change.data as { message_id?: unknown } | null)?.message_id;
     if (change.type === 'dm' && typeof messageId === 'string') chatShown.messageChanged(messageId);
   });
-  return { friends, social, relationships, relationshipActions, reads, opens };
+  return { friends, social, relationships, relationshipActions, reads, opens, deviceScreens };
 }
 
 /** The read state over the social service's conversations: conversations on screen are read as messages arrive; another account starts with none on screen. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { PlatformApiError, type PlatformApi } from '../gateway/platform-api.js';
 import { ControlError } from './control-backend.js';
 import type { ControlRouteEntry } from './control-routes.js';
@@ -25,21 +26,38 @@ async function relay<T>(api: () => PlatformApi | null, call: (platform: Platform
   }
 }
 
+/** Companion's side of the device flow, with the signed-in player's account; errors are ControlErrors with the player's words. */
+export interface DeviceCodeCalls {
+  /** What the code asks (application, scopes): 404 `unknown_code` when unknown, expired or answered. */
+  preview(userCode: string): Promise<DeviceVerifyPreview>;
+  /** Approves (`authorize`) or denies the code. */
+  decide(userCode: string, authorize: boolean): Promise<{ approved: boolean }>;
+}
+
+export function deviceCodeCalls(api: () => PlatformApi | null): DeviceCodeCalls {
+  return {
+    preview: (userCode) => relay(api, (platform) => platform.deviceCodePreview(userCode)),
+    decide: (userCode, authorize) => relay(api, (platform) => platform.decideDeviceCode(userCode, authorize)),
+  };
+}
+
 /**
  * Companion's side of the device authorization flow (a console or TV shows a code; the player
  * enters it in Companion): `POST /v1/device-codes/preview {user_code}` answers what the code asks
  * (application, scopes), `POST /v1/device-codes {user_code, authorize}` approves or denies it with
- * the signed-in player's account, through the emulator's `/oauth2/device/verify` **(ours)**.
+ * the signed-in player's account, through the emulator's `/oauth2/device/verify` **(ours)**. The
+ * window's "Link a device" screen does the same through the UI bridge.
  */
 export function deviceCodeRoutes(api: () => PlatformApi | null): ControlRouteEntry[] {
+  const calls = deviceCodeCalls(api);
   return [
     ['POST', '/v1/device-codes/preview', async ({ body }) => {
       const { user_code } = parse(PreviewBody, body);
-      return relay(api, (platform) => platform.deviceCodePreview(user_code));
+      return calls.preview(user_code);
     }],
     ['POST', '/v1/device-codes', async ({ body }) => {
       const { user_code, authorize } = parse(DecideBody, body);
-      return relay(api, (platform) => platform.decideDeviceCode(user_code, authorize));
+      return calls.decide(user_code, authorize);
     }],
   ];
 }

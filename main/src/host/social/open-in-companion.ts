@@ -7,8 +7,8 @@ export type OpenViewRequest =
   | { readonly view: 'authorized-apps'; readonly application_id: string; readonly connection_id: string }
   | { readonly view: 'conversation'; readonly application_id: string; readonly connection_id: string; readonly user_id: string; readonly message_id: string }
   /** The device flow's code-entry screen (device-screen.ts), and its closing. */
-  | { readonly view: 'authorize-device'; readonly application_id: string; readonly connection_id: string; readonly user_code: string }
-  | { readonly view: 'close-authorize-device'; readonly application_id: string; readonly connection_id: string };
+  | { readonly view: 'authorize-device'; readonly application_id: string; readonly connection_id: string; readonly screen_id: string; readonly user_code: string }
+  | { readonly view: 'close-authorize-device'; readonly application_id: string; readonly connection_id: string; readonly screen_id: string };
 
 export interface OpenInCompanionSources {
   /** The player's conversations as Companion shows them. */

@@ -1,10 +1,11 @@
-import { INSPECTOR_LEASE_MS, type InspectorCatchUp, type SocialOutcomeView, type InvokeChannel, type InvokeChannels, type RelayOutcomeView, type Snapshot } from '../../../../preload/src/contract.js';
+import { INSPECTOR_LEASE_MS, type InspectorCatchUp, type OpenViewPush, type SocialOutcomeView, type InvokeChannel, type InvokeChannels, type RelayOutcomeView, type Snapshot } from '../../../../preload/src/contract.js';
 import { isInvokeChannel, parseChannelArgs } from '../../../../preload/src/contract/schemas.js';
 import type { FrameTrace, RpcServer } from '../../../../rpc/src/index.js';
 import type { ControlEvent } from '../control/control-backend.js';
 import type { ControlLogger } from '../control/control-server.js';
 import { PRESENCE_EVENTS } from '../control/presence-routes.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
+import type { OpenViewRequest } from '../social/open-in-companion.js';
 import { BatchStream } from './batch-stream.js';
 import type { BridgeBackend, PushMessage } from './bridge-port.js';
 import type { HostEvent, HostEvents } from '../record/host-events.js';
@@ -175,7 +176,7 @@ export class UiBridge implements HostBridge {
       this.outcomeStream.flush();
       this.frameStream.flush();
     }
-    return { ...data, frames: this.frames.list() };
+    return { ...data, frames: this.frames.list(), device_screen: this.backend.deviceScreen() };
   }
 
   /**
@@ -257,7 +258,9 @@ export class UiBridge implements HostBridge {
   private readonly onEvent = (event: ControlEvent): void => {
     const social = socialOutcomeView(event);
     if (social !== null && this.wanted()) this.fanout.emit({ channel: 'companion:social', payload: social });
-    this.changed();
+    const open = event.type === 'open-view' ? openViewPush(event.data as OpenViewRequest) : null;
+    if (open !== null && this.wanted()) this.fanout.emit({ channel: 'companion:open-view', payload: open });
+    if (open === null) this.changed();
   };
 
   private attachSources(): void {
@@ -286,6 +289,20 @@ function socialOutcomeView(event: ControlEvent): SocialOutcomeView | null {
     user_id: typeof data.user_id === 'string' ? data.user_id : null,
     application_id: typeof data.application_id === 'string' ? data.application_id : null,
   };
+}
+
+/** A game's request to show a view, cut to what the window needs (no connection ids). */
+function openViewPush(request: OpenViewRequest): OpenViewPush {
+  switch (request.view) {
+    case 'authorized-apps':
+      return { view: 'authorized-apps', application_id: request.application_id };
+    case 'conversation':
+      return { view: 'conversation', user_id: request.user_id, message_id: request.message_id };
+    case 'authorize-device':
+      return { view: 'authorize-device', screen_id: request.screen_id, application_id: request.application_id, user_code: request.user_code };
+    case 'close-authorize-device':
+      return { view: 'close-authorize-device', screen_id: request.screen_id };
+  }
 }
 
 export function createBridgeBackend(options: BridgeBackendOptions): HostBridge {

@@ -1,6 +1,6 @@
 import type { InspectorCatchUp, InvokeChannel, InvokeChannels, Snapshot } from '../../../../preload/src/contract.js';
 import type { WebUiSettings } from './host-settings.js';
-import { settingsView, statusView } from './views.js';
+import { deviceCodePreviewView, settingsView, statusView } from './views.js';
 import type { WebUiBackend } from './web-ui-backend.js';
 
 /**
@@ -70,10 +70,16 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
   'companion:set-recording': ({ backend }, on) => backend.setRecording(on),
   'companion:watch-inspector': ({ watchInspector }, since) => watchInspector(since),
   'companion:update-settings': async ({ settings }, patch) => settingsView(await settings.update(patch)),
+  'companion:preview-device-code': async ({ backend }, userCode) => deviceCodePreviewView(await backend.previewDeviceCode(userCode)),
+  'companion:decide-device-code': async ({ backend }, userCode, authorize) => {
+    const result = await backend.decideDeviceCode(userCode, authorize);
+    return { approved: result.approved };
+  },
+  'companion:close-device-screen': async ({ backend }, screenId) => nothing(backend.closeDeviceScreen(screenId)),
 };
 
 /** Calls that only read: no topic push follows them. */
-export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor', 'companion:watch-inspector']);
+export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor', 'companion:watch-inspector', 'companion:preview-device-code', 'companion:close-device-screen']);
 
 function nothing(_done: void): null {
   return null;

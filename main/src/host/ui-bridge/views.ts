@@ -1,6 +1,7 @@
 import type {
   ActivityView,
   ConsentPromptView,
+  DeviceCodePreviewView,
   FriendView,
   GameView,
   GrantView,
@@ -13,6 +14,7 @@ import type {
   StatusView,
   UserView,
 } from '../../../../preload/src/contract.js';
+import { expandScopes, type DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { describeScopes } from '../auth/consent-broker.js';
 import type * as control from '../control/control-backend.js';
 
@@ -112,6 +114,16 @@ export function grantView(grant: control.GrantView): GrantView {
     descriptions: describeScopes(grant.scopes).map(({ scope, text }) => ({ scope, text })),
     integration_type: grant.integration_type,
     created_at: grant.created_at,
+  };
+}
+
+/** What a device flow's user code asks, with the scopes in the consent prompt's words (umbrellas such as sdk.social_layer expanded, as it shows them). */
+export function deviceCodePreviewView(preview: DeviceVerifyPreview): DeviceCodePreviewView {
+  return {
+    user_code: preview.user_code,
+    application: { id: preview.application.id, name: preview.application.name, icon: preview.application.icon },
+    scopes: [...preview.scopes],
+    descriptions: describeScopes(expandScopes(preview.scopes)).map(({ scope, text }) => ({ scope, text })),
   };
 }
 

@@ -1,5 +1,6 @@
 import type {
   ConversationView,
+  DeviceScreenView,
   DoctorView,
   OriginDecisionView,
   OriginRequestView,
@@ -9,6 +10,7 @@ import type {
   RecordingView,
   RelationshipAction,
 } from '../../../../preload/src/contract.js';
+import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import type { ControlBackend } from '../control/control-backend.js';
 
 /** The control backend plus what only the UI does (the host implements it; the UI bridge maps the contract onto it). */
@@ -53,4 +55,12 @@ export interface WebUiBackend extends ControlBackend {
   changeRelationship(userId: string, action: RelationshipAction): Promise<void>;
   /** A friend request by username; `accepted`: they had asked first (friends now). Errors as changeRelationship (404: no user of that name). */
   sendFriendRequest(username: string): Promise<{ accepted: boolean }>;
+  /** What a device flow's user code asks of the signed-in player; ControlError 404 `unknown_code` when unknown, expired or answered, 409 when signed out. */
+  previewDeviceCode(userCode: string): Promise<DeviceVerifyPreview>;
+  /** Approves or denies a device flow's user code with the signed-in player's account (errors as previewDeviceCode). */
+  decideDeviceCode(userCode: string, authorize: boolean): Promise<{ approved: boolean }>;
+  /** The window closed the "Link a device" screen a game opened (its `screen_id`): that game is told. */
+  closeDeviceScreen(screenId: string): void;
+  /** The "Link a device" screen a game has open now, null when none is (a window that opens later shows it). */
+  deviceScreen(): DeviceScreenView | null;
 }

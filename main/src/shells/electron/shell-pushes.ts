@@ -26,11 +26,18 @@ export class ShellPushes {
   start(bridge: BridgeBackend): void {
     void bridge
       .invoke('companion:ready', [])
-      .then(({ frames: _frames, ...data }) => this.show(data))
+      .then(({ frames: _frames, device_screen: _screen, ...data }) => this.show(data))
       .catch((error: unknown) => this.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'the first snapshot failed'));
   }
 
   readonly deliver = (message: PushMessage): void => {
+    if (message.channel === 'companion:open-view') {
+      // A game asked to show one of Companion's views: the main window comes to the front first
+      // (opened if closed; the push waits for its page to be ready). The consent window stays as it is.
+      if (message.payload.view !== 'close-authorize-device') this.windows.show('main');
+      this.windows.send('main', message);
+      return;
+    }
     this.windows.broadcast(message);
     if (this.state === null) return;
     if (message.channel === 'companion:topic') this.show(applyTopic(this.state, message.payload));

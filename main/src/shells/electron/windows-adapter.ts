@@ -100,6 +100,12 @@ export class WindowManager {
     return window;
   }
 
+  /** Sends to one window, when it is open (queued until it is ready). */
+  send(kind: WindowKind, message: PushMessage): void {
+    const window = this.windows.get(kind);
+    if (window !== undefined && !window.isDestroyed()) this.queue.push(window.webContents.id, message);
+  }
+
   /** Sends to every window (queued until each is ready). */
   broadcast(message: PushMessage): void {
     this.queue.broadcast(message);

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
 import type { ConversationView, DoctorView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
+import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { BOB, FakeBackend } from '../control/fake-backend.js';
 import type { WebUiBackend, WebUiSettings } from '../../../src/shells/web/web-ui-server.js';
 
@@ -47,6 +48,20 @@ export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   async sendFriendRequest(username: string): Promise<{ accepted: boolean }> {
     this.calls.push({ method: 'sendFriendRequest', args: [username] });
     return { accepted: false };
+  }
+  async previewDeviceCode(userCode: string): Promise<DeviceVerifyPreview> {
+    this.calls.push({ method: 'previewDeviceCode', args: [userCode] });
+    return { user_code: 'BCDF-GHJK', application: { id: '1234', name: 'Demo', icon: null }, scopes: ['openid'] };
+  }
+  async decideDeviceCode(userCode: string, authorize: boolean): Promise<{ approved: boolean }> {
+    this.calls.push({ method: 'decideDeviceCode', args: [userCode, authorize] });
+    return { approved: authorize };
+  }
+  closeDeviceScreen(screenId: string): void {
+    this.calls.push({ method: 'closeDeviceScreen', args: [screenId] });
+  }
+  deviceScreen(): null {
+    return null;
   }
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });

@@ -155,6 +155,30 @@ describe('the desktop shell, started on a fake Electron', () => {
     await game.waitClosed();
   });
 
+  it('issue 28 §1: a game asking Companion to show a view brings the main window to the front, and its page is sent there', { timeout: 60_000 }, async () => {
+    const electron = fakeElectron({ userData: dirs.userData });
+    await startShell(electron);
+    const main = electron.windows[0] as FakeElectron['windows'][number];
+    await pageReady(electron, main);
+    const socket = path.join(dirs.runtime, 'discord-ipc-0');
+    const { client: game } = await RawClient.ready(socket, DEMO_APP_ID);
+    games.push(game);
+    const moves = electron.calls.filter((call) => call === 'window.moveTop:Companion').length;
+    expect(await game.request('OPEN_CONNECTED_GAMES_SETTINGS', {})).toMatchObject({ cmd: 'OPEN_CONNECTED_GAMES_SETTINGS', data: null });
+    const push = await until('the open-view push', () => main.webContents.sent.find((message) => message.channel === 'companion:open-view'));
+    expect(push.payload).toEqual({ view: 'authorized-apps', application_id: DEMO_APP_ID });
+    expect(electron.calls.filter((call) => call === 'window.moveTop:Companion')).toHaveLength(moves + 1);
+    // Closed to the tray: the game's request opens the main window again, which gets it once ready.
+    main.close();
+    expect((await game.request('OPEN_CONNECTED_GAMES_SETTINGS', {})).data).toBeNull();
+    const reopened = await until('a new main window', () => electron.windows.find((window, index) => index > 0 && window.loaded.includes('app://companion/index.html')));
+    await pageReady(electron, reopened);
+    const queued = await until('the open-view push to the new window', () => reopened.webContents.sent.find((message) => message.channel === 'companion:open-view'));
+    expect(queued.payload).toEqual({ view: 'authorized-apps', application_id: DEMO_APP_ID });
+    await quit(electron, socket);
+    await game.waitClosed();
+  });
+
   it('quits at once, starting nothing, when another instance holds the lock', async () => {
     const electron = fakeElectron({ userData: dirs.userData, singleInstance: false });
     await startShell(electron);

@@ -247,6 +247,14 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:update-settings', { consent_policy: 'deny' })).toEqual({ consent_policy: 'deny', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(await client.invoke('companion:update-settings', { consent_always_ask: true })).toEqual({ consent_policy: 'deny', consent_always_ask: true, log_level: 'info', start_at_login: null });
     expect(settings.updates).toEqual([{ consent_policy: 'deny' }, { consent_always_ask: true }]);
+    expect(await client.invoke('companion:preview-device-code', ' bcdf-ghjk ')).toEqual({
+      user_code: 'BCDF-GHJK',
+      application: { id: '1234', name: 'Demo', icon: null },
+      scopes: ['openid'],
+      descriptions: [{ scope: 'openid', text: expect.any(String) }],
+    });
+    expect(await client.invoke('companion:decide-device-code', 'BCDF-GHJK', false)).toEqual({ approved: false });
+    expect(await client.invoke('companion:close-device-screen', 'screen-1')).toBeNull();
 
     const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
@@ -273,6 +281,9 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'sendAuthorizeRequest', args: ['1234567890123456789'] },
       { method: 'login', args: [{ username: 'alice' }] },
       { method: 'logout', args: [] },
+      { method: 'previewDeviceCode', args: ['bcdf-ghjk'] },
+      { method: 'decideDeviceCode', args: ['BCDF-GHJK', false] },
+      { method: 'closeDeviceScreen', args: ['screen-1'] },
     ]);
     // Every channel of the contract was exercised above.
     expect([...client.sentChannels].sort()).toEqual([...INVOKE_CHANNELS].sort());
@@ -321,7 +332,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
@@ -334,6 +345,7 @@ describe('web UI: the WebSocket bridge', () => {
     expect(snapshot.grants).toEqual(GRANTS.map((grant) => ({ ...grant, descriptions: expect.any(Array) })));
     expect(snapshot.settings).toEqual({ consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null });
     expect(snapshot.frames).toEqual([]);
+    expect(snapshot.device_screen).toBeNull();
   });
 
   it('strips join secrets from activities in snapshots, whatever the backend hands over', async () => {
