@@ -124,6 +124,25 @@ describe('issue 27 §4: socket bound at start', () => {
     await expect(lstat(path.join(runtime, 'companion', 'host.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('issue 27 §4: a stop signal while the host starts, a game already waiting, shuts it down cleanly once it is up', async () => {
+    const emulator = await platform();
+    const gate = await heldGate(proxyTo(emulator.url));
+    const runtime = await dir();
+    const proc = track(CliProcess.run(['serve', '--platform', gate.url, '--user', 'alice', '--runtime-dir', runtime, '--data-dir', await dir()]));
+    await blockedAt(gate, proc);
+    const waiting = await RawClient.connect(path.join(runtime, 'discord-ipc-0'));
+    waiting.send(Opcode.Handshake, HANDSHAKE);
+
+    proc.kill('SIGTERM');
+    gate.release();
+    expect((await proc.exited).code).toBe(0);
+    await waiting.closed;
+    // Served once the host was up, then told it is shutting down.
+    expect(waiting.frames.map((frame) => frame.payload)).toMatchObject([{ evt: 'READY' }, { code: 1000 }]);
+    expect(await socketFiles(runtime)).toEqual([]);
+    await expect(lstat(path.join(runtime, 'companion', 'host.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('issue 27 §4: --help, --version and arguments the command refuses bind nothing and create nothing', async () => {
     const root = await dir();
     const runtime = path.join(root, 'runtime');
