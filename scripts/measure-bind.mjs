@@ -6,9 +6,11 @@
 // the kernel's 10 ms ticks) the process had used by then, and the time to its "listening"
 // line (the host up). Prints per Node the median (min-max) of each.
 //
-//   node scripts/measure-bind.mjs [--rounds N] [--root DIR] [NODE_BINARY ...]
+//   node scripts/measure-bind.mjs [--rounds N] [--root DIR] [--arrpc DIR] [NODE_BINARY ...]
 //
 // --root: the checkout to measure (default this one), e.g. a worktree of an older commit.
+// --arrpc: also arRPC from that checkout (as the bench's arrpc phase runs it: process scanning
+// and the bridge off), each round right after Companion's, on the same Node.
 // Without binaries: this Node and the cached Node 22 and 24 of scripts/test-nodes.mjs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +30,7 @@ const option = (name, fallback) => {
 };
 const ROUNDS = Number(option('--rounds', '10'));
 const root = path.resolve(option('--root', fileURLToPath(new URL('..', import.meta.url))));
+const arrpc = option('--arrpc', undefined);
 const nodes = args.length > 0 ? args : [process.execPath, ...OTHER_NODE_MAJORS.map((major) => ensureNode(major).path).filter(Boolean)];
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
@@ -45,35 +48,46 @@ const connects = (socketPath) =>
     socket.once('error', () => resolve(false));
   });
 
+/** Spawns `argv` with `env` and waits until `socketPath` accepts: ms from spawn, CPU ms used by then, and the child. */
+async function spawnUntilConnectable(node, argv, env, socketPath) {
+  const started = performance.now();
+  const child = spawn(node, argv, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (text) => (out.stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text) => (out.stderr += text));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${node} ${argv.join(' ')} exited (${child.exitCode}): ${out.stderr}`);
+    if (await connects(socketPath)) return { boundMs: performance.now() - started, cpuMs: cpuMs(child.pid), child, out, started };
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+async function stop(child) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** One `companion serve`: ms to a connectable socket, CPU ms used by then, ms to "listening". */
 async function startOnce(node) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'companion-bind-'));
-  const socketPath = path.join(dir, 'r', 'discord-ipc-0');
-  const started = performance.now();
-  const child = spawn(node, [path.join(root, 'bin/companion.js'), 'serve', '--runtime-dir', path.join(dir, 'r'), '--data-dir', path.join(dir, 'd')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
-  const listening = new Promise((resolve) =>
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      stdout += text;
-      if (/listening on /.test(stdout)) resolve(performance.now() - started);
-    }),
-  );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let bound;
-  while (bound === undefined) {
-    if (child.exitCode !== null) throw new Error(`${node} serve exited (${child.exitCode}): ${stderr}`);
-    if (await connects(socketPath)) bound = { boundMs: performance.now() - started, cpuMs: cpuMs(child.pid) };
-    else await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  const listeningMs = await listening;
-  child.kill('SIGTERM');
-  await exited;
+  const argv = [path.join(root, 'bin/companion.js'), 'serve', '--runtime-dir', path.join(dir, 'r'), '--data-dir', path.join(dir, 'd')];
+  const run = await spawnUntilConnectable(node, argv, {}, path.join(dir, 'r', 'discord-ipc-0'));
+  while (!/listening on /.test(run.out.stdout)) await new Promise((resolve) => setTimeout(resolve, 2));
+  const listeningMs = performance.now() - run.started;
+  await stop(run.child);
   rmSync(dir, { recursive: true, force: true });
-  return { ...bound, listeningMs, stderr };
+  return { boundMs: run.boundMs, cpuMs: run.cpuMs, listeningMs, stderr: run.out.stderr };
+}
+
+/** One arRPC: ms to a connectable socket and CPU ms used by then. */
+async function arrpcOnce(node) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arrpc-bind-'));
+  const env = { XDG_RUNTIME_DIR: dir, ARRPC_NO_PROCESS_SCANNING: '1', ARRPC_BRIDGE_PORT: '0' };
+  const run = await spawnUntilConnectable(node, [path.join(arrpc, 'src', 'index.js')], env, path.join(dir, 'discord-ipc-0'));
+  await stop(run.child);
+  rmSync(dir, { recursive: true, force: true });
+  return { boundMs: run.boundMs, cpuMs: run.cpuMs };
 }
 
 const median = (xs) => {
@@ -90,10 +104,17 @@ for (const node of nodes) {
     child.on('close', () => resolve(out.trim()));
   });
   const runs = [];
-  for (let i = 0; i < ROUNDS; i += 1) runs.push(await startOnce(node));
+  const peers = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    runs.push(await startOnce(node));
+    if (arrpc !== undefined) peers.push(await arrpcOnce(node));
+  }
   const stderr = runs.map((r) => r.stderr).filter((text) => text !== '');
   process.stdout.write(
     `${version}: connectable ${summary(runs.map((r) => r.boundMs))} ms, CPU by then ${summary(runs.map((r) => r.cpuMs))} ms, ` +
       `listening line ${summary(runs.map((r) => r.listeningMs))} ms (${ROUNDS} rounds)${stderr.length > 0 ? `; stderr: ${stderr[0].split('\n')[0]}` : ''}\n`,
   );
+  if (arrpc !== undefined) {
+    process.stdout.write(`${version} arRPC: connectable ${summary(peers.map((r) => r.boundMs))} ms, CPU by then ${summary(peers.map((r) => r.cpuMs))} ms\n`);
+  }
 }
