@@ -13,5 +13,8 @@ if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/com
 // `serve` answers games on the main thread: V8's background threads yield to it
 // (main/src/host/compose/background-priority.ts says why).
 if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/background-priority.js', import.meta.url).href)).backgroundThreadsYield();
+// `serve` binds the game-facing sockets first; the host serves them once it is up
+// (main/src/shells/cli/serve-early.ts says why).
+if (process.argv[2] === 'serve') await (await import(new URL('../out/main/src/shells/cli/serve-early.js', import.meta.url).href)).bindBeforeServe(process.argv.slice(3), process.env);
 const { main } = await import(entry.href);
 await main();

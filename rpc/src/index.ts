@@ -15,6 +15,7 @@ export * from './transport/socket-dir-check.js';
 export * from './transport/socket-activation.js';
 export * from './transport/ipc-listener-set.js';
 export * from './transport/stale-socket-sweeper.js';
+export * from './transport/pending-connections.js';
 export * from './commands/set-activity.js';
 // The activity flags are shared with the platform emulator; the package keeps exporting them.
 export { ActivityFlags } from '../../common/src/activity-flags.js';

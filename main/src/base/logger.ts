@@ -1,8 +1,8 @@
 import type { DestinationStream, Logger } from 'pino';
 import { pino } from './cjs-modules.js';
+import type { LogLevel } from './log-levels.js';
 
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
-export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
 /** Keys whose string values are secrets wherever they appear in a log record. */
 export const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|^code$|verifier|^nonce$/i;

@@ -1,6 +1,6 @@
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { probeSlot } from '../../../rpc/src/index.js';
+import { probeSlot } from '../../../rpc/src/transport/socket-probe.js';
 import { removeStrayTemps, writerGone } from '../../../common/src/node/atomic-file.js';
 import { pidExists } from '../../../common/src/node/pid-exists.js';
 

@@ -27,6 +27,9 @@ import { DEFAULT_EVENT_GAP_MS } from './outbound-queue.js';
 import { DetachedReply } from './detached-reply.js';
 import { ClientGuesser, type ClientGuess } from './client-guess.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_PEER, PeerCap, type PeerKey } from './peer-cap.js';
+import { DEFAULT_MAX_CONNECTIONS } from './connection-limit.js';
+
+export { DEFAULT_MAX_CONNECTIONS } from './connection-limit.js';
 import { SsPeerProcessFinder, type PeerProcessFinder, type PeerSocket } from '../transport/peer-process.js';
 
 /** The user and config a READY dispatch carries. */
@@ -156,7 +159,6 @@ export interface DispatchOptions {
 }
 
 const SHUTDOWN_MESSAGE = 'Companion is shutting down';
-export const DEFAULT_MAX_CONNECTIONS = 1024;
 /** Refusals past the connection cap are logged at most this often. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
 

@@ -1,4 +1,6 @@
-import { inheritedSockets, parseActivationName, type AdoptedByKind, type Env, type InheritedSocket } from '../../../../rpc/src/index.js';
+import type { Env } from '../../../../rpc/src/transport/ipc-paths.js';
+import type { AdoptedByKind } from '../../../../rpc/src/transport/ipc-listener-set.js';
+import { inheritedSockets, parseActivationName, type InheritedSocket } from '../../../../rpc/src/transport/socket-activation.js';
 
 export interface Activation {
   /** Sockets from Companion's own units, by directory kind. */

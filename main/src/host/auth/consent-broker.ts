@@ -4,18 +4,9 @@ import { expandScopes, SCOPE_DESCRIPTIONS } from '../../../../platform/src/wire/
 import { ACCESS_DENIED_MESSAGE, TIMED_OUT_MESSAGE, type AuthorizeOutcomeKind } from '../../../../rpc/src/protocol/authorize-outcomes.js';
 import { RpcErrorCode } from '../../../../rpc/src/protocol/codes.js';
 
-/**
- * How the broker answers when it would ask the player (`--consent`): `prompt` shows the
- * prompt to the front ends; `approve` and `deny` decide at once, for unattended runs. A request
- * that a remembered grant covers is approved without a prompt under every policy.
- */
-export type ConsentPolicy = 'prompt' | 'approve' | 'deny';
-export const CONSENT_POLICIES: readonly ConsentPolicy[] = ['prompt', 'approve', 'deny'];
+import type { ConsentPolicy } from './consent-policy.js';
 
-/** The `--consent` value as a policy; undefined when it is not one of CONSENT_POLICIES. */
-export function parseConsentPolicy(value: string): ConsentPolicy | undefined {
-  return (CONSENT_POLICIES as readonly string[]).includes(value) ? (value as ConsentPolicy) : undefined;
-}
+export { CONSENT_POLICIES, parseConsentPolicy, type ConsentPolicy } from './consent-policy.js';
 
 /** How a request ended; the kinds are rows of AUTHORIZE_OUTCOMES (rpc/src/protocol/authorize-outcomes.ts). */
 export type ConsentOutcome =

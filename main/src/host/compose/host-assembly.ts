@@ -64,7 +64,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const { approvals: origins, warning: originsWarning } = await loadOriginApprovals({ dataDir: options.dataDir, platformUrl: platform.url, apps, logger });
   teardown.add(() => origins.flush());
   // macOS: the GUI session's TMPDIR (a `getconf` run), for the listeners and the doctor alike.
-  const guiTempDir = options.listen?.guiTempDir ?? (await darwinUserTempDir());
+  const guiTempDir = options.boundAtStart?.guiTempDir ?? options.listen?.guiTempDir ?? (await darwinUserTempDir());
   const laterListening = new Later<Listening>('the listeners');
   const control = await startControlSide(
     options,

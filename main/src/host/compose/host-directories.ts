@@ -1,5 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import { assertSocketPathsFit, checkSocketDirectory, resolveIpcPrefix, type ResolvedPrefix } from '../../../../rpc/src/index.js';
+// The transport's files by path, not the rpc barrel: `companion serve` claims these before it loads the host (bound-at-start.ts).
+import { assertSocketPathsFit } from '../../../../rpc/src/transport/ipc-listener.js';
+import { resolveIpcPrefix, type ResolvedPrefix } from '../../../../rpc/src/transport/ipc-paths.js';
+import { checkSocketDirectory } from '../../../../rpc/src/transport/socket-dir-check.js';
 import { RuntimeFile } from '../../base/runtime-file.js';
 import type { HostOptions } from './host-options.js';
 
@@ -16,7 +19,7 @@ export interface ClaimedDirectories {
  * runtime file holds tokens) and the data directory, and takes the runtime file, which fails
  * with AlreadyRunningError when another host serves the directory.
  */
-export async function claimDirectories(options: HostOptions): Promise<ClaimedDirectories> {
+export async function claimDirectories(options: Pick<HostOptions, 'env' | 'version' | 'dataDir' | 'listen'>): Promise<ClaimedDirectories> {
   const prefix = resolveIpcPrefix(options.env, options.listen?.runtimeDir);
   assertSocketPathsFit(prefix.dir);
   await mkdir(prefix.dir, { recursive: true, mode: 0o700 });

@@ -9,6 +9,7 @@ import type { RateLimit } from '../presence/presence-relay.js';
 import type { Credentials, TokenStore } from '../session/platform-session.js';
 import type { GameLauncher } from '../social/game-launcher.js';
 import type { QaExtension } from './qa-extension.js';
+import type { BoundAtStart } from './bound-at-start.js';
 
 /** Where the host listens: the discord-ipc sockets (and its runtime file beside them), the RPC WebSocket. */
 export interface ListenOptions {
@@ -89,6 +90,12 @@ export interface HostOptions {
    * control API's `/v1/inject/*`. Absent, the host has neither. One extension per host.
    */
   readonly qa?: QaExtension;
+  /**
+   * The directories claimed and the sockets bound before the host was loaded (bindAtStart,
+   * `companion serve`): the host takes them over instead of claiming and binding, serves the
+   * connections waiting on them once it is up, and releases them if its start fails.
+   */
+  readonly boundAtStart?: BoundAtStart;
 }
 
 /**

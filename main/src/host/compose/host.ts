@@ -22,6 +22,7 @@ import type { EmbeddedPlatform } from './embedded-platform.js';
 import type { SignInOutcome } from './first-sign-in.js';
 import type { HostControl } from './host-control.js';
 import { assembleHost, type HostParts } from './host-assembly.js';
+import { releaseBoundAtStart } from './bound-at-start.js';
 import { claimDirectories } from './host-directories.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import { Teardown } from './teardown.js';
@@ -90,9 +91,12 @@ export interface Host {
  * running. The desktop shell wraps the same host. `tuning` is for tests only.
  */
 export async function startHost(options: HostOptions, tuning: HostTuning = {}): Promise<Host> {
-  const claimed = await claimDirectories(options);
+  const bound = options.boundAtStart;
+  const claimed = bound?.claimed ?? (await claimDirectories(options));
   const teardown = new Teardown();
-  if (claimed.runtime !== null) teardown.add(() => claimed.runtime?.release());
+  // Last of all: the runtime file (and the sockets bound at start, with any connections still waiting).
+  if (bound !== undefined) teardown.add(() => releaseBoundAtStart(bound));
+  else if (claimed.runtime !== null) teardown.add(() => claimed.runtime?.release());
   try {
     return new RunningHost(await assembleHost(options, tuning, claimed, teardown), teardown);
   } catch (error) {

@@ -1,7 +1,9 @@
-import { ipcListenDirectories, listenIpcDirectories, StaleSocketSweeper, type IpcListenerSet, type RpcServer } from '../../../../rpc/src/index.js';
+import { listenIpcDirectories, StaleSocketSweeper, type IpcListenerSet, type RpcServer } from '../../../../rpc/src/index.js';
+import type { Socket } from 'node:net';
 import type { WebSocketListener } from '../../../../rpc/src/transport/websocket-listener.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { HostOptions, HostTuning } from './host-options.js';
+import { hostIpcDirectories } from './ipc-directories.js';
 import { startRpcWebSocket } from './rpc-websocket.js';
 import { once, type Teardown } from './teardown.js';
 
@@ -32,16 +34,7 @@ export async function startListening(
           ...(tuning.rpcWebSocketPeerCheck === undefined ? {} : { peerCheck: tuning.rpcWebSocketPeerCheck }),
         });
   if (webSocket !== null) teardown.add(() => webSocket.close());
-  const listen = options.listen ?? {};
-  const ipc = await listenIpcDirectories({
-    directories: ipcListenDirectories(options.env, process.platform, {
-      runtimeDir: listen.runtimeDir,
-      snap: listen.snapSocket === true,
-      guiTempDir: parts.guiTempDir,
-    }),
-    onConnection: (socket) => server.attach(socket),
-    ...(listen.adoptedSockets === undefined ? {} : { adopted: listen.adoptedSockets }),
-  });
+  const ipc = await ipcListeners(options, server, parts.guiTempDir);
   const closeIpc = once(() => ipc.close());
   teardown.add(closeIpc);
   // A discord-ipc-N beside the host's that stops answering later is removed too (stale-socket-sweeper.ts).
@@ -54,4 +47,19 @@ export async function startListening(
   });
   teardown.add(() => sweeper.close());
   return { webSocket, ipc, closeIpc };
+}
+
+/**
+ * The discord-ipc listeners: those bound when `serve` started (their waiting connections
+ * served now, in arrival order), else bound here, or adopted from systemd.
+ */
+async function ipcListeners(options: HostOptions, server: RpcServer, guiTempDir: string | undefined): Promise<IpcListenerSet> {
+  const attach = (socket: Socket): void => void server.attach(socket);
+  const bound = options.boundAtStart;
+  if (bound !== undefined) {
+    bound.pending.serve(attach);
+    return bound.ipc;
+  }
+  const adopted = options.listen?.adoptedSockets;
+  return listenIpcDirectories({ directories: hostIpcDirectories(options, guiTempDir), onConnection: attach, ...(adopted === undefined ? {} : { adopted }) });
 }

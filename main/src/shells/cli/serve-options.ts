@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { HostOptions, RecordOptions } from '../../host/compose/host.js';
-import { CONSENT_POLICIES, parseConsentPolicy, type ConsentPolicy } from '../../host/auth/consent-broker.js';
+import type { HostOptions, ListenOptions, RecordOptions } from '../../host/compose/host.js';
+import { CONSENT_POLICIES, parseConsentPolicy, type ConsentPolicy } from '../../host/auth/consent-policy.js';
 import type { Credentials } from '../../host/session/platform-session.js';
-import { LOG_LEVELS, type LogLevel } from '../../base/logger.js';
-import { DEFAULT_MAX_CONNECTIONS } from '../../../../rpc/src/index.js';
+import { LOG_LEVELS, type LogLevel } from '../../base/log-levels.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../../../../rpc/src/server/connection-limit.js';
 import { parseCommandArgs, readSecretFile, UsageError, type CommandIo } from './cli-args.js';
 
 /** What `companion serve`'s arguments ask for, checked; `help` when only the help is wanted. */
@@ -94,12 +94,7 @@ export function serveHostOptions(settings: ServeSettings, io: CommandIo, logger:
     version: io.version,
     logger,
     dataDir: settings.dataDir,
-    listen: {
-      runtimeDir: settings.runtimeDir,
-      allowSecond: settings.allowSecond,
-      snapSocket: settings.snapSocket,
-      ...(settings.maxConnectionsPerProgram === undefined ? {} : { maxConnectionsPerProgram: settings.maxConnectionsPerProgram }),
-    },
+    listen: serveListenOptions(settings),
     platform: {
       url: settings.platformUrl,
       credentials: settings.credentials,
@@ -108,6 +103,16 @@ export function serveHostOptions(settings: ServeSettings, io: CommandIo, logger:
     },
     consent: { policy: settings.consentPolicy, alwaysAsk: settings.consentAlwaysAsk },
     ...(settings.record === undefined ? {} : { record: settings.record }),
+  };
+}
+
+/** Where the host listens for these settings (without the socket activation, which the command adds). */
+export function serveListenOptions(settings: ServeSettings): ListenOptions {
+  return {
+    runtimeDir: settings.runtimeDir,
+    allowSecond: settings.allowSecond,
+    snapSocket: settings.snapSocket,
+    ...(settings.maxConnectionsPerProgram === undefined ? {} : { maxConnectionsPerProgram: settings.maxConnectionsPerProgram }),
   };
 }
 

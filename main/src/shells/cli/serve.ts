@@ -10,6 +10,7 @@ import type { CommandIo } from './cli-args.js';
 import { parseServeArgs, serveHostOptions } from './serve-options.js';
 import { reportSignIn, reportStarted, startFailure } from './serve-report.js';
 import { ShutdownOnSignal } from './serve-shutdown.js';
+import { takeServeBoundEarly } from './serve-early.js';
 
 export const SERVE_HELP = `Usage: companion serve [options]
 
@@ -76,14 +77,16 @@ clients get CLOSE 1000 and the socket and the runtime file are removed.
 `;
 
 export async function serveCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  const settings = await parseServeArgs(argv, io);
+  // bin/companion.js may have bound the sockets already (serve-early.ts), with these arguments checked.
+  const early = takeServeBoundEarly(argv);
+  const settings = early?.settings ?? (await parseServeArgs(argv, io));
   if (settings.help) {
     io.stdout(SERVE_HELP);
     return 0;
   }
   const logger = createLogger({ level: settings.level });
   // Signal handlers first: a signal during start-up shuts the host down as soon as it is up.
-  const shutdown = new ShutdownOnSignal();
+  const shutdown = early?.shutdown ?? new ShutdownOnSignal();
   // Started by systemd socket activation: serve the sockets its units hold.
   const activation = activationFromEnv(io.env, process.pid);
   const options = serveHostOptions(settings, io, logger);
@@ -101,6 +104,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
       ui: { start: startWebUi },
       // Loaded only in QA mode: a product host does not carry the injection code.
       ...(settings.qa ? { qa: (await import('../../tools/inject/qa-mode.js')).qaMode(logger) } : {}),
+      ...(early === undefined ? {} : { boundAtStart: early.bound }),
     });
   } catch (error) {
     shutdown.dispose();
