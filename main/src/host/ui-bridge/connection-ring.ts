@@ -1,4 +1,5 @@
 import type { FrameView } from '../../../../preload/src/contract.js';
+import type { ChunkPool } from './chunk-pool.js';
 import type { SizeLinks } from './rings-by-size.js';
 import { RowStore, type RowKind, type StoredRow } from './row-store.js';
 
@@ -47,8 +48,9 @@ export class ConnectionRing implements SizeLinks<ConnectionRing> {
     readonly connectionId: string,
     private readonly bounds: RingBounds,
     private readonly viewer: RowViewer,
+    pool: ChunkPool,
   ) {
-    this.rest = new RowStore(bounds.maxBytes);
+    this.rest = new RowStore(bounds.maxBytes, pool);
   }
 
   get entries(): number {

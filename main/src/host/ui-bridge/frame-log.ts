@@ -5,6 +5,7 @@ import { ConnectionRing, type RingBounds } from './connection-ring.js';
 import { EventEntry, FrameEntry, eventView, field, frameView, keptJson, keptWire, type FrameLinter, type LogEntry } from './frame-entries.js';
 import { RowKind, type StoredRow } from './row-store.js';
 import { RingsBySize } from './rings-by-size.js';
+import { ChunkPool } from './chunk-pool.js';
 
 export { MAX_FRAME_PAYLOAD_CHARS, redactPayload, type FrameLinter, type LogEntry } from './frame-entries.js';
 /** How many rows the host keeps over every connection, and a snapshot carries at most (the contract's limit). */
@@ -50,6 +51,8 @@ export class FrameLog {
   /** By connection, in the order their first entry came. */
   private readonly rings = new Map<string, ConnectionRing>();
   private readonly sizes = new RingsBySize<ConnectionRing>();
+  /** Chunks given back by rings, for the next (at most 1 MiB, on top of the total bounds). */
+  private readonly pool = new ChunkPool();
   private totalEntries = 0;
   private totalBytes = 0;
   private seq = 0;
@@ -102,7 +105,7 @@ export class FrameLog {
   private ringOf(connectionId: string): ConnectionRing {
     let ring = this.rings.get(connectionId);
     if (ring === undefined) {
-      ring = new ConnectionRing(connectionId, this.limits, (row) => this.viewOf(ring as ConnectionRing, row));
+      ring = new ConnectionRing(connectionId, this.limits, (row) => this.viewOf(ring as ConnectionRing, row), this.pool);
       this.rings.set(connectionId, ring);
     }
     return ring;

@@ -12,6 +12,7 @@
  *
  * Measured 2026-11-28 (docs/performance.md, "The inspector's rings on the hot path").
  */
+import type { ChunkPool } from './chunk-pool.js';
 
 /** A row's kind: a frame in, a frame out, a host event. */
 export const RowKind = { In: 0, Out: 1, Event: 2 } as const;
@@ -62,7 +63,10 @@ export class RowStore {
   private dataBytes = 0;
   private readonly maxChunk: number;
 
-  constructor(maxBytes: number) {
+  constructor(
+    maxBytes: number,
+    private readonly pool: ChunkPool,
+  ) {
     this.maxChunk = Math.max(256, Math.min(MAX_CHUNK, pow2AtLeast(Math.floor(maxBytes / 8) + 1) / 2));
   }
 
@@ -111,7 +115,7 @@ export class RowStore {
     const newest = this.chunks.at(-1);
     if (newest !== undefined && this.writeAt + length <= newest.length) return this.firstChunk + this.chunks.length - 1;
     const size = Math.max(length, Math.min(this.maxChunk, Math.max(MIN_CHUNK, pow2AtLeast(this.dataBytes / 4))));
-    this.chunks.push(Buffer.alloc(size));
+    this.chunks.push(this.pool.take(size));
     this.chunkBytes += size;
     this.writeAt = 0;
     return this.firstChunk + this.chunks.length - 1;
@@ -132,7 +136,10 @@ export class RowStore {
 
   private releaseOldestChunk(): void {
     const chunk = this.chunks.shift();
-    this.chunkBytes -= chunk?.length ?? 0;
+    if (chunk !== undefined) {
+      this.chunkBytes -= chunk.length;
+      this.pool.give(chunk);
+    }
     this.firstChunk += 1;
     if (this.chunks.length === 0) this.writeAt = 0;
   }
