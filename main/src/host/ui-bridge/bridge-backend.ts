@@ -126,7 +126,7 @@ export class UiBridge implements HostBridge {
     this.topicRounds = new ThrottledTask(options.snapshotIntervalMs ?? SNAPSHOT_INTERVAL_MS, () => this.pushTopics());
     this.now = options.now ?? Date.now;
     this.frameStream = new BatchStream(options.framesIntervalMs ?? FRAMES_INTERVAL_MS, MAX_PENDING_FRAMES, (batch) =>
-      this.fanout.emit({ channel: 'companion:frames', payload: batch.map((entry) => entry.view()) }),
+      this.fanout.emit({ channel: 'companion:frames', payload: batch.flatMap((entry) => entry.viewIfKept() ?? []) }),
     );
     this.outcomeStream = new BatchStream(options.framesIntervalMs ?? OUTCOMES_INTERVAL_MS, MAX_PENDING_OUTCOMES, (batch) =>
       this.fanout.emit({ channel: 'companion:outcomes', payload: batch }),

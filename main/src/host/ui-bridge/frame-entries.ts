@@ -107,7 +107,7 @@ export interface FrameLinter {
 }
 
 /** What a recorded SET_ACTIVITY needs to be linted later. */
-interface PendingLint {
+export interface PendingLint {
   readonly linter: FrameLinter;
   readonly applicationId: string;
 }
@@ -129,6 +129,19 @@ export function keptJson(payload: unknown, json: Uint8Array | undefined): string
   }
 }
 
+/**
+ * The same as keptJson, without making a string when there is nothing to redact: the wire JSON
+ * itself (a view of a reused buffer: the ring copies it at once).
+ */
+export function keptWire(payload: unknown, json: Uint8Array | undefined): Uint8Array | string {
+  if (json === undefined) return keptJson(payload, undefined);
+  try {
+    return holdsSecret(payload) ? keptJson(payload, json) : json;
+  } catch {
+    return '"[not JSON]"';
+  }
+}
+
 function parsedJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -145,6 +158,8 @@ function parsedJson(text: string): unknown {
 /** What the inspector's rings hold: a frame or a host event, numbered, its view made when first asked for. */
 export interface LogEntry extends RingEntry {
   readonly connectionId: string;
+  /** Its view, or undefined once it was dropped (a row kept off the heap is read from its ring). */
+  viewIfKept(): FrameView | undefined;
 }
 
 export class FrameEntry implements LogEntry {
@@ -168,22 +183,31 @@ export class FrameEntry implements LogEntry {
    * cost a host with the inspector open about 40 MiB more than one without (the inspector-ring
    * bench phase, 2026-11-28).
    */
-  view(): FrameView {
-    const payload = parsedJson(this.json);
-    const lints = this.lint?.linter.lint(this.lint.applicationId, (payload as { args?: unknown } | null)?.args, this.trace.at);
-    return {
-      seq: this.seq,
-      connection_id: this.trace.connectionId,
-      direction: this.trace.direction,
-      opcode: this.trace.opcode,
-      at: this.trace.at,
-      cmd: field(payload, 'cmd'),
-      evt: field(payload, 'evt'),
-      nonce: field(payload, 'nonce'),
-      payload: inspectorPayload(payload, Buffer.byteLength(this.json)),
-      ...(lints === undefined ? {} : { lints }),
-    };
+  viewIfKept(): FrameView {
+    return this.view();
   }
+
+  view(): FrameView {
+    return frameView(this.seq, this.trace, this.json, this.lint);
+  }
+}
+
+/** A frame's view from what is kept of it (FrameEntry, and the rows kept off the heap: row-store.ts). */
+export function frameView(seq: number, trace: Omit<FrameTrace, 'json' | 'payload'>, json: string, lint: PendingLint | undefined): FrameView {
+  const payload = parsedJson(json);
+  const lints = lint?.linter.lint(lint.applicationId, (payload as { args?: unknown } | null)?.args, trace.at);
+  return {
+    seq,
+    connection_id: trace.connectionId,
+    direction: trace.direction,
+    opcode: trace.opcode,
+    at: trace.at,
+    cmd: field(payload, 'cmd'),
+    evt: field(payload, 'evt'),
+    nonce: field(payload, 'nonce'),
+    payload: inspectorPayload(payload, Buffer.byteLength(json)),
+    ...(lints === undefined ? {} : { lints }),
+  };
 }
 
 /**
@@ -194,31 +218,41 @@ export class FrameEntry implements LogEntry {
 export class EventEntry implements LogEntry {
   readonly bytes: number;
   readonly connectionId: string;
-  private readonly json: string;
+  /** The record as kept (keptJson). */
+  readonly keptJson: string;
 
   constructor(
     readonly seq: number,
     private readonly at: number,
     record: Readonly<Record<string, unknown>>,
   ) {
-    this.json = keptJson(record, undefined);
-    this.bytes = this.json.length + ENTRY_OVERHEAD_BYTES;
+    this.keptJson = keptJson(record, undefined);
+    this.bytes = this.keptJson.length + ENTRY_OVERHEAD_BYTES;
     this.connectionId = hostEventRow(record).connection_id;
   }
 
   /** Made anew each time (FrameEntry.view says why). */
-  view(): FrameView {
-    const row = hostEventRow(parsedJson(this.json) as Readonly<Record<string, unknown>>);
-    return {
-      seq: this.seq,
-      connection_id: row.connection_id,
-      direction: 'host',
-      opcode: HOST_EVENT_OPCODE,
-      at: this.at,
-      cmd: row.cmd,
-      evt: row.evt,
-      nonce: null,
-      payload: capped(redactPayload(row.payload)),
-    };
+  viewIfKept(): FrameView {
+    return this.view();
   }
+
+  view(): FrameView {
+    return eventView(this.seq, this.at, this.keptJson);
+  }
+}
+
+/** A host event's view from what is kept of it (its redacted record's JSON). */
+export function eventView(seq: number, at: number, json: string): FrameView {
+  const row = hostEventRow(parsedJson(json) as Readonly<Record<string, unknown>>);
+  return {
+    seq,
+    connection_id: row.connection_id,
+    direction: 'host',
+    opcode: HOST_EVENT_OPCODE,
+    at,
+    cmd: row.cmd,
+    evt: row.evt,
+    nonce: null,
+    payload: capped(redactPayload(row.payload)),
+  };
 }

@@ -1,7 +1,11 @@
-import { FRAME_RING_SIZE, type FrameView } from '../../../../preload/src/contract.js';
+import { FRAME_RING_SIZE } from '../../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../../rpc/src/index.js';
+import type { FrameView } from '../../../../preload/src/contract.js';
 import { ConnectionRing, type RingBounds } from './connection-ring.js';
-import { EventEntry, FrameEntry, field, keptJson, type FrameLinter, type LogEntry } from './frame-entries.js';
+import { EventEntry, FrameEntry, eventView, field, frameView, keptJson, keptWire, type FrameLinter, type LogEntry } from './frame-entries.js';
+import { RowKind, type StoredRow } from './row-store.js';
+import { RingsBySize } from './rings-by-size.js';
+import { ChunkPool } from './chunk-pool.js';
 
 export { MAX_FRAME_PAYLOAD_CHARS, redactPayload, type FrameLinter, type LogEntry } from './frame-entries.js';
 /** How many rows the host keeps over every connection, and a snapshot carries at most (the contract's limit). */
@@ -39,13 +43,20 @@ function limitsOf(limits: Partial<FrameLogLimits> | number): FrameLogLimits {
  * The inspector's rows: every connection's conversation from its first byte, numbered, in one
  * bounded ring per connection (ConnectionRing: its opening kept, then the newest entries), the
  * host's own rows (gateway dispatches) in a ring of their own. Memory is bounded per ring and
- * over all of them (FrameLogLimits): beyond the total, the ring with the most entries loses its
- * oldest first. A closed connection's ring stays for a while, the newest few of them.
+ * over all of them (FrameLogLimits), counted as what the rings hold (their byte chunks in full):
+ * beyond the total, the ring with the most entries loses its oldest first (RingsBySize finds it
+ * without a scan). A closed connection's ring stays for a while, the newest few of them.
+ * Recording a frame after a connection's opening allocates nothing that outlives it (row-store.ts;
+ * measured 2026-11-28, docs/performance.md "The inspector's rings on the hot path": 1.1-1.4 us of
+ * CPU a frame before, with every frame's entry promoted to the old generation, 0.3-0.5 us after).
  */
 export class FrameLog {
   readonly limits: FrameLogLimits;
   /** By connection, in the order their first entry came. */
   private readonly rings = new Map<string, ConnectionRing>();
+  private readonly sizes = new RingsBySize<ConnectionRing>();
+  /** Chunks given back by rings, for the next (at most 1 MiB, on top of the total bounds). */
+  private readonly pool = new ChunkPool();
   private totalEntries = 0;
   private totalBytes = 0;
   private seq = 0;
@@ -68,51 +79,87 @@ export class FrameLog {
     return { entries: this.totalEntries, bytes: this.totalBytes, connections: this.rings.size };
   }
 
-  record(trace: FrameTrace): FrameEntry {
+  /**
+   * Keeps a frame. Its opening's frames are kept as objects (FrameEntry); the rest go off the
+   * heap (ConnectionRing, row-store.ts) and the answer is a handle that views the row while it is kept.
+   */
+  record(trace: FrameTrace): LogEntry {
     this.seq += 1;
-    const lint =
-      this.lint !== undefined && trace.direction === 'in' && field(trace.payload, 'cmd') === 'SET_ACTIVITY'
-        ? { linter: this.lint, applicationId: this.lint.applicationOf(trace.connectionId) }
-        : undefined;
+    const lintApp =
+      this.lint !== undefined && trace.direction === 'in' && field(trace.payload, 'cmd') === 'SET_ACTIVITY' ? this.lint.applicationOf(trace.connectionId) : undefined;
     const { connectionId, direction, opcode, at } = trace;
-    return this.keep(new FrameEntry(this.seq, { connectionId, direction, opcode, at }, keptJson(trace.payload, trace.json), lint));
+    const ring = this.ringOf(connectionId);
+    if (ring.inOpening) {
+      const lint = lintApp === undefined || this.lint === undefined ? undefined : { linter: this.lint, applicationId: lintApp };
+      return this.keepOpening(ring, new FrameEntry(this.seq, { connectionId, direction, opcode, at }, keptJson(trace.payload, trace.json), lint));
+    }
+    return this.keepRow(ring, at, direction === 'in' ? RowKind.In : RowKind.Out, opcode, lintApp, keptWire(trace.payload, trace.json));
   }
 
   /** A host event (`kind` and its fields, as a recording's record) at `at` (epoch ms). */
   recordEvent(record: Readonly<Record<string, unknown>>, at: number): LogEntry {
     this.seq += 1;
-    const entry = this.keep(new EventEntry(this.seq, at, record));
+    const event = new EventEntry(this.seq, at, record);
+    const ring = this.ringOf(event.connectionId);
+    const entry = ring.inOpening ? this.keepOpening(ring, event) : this.keepRow(ring, at, RowKind.Event, 0, undefined, event.keptJson);
     if (record['kind'] === 'close') this.closed(entry.connectionId);
     return entry;
   }
 
-  private keep<E extends LogEntry>(entry: E): E {
-    let ring = this.rings.get(entry.connectionId);
+  private ringOf(connectionId: string): ConnectionRing {
+    let ring = this.rings.get(connectionId);
     if (ring === undefined) {
-      ring = new ConnectionRing(entry.connectionId, this.limits);
-      this.rings.set(entry.connectionId, ring);
+      ring = new ConnectionRing(connectionId, this.limits, (row) => this.viewOf(ring as ConnectionRing, row), this.pool);
+      this.rings.set(connectionId, ring);
     }
-    const dropped = ring.add(entry);
-    this.totalEntries += 1 - dropped.entries;
-    this.totalBytes += entry.bytes - dropped.bytes;
+    return ring;
+  }
+
+  private keepOpening<E extends LogEntry>(ring: ConnectionRing, entry: E): E {
+    const { entries, bytes } = ring;
+    ring.addOpening(entry);
+    return this.counted(ring, entries, bytes, entry);
+  }
+
+  private keepRow(ring: ConnectionRing, at: number, kind: RowKind, opcode: number, lintApp: string | undefined, json: Uint8Array | string): LogEntry {
+    const { entries, bytes } = ring;
+    ring.addRow(this.seq, at, kind, opcode, lintApp, json);
+    return this.counted(ring, entries, bytes, new KeptRow(this.seq, ring));
+  }
+
+  private counted<E extends LogEntry>(ring: ConnectionRing, entries: number, bytes: number, entry: E): E {
+    this.changed(ring, entries, bytes);
     this.withinTotal();
     return entry;
+  }
+
+  /** A row kept off the heap, as the inspector shows it. */
+  private viewOf(ring: ConnectionRing, row: StoredRow): FrameView {
+    if (row.kind === RowKind.Event) return eventView(row.seq, row.at, row.json);
+    const trace = { connectionId: ring.connectionId, direction: row.kind === RowKind.In ? ('in' as const) : ('out' as const), opcode: row.opcode, at: row.at };
+    const lint = row.lint < 0 || this.lint === undefined ? undefined : { linter: this.lint, applicationId: ring.lintApp(row.lint) };
+    return frameView(row.seq, trace, row.json, lint);
   }
 
   /** Beyond the total bounds, the ring with the most entries loses its oldest (after its head). */
   private withinTotal(): void {
     while (this.totalEntries > this.limits.maxTotalEntries || this.totalBytes > this.limits.maxTotalBytes) {
-      let biggest: ConnectionRing | undefined;
-      for (const ring of this.rings.values()) if (biggest === undefined || ring.entries > biggest.entries) biggest = ring;
-      const before = biggest?.entries ?? 0;
-      const bytes = biggest?.dropOldest() ?? 0;
-      if (biggest === undefined || biggest.entries === before) {
+      const biggest = this.sizes.biggest();
+      if (biggest === undefined) return;
+      const { entries, bytes } = biggest;
+      if (!biggest.dropOldest()) {
         if (!this.forgetOldestClosed()) return;
         continue;
       }
-      this.totalEntries -= 1;
-      this.totalBytes -= bytes;
+      this.changed(biggest, entries, bytes);
     }
+  }
+
+  /** A ring held `entries` and `bytes`, and now holds what it says. */
+  private changed(ring: ConnectionRing, entries: number, bytes: number): void {
+    this.totalEntries += ring.entries - entries;
+    this.totalBytes += ring.bytes - bytes;
+    this.sizes.move(ring, entries, ring.entries);
   }
 
   /** A connection closed: its ring is kept for closedForMs, and only the newest closedKept closed rings are. */
@@ -146,8 +193,14 @@ export class FrameLog {
 
   private forget(ring: ConnectionRing): void {
     this.rings.delete(ring.connectionId);
+    this.sizes.move(ring, ring.entries, 0);
     this.totalEntries -= ring.entries;
     this.totalBytes -= ring.bytes;
+  }
+
+  /** What every ring holds off the heap (tests look for secrets in it, and count it). */
+  heldBytes(): readonly Buffer[] {
+    return [...this.rings.values()].flatMap((ring) => ring.heldBytes());
   }
 
   /** Every row kept, oldest first. */
@@ -164,5 +217,31 @@ export class FrameLog {
     const out: FrameView[] = [];
     for (const ring of this.rings.values()) for (const view of ring.viewsSince(seq)) out.push(view);
     return out.sort((a, b) => a.seq - b.seq);
+  }
+}
+
+/** A handle on a row kept off the heap: its view while the row is kept (a UI asks soon after). */
+class KeptRow implements LogEntry {
+  constructor(
+    readonly seq: number,
+    private readonly ring: ConnectionRing,
+  ) {}
+
+  get connectionId(): string {
+    return this.ring.connectionId;
+  }
+
+  get bytes(): number {
+    return 0;
+  }
+
+  viewIfKept(): FrameView | undefined {
+    return this.ring.viewOf(this.seq);
+  }
+
+  view(): FrameView {
+    const view = this.viewIfKept();
+    if (view === undefined) throw new Error(`frame ${this.seq} is no longer kept`);
+    return view;
   }
 }
