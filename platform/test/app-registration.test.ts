@@ -6,6 +6,7 @@ import type { RpcApplication } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
 import { api, FakeClock, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
 import { downgradeToStateFile, storedState } from './support/stored-state.js';
+import { withServices } from './support/tenants.js';
 
 const register = (platform: PlatformServer, token: string, id: string) => api<RpcApplication>(platform, 'POST', `/api/v10/oauth2/applications/${id}/rpc`, { token, body: {} });
 
@@ -172,5 +173,20 @@ describe('stray temp files at start', () => {
     for (const name of strays) expect(left).not.toContain(name);
     expect(left).toContain('notes.tmp');
     expect(second.admin.apps().map((app) => app.id)).toContain(appId(1));
+  });
+});
+
+describe('issue 27 §4: the forgetting timer runs only while unused apps registered on first use are held', () => {
+  it('none at start; a registration on first use arms it; once the app is used (none unused left) it stops', async () => {
+    await withServices((services) => {
+      services.apps.start();
+      expect(services.apps.sweeping).toBe(false);
+      expect(services.apps.register(appId(7)).kind).toBe('registered');
+      expect(services.apps.sweeping).toBe(true);
+      services.store.markAppUsed(appId(7));
+      expect(services.apps.forgetIdle()).toBe(0);
+      expect(services.apps.sweeping).toBe(false);
+      expect(services.apps.find(appId(7))?.id).toBe(appId(7));
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LobbyError } from '../src/lobbies/lobby-error.js';
 import { LobbyService } from '../src/lobbies/lobby-service.js';
+import { LobbySweeper } from '../src/lobbies/lobby-sweeper.js';
 import { LOBBY_LIMITS, LobbyEvent, type PlatformUser } from '../src/wire/index.js';
 
 const APP = '1234567890123456789';
@@ -146,5 +147,25 @@ describe('lobbies: messages', () => {
     expect(reason(() => lobbies.messages(lobby.id, '3', 10))).toBe('missing_access');
     clock.now += LOBBY_LIMITS.messageAgeMs + 1;
     expect(lobbies.messages(lobby.id, '1', 50)).toEqual([]);
+  });
+});
+
+describe('issue 27 §4: the lobby idle sweep runs only while lobbies exist', () => {
+  it('no timer with no lobby; the first lobby arms it; the sweep that deletes the last one disarms it', () => {
+    const { lobbies, clock } = service();
+    const sweeper = new LobbySweeper(lobbies);
+    sweeper.start();
+    try {
+      expect(sweeper.armed).toBe(false);
+      lobbies.createOrJoin('1', APP, { secret: 'brief', idle_timeout_seconds: 5 });
+      expect(sweeper.armed).toBe(true);
+      expect(sweeper.sweepNow()).toBe(0);
+      expect(sweeper.armed).toBe(true);
+      clock.now += 5_000;
+      expect(sweeper.sweepNow()).toBe(1);
+      expect(sweeper.armed).toBe(false);
+    } finally {
+      sweeper.stop();
+    }
   });
 });

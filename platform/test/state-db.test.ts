@@ -74,3 +74,22 @@ describe('the state database', () => {
     }
   });
 });
+
+describe('issue 27 §4: the checkpoint timer runs only while a write waits for its checkpoint', () => {
+  it('none after open; a write arms it; once the synced checkpoint has emptied the WAL it stops', async () => {
+    const file = path.join(await tempDir(), 'state.db');
+    const db = StateDb.open(file);
+    try {
+      expect(db.checkpointArmed).toBe(false);
+      db.insertMessage(row(1));
+      expect(db.checkpointArmed).toBe(true);
+      // The policy's own timing (quick while writing, synced once writes pause) is unchanged.
+      while (db.checkpointArmed) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await stat(`${file}-wal`)).size).toBe(0);
+      expect(db.message(row(1).id)?.body).toBe(row(1).body);
+      expect(db.checkpointArmed).toBe(false);
+    } finally {
+      db.close();
+    }
+  });
+});

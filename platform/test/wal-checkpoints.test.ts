@@ -28,4 +28,17 @@ describe('WAL checkpoints', () => {
     policy.tick();
     expect(ran).toEqual(['quick', 'synced', 'quick']);
   });
+
+  it('issue 27 §4: pending (the timer is needed) from a write until the synced checkpoint after it', () => {
+    let now = 0;
+    const policy = new WalCheckpoints(() => true, () => now);
+    expect(policy.pending).toBe(false);
+    policy.wrote();
+    expect(policy.pending).toBe(true);
+    policy.tick();
+    expect(policy.pending).toBe(true);
+    now += IDLE_MS;
+    policy.tick();
+    expect(policy.pending).toBe(false);
+  });
 });

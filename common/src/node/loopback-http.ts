@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from './close-server.js';
+import { IdleConnectionChecks } from './idle-connection-checks.js';
 
 export interface LoopbackHttp {
   readonly server: Server;
   readonly port: number;
+  /** Node's connection checks, off while no connection is held (idle-connection-checks.ts). */
+  readonly connectionChecks: IdleConnectionChecks;
   close(): Promise<void>;
 }
 
@@ -17,6 +20,7 @@ export async function listenLoopbackHttp(host = '127.0.0.1'): Promise<LoopbackHt
   const server = createServer();
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  const connectionChecks = IdleConnectionChecks.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => {
@@ -28,5 +32,5 @@ export async function listenLoopbackHttp(host = '127.0.0.1'): Promise<LoopbackHt
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-  return { server, port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+  return { server, port: (server.address() as AddressInfo).port, connectionChecks, close: () => closeServer(server) };
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../../common/src/node/close-server.js';
+import { IdleConnectionChecks } from '../../../common/src/node/idle-connection-checks.js';
 import type { GatewayServer } from '../gateway/server.js';
 
 /** Ports the local RPC WebSocket transport probes; the emulator never takes one. */
@@ -27,6 +28,8 @@ function withGateway(server: Server, gateway: GatewayServer): Server {
     }
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  // Node's connection checks only while an HTTP connection is held (issue 27 §4: idle wake-ups).
+  IdleConnectionChecks.attach(server);
   return server;
 }
 

@@ -87,8 +87,19 @@ export class LobbyService {
   private readonly bySecret = new Map<string, string>();
   /** Lobbies each application's server created (no secret) that exist now. */
   private readonly serverLobbies = new Map<string, number>();
+  private readonly storedListeners: Array<() => void> = [];
 
   constructor(private readonly deps: LobbyServiceDeps) {}
+
+  /** How many lobbies exist now. */
+  get count(): number {
+    return this.lobbies.size;
+  }
+
+  /** Calls `listener` each time a lobby is made (the idle sweep's timer runs only while lobbies exist). */
+  onStored(listener: () => void): void {
+    this.storedListeners.push(listener);
+  }
 
   /** The SDK's CreateOrJoinLobby: the lobby of this secret for the app (joined), or a new one (created). */
   createOrJoin(userId: string, applicationId: string, input: CreateOrJoinInput): Lobby {
@@ -451,6 +462,7 @@ export class LobbyService {
     this.lobbies.set(lobby.id, lobby);
     if (lobby.secret !== null) this.bySecret.set(`${lobby.applicationId}\u0000${lobby.secret}`, lobby.id);
     else this.serverLobbies.set(lobby.applicationId, (this.serverLobbies.get(lobby.applicationId) ?? 0) + 1);
+    for (const listener of this.storedListeners) listener();
   }
 
   private checkServerLobbyRoom(applicationId: string): void {

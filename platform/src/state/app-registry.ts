@@ -31,6 +31,7 @@ export type Registration =
  */
 export class AppRegistry {
   private sweeper: NodeJS.Timeout | undefined;
+  private started = false;
 
   constructor(
     private readonly store: Store,
@@ -63,24 +64,46 @@ export class AppRegistry {
     this.options.logger.info({ applicationId: id }, 'application registered on first use');
     // Approved for the rpc* family so local tools work (ours); strict mode never gets here.
     const app = this.store.createApp({ id, name: `Application ${id}`, verified: false, autoRegistered: true, approvedScopes: RPC_SCOPES, unused: true });
+    this.arm();
     return { kind: 'registered', app };
   }
 
-  /** Forgets the unused apps registered on first use whose time is up; returns how many. */
+  /** Forgets the unused apps registered on first use whose time is up; returns how many. The timer stops once none is left. */
   forgetIdle(): number {
     const forgotten = this.store.forgetUnusedApps(this.options.now() - this.options.unusedTtlMs);
     if (forgotten > 0) this.options.logger.info({ forgotten }, 'unused applications registered on first use forgotten');
+    if (!this.store.hasUnusedApps()) this.stopSweeper();
     return forgotten;
   }
 
-  /** Forgets idle apps now and then every `min(unusedTtlMs, 60 s)` until `stop()`. */
+  /**
+   * Forgets idle apps now, and then every `min(unusedTtlMs, 60 s)` while unused apps registered
+   * on first use are held, until `stop()`. With none, no timer runs (issue 27 §4: an idle
+   * emulator sets no timer of its own); the next registration arms it.
+   */
   start(): void {
+    this.started = true;
     this.forgetIdle();
-    this.sweeper ??= setInterval(() => this.forgetIdle(), Math.max(1000, Math.min(this.options.unusedTtlMs, 60_000)));
-    this.sweeper.unref();
+    this.arm();
   }
 
   stop(): void {
+    this.started = false;
+    this.stopSweeper();
+  }
+
+  /** Whether the forgetting timer runs now. */
+  get sweeping(): boolean {
+    return this.sweeper !== undefined;
+  }
+
+  private arm(): void {
+    if (!this.started || this.sweeper !== undefined || !this.store.hasUnusedApps()) return;
+    this.sweeper = setInterval(() => this.forgetIdle(), Math.max(1000, Math.min(this.options.unusedTtlMs, 60_000)));
+    this.sweeper.unref();
+  }
+
+  private stopSweeper(): void {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
   }

@@ -50,7 +50,7 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS messages_by_channel ON messages (channel_id, seq)',
 ];
 
-/** How often the checkpoint policy (wal-checkpoints.ts) is asked. */
+/** How often the checkpoint policy (wal-checkpoints.ts) is asked, while something written waits for a checkpoint. */
 const CHECKPOINT_TICK_MS = 1000;
 
 /**
@@ -65,13 +65,20 @@ export class StateDb implements StateBackend {
   private readonly statements = new Map<string, SqliteStatement>();
   private recordSeq: number;
   private readonly checkpoints = new WalCheckpoints((kind) => this.runCheckpoint(kind), () => performance.now());
-  private readonly checkpointer: NodeJS.Timeout;
+  /**
+   * Runs only from a write until the synced checkpoint after it (issue 27 §4: an idle emulator
+   * sets no timer; the checkpoints' timing while writes go on is unchanged).
+   */
+  private checkpointer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly db: SqliteDatabase) {
     const row = this.db.get('SELECT MAX(seq) AS seq FROM records') as { seq: number | null } | undefined;
     this.recordSeq = row?.seq ?? 0;
-    this.checkpointer = setInterval(() => this.checkpoints.tick(), CHECKPOINT_TICK_MS);
-    this.checkpointer.unref();
+  }
+
+  /** Whether the checkpoint timer runs now: only while something written is not yet synced. */
+  get checkpointArmed(): boolean {
+    return this.checkpointer !== undefined;
   }
 
   /**
@@ -103,7 +110,7 @@ export class StateDb implements StateBackend {
   /** Runs `work` in one transaction (nested calls join the outer one). */
   transaction<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
-    this.checkpoints.wrote();
+    this.wrote();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -203,6 +210,24 @@ export class StateDb implements StateBackend {
     if (this.runCheckpoint('synced')) this.checkpoints.synced();
   }
 
+  /** Something goes to the WAL: the checkpoint timer runs until it is synced. */
+  private wrote(): void {
+    this.checkpoints.wrote();
+    if (this.checkpointer !== undefined || !this.db.isOpen) return;
+    this.checkpointer = setInterval(() => this.checkpointTick(), CHECKPOINT_TICK_MS);
+    this.checkpointer.unref();
+  }
+
+  private checkpointTick(): void {
+    this.checkpoints.tick();
+    if (!this.checkpoints.pending) this.stopCheckpointer();
+  }
+
+  private stopCheckpointer(): void {
+    clearInterval(this.checkpointer);
+    this.checkpointer = undefined;
+  }
+
   /** False when it could not run now (a statement still reading): the policy tries again. */
   private runCheckpoint(kind: CheckpointKind): boolean {
     if (!this.db.isOpen) return false;
@@ -228,7 +253,7 @@ export class StateDb implements StateBackend {
   }
 
   close(): void {
-    clearInterval(this.checkpointer);
+    this.stopCheckpointer();
     for (const statement of this.statements.values()) statement.finalize();
     this.statements.clear();
     if (this.db.isOpen) this.db.close();
@@ -244,7 +269,7 @@ export class StateDb implements StateBackend {
 
   /** A prepared statement; one that writes marks the WAL for the next checkpoint. */
   private statement(sql: string): SqliteStatement {
-    if (!sql.startsWith('SELECT')) this.checkpoints.wrote();
+    if (!sql.startsWith('SELECT')) this.wrote();
     let statement = this.statements.get(sql);
     if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;

@@ -603,6 +603,11 @@ export class Store {
     this.changedRecords('apps', app);
   }
 
+  /** Whether any app registered on first use is still unused (the forgetting timer is needed). */
+  hasUnusedApps(): boolean {
+    return this.data.apps.some((app) => app.unused_since !== undefined);
+  }
+
   /** Forgets the unused apps idle since before `before` (epoch ms); returns how many. */
   forgetUnusedApps(before: number): number {
     const kept = this.data.apps.filter((app) => app.unused_since === undefined || app.unused_since >= before);

@@ -5,7 +5,8 @@ export type CheckpointKind = 'quick' | 'synced';
 export const IDLE_MS = 1000;
 
 /**
- * When the WAL is moved into the database file (a timer calls `tick`, about once a second).
+ * When the WAL is moved into the database file (a timer calls `tick`, about once a second, while
+ * `pending`).
  * While writes go on, a quick checkpoint (no fsync: an fsync stalls the event loop for 10-30 ms
  * on a busy disk, and every request behind it waits); once writes have stopped for `IDLE_MS`,
  * a synced one, so the file is whole on disk after any pause. Until then an OS crash or power
@@ -38,6 +39,11 @@ export class WalCheckpoints {
       this.written = false;
       this.unsynced = true;
     }
+  }
+
+  /** Whether a checkpoint is still to come (something written, or moved but not synced): the timer is needed. */
+  get pending(): boolean {
+    return this.written || this.unsynced;
   }
 
   /** A synced checkpoint ran outside the timer (e.g. `flush`). */

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { declaresTooLong, isLoopbackHost, loopbackHosts } from '../../../common/src/loopback-request.js';
 import { closeServer } from '../../../common/src/node/close-server.js';
+import { IdleConnectionChecks } from '../../../common/src/node/idle-connection-checks.js';
 import { WebSocketServer, type WebSocket } from '../../../common/src/node/ws-module.js';
 import { CloseCode } from '../protocol/codes.js';
 import { validateHandshake } from '../protocol/handshake.js';
@@ -121,6 +122,8 @@ export async function listenWebSocket(options: WebSocketListenerOptions): Promis
     const server = http.createServer(answerPlainRequest);
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
+    // Node's connection checks only while an HTTP connection is held (issue 27 §4: idle wake-ups).
+    IdleConnectionChecks.attach(server);
     const outcome = await listen(server, host, port);
     if (outcome === 'listening') {
       const bound = (server.address() as AddressInfo).port;

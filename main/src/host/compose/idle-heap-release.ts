@@ -66,12 +66,20 @@ export interface IdleHeapReleaseOptions {
 const DEFAULT_CHECK_MS = 2000;
 const DEFAULT_MIN_GROWTH_BYTES = 2 * 1024 * 1024;
 
-/** Runs the memory-reducing collection when the host has been quiet for a check period after the heap grew. */
+/**
+ * Runs the memory-reducing collection when the host has been quiet for a check period after the heap grew.
+ *
+ * The check's timer runs only from start, or from a game's update, to the first quiet check after
+ * it (issue 27 §4: an idle host sets no timer of its own); the next update arms it again. Heap
+ * growth with no SET_ACTIVITY behind it (other RPC commands, the UI) is released at the next
+ * quiet period after an update, no longer by a check that ticks all day.
+ */
 export class IdleHeapRelease {
   private active = false;
   /** The committed heap after the last release; 0 before the first (start-up counts as growth). */
   private baseline = 0;
-  private readonly timer: ReturnType<typeof setInterval>;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly checkMs: number;
   private readonly collect: MemoryReducingCollection;
   private collecting = false;
   private disposed = false;
@@ -82,23 +90,30 @@ export class IdleHeapRelease {
 
   constructor(options: IdleHeapReleaseOptions) {
     this.collect = options.collect;
+    this.checkMs = options.checkMs ?? DEFAULT_CHECK_MS;
     this.minGrowthBytes = options.minGrowthBytes ?? DEFAULT_MIN_GROWTH_BYTES;
     this.heapBytes = options.heapBytes ?? (() => v8.getHeapStatistics().total_heap_size);
-    this.timer = setInterval(() => void this.check(), options.checkMs ?? DEFAULT_CHECK_MS);
-    this.timer.unref();
+    this.arm();
   }
 
-  /** A game sent an update: not quiet. On the hot path: sets a flag, nothing more. */
+  /** Whether the check's timer runs now (from start or an update to the first quiet check after it). */
+  get armed(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** A game sent an update: not quiet. On the hot path: sets a flag (and arms the timer when it is off). */
   touch(): void {
     this.active = true;
+    if (this.timer === undefined) this.arm();
   }
 
-  /** One check period is over; resolves once a release it started is done. */
+  /** One check period is over; resolves once a release it started is done. A quiet period stops the timer. */
   async check(): Promise<void> {
     if (this.active) {
       this.active = false;
       return;
     }
+    this.disarm();
     if (this.disposed || this.collecting || this.heapBytes() < this.baseline + this.minGrowthBytes) return;
     this.collecting = true;
     let done: boolean;
@@ -118,7 +133,18 @@ export class IdleHeapRelease {
 
   dispose(): void {
     this.disposed = true;
+    this.disarm();
+  }
+
+  private arm(): void {
+    if (this.disposed) return;
+    this.timer = setInterval(() => void this.check(), this.checkMs);
+    this.timer.unref();
+  }
+
+  private disarm(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
   }
 }
 

@@ -58,6 +58,24 @@ describe('heap released when the games go quiet', () => {
     release.dispose();
   });
 
+  it('issue 27 §4: once a quiet period has been checked, no timer runs until a game sends an update', async () => {
+    const heap = { bytes: 19 * MiB };
+    const { release } = harness(heap);
+    expect(release.armed).toBe(true);
+    await release.check();
+    expect(release.releases).toBe(1);
+    expect(release.armed).toBe(false);
+    release.touch();
+    expect(release.armed).toBe(true);
+    await release.check();
+    expect(release.armed).toBe(true);
+    heap.bytes = 40 * MiB;
+    await release.check();
+    expect(release.releases).toBe(2);
+    expect(release.armed).toBe(false);
+    release.dispose();
+  });
+
   it('a node without an inspector: the release stops trying', async () => {
     const heap = { bytes: 19 * MiB };
     let calls = 0;
