@@ -76,6 +76,10 @@ describe('issue 29 §1: voice states in a server (op 4, VOICE_STATE_UPDATE)', ()
     await eve.barrier();
     expect(eve.dispatches('VOICE_STATE_UPDATE')).toEqual([]);
     expect(eve.dispatches('VOICE_CHANNEL_START_TIME_UPDATE')).toEqual([]);
+    // A payload of the wrong shape closes the sender's connection only.
+    eve.send(4, { guild_id: SEED.guildId, channel_id: voice, self_mute: 'yes', self_deaf: false });
+    expect((await eve.closed).code).toBe(4001);
+    await bob.barrier();
   });
 
   it('one voice state per user: a second session takes it over, and only the holding session closing removes it', async () => {
@@ -133,6 +137,8 @@ describe('issue 29 §1: Get Current User Voice State / Get User Voice State', ()
     const refused = await api(platform, 'GET', `${base}/${SEED.users.bob}`, { token: eve });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 50001 });
+    const unknownGuild = await api(platform, 'GET', '/api/v10/guilds/123456789012345678/voice-states/@me', { token: platform.loginToken('bob') });
+    expect([unknownGuild.status, (unknownGuild.body as { code: number }).code]).toEqual([404, 10004]);
   });
 });
 
