@@ -105,6 +105,21 @@ describe('issue 29 §1: voice states in a server (op 4, VOICE_STATE_UPDATE)', ()
     expect(left).toMatchObject({ channel_id: null, user_id: SEED.users.bob, session_id: b.session_id });
   });
 
+  it('a dropped connection keeps its voice state while the session may resume, and the session expiring removes it', async () => {
+    const platform = await startTestPlatform({ limits: { resumeWindowMs: 3000 } });
+    const carol = await ready(platform, platform.loginToken('carol'));
+    const bob = await ready(platform, platform.loginToken('bob'));
+    bob.send(4, join(voice));
+    await carol.next(isDispatch('VOICE_STATE_UPDATE'));
+    bob.terminate();
+    await bob.closed;
+    await carol.barrier();
+    expect(carol.dispatches('VOICE_STATE_UPDATE')).toHaveLength(1);
+    expect((await api<VoiceState[]>(platform, 'GET', '/_emulator/voice-states', { admin: true })).body).toHaveLength(1);
+    expect(stateOf(await carol.next(isDispatch('VOICE_STATE_UPDATE')))).toMatchObject({ user_id: SEED.users.bob, channel_id: null });
+    expect((await api<VoiceState[]>(platform, 'GET', '/_emulator/voice-states', { admin: true })).body).toEqual([]);
+  });
+
   it('READY guilds carry voice_states', async () => {
     const platform = await startTestPlatform();
     const bob = await ready(platform, platform.loginToken('bob'));
