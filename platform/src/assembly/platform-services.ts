@@ -40,6 +40,8 @@ import { toPlatformUser, type Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
+import { VoiceService } from '../voice/voice-service.js';
+import { voiceAdminRoutes, voiceRoutes } from '../http/api-voice-routes.js';
 
 export interface ServicesOptions {
   readonly limits: PlatformLimits;
@@ -90,6 +92,8 @@ export class PlatformServices {
   readonly childTokens: ChildTokens;
   /** Who may see and change what (every API route's params, every lobby dispatch). */
   readonly policy: AccessPolicy;
+  /** Voice channels of servers: voice states, call start times, channel status. */
+  readonly voice: VoiceService;
 
   constructor(
     readonly store: Store,
@@ -126,6 +130,7 @@ export class PlatformServices {
       },
       // Read late too: the lobby service is made after the gateway.
       lobbiesOf: (userId, applicationId) => this.lobbies.lobbiesOfMember(userId, applicationId),
+      voice: () => this.voice,
     });
     this.webhooks = new WebhookDeliverer({
       now,
@@ -174,6 +179,7 @@ export class PlatformServices {
     this.provisional = this.createProvisional();
     this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId), (userId) => this.lobbies.removeEverywhere(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);
+    this.voice = new VoiceService({ store, dispatcher: this.sessions, now, logger });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
@@ -254,12 +260,14 @@ export class PlatformServices {
       apiRoutes: [
         ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: (secure) => addresses.gatewayFor(secure), resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
+        ...voiceRoutes({ store, voice: this.voice }),
         ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],
       adminRoutes: [
         ...adminRoutes(this.admin),
         ...simulationRoutes(this.simulator, this.tokenFaults),
         ...lobbyAdminRoutes(this.lobbies),
+        ...voiceAdminRoutes(this.voice),
         ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
       ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],
@@ -287,6 +295,8 @@ export class PlatformServices {
     this.sessions.remove(session);
     this.options.logger.debug({ sessionId: session.id, userId: session.userId }, 'gateway session ended');
     this.presence.publish(session.userId);
+    // The voice state this session holds ends with it (VOICE_STATE_UPDATE with channel_id null).
+    this.voice.sessionEnded(session);
     // The user's lobbies may have become idle; their members hear that this one is away.
     this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }

@@ -186,9 +186,7 @@ export class GatewayConnection implements SessionTransport {
       case GatewayOp.PresenceUpdate:
         return this.presenceUpdate(d);
       case GatewayOp.VoiceStateUpdate:
-        // Accepted and ignored: the emulator has no voice. **(ours)**
-        if (!v.is(VoiceStateSchema, d)) return this.close(GatewayClose.UnknownOpcode);
-        return;
+        return this.voiceStateUpdate(d);
       case GatewayOp.RequestGuildMembers:
         return this.requestGuildMembers(d);
       case GatewayOp.RequestSoundboardSounds:
@@ -245,7 +243,7 @@ export class GatewayConnection implements SessionTransport {
       resume_gateway_url: this.ctx.gatewayUrl(this.transport.secure === true),
       // Every type, as on the real service: friends, blocks, and requests both ways.
       relationships: may(GatewayEvent.RelationshipAdd) ? relationshipsOf(store, user.id) : [],
-      guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => store.toPlatformGuild(guild)) : [],
+      guilds: may(GatewayEvent.GuildUpdate) ? store.guildsOf(user.id).map((guild) => ({ ...store.toPlatformGuild(guild), voice_states: this.ctx.voice?.()?.guildStates(guild.id) ?? [] })) : [],
       private_channels: may(GatewayEvent.ChannelCreate) ? store.dmChannels(user.id).map((channel) => store.toPlatformChannel(channel)) : [],
       presences: may(GatewayEvent.PresenceUpdate) ? presence.onlineFriends(user.id) : [],
       ...this.readyLobbies(user, session),
@@ -340,6 +338,14 @@ export class GatewayConnection implements SessionTransport {
     // The all-members cooldown is the player's within this session's game (or their own client's).
     const owner = user === undefined ? session.userId : bucketOwner(sessionCaller(user, session.oauth?.applicationId), 'application-user', '');
     for (const { t, d: data } of requestGuildMembers(this.ctx, session.userId, parsed.output, owner)) session.dispatch(t, data);
+  }
+
+  /** Op 4: join, move or leave a server's voice channel (voice/voice-service.ts). */
+  private voiceStateUpdate(d: unknown): void {
+    const session = this.session as Session;
+    const parsed = v.safeParse(VoiceStateSchema, d);
+    if (!parsed.success) return this.close(GatewayClose.UnknownOpcode);
+    this.ctx.voice?.()?.update(session, parsed.output);
   }
 
   private requestChannelInfo(d: unknown): void {

@@ -3,10 +3,18 @@ import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import type { Store } from '../state/store.js';
 import type { UserRecord } from '../state/model.js';
-import type { Lobby } from '../wire/index.js';
+import type { Lobby, VoiceState } from '../wire/index.js';
 import type { PresenceHub } from './presence.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './sessions.js';
+
+/** What the gateway needs of the voice service (voice/voice-service.ts). */
+export interface GatewayVoice {
+  /** Op 4 from a session (validated). */
+  update(session: { readonly id: string; readonly userId: string }, request: { guild_id: string | null; channel_id: string | null; self_mute: boolean; self_deaf: boolean }): void;
+  /** READY's `voice_states` of a guild. */
+  guildStates(guildId: string): Omit<VoiceState, 'guild_id' | 'member'>[];
+}
 
 /** What a gateway connection needs from the emulator. */
 /** The part of an OAuth2 access token's meaning the gateway uses. */
@@ -36,4 +44,6 @@ export interface GatewayContext {
   readonly bearer?: (token: string) => GatewayBearer | undefined;
   /** The lobbies of an application a user is a member of, for a game session's READY (the lobby service's `lobbiesOfMember`). */
   readonly lobbiesOf?: (userId: string, applicationId: string) => readonly Lobby[];
+  /** Voice channels of servers (read late: made after the gateway); without it op 4 is accepted and ignored. */
+  readonly voice?: () => GatewayVoice | undefined;
 }

@@ -27,6 +27,9 @@ const NEEDS: Readonly<Record<string, readonly string[] | 'always'>> = {
   [GatewayEvent.GuildUpdate]: ['guilds'],
   [GatewayEvent.GuildMembersChunk]: ['guilds.members.read'],
   [GatewayEvent.ChannelInfo]: ['guilds.channels.read'],
+  [GatewayEvent.VoiceStateUpdate]: ['guilds.channels.read'],
+  [GatewayEvent.VoiceChannelStatusUpdate]: ['guilds.channels.read'],
+  [GatewayEvent.VoiceChannelStartTimeUpdate]: ['guilds.channels.read'],
   ...Object.fromEntries(Object.values(LobbyEvent).map((event) => [event, ['lobbies.write']])),
   ...Object.fromEntries(Object.values(GameRelationshipEvent).map((event) => [event, ['relationships.read']])),
 };

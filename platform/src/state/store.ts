@@ -619,6 +619,21 @@ export class Store {
     return forgotten;
   }
 
+  /** Every guild's voice channels. */
+  voiceChannels(): ChannelRecord[] {
+    return this.data.channels.filter((channel) => channel.type === 2);
+  }
+
+  /** Sets a voice channel's status text and/or the start time of its current call (committed on return). */
+  setVoiceChannelInfo(channelId: string, patch: { readonly status?: string | null; readonly voice_start_time?: number | null }): ChannelRecord {
+    const channel = this.channel(channelId);
+    if (channel === undefined || channel.type !== 2) throw new StateError('not_found', `Unknown voice channel ${channelId}`, 'channel_id');
+    if (patch.status !== undefined) channel.status = patch.status;
+    if (patch.voice_start_time !== undefined) channel.voice_start_time = patch.voice_start_time;
+    this.changed('channels');
+    return channel;
+  }
+
   /** Adds a member to a guild; false when they were one already. */
   addGuildMember(guildId: string, userId: string): boolean {
     const guild = this.guild(guildId);

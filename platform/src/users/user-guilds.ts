@@ -26,10 +26,16 @@ export const OWNER_PERMISSIONS = bit(53) - 1n;
  * guild's usual @everyone set)**: CREATE_INSTANT_INVITE, ADD_REACTIONS, STREAM, VIEW_CHANNEL,
  * SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, USE_EXTERNAL_EMOJIS, CONNECT,
  * SPEAK, USE_VAD, CHANGE_NICKNAME, USE_APPLICATION_COMMANDS, CREATE_PUBLIC_THREADS,
- * SEND_MESSAGES_IN_THREADS, USE_EMBEDDED_ACTIVITIES, USE_EXTERNAL_APPS (on by default).
- * Not MANAGE_CHANNELS: a member cannot link a channel to a lobby.
+ * SEND_MESSAGES_IN_THREADS, USE_EMBEDDED_ACTIVITIES, SET_VOICE_CHANNEL_STATUS, USE_EXTERNAL_APPS
+ * (on by default). Not MANAGE_CHANNELS: a member cannot link a channel to a lobby, nor set the
+ * status of a voice channel they are not connected to.
  */
-export const MEMBER_PERMISSIONS = [0, 6, 9, 10, 11, 14, 15, 16, 18, 20, 21, 25, 26, 31, 35, 38, 39, 50].reduce((all, n) => all | bit(n), 0n);
+export const MEMBER_PERMISSIONS = [0, 6, 9, 10, 11, 14, 15, 16, 18, 20, 21, 25, 26, 31, 35, 38, 39, 48, 50].reduce((all, n) => all | bit(n), 0n);
+
+/** The user's permissions in the guild (the emulator has no roles: the owner's or a member's set). */
+export function guildPermissions(guild: GuildRecord, userId: string): bigint {
+  return guild.owner_id === userId ? OWNER_PERMISSIONS : MEMBER_PERMISSIONS;
+}
 
 const SNOWFLAKE = v.pipe(v.string(), v.regex(/^[0-9]{1,20}$/, 'Value is not snowflake.'));
 

@@ -124,6 +124,27 @@ export interface PlatformGuild {
   readonly owner_id: string;
   readonly channels: readonly PlatformChannel[];
   readonly member_count: number;
+  /** READY's guilds: who is in the guild's voice channels (partial voice states, no `guild_id`). */
+  readonly voice_states?: readonly Omit<VoiceState, 'guild_id' | 'member'>[];
+}
+
+/** A user's voice state in a guild (the public docs' voice state object). */
+export interface VoiceState {
+  readonly guild_id: string;
+  /** Null: the user left (VOICE_STATE_UPDATE). */
+  readonly channel_id: string | null;
+  readonly user_id: string;
+  readonly member?: { readonly user: PlatformUser; readonly roles: readonly string[]; readonly joined_at: string; readonly deaf: boolean; readonly mute: boolean };
+  /** The gateway session the state belongs to. */
+  readonly session_id: string;
+  readonly deaf: boolean;
+  readonly mute: boolean;
+  readonly self_deaf: boolean;
+  readonly self_mute: boolean;
+  readonly self_stream: boolean;
+  readonly self_video: boolean;
+  readonly suppress: boolean;
+  readonly request_to_speak_timestamp: string | null;
 }
 
 export interface ReadyEvent {
@@ -227,6 +248,9 @@ export const GatewayEvent = {
   UserUpdate: 'USER_UPDATE',
   SoundboardSounds: 'SOUNDBOARD_SOUNDS',
   GuildUpdate: 'GUILD_UPDATE',
+  VoiceStateUpdate: 'VOICE_STATE_UPDATE',
+  VoiceChannelStatusUpdate: 'VOICE_CHANNEL_STATUS_UPDATE',
+  VoiceChannelStartTimeUpdate: 'VOICE_CHANNEL_START_TIME_UPDATE',
 } as const;
 
 /** HTTP error body of the API (`/api/...`); OAuth2 routes use `{error, error_description}`. */

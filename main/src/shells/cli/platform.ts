@@ -37,6 +37,7 @@ Subcommands:
   assets remove APP_ID NAME      Remove an asset
   lobbies [list]                 List lobbies, their members and metadata
   lobbies messages LOBBY_ID      A lobby's messages (see 'platform lobbies --help')
+  voice [list]                   Who is in the servers' voice channels (--guild, --channel)
   accounts [list]                Provisional accounts and their links to full accounts
   accounts ban|unban USER        Ban a user, or lift it (see 'platform accounts --help')
   accounts mint-token TYPE ID    A test provider token (Steam, Epic, Unity, ...) for QA
@@ -101,6 +102,7 @@ export async function platformCommand(argv: readonly string[], io: CommandIo, op
   if (sub === 'serve') return serve(rest, io, options);
   if (sub === 'friend') return (await import('./platform-friend.js')).friendCommand(rest, io);
   if (sub === 'lobbies') return (await import('./platform-lobbies.js')).lobbiesCommand(rest, io);
+  if (sub === 'voice') return (await import('./platform-voice.js')).voiceCommand(rest, io);
   if (sub === 'accounts') return (await import('./platform-accounts.js')).accountsCommand(rest, io);
   if (sub === 'tls') return (await import('./platform-tls.js')).tlsCommand(rest, io, dataDirFrom);
   if (!['users', 'friends', 'apps', 'assets'].includes(sub)) throw new UsageError(`unknown platform subcommand '${sub}' (see 'companion platform --help')`);

@@ -256,6 +256,30 @@ describe('companion platform lobbies', () => {
   });
 });
 
+describe('issue 29 §1: companion platform voice', () => {
+  it('lists who is in the voice channels, by guild and by channel', async () => {
+    const { platform, dataDir } = await running();
+    expect((await run(['voice'], dataDir)).out).toBe('Nobody is in a voice channel.\n');
+    const ws = new WebSocket(`${platform.gatewayUrl}?v=10&encoding=json`);
+    cleanups.push(async () => ws.terminate());
+    const joined = new Promise<void>((resolve, reject) => {
+      ws.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString('utf8')) as { op: number; t?: string };
+        if (message.op === 10) ws.send(JSON.stringify({ op: 2, d: { token: platform.loginToken('bob'), properties: { os: 'linux', browser: 'test', device: 'test' } } }));
+        if (message.t === 'READY') ws.send(JSON.stringify({ op: 4, d: { guild_id: SEED.guildId, channel_id: SEED.channels.voice, self_mute: true, self_deaf: false } }));
+        if (message.t === 'VOICE_STATE_UPDATE') resolve();
+      });
+      ws.once('error', reject);
+    });
+    await joined;
+    const listed = await run(['voice', 'list', '--guild', SEED.guildId], dataDir);
+    expect(listed).toMatchObject({ code: 0, out: `guild ${SEED.guildId}  channel ${SEED.channels.voice}  bob (${SEED.users.bob}) muted\n` });
+    expect((await run(['voice', '--channel', SEED.channels.party], dataDir)).out).toBe('Nobody is in a voice channel.\n');
+    expect(JSON.parse((await run(['voice', '--json'], dataDir)).out)).toEqual([expect.objectContaining({ user_id: SEED.users.bob })]);
+    await expect(platformCommand(['voice', 'join'], captureIo())).rejects.toThrow(/usage: companion platform voice/);
+  });
+});
+
 describe('companion platform accounts', () => {
   it('mints a test provider token, lists the provisional account it makes, bans and unbans its linked user', async () => {
     const { platform, dataDir } = await running();
