@@ -178,7 +178,7 @@ describe('issue 29 §3: VOICE_SETTINGS_UPDATE', () => {
 });
 
 describe('issue 29 §3: the voice events and voice channels', () => {
-  it('accepts the voice events with their subscribe arguments (channel_id where the desktop client needs it) and refuses them without', async () => {
+  it('accepts the voice events with their subscribe arguments (channel_id where the desktop client needs it) and refuses them without the channel or the voice scopes', async () => {
     const player = await alice();
     const game = await rawGame(player, VOICE_SCOPES);
     const channel = '300000000000000001';
@@ -191,8 +191,13 @@ describe('issue 29 §3: the voice events and voice channels', () => {
     }
     // VOICE_CHANNEL_SELECT needs `rpc`, as in the desktop client's table.
     expect(await game.request('SUBSCRIBE', {}, { evt: 'VOICE_CHANNEL_SELECT' })).toMatchObject({ evt: 'ERROR', data: REFUSED });
+    // Who speaks needs rpc or rpc.voice.read, as the voice states do: not any token, not an unauthenticated game.
     const unauthenticated = await rawGame(player);
-    expect(await unauthenticated.request('SUBSCRIBE', { channel_id: channel }, { evt: 'SPEAKING_START' })).toMatchObject({ evt: 'ERROR', data: REFUSED });
+    const identifyOnly = await rawGame(player, ['identify']);
+    for (const evt of ['SPEAKING_START', 'SPEAKING_STOP', 'VOICE_STATE_CREATE']) {
+      expect(await unauthenticated.request('SUBSCRIBE', { channel_id: channel }, { evt }), evt).toMatchObject({ evt: 'ERROR', data: REFUSED });
+      expect(await identifyOnly.request('SUBSCRIBE', { channel_id: channel }, { evt }), evt).toMatchObject({ evt: 'ERROR', data: REFUSED });
+    }
   });
 
   it('GET_SELECTED_VOICE_CHANNEL answers null; SELECT_VOICE_CHANNEL leaves (null) and says joining comes later (xhayper)', async () => {
