@@ -15,6 +15,7 @@ import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
 import { DEFAULT_VOICE_SETTINGS, NO_VOICE_CHANNELS_MESSAGE } from '../../../rpc/src/index.js';
 import { VOICE_SETTINGS_FILE } from '../../src/host/voice/voice-settings-store.js';
+import { controlCommand } from '../../src/shells/cli/control.js';
 import { DEMO_APP_ID, World, type Player } from './support/world.js';
 
 const VOICE_SCOPES = ['identify', 'rpc.voice.read', 'rpc.voice.write'];
@@ -174,6 +175,26 @@ describe('issue 29 §3: VOICE_SETTINGS_UPDATE', () => {
     expect(await unauthorized.framesBeforeBarrier()).toEqual([]);
     await within(overlay.getVoiceSettings(), 3000, 'a round trip after the updates');
     expect(updates.items).toHaveLength(2);
+  });
+});
+
+describe('issue 29 §3: the player changes the voice settings through Companion', () => {
+  it('`companion control voice set --mute on` reaches a subscribed game as VOICE_SETTINGS_UPDATE; the control API refuses a bad value with 400', async () => {
+    const player = await alice();
+    const game = await rawGame(player, VOICE_SCOPES);
+    expect((await game.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).evt).toBeNull();
+    let stdout = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined, env: {}, version: '0.0.0-test' };
+    expect(await controlCommand(['voice', 'set', '--mute', 'on', '--deaf', 'on', '--runtime-dir', player.runtimeDir], io)).toBe(0);
+    expect(stdout).toContain('mute:   on');
+    const update = await game.waitFor((frame) => frame.payload?.evt === 'VOICE_SETTINGS_UPDATE', 'VOICE_SETTINGS_UPDATE');
+    expect(update.payload).toMatchObject({ cmd: 'DISPATCH', evt: 'VOICE_SETTINGS_UPDATE', data: { ...DEFAULT_VOICE_SETTINGS, mute: true, deaf: true } });
+    expect((await game.request('GET_VOICE_SETTINGS', {})).data).toMatchObject({ mute: true, deaf: true });
+
+    const bad = await player.control('PATCH', '/v1/voice/settings', { output: { volume: 300 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('"volume" must be less than or equal to 200');
+    expect((await player.control('GET', '/v1/voice/settings')).body).toMatchObject({ mute: true, output: { volume: 100 } });
   });
 });
 
