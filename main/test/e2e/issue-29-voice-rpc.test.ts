@@ -139,6 +139,10 @@ describe('issue 29 §3: GET_VOICE_SETTINGS and SET_VOICE_SETTINGS', () => {
     // output allows up to 200; an empty update (pypresence with no arguments) answers the settings.
     expect((await game.request('SET_VOICE_SETTINGS', { output: { volume: 200 } })).data.output.volume).toBe(200);
     expect((await game.request('SET_VOICE_SETTINGS', {})).data.output.volume).toBe(200);
+    // pypresence sends no `args` at all when given nothing; the device lists are read-only and ignored.
+    expect((await game.request('SET_VOICE_SETTINGS', undefined)).data.output.volume).toBe(200);
+    const devices = await game.request('SET_VOICE_SETTINGS', { input: { available_devices: [{ id: 'x', name: 'X' }], volume: 7 } });
+    expect(devices.data.input).toEqual({ device_id: 'default', volume: 7, available_devices: [{ id: 'default', name: 'Default' }] });
 
     const unauthenticated = await rawGame(player);
     expect(await unauthenticated.request('GET_VOICE_SETTINGS', {})).toMatchObject({ evt: 'ERROR', data: REFUSED });
