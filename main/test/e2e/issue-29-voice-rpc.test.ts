@@ -8,13 +8,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- reply payloads are checked by the tests' own expectations */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import DiscordRPC from 'discord-rpc';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
 import { DEFAULT_VOICE_SETTINGS, NO_VOICE_CHANNELS_MESSAGE } from '../../../rpc/src/index.js';
 import { VOICE_SETTINGS_FILE } from '../../src/host/voice/voice-settings-store.js';
+import { VOICE_SETTINGS_LOCKED_MESSAGE } from '../../src/host/voice/voice-settings-lease.js';
 import { controlCommand } from '../../src/shells/cli/control.js';
 import { DEMO_APP_ID, World, type Player } from './support/world.js';
 
@@ -179,6 +180,34 @@ describe('issue 29 §3: VOICE_SETTINGS_UPDATE', () => {
     expect(await unauthorized.framesBeforeBarrier()).toEqual([]);
     await within(overlay.getVoiceSettings(), 3000, 'a round trip after the updates');
     expect(updates.items).toHaveLength(2);
+  });
+});
+
+describe('issue 29 §3: one application at a time changes the voice settings', () => {
+  it("locks the settings for other applications while one holds them, and reverts its changes when it disconnects", async () => {
+    const player = await alice();
+    const holder = await rawGame(player, VOICE_SCOPES);
+    const other = await rawGame(player, VOICE_SCOPES);
+    expect((await other.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).evt).toBeNull();
+    expect((await holder.request('SET_VOICE_SETTINGS', { mute: true, input: { volume: 10 } })).data).toMatchObject({ mute: true, input: { volume: 10 } });
+    expect(await other.request('SET_VOICE_SETTINGS', { deaf: true })).toMatchObject({ evt: 'ERROR', data: { code: 1000, message: VOICE_SETTINGS_LOCKED_MESSAGE } });
+    // Reading, and an empty update, are not changes.
+    expect((await other.request('SET_VOICE_SETTINGS', {})).data).toMatchObject({ mute: true, deaf: false });
+    expect((await holder.request('SET_VOICE_SETTINGS', { noise_suppression: false })).evt).toBeNull();
+
+    holder.close();
+    const reverted = await other.waitFor((frame) => frame.payload?.evt === 'VOICE_SETTINGS_UPDATE' && frame.payload.data.mute === false, 'the revert');
+    expect(reverted.payload.data).toEqual(DEFAULT_VOICE_SETTINGS);
+    expect((await other.request('SET_VOICE_SETTINGS', { deaf: true })).data.deaf).toBe(true);
+
+    // The player's own change ends the hold: nothing is reverted when the game leaves.
+    player.host.voice.update({ mute: true }, { kind: 'player' });
+    const third = await rawGame(player, VOICE_SCOPES);
+    expect((await third.request('SET_VOICE_SETTINGS', { qos: false })).evt).toBeNull();
+    const before = [...player.host.server.connections()].length;
+    other.close();
+    await vi.waitFor(() => expect([...player.host.server.connections()].length).toBeLessThan(before), { timeout: 5000, interval: 10 });
+    expect(player.host.voice.settings).toMatchObject({ deaf: true, mute: true, qos: false });
   });
 });
 
