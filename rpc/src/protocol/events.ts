@@ -24,8 +24,9 @@ export const RPC_EVENTS: Readonly<Record<string, EventSpec>> = {
   VOICE_SETTINGS_UPDATE: { local: false, scopes: RPC_VOICE_READ },
   VOICE_SETTINGS_UPDATE_2: { local: false },
   VOICE_CONNECTION_STATUS: { local: false, scopes: RPC_VOICE_READ },
-  SPEAKING_START: { local: false, arg: 'channel_id' },
-  SPEAKING_STOP: { local: false, arg: 'channel_id' },
+  // UDOC adds rpc.local; ours: who speaks in a channel is not told to an unauthenticated connection.
+  SPEAKING_START: { local: false, scopes: RPC_VOICE_READ, arg: 'channel_id' },
+  SPEAKING_STOP: { local: false, scopes: RPC_VOICE_READ, arg: 'channel_id' },
   MESSAGE_CREATE: { local: false, scopes: RPC, arg: 'channel_id' },
   MESSAGE_UPDATE: { local: false, scopes: RPC, arg: 'channel_id' },
   MESSAGE_DELETE: { local: false, scopes: RPC, arg: 'channel_id' },

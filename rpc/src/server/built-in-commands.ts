@@ -8,6 +8,7 @@ import { obj } from '../commands/activity-schema.js';
 import { parseArgs } from '../commands/joi-message.js';
 import { runSetActivity, type GatewayActivity } from '../commands/set-activity.js';
 import { UserIdArgs } from '../commands/invite-args.js';
+import { noVoiceChannel } from '../commands/voice-channel.js';
 
 /** A user, guild or channel id: a string of digits. */
 const ID = /^[0-9]{1,20}$/;
@@ -94,4 +95,7 @@ export const builtInCommands: Readonly<Record<string, CommandHandler>> = {
   CLOSE_ACTIVITY_REQUEST: hostRequest(UserIdArgs),
   CLOSE_ACTIVITY_JOIN_REQUEST: hostRequest(UserIdArgs),
   SET_CERTIFIED_DEVICES: hostRequest(CertifiedDevicesArgs),
+  // No voice channel yet (issue 29: the platform's voice states come later); the host may replace these.
+  GET_SELECTED_VOICE_CHANNEL: () => noVoiceChannel.selected(),
+  SELECT_VOICE_CHANNEL: ({ request }) => noVoiceChannel.select(request.args),
 };

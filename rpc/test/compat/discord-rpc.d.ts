@@ -57,6 +57,10 @@ declare module 'discord-rpc' {
       request(cmd: string, args?: unknown, evt?: string): Promise<unknown>;
       setActivity(presence?: Presence, pid?: number): Promise<unknown>;
       clearActivity(pid?: number): Promise<unknown>;
+      /** GET_VOICE_SETTINGS, renamed to camelCase (`input.device`, `input.availableDevices`, `mode.autoThreshold`, ...). */
+      getVoiceSettings(): Promise<Record<string, unknown>>;
+      /** SET_VOICE_SETTINGS from camelCase; keys not given are sent undefined (absent on the wire). */
+      setVoiceSettings(settings: Record<string, unknown>): Promise<unknown>;
       /** 4.0.1: (event, args); events then arrive as `client.emit(evt, data)`. */
       subscribe(event: string, args?: Record<string, unknown>): Promise<{ unsubscribe(): Promise<unknown> }>;
       destroy(): Promise<void>;

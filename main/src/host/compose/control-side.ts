@@ -1,3 +1,5 @@
+import type { VoiceSettingsStore } from '../voice/voice-settings-store.js';
+import { voiceRoutes } from '../control/voice-routes.js';
 import { join } from 'node:path';
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { DoctorView } from '../../../../preload/src/contract.js';
@@ -39,6 +41,8 @@ export interface ControlSideParts {
   readonly social: SocialSide;
   readonly auth: AuthorizationSide;
   readonly presence: PresenceService;
+  /** The player's voice settings (GET/PATCH /v1/voice/settings). */
+  readonly voice: VoiceSettingsStore;
   readonly origins: OriginApprovals;
   /** Asked only by API requests, which come once the host listens. */
   readonly ipcPath: () => string | null;
@@ -59,6 +63,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     uiLinkRoute(() => webUi),
     inspectorFramesRoute(() => webUi),
     ...deviceCodeRoutes(() => session.authedApi()),
+    ...voiceRoutes(parts.voice),
     ...(options.qa?.controlRoutes({
       server,
       session,

@@ -20,6 +20,7 @@ import { followSession } from './session-wiring.js';
 import { refusePlatformCommandsWhileBanned } from '../session/banned-account-gate.js';
 import { createSocialSide, loadDmReadMarks, type SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
+import { startVoiceSide, type VoiceSide } from './voice-side.js';
 
 /** Everything a started host is made of. */
 export interface HostParts {
@@ -30,6 +31,7 @@ export interface HostParts {
   readonly social: SocialSide;
   readonly auth: AuthorizationSide;
   readonly presence: PresenceService;
+  readonly voice: VoiceSide;
   readonly origins: OriginApprovals;
   readonly originsWarning: string | null;
   readonly control: ControlSide;
@@ -57,6 +59,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
+  const voice = await startVoiceSide(options, server, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
   // Last: it wraps the handlers installed above.
   refusePlatformCommandsWhileBanned(server, () => session.banned);
@@ -74,6 +77,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
       social,
       auth,
       presence,
+      voice: voice.store,
       origins,
       ipcPath: () => laterListening.peek()?.ipc.primary.path ?? null,
       webSocketPort: () => laterListening.peek()?.webSocket?.port ?? null,
@@ -87,7 +91,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const signedIn = await firstSignIn(session, credentials);
   const listening = laterListening.set(await startListening(options, tuning, { server, origins, guiTempDir }, teardown));
   const runtimeFile = await publishRuntimeInfo(claimed, runtimeInfo(options, claimed, platform, control, listening), teardown);
-  return { prefix: claimed.prefix, platform, relay, server, social, auth, presence, origins, originsWarning, control, signedIn, listening, runtimeFile };
+  return { prefix: claimed.prefix, platform, relay, server, social, auth, presence, voice, origins, originsWarning, control, signedIn, listening, runtimeFile };
 }
 
 /** `companion doctor` for the UI, loaded when the player asks: the host does not carry its code otherwise. */

@@ -1,3 +1,4 @@
+import type { VoiceSettingsStore } from '../voice/voice-settings-store.js';
 import type {
   PlacedListener,
   ResolvedPrefix,
@@ -50,6 +51,8 @@ export interface Host {
   readonly relay: PresenceRelay;
   /** Arbitration and privacy settings (`presence.json`), each update's outcome, app announcements. */
   readonly presence: PresenceService;
+  /** The player's voice settings (GET/SET_VOICE_SETTINGS); a change is sent as VOICE_SETTINGS_UPDATE. */
+  readonly voice: VoiceSettingsStore;
   readonly friends: FriendPresences;
   readonly social: SocialService;
   readonly control: HostControl;
@@ -125,6 +128,7 @@ class RunningHost implements Host {
   readonly session;
   readonly relay;
   readonly presence;
+  readonly voice;
   readonly friends;
   readonly social;
   readonly control;
@@ -162,6 +166,7 @@ class RunningHost implements Host {
     this.session = parts.platform.session;
     this.relay = parts.relay.relay;
     this.presence = parts.presence;
+    this.voice = parts.voice.store;
     this.friends = parts.social.friends;
     this.social = parts.social.social;
     this.control = parts.control.control;

@@ -7,6 +7,7 @@ import { events } from './control-events.js';
 import { LISTING_ACTIONS } from './control-listings.js';
 import { PRESENCE_HELP, PRESENCE_OPTIONS, presenceAction } from './control-presence.js';
 import { SOCIAL_ACTIONS } from './control-social.js';
+import { VOICE_HELP, VOICE_OPTIONS, voiceAction } from './control-voice.js';
 
 export { call, ControlRequestError };
 
@@ -34,7 +35,7 @@ Actions:
   login --token-file FILE     Sign in with a token
   logout                      Sign out (games are disconnected)
   events                      Stream the host's events until Ctrl+C
-${PRESENCE_HELP}
+${PRESENCE_HELP}${VOICE_HELP}
 Options:
   --host FILE|URL     The host's runtime file (host.json) or control URL (then
                       COMPANION_CONTROL_TOKEN holds the token). Default: the host
@@ -63,13 +64,15 @@ const CONTROL_OPTIONS = {
   message: { type: 'string' },
   'token-file': { type: 'string' },
   ...PRESENCE_OPTIONS,
+  ...VOICE_OPTIONS,
 } as const;
 
 const presence: ControlAction = (control) => presenceAction(control.call, control.args, control.values, control.print);
+const voice: ControlAction = (control) => voiceAction(control.call, control.args, control.values, control.print);
 
 /** Every action by its name. */
 const CONTROL_ACTIONS: ReadonlyMap<string, ControlAction> = new Map(
-  Object.entries({ ...LISTING_ACTIONS, ...SOCIAL_ACTIONS, ...ACCOUNT_ACTIONS, presence, events }),
+  Object.entries({ ...LISTING_ACTIONS, ...SOCIAL_ACTIONS, ...ACCOUNT_ACTIONS, presence, voice, events }),
 );
 
 export async function controlCommand(argv: readonly string[], io: CommandIo): Promise<number> {
