@@ -8,6 +8,7 @@ import { Client, DeviceAuthorizationArgs } from '../../../rpc/client/index.js';
 import type { ControlEvent } from '../../src/host/control/control-backend.js';
 import { rawCode } from './support/raw-command.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { quickDeviceFlowSleep } from './support/device-flow-sleep.js';
 
 let world: World;
 let alice: Player;
@@ -22,12 +23,7 @@ afterEach(async () => {
   await world.close();
 });
 
-/** Polls shortened for the test (the emulator answers slow_down, which the SDK obeys). */
-const quickSleep = (ms: number, signal: AbortSignal | undefined): Promise<boolean> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(true), Math.min(ms, 20));
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
-  });
+const quickSleep = quickDeviceFlowSleep();
 
 async function gameOf(player: Player): Promise<Client> {
   const client = new Client({ env: { XDG_RUNTIME_DIR: player.runtimeDir }, logger: { sink: () => undefined }, deviceFlowSleep: quickSleep });

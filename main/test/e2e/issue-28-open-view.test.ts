@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client, DeviceAuthorizationArgs } from '../../../rpc/client/index.js';
 import { BridgeClient, sessionCookie, sleep } from '../host/ui-bridge/support.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+import { quickDeviceFlowSleep } from './support/device-flow-sleep.js';
 
 const OTHER_APP_ID = '1234567890123456780';
 
@@ -31,19 +32,7 @@ afterEach(async () => {
   await world.close();
 });
 
-/** Polls shortened for the test (the emulator answers slow_down, which the SDK obeys). */
-const quickSleep = (ms: number, signal: AbortSignal | undefined): Promise<boolean> =>
-  new Promise((resolve) => {
-    const aborted = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', aborted);
-      resolve(true);
-    }, Math.min(ms, 20));
-    signal?.addEventListener('abort', aborted, { once: true });
-  });
+const quickSleep = quickDeviceFlowSleep();
 
 async function gameOf(player: Player, applicationId = DEMO_APP_ID): Promise<Client> {
   const client = new Client({ env: { XDG_RUNTIME_DIR: player.runtimeDir }, logger: { sink: () => undefined }, deviceFlowSleep: quickSleep });

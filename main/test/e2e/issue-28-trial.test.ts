@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActivityActionTypes, DeviceAuthorizationArgs, RelationshipGroupType, RelationshipType, StatusType, type ActivityInvite, type Client, type Metadata } from '../../../rpc/client/index.js';
 import { SdkPlayers } from './support/sdk-players.js';
 import { DEMO_APP_ID, eventually } from './support/world.js';
+import { quickDeviceFlowSleep } from './support/device-flow-sleep.js';
 
 let table: SdkPlayers;
 
@@ -62,12 +63,7 @@ describe('issue 28 trial: bad arguments name the call', () => {
   });
 });
 
-/** The device flow's polls without the platform's 5 s waits (the emulator answers slow_down, which the SDK obeys). */
-const quickSleep = (ms: number, signal: AbortSignal | undefined): Promise<boolean> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(true), Math.min(ms, 20));
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
-  });
+const quickSleep = quickDeviceFlowSleep();
 
 /** The moves of a match: lobby messages with a `cell` in their metadata, from the moment the callbacks are set. */
 function movesOf(game: Client): Metadata[] {
