@@ -1,7 +1,7 @@
 import { AuthorizationArgs, Client, DeviceAuthorizationArgs } from '../../rpc/client/index.js';
 import { axeViolations, expect, openUi, screenshot, test } from './support/harness.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform, type HostProcess } from './support/processes.js';
-import { login, type DemoUser } from './support/social.js';
+import { gameToken, login } from './support/social.js';
 
 /**
  * Issue 28 §1: Companion's window acts on what a game asks it to show (the Social SDK's
@@ -38,22 +38,6 @@ async function gameOn(host: HostProcess, platformBase?: string): Promise<Client>
   return game;
 }
 
-/** The demo game's own token for a user (as authorize + getToken give it). */
-async function gameToken(platform: string, user: DemoUser): Promise<string> {
-  const query = new URLSearchParams({ client_id: DEMO_APP_ID, response_type: 'code', scope: 'identify sdk.social_layer' });
-  const authorize = await fetch(`${platform}/api/v10/oauth2/authorize?${query.toString()}`, {
-    method: 'POST',
-    headers: { Authorization: user.token, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ authorize: true, rpc: true }),
-  });
-  const { code } = (await authorize.json()) as { code: string };
-  const exchanged = await fetch(`${platform}/api/v10/oauth2/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code }),
-  });
-  return ((await exchanged.json()) as { access_token: string }).access_token;
-}
 
 test('issue 28 §1: openAuthorizeDeviceScreen opens "Link a device" with the code; the player approves; the game gets its token and its screen-closed callback', async ({ page }) => {
   const host = await startHost();
@@ -142,9 +126,9 @@ test('issue 28 §1: openMessageInDiscord opens the conversation with the friend 
   // bob's game with its own token; alice's game next to her Companion, signed in as her.
   const bobGame = new Client({ platformBase: platform.url, logger: { sink: () => undefined }, connection: { socketPaths: [] } });
   games.push(bobGame);
-  await bobGame.updateToken('Bearer', await gameToken(platform.url, bobUser));
+  await bobGame.updateToken('Bearer', await gameToken(platform.url, bobUser.token));
   const aliceGame = await gameOn(alice, platform.url);
-  await aliceGame.updateToken('Bearer', await gameToken(platform.url, aliceUser));
+  await aliceGame.updateToken('Bearer', await gameToken(platform.url, aliceUser.token));
   await expect.poll(() => [bobGame.getPlatformStatus(), aliceGame.getPlatformStatus()]).toEqual(['ready', 'ready']);
 
   await openUi(page, alice, 'games');

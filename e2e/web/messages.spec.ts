@@ -1,6 +1,7 @@
 import { Client } from '../../rpc/client/index.js';
 import { axeViolations, expect, openUi, screenshot, test } from './support/harness.js';
-import { DEMO_APP_ID, DEMO_APP_NAME, startHost, startPlatform } from './support/processes.js';
+import { DEMO_APP_NAME, startHost, startPlatform } from './support/processes.js';
+import { gameToken } from './support/social.js';
 
 /** A user's token from the emulator's dev login. */
 async function loginToken(platform: string, username: string): Promise<{ token: string; id: string }> {
@@ -9,22 +10,6 @@ async function loginToken(platform: string, username: string): Promise<{ token: 
   return { token, id: user_id };
 }
 
-/** The demo game's own token for a user, with the Social SDK's communication scopes (as authorize + getToken give it). */
-async function gameToken(platform: string, userToken: string): Promise<string> {
-  const query = new URLSearchParams({ client_id: DEMO_APP_ID, response_type: 'code', scope: 'identify sdk.social_layer' });
-  const authorize = await fetch(`${platform}/api/v10/oauth2/authorize?${query.toString()}`, {
-    method: 'POST',
-    headers: { Authorization: userToken, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ authorize: true, rpc: true }),
-  });
-  const { code } = (await authorize.json()) as { code: string };
-  const exchanged = await fetch(`${platform}/api/v10/oauth2/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code }),
-  });
-  return ((await exchanged.json()) as { access_token: string }).access_token;
-}
 
 test("a DM from bob's game shows in alice's Friends, marked with the game; her reply reaches bob's game", async ({ page }) => {
   const platform = await startPlatform();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import type { PlatformProcess } from './processes.js';
+import { DEMO_APP_ID, type PlatformProcess } from './processes.js';
 
 /** A demo user as the emulator's dev login gives them. */
 export interface DemoUser {
@@ -93,4 +93,21 @@ export async function sendDm(platform: PlatformProcess, from: DemoUser, to: Demo
     const { retry_after } = (await response.json()) as { retry_after: number };
     await new Promise((resolve) => setTimeout(resolve, Math.ceil(retry_after * 1000) + 50));
   }
+}
+
+/** The demo game's own token for a user, with the Social SDK's communication scopes (as authorize + getToken give it). */
+export async function gameToken(platform: string, userToken: string): Promise<string> {
+  const query = new URLSearchParams({ client_id: DEMO_APP_ID, response_type: 'code', scope: 'identify sdk.social_layer' });
+  const authorize = await fetch(`${platform}/api/v10/oauth2/authorize?${query.toString()}`, {
+    method: 'POST',
+    headers: { Authorization: userToken, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ authorize: true, rpc: true }),
+  });
+  const { code } = (await authorize.json()) as { code: string };
+  const exchanged = await fetch(`${platform}/api/v10/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code }),
+  });
+  return ((await exchanged.json()) as { access_token: string }).access_token;
 }
