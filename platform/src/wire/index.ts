@@ -3,3 +3,4 @@ export * from './gateway-types.js';
 export * from './oauth.js';
 export * from './lobbies.js';
 export * from './game-relationships.js';
+export * from './detectable.js';
