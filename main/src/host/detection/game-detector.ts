@@ -198,8 +198,9 @@ export class GameDetector {
       return;
     }
     if (epoch !== this.epoch) {
-      // The list changed or detection stopped meanwhile: start again from a complete scan.
+      // The list changed or detection stopped meanwhile: start again from a complete scan, now.
       this.source.forget();
+      this.arm(0);
       return;
     }
     this.apply(scan, index);
