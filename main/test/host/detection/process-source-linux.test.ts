@@ -33,6 +33,10 @@ class FakeProc {
     symlinkSync(argv[0] ?? '/nothing', path.join(dir, 'exe'));
   }
 
+  uptime(seconds: number): void {
+    writeFileSync(path.join(this.root, 'uptime'), `${seconds.toFixed(2)} 100.00\n`);
+  }
+
   gone(pid: number): void {
     rmSync(path.join(this.root, String(pid)), { recursive: true, force: true });
   }
@@ -91,3 +95,23 @@ describe('issue 30 §2: the Linux scanner notices a PID reused between two scans
     expect(scan.processes[0]?.candidates[0]).toEqual({ path: 'z:/games/game/game.exe', os: 'win32' });
   });
 });
+
+describe('issue 30 §2: the Linux scanner looks again at a young process, once', () => {
+  it('reads a process that started less than 10 s before once more at the next scan (it may exec the game), an older one not', async () => {
+    const proc = await fakeProc();
+    proc.lastPid(200);
+    proc.uptime(1000); // 100,000 ticks since boot
+    proc.process(100, 99_500, ['/usr/bin/bash', 'start-game.sh']); // 5 s old
+    proc.process(101, 10_000, ['/usr/bin/bash', 'other.sh']); // 900 s old
+    const source = new LinuxProcessSource({ procRoot: proc.root });
+    await source.scan();
+    proc.process(100, 99_500, ['/opt/game/nativegame_x64']);
+    proc.process(101, 10_000, ['/opt/game/othergame_x64']);
+    const scan = await source.scan();
+    expect(pidsOf(scan)).toEqual([100]);
+    expect(scan.processes[0]?.candidates[0]).toEqual({ path: '/opt/game/nativegame_x64', os: 'linux' });
+    proc.process(100, 99_500, ['/opt/game/yet-another']);
+    expect(pidsOf(await source.scan())).toEqual([]); // once only
+  });
+});
+
