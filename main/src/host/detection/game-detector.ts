@@ -130,7 +130,6 @@ export class GameDetector {
 
   /** No more scans; every running game ends ('end' events). */
   stop(): void {
-    if (!this.started) return;
     this.started = false;
     this.disarm();
     this.invalidate();
