@@ -136,7 +136,7 @@ export class GameDetector {
     const ended = [...this.games.values()].map((game) => game.snapshot());
     this.games.clear();
     this.gameOfPid.clear();
-    for (const game of ended) this.events.emit('end', game);
+    for (const game of ended) this.emit('end', game);
   }
 
   /** One scan now (sharing the one under way, if any); resolves when its changes were applied. */
@@ -159,6 +159,17 @@ export class GameDetector {
   /** Why `process` is detected or not; null before there is a list. */
   explain(process: ScannedProcess): DetectionExplanation | null {
     return this.index?.explain(process) ?? null;
+  }
+
+  /** Every listener is called; one that throws is reported to onError and stops nothing. */
+  private emit(event: 'start' | 'end', game: DetectedGame): void {
+    for (const listener of this.events.listeners(event) as GameListener[]) {
+      try {
+        listener(game);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   private invalidate(): void {
@@ -221,9 +232,9 @@ export class GameDetector {
     for (const game of touched) {
       if (game.processes.size > 0) continue;
       this.games.delete(game.applicationId);
-      if (!started.includes(game)) this.events.emit('end', game.snapshot());
+      if (!started.includes(game)) this.emit('end', game.snapshot());
     }
-    for (const game of started) if (game.processes.size > 0) this.events.emit('start', game.snapshot());
+    for (const game of started) if (game.processes.size > 0) this.emit('start', game.snapshot());
   }
 
   private attach(pid: number, match: DetectableMatch, touched: Set<RunningGame>, started: RunningGame[]): void {
