@@ -36,7 +36,7 @@ export interface DetectableApplicationRef {
 /** A process matched to an entry of the list. */
 export interface DetectableMatch {
   readonly application: DetectableApplicationRef;
-  /** The entry, as the list has it. */
+  /** The entry (its name lower-case with `/`, as the list gives names). */
   readonly executable: DetectableExecutable;
   /** The process's path that matched it. */
   readonly path: string;

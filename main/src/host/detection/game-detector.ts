@@ -14,7 +14,7 @@ import type { ProcessScan, ProcessSource, ScannedProcess } from './process-sourc
 export interface DetectedGame {
   readonly applicationId: string;
   readonly name: string;
-  /** The list's executable entry that matched (`name` as the list has it, `>` included). */
+  /** The name of the list's executable entry that matched (lower-case with `/`, `>` included). */
   readonly executable: string;
   /** The matched path of the process (lower-case, `/` separators). */
   readonly path: string;
