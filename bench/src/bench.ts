@@ -69,6 +69,11 @@
  *                 (bench/src/inspector-ring-phase.ts, output key `inspectorRing`): two hosts, 50 games each at 250
  *                 SET_ACTIVITY/s in all, one with a UI on the inspector; host RSS difference (target <= 15 MiB)
  *                 BENCH_RING_S (300)  BENCH_RING_GAMES (50)  BENCH_RING_RATE (250)  BENCH_RING_SAMPLE_S (10); alone, it starts no other server
+ *   voice         not in the default list (about a minute): issue 29, lobby calls on loopback (bench/src/voice-phase.ts,
+ *                 output key `voice`): mouth-to-ear latency p50/p99 (tone onset at A's virtual input to onset at B's
+ *                 virtual output; targets 60 and 120 ms), a call of 25 with one speaking (frames played, concealed),
+ *                 CPU per relayed stream (emulator) and per participant (SDK), target 2 % of a core each.
+ *                 BENCH_VOICE_TRIALS (30)  BENCH_VOICE_GAP_MS (600)  BENCH_VOICE_MEMBERS (25)  BENCH_VOICE_TALK_S (5); alone, it starts no other server
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -98,6 +103,7 @@ import {
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { lobbyFanoutPhase } from './lobby-phase.js';
 import { socialLoadPhase } from './social-load/social-load-phase.js';
+import { voicePhase } from './voice-phase.js';
 import { ONE_PROCESS_MANY_GAMES, runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
@@ -161,7 +167,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load', 'voice'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -623,6 +629,21 @@ async function runSocialLoad(ctx: PlatformBenchContext, errors: string[]): Promi
   }
 }
 
+/** The voice phase, its failure (or a missed target) recorded in `errors`. */
+async function runVoice(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    const result = await voicePhase(ctx);
+    const pass = result.pass as Record<string, boolean>;
+    for (const [target, met] of Object.entries(pass)) if (!met) errors.push(`voice: target ${target} missed (see voice.targets)`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`voice: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The fuzz phase, its failure (or a finding) recorded in `errors`. */
 async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -655,12 +676,13 @@ async function standaloneOnly(): Promise<number> {
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
   const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
   const socialLoad = PHASES.has('social-load') ? await runSocialLoad(ctx, errors) : undefined;
+  const voice = PHASES.has('voice') ? await runVoice(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : PHASES.has('voice') ? 'companion-voice' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -674,6 +696,7 @@ async function standaloneOnly(): Promise<number> {
     fuzz,
     inspectorRing,
     socialLoad,
+    voice,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,
