@@ -175,3 +175,28 @@ describe('issue 29 §1 audio: the voice server relays a participant audio to the
     bob.ws.close();
   });
 });
+
+describe('issue 29 §1 QA: the simulated friend joins a lobby call and plays a tone', () => {
+  it('a member of the lobby only; its 20 ms packets and speaking reach the other participant', async () => {
+    const t = await setUpTenants();
+    const { shared } = await lobbiesOfA(t);
+    const tone = (as: string) => api<{ code?: number }>(t.platform, 'POST', '/_emulator/simulate/friend/call/tone', { admin: true, body: { as, lobby_id: shared, duration_ms: 200 } });
+    expect((await tone('carol')).body.code).toBe(50001);
+    expect((await api(t.platform, 'PUT', `/api/v10/lobbies/${shared}/members/${t.ids.carol}`, { token: t.botA, body: {} })).status).toBe(200);
+    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
+    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
+    await bob.ready();
+    expect((await tone('carol')).status).toBe(202);
+    await bob.until('the participant', () => bob.messages.find((m) => m.op === 'participant' && m.participant.user_id === t.ids.carol));
+    await bob.until('speaking', () => bob.messages.find((m) => m.op === 'speaking' && m.user_id === t.ids.carol && m.speaking));
+    await bob.until('ten packets', () => (bob.packets.length >= 10 ? true : undefined));
+    const packet = decodeAudioPacket(bob.packets[0] as Buffer);
+    expect(packet?.payload.byteLength).toBe(1920);
+    await bob.until('speaking stops', () => bob.messages.find((m) => m.op === 'speaking' && m.user_id === t.ids.carol && !m.speaking));
+    // In-process, for scenario steps: the friend mutes and leaves.
+    t.platform.friendCall.setVoiceState(t.ids.carol, shared, { selfMute: true });
+    t.platform.friendCall.leave(t.ids.carol, shared);
+    await bob.until('carol left', () => bob.messages.find((m) => m.op === 'left' && m.user_id === t.ids.carol));
+    bob.ws.close();
+  });
+});
