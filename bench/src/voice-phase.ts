@@ -7,8 +7,8 @@
  * - latency: two participants; BENCH_VOICE_TRIALS (30) times, a 200 ms 440 Hz tone is written
  *   into A's virtual input while the call is quiet, and the time to the first frame of B's
  *   virtual output with sound is taken (mouth to ear: the wait for A's 20 ms frame, the relay,
- *   B's jitter buffer and playout tick). Trials BENCH_VOICE_GAP_MS (600) apart, so the VAD
- *   hangover ends and B's buffer goes quiet between them.
+ *   B's jitter buffer and playout tick). Trials BENCH_VOICE_GAP_MS (600) plus a random 0-20 ms
+ *   apart, so the VAD hangover ends, B's buffer goes quiet, and the onset falls anywhere in a frame.
  * - fan-out: a call of BENCH_VOICE_MEMBERS (25); one member speaks for BENCH_VOICE_TALK_S (5) s;
  *   frames received per listener against those sent, concealed ones, and CPU: the emulator's
  *   per relayed stream, the bench process's per participant (the SDK side of all 25).
@@ -91,13 +91,14 @@ async function latency(emulator: Emulator, a: Member, b: Member): Promise<Record
     const at = await heard;
     if (at === undefined) missed += 1;
     else samples.push(at - t0);
-    await sleep(VOICE_CONFIG.gapMs);
+    // A random part of a frame more: the onset lands anywhere in A's 20 ms frame, as a voice does.
+    await sleep(VOICE_CONFIG.gapMs + Math.random() * 20);
   }
   off();
   const stats = Object.values(callB.receiveStats())[0];
   await a.voice.endCalls();
   await b.voice.endCalls();
-  return { mouthToEar: summarizeMs(samples), missed, receiver: stats };
+  return { mouthToEar: summarizeMs(samples), trialsMs: samples.map(round2), missed, receiver: stats };
 }
 
 /** One member speaks to the other members of a big call. */

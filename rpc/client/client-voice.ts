@@ -165,7 +165,7 @@ export class ClientVoice {
     const calls = [...this.calls.values()];
     for (const call of calls) call.capture(calls.length === 1 ? frame : frame.slice(), nowMs);
     const bus = new Int32Array(VOICE_FRAME_SAMPLES);
-    for (const call of calls) call.playout(bus);
+    for (const call of calls) call.playout(bus, nowMs);
     this.output.play(fromBus(bus, this.outputVolume / 100));
   }
 

@@ -276,9 +276,9 @@ export class Call {
   }
 
   /** Adds this call's participants' frames (after the received-audio callback and their volume) into the mix bus. */
-  playout(bus: Int32Array): void {
+  playout(bus: Int32Array, nowMs: number): void {
     for (const [userId, remote] of this.remotes) {
-      const played = remote.buffer.pop();
+      const played = remote.buffer.pop(nowMs);
       if (played.kind === 'silence' || this.selfDeaf || remote.localMute) continue;
       const samples = remote.volume === 100 ? played.samples : scaled(played.samples, remote.volume / 100);
       let muted = false;

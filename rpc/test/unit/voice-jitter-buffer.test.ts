@@ -67,3 +67,25 @@ describe('issue 29 §2 speaking: voice activity detection and push to talk decid
     expect(sent(new Int16Array(960), 130)).toBe(false);
   });
 });
+
+describe('issue 29 §1 audio: a frame a little late on a quiet loopback', () => {
+  it('is stretched for rather than dropped, and the next talk spurt waits for one frame more', () => {
+    const buffer = new JitterBuffer(20, 48_000);
+    buffer.push(0, 0, frame(1000), 0);
+    expect(kinds(buffer, 2)).toEqual(['audio:1000', 'concealed:500']);
+    buffer.push(1, 960, frame(2000), 22);
+    expect(kinds(buffer, 1)).toEqual(['audio:2000']);
+    expect(buffer.stats).toMatchObject({ late: 0, lost: 0, underruns: 1 });
+    expect(buffer.target).toBe(2);
+  });
+});
+
+describe('issue 29 §1 audio: the end of a talk spurt', () => {
+  it('is not an underrun: the next spurt starts at the same depth', () => {
+    const buffer = new JitterBuffer(20, 48_000);
+    buffer.push(0, 0, frame(1000), 0);
+    expect(kinds(buffer, 4)).toEqual(['audio:1000', 'concealed:500', 'concealed:250', 'silence']);
+    expect(buffer.stats.underruns).toBe(0);
+    expect(buffer.target).toBe(1);
+  });
+});
