@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallStatus, type Call, type Client } from '../../../rpc/client/index.js';
+import { CallError, CallStatus, type Call, type Client } from '../../../rpc/client/index.js';
 import { connectedCall, goertzel, peak, ReceivedAudio, speak, zeroCrossingHz } from './support/audio-probe.js';
 import { SdkPlayers } from './support/sdk-players.js';
 import { eventually } from './support/world.js';
@@ -127,7 +127,7 @@ describe('issue 29 §2 calls: two SDK games in one lobby call on two hosts hear 
 
 describe('issue 29 §2 reconnect: a network loss reconnects the call', () => {
   it('the voice connection drops: status Reconnecting then Connected, and audio flows again', async () => {
-    const { players, alice, bob, ids } = await threeSeats();
+    const { players, alice, bob, carol, ids } = await threeSeats();
     const lobbyId = alice.call.getChannelId();
     const platform = players.world.platform;
     const dropped = await fetch(`${platform.url}/_emulator/calls/${lobbyId}/participants/${ids.alice}/drop`, { method: 'POST', headers: { Authorization: `Admin ${platform.adminToken}` } });
@@ -138,5 +138,13 @@ describe('issue 29 §2 reconnect: a network loss reconnects the call', () => {
     await speak(alice.game, 400);
     await eventually(() => bob.received.loudFrames(ids.alice, before) >= 15, "alice's tone after the reconnect", 10_000);
     expect(bob.call.getParticipants()).toContain(ids.alice);
+
+    // Carol, in another lobby of the same game, cannot start a call in alice's lobby.
+    const errors: number[] = [];
+    const refused = carol.game.startCall(lobbyId);
+    refused?.setStatusChangedCallback((_status, error) => errors.push(error));
+    expect(await refused?.waitConnected(10_000)).toBe(false);
+    expect(refused?.getStatus()).toBe(CallStatus.Disconnected);
+    expect(errors).toEqual([CallError.Forbidden]);
   }, 90_000);
 });
