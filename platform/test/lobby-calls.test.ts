@@ -176,6 +176,34 @@ describe('issue 29 §1 audio: the voice server relays a participant audio to the
   });
 });
 
+describe('issue 29 §1 audio: bad input to the voice server', () => {
+  it('audio before identify, an unknown message and an oversized frame close that connection only; the call goes on', async () => {
+    const t = await setUpTenants();
+    const { shared } = await lobbiesOfA(t);
+    const a = (await join(t, 'alice', t.appA, shared)).body.voice;
+    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
+    const alice = await VoiceTestSocket.open(a.endpoint, a.token);
+    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
+    await alice.ready();
+    await bob.ready();
+    const raw = async (send: (ws: WebSocket) => void): Promise<number> => {
+      const ws = new WebSocket(a.endpoint);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      send(ws);
+      return closed;
+    };
+    expect(await raw((ws) => ws.send(encodeAudioPacket({ ssrc: 1, sequence: 0, timestamp: 0, payload: new Uint8Array(4) })))).toBe(VoiceClose.NotAuthenticated);
+    expect(await raw((ws) => ws.send('{"op":"dance"}'))).toBe(VoiceClose.DecodeError);
+    expect(await raw((ws) => ws.send('not json'))).toBe(VoiceClose.DecodeError);
+    expect(await raw((ws) => ws.send(new Uint8Array(100_000)))).toBe(1009);
+    alice.send(1, 5);
+    expect(decodeAudioPacket(await bob.until('the packet', () => bob.packets[0]))?.sequence).toBe(1);
+    alice.ws.close();
+    bob.ws.close();
+  });
+});
+
 describe('issue 29 §1 QA: the simulated friend joins a lobby call and plays a tone', () => {
   it('a member of the lobby only; its 20 ms packets and speaking reach the other participant', async () => {
     const t = await setUpTenants();

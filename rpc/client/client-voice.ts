@@ -125,9 +125,19 @@ export class ClientVoice {
     this.inputDetected = true;
   }
 
-  /** Ends every call and stops the clock (the Client's disconnect). */
+  /**
+   * Ends every call and stops the clock (the Client's disconnect): waits at most a second for
+   * the platform to hear of the leaves (an unreachable platform must not hold the disconnect; the
+   * voice server takes a participant whose connection closed out of the call after its grace).
+   */
   async close(): Promise<void> {
-    await this.endCalls();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1000);
+      timer.unref();
+    });
+    await Promise.race([this.endCalls(), bound]);
+    clearTimeout(timer);
     this.clock.stop();
   }
 

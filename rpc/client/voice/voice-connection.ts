@@ -27,6 +27,8 @@ export interface VoiceConnectionHandlers {
 
 /** How long the SDK tries to reconnect a dropped voice connection before giving up (below the server's 20 s grace). */
 const RECONNECT_FOR_MS = 15_000;
+/** About a second of raw PCM packets. */
+const MAX_BUFFERED_AUDIO_BYTES = 100_000;
 const BACKOFF = { initialMs: 100, maxMs: 2_000, jitter: 0.25 } as const;
 /** Codes after which reconnecting is pointless: the token names no participant any more. */
 const FATAL_CODES: ReadonlySet<number> = new Set([VoiceClose.AuthenticationFailed, VoiceClose.SessionNoLongerValid, VoiceClose.Replaced, VoiceClose.DecodeError]);
@@ -68,9 +70,10 @@ export class VoiceConnection {
     this.droppedAt = undefined;
   }
 
+  /** Sends a packet; drops it while the socket is more than a second of audio behind (as a congested UDP path would). */
   sendAudio(packet: Uint8Array): void {
     const ws = this.ws;
-    if (ws !== undefined && ws.readyState === ws.OPEN) ws.send(packet, { binary: true });
+    if (ws !== undefined && ws.readyState === ws.OPEN && ws.bufferedAmount <= MAX_BUFFERED_AUDIO_BYTES) ws.send(packet, { binary: true });
   }
 
   sendSpeaking(speaking: boolean): void {
