@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallError, CallStatus, type Call, type Client } from '../../../rpc/client/index.js';
+import { AudioModeType, CallError, CallStatus, type Call, type Client } from '../../../rpc/client/index.js';
 import { connectedCall, goertzel, peak, ReceivedAudio, speak, zeroCrossingHz } from './support/audio-probe.js';
 import { SdkPlayers } from './support/sdk-players.js';
 import { eventually } from './support/world.js';
@@ -86,16 +86,17 @@ describe('issue 29 §2 calls: two SDK games in one lobby call on two hosts hear 
     // Unmuted, at full volume: the reference loudness.
     await speak(alice.game, 400);
     await eventually(() => bob.received.loudFrames(ids.alice, beforeMuted) >= 15, 'the unmuted tone');
-    const loudFull = peak(bob.received.samples(ids.alice, beforeMuted));
-    // 20 frames of the unmuted tone (and at most 2 concealed after it): none of the 20 muted ones came.
-    expect(bob.received.loudFrames(ids.alice, beforeMuted)).toBeLessThanOrEqual(22);
+    const loudFull = bob.received.medianPeak(ids.alice, beforeMuted);
+    // 20 frames of the unmuted tone (and a few concealed ones: the spurt's end, a late frame's
+    // stretch on a busy machine): not the 20 more the muted tone would have made.
+    expect(bob.received.loudFrames(ids.alice, beforeMuted)).toBeLessThanOrEqual(30);
 
     // Half volume for alice on bob's side.
     bob.call.setParticipantVolume(ids.alice, 50);
     const beforeHalf = bob.received.count(ids.alice);
     await speak(alice.game, 400);
     await eventually(() => bob.received.loudFrames(ids.alice, beforeHalf) >= 15, 'the half-volume tone');
-    const loudHalf = peak(bob.received.samples(ids.alice, beforeHalf));
+    const loudHalf = bob.received.medianPeak(ids.alice, beforeHalf);
     expect(loudHalf / loudFull).toBeGreaterThan(0.45);
     expect(loudHalf / loudFull).toBeLessThan(0.55);
     bob.call.setParticipantVolume(ids.alice, 100);
@@ -146,5 +147,56 @@ describe('issue 29 §2 reconnect: a network loss reconnects the call', () => {
     expect(await refused?.waitConnected(10_000)).toBe(false);
     expect(refused?.getStatus()).toBe(CallStatus.Disconnected);
     expect(errors).toEqual([CallError.Forbidden]);
+  }, 90_000);
+});
+
+describe('issue 29 §2 audio devices: push to talk, input volume, mute all, the no-input callback, the device list', () => {
+  it('what the player says goes out only as these settings allow', async () => {
+    const players = await SdkPlayers.start(['alice', 'bob']);
+    table = players;
+    const alice = await seat(players, 'alice', 'squad-devices');
+    const bob = await seat(players, 'bob', 'squad-devices');
+    const ids = { alice: players.userId('alice'), bob: players.userId('bob') };
+    await eventually(() => alice.call.getParticipants().includes(ids.bob), 'alice to see bob');
+
+    const devices = await alice.game.getInputDevices();
+    expect(devices).toEqual([{ id: 'companion-virtual-input', name: 'Companion virtual input', isDefault: true }]);
+    expect((await alice.game.setInputDevice('usb-headset')).error).toContain('no input device');
+    expect((await alice.game.setOutputDevice((await alice.game.getCurrentOutputDevice()).id)).successful).toBe(true);
+
+    // Nothing written for a second: the no-input callback says so; a tone: input again.
+    const inputDetected: boolean[] = [];
+    alice.game.setNoAudioInputCallback((detected) => inputDetected.push(detected));
+    await eventually(() => inputDetected.includes(false), 'the no-input callback', 5000);
+
+    // Push to talk: the tone is not sent until the key is down.
+    alice.call.setAudioMode(AudioModeType.PTT);
+    expect(alice.call.getAudioMode()).toBe(AudioModeType.PTT);
+    const beforePtt = bob.received.count(ids.alice);
+    await speak(alice.game, 300);
+    expect(inputDetected.at(-1)).toBe(true);
+    alice.call.setPTTActive(true);
+    await speak(alice.game, 400);
+    alice.call.setPTTActive(false);
+    await eventually(() => bob.received.loudFrames(ids.alice, beforePtt) >= 20, 'the push-to-talk tone');
+    // Only the 400 ms with the key down came (20 frames and a few concealed), not the 15 frames before.
+    expect(bob.received.loudFrames(ids.alice, beforePtt)).toBeLessThanOrEqual(30);
+    const full = bob.received.medianPeak(ids.alice, beforePtt);
+
+    // Back to voice activity; the input volume at half halves what bob hears.
+    alice.call.setAudioMode(AudioModeType.VAD);
+    alice.game.setInputVolume(50);
+    const beforeHalf = bob.received.count(ids.alice);
+    await speak(alice.game, 400);
+    await eventually(() => bob.received.loudFrames(ids.alice, beforeHalf) >= 15, 'the half-input tone');
+    const half = bob.received.medianPeak(ids.alice, beforeHalf);
+    expect(half / full).toBeGreaterThan(0.45);
+    expect(half / full).toBeLessThan(0.55);
+
+    // Mute all: every call of the game, and bob sees it.
+    alice.game.setSelfMuteAll(true);
+    expect(alice.game.getSelfMuteAll()).toBe(true);
+    expect(alice.call.getSelfMute()).toBe(true);
+    await eventually(() => bob.call.getVoiceStateHandle(ids.alice)?.selfMute() === true, "bob to see alice's mute all");
   }, 90_000);
 });

@@ -58,6 +58,12 @@ export class ReceivedAudio {
     return out;
   }
 
+  /** The median of the loud frames' peaks from `from` on (concealed frames, quieter, and a stray frame do not move it). */
+  medianPeak(userId: string, from = 0): number {
+    const peaks = (this.frames.get(userId) ?? []).slice(from).map(peak).filter((p) => p > 100).sort((a, b) => a - b);
+    return peaks[Math.floor(peaks.length / 2)] ?? 0;
+  }
+
   /** Frames that carried sound (not silence), from `from` on. */
   loudFrames(userId: string, from = 0): number {
     return (this.frames.get(userId) ?? []).slice(from).filter((frame) => peak(frame) > 100).length;
