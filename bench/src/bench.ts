@@ -75,6 +75,11 @@
  *                 (first and steady state) and the detections each finds. arRPC from BENCH_ARRPC (only its src/process/)
  *                 BENCH_DETECTION_SEED (30)  BENCH_DETECTION_PROCESSES (500)  BENCH_DETECTION_GAMES (20)
  *                 BENCH_DETECTION_SCANS (10)  BENCH_DETECTION_PAUSE_MS (200)  BENCH_DETECTION_ROUNDS (1)
+ *   voice         not in the default list (about a minute): issue 29, lobby calls on loopback (bench/src/voice-phase.ts,
+ *                 output key `voice`): mouth-to-ear latency p50/p99 (tone onset at A's virtual input to onset at B's
+ *                 virtual output; targets 60 and 120 ms), a call of 25 with one speaking (frames played, concealed),
+ *                 CPU per relayed stream (emulator) and per participant (SDK), target 2 % of a core each.
+ *                 BENCH_VOICE_TRIALS (30)  BENCH_VOICE_GAP_MS (600)  BENCH_VOICE_MEMBERS (25)  BENCH_VOICE_TALK_S (5); alone, it starts no other server
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -104,6 +109,7 @@ import {
 import { childPids, clockTicks, cpuSample, machineSample, memorySample, round2, type MemorySample } from './proc.js';
 import { lobbyFanoutPhase } from './lobby-phase.js';
 import { socialLoadPhase } from './social-load/social-load-phase.js';
+import { voicePhase } from './voice-phase.js';
 import { ONE_PROCESS_MANY_GAMES, runPlatformPhases, startExternalPlatformHost, type PlatformBenchContext } from './platform-phases.js';
 import { killAllNow, startServer, type ServerProcess, type StopResult } from './servers.js';
 import { runUiPhases, UI_PHASES } from './ui-phases.js';
@@ -168,7 +174,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load', 'detection'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load', 'detection', 'voice'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -651,6 +657,21 @@ async function runSocialLoad(ctx: PlatformBenchContext, errors: string[]): Promi
   }
 }
 
+/** The voice phase, its failure (or a missed target) recorded in `errors`. */
+async function runVoice(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    const result = await voicePhase(ctx);
+    const pass = result.pass as Record<string, boolean>;
+    for (const [target, met] of Object.entries(pass)) if (!met) errors.push(`voice: target ${target} missed (see voice.targets)`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`voice: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The fuzz phase, its failure (or a finding) recorded in `errors`. */
 async function runFuzzPhase(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -684,12 +705,13 @@ async function standaloneOnly(): Promise<number> {
   const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
   const socialLoad = PHASES.has('social-load') ? await runSocialLoad(ctx, errors) : undefined;
   const detection = PHASES.has('detection') ? await runDetection(ctx, errors) : undefined;
+  const voice = PHASES.has('voice') ? await runVoice(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : PHASES.has('detection') ? 'companion-detection' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : PHASES.has('detection') ? 'companion-detection' : PHASES.has('voice') ? 'companion-voice' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -704,6 +726,7 @@ async function standaloneOnly(): Promise<number> {
     inspectorRing,
     socialLoad,
     detection,
+    voice,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,

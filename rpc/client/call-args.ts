@@ -80,6 +80,7 @@ export const CLIENT_CALL_RULES: Readonly<Record<string, CallRule>> = {
   createOrJoinLobby: { args: [secret], answer: withNull('lobbyId') },
   createOrJoinLobbyWithMetadata: { args: [secret, metadata('lobbyMetadata'), metadata('memberMetadata')], answer: withNull('lobbyId') },
   leaveLobby: { args: [id('lobbyId')], answer: plain },
+  endCall: { args: [id('lobbyId')], answer: plain },
   linkChannelToLobby: { args: [id('lobbyId'), id('channelId')], answer: plain },
   unlinkChannelFromLobby: { args: [id('lobbyId')], answer: plain },
   refreshLobby: { args: [id('lobbyId')], answer: withNull('lobby'), noCallback: true },

@@ -44,6 +44,10 @@ import { requireMetadata } from './dm-api.js';
 import { MergeGate } from './merge-gate.js';
 import { lobbyGuildInvite } from './lobby-guild-invite.js';
 import { sdkVersion } from './sdk-version.js';
+import { ClientVoice, type NoAudioInputCallback } from './client-voice.js';
+import type { Call } from './voice/call.js';
+import type { UserAudioCapturedCallback, UserAudioReceivedCallback, VoiceParticipantChangedCallback } from './voice/call-types.js';
+import type { AudioDevice, VirtualInputDevice, VirtualOutputDevice } from './voice/virtual-devices.js';
 
 export type { ConnectionStatus, TokenInvalidated } from './connection/sdk-connection.js';
 export type { ReadyData } from './connection/rpc-socket.js';
@@ -265,11 +269,14 @@ export class Client {
     openedDms: () => this.dms.opened(),
   });
   private showingChat = false;
+  /** Lobby calls, the player's mute/deafen across them and the virtual audio devices (client-voice.ts). */
+  private readonly voice: ClientVoice;
   private showingChatFollowed = false;
 
   constructor(private readonly options: ClientOptions = {}) {
     this.logging = new ClientLogging(options.logger);
     this.logger = this.logging.logger;
+    this.voice = new ClientVoice(() => ({ platformBase: this.platformBase(), token: this.gameToken ?? '', timeoutMs: this.httpTimeoutMs }), this.logger);
     this.platform = new PlatformSession({
       platformBase: () => this.platformBase(),
       token: () => this.gameToken,
@@ -379,6 +386,7 @@ export class Client {
   async disconnect(): Promise<void> {
     for (const flow of this.browserFlows) flow.abort();
     this.mergeGate.completed(false);
+    await this.voice.close();
     this.platform.stop();
     this.tokenExpiry.stop();
     await this.connection.disconnect();
@@ -1628,6 +1636,179 @@ export class Client {
     } catch (error) {
       this.logger.error('a callback threw', { evt, error });
     }
+  }
+
+  // ---- voice: calls in lobbies (issue 29 §2; docs/sdk.md "Voice")
+
+  /**
+   * Client::StartCall: joins (or starts) the call of a lobby the player is a member of, through
+   * the game's own platform session (after updateToken). Answers the Call at once (status
+   * Joining); follow it with its status callback or `waitConnected()`. The lobby's call already
+   * started answers that one. undefined for a lobby id that is not one.
+   */
+  startCall(lobbyId: string): Call | undefined {
+    return this.startCallWithAudioCallbacks(lobbyId, undefined, undefined);
+  }
+
+  /** Client::StartCallWithAudioCallbacks: StartCall, with the received-audio callback (per participant, can mute) and the captured-audio callback. */
+  startCallWithAudioCallbacks(lobbyId: string, receivedCb: UserAudioReceivedCallback | undefined, capturedCb: UserAudioCapturedCallback | undefined): Call | undefined {
+    if (typeof lobbyId !== 'string' || !/^\d{1,20}$/.test(lobbyId)) {
+      this.logger.warning('startCall: lobbyId must be a snowflake id string');
+      return undefined;
+    }
+    return this.voice.startCall(lobbyId, receivedCb, capturedCb);
+  }
+
+  /** Client::EndCall: leaves the lobby's call. */
+  async endCall(lobbyId: string, callback?: ResultCallback): Promise<ClientResult> {
+    const result = await this.voice.endCall(lobbyId);
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::EndCalls: leaves every call. */
+  async endCalls(callback?: ResultCallback): Promise<ClientResult> {
+    const result = await this.voice.endCalls();
+    callback?.(result);
+    return result;
+  }
+
+  /** Client::GetCall: the player's call in the lobby, if any. */
+  getCall(lobbyId: string): Call | undefined {
+    return this.voice.getCall(lobbyId);
+  }
+
+  /** Client::GetCalls. */
+  getCalls(): Call[] {
+    return this.voice.getCalls();
+  }
+
+  /** Client::SetVoiceParticipantChangedCallback: `(lobbyId, memberId, added)` for every call of the game. */
+  setVoiceParticipantChangedCallback(callback: VoiceParticipantChangedCallback | undefined): void {
+    this.voice.setVoiceParticipantChangedCallback(callback);
+  }
+
+  getSelfMuteAll(): boolean {
+    return this.voice.getSelfMuteAll();
+  }
+
+  /** Client::SetSelfMuteAll: mutes the player in every call, and in calls started later. */
+  setSelfMuteAll(mute: boolean): void {
+    this.voice.setSelfMuteAll(mute);
+  }
+
+  getSelfDeafAll(): boolean {
+    return this.voice.getSelfDeafAll();
+  }
+
+  /** Client::SetSelfDeafAll: deafens the player in every call, and in calls started later. */
+  setSelfDeafAll(deaf: boolean): void {
+    this.voice.setSelfDeafAll(deaf);
+  }
+
+  /** Client::SetSpeakerMode (mobile loudspeaker): kept, with no effect on the virtual output. */
+  setSpeakerMode(speakerMode: boolean): void {
+    this.voice.speakerMode = speakerMode;
+  }
+
+  /** Client::AddVoiceLogCallback: the voice engine's lines (call status, connection drops) of `minSeverity` or more. */
+  addVoiceLogCallback(callback: LogCallback, minSeverity: LogSeverity): void {
+    this.voice.addVoiceLogCallback(callback, minSeverity);
+  }
+
+  /** Client::GetInputDevices: the virtual input (ours: a Node game has no sound card). */
+  async getInputDevices(callback?: (devices: AudioDevice[]) => void): Promise<AudioDevice[]> {
+    const devices = this.voice.inputDevices();
+    callback?.(devices);
+    return devices;
+  }
+
+  /** Client::GetOutputDevices: the virtual output. */
+  async getOutputDevices(callback?: (devices: AudioDevice[]) => void): Promise<AudioDevice[]> {
+    const devices = this.voice.outputDevices();
+    callback?.(devices);
+    return devices;
+  }
+
+  async getCurrentInputDevice(callback?: (device: AudioDevice) => void): Promise<AudioDevice> {
+    const device = this.voice.input.device;
+    callback?.(device);
+    return device;
+  }
+
+  async getCurrentOutputDevice(callback?: (device: AudioDevice) => void): Promise<AudioDevice> {
+    const device = this.voice.output.device;
+    callback?.(device);
+    return device;
+  }
+
+  /** Client::SetInputDevice: only the virtual input exists; another id is a ValidationError. */
+  async setInputDevice(deviceId: string, callback?: ResultCallback): Promise<ClientResult> {
+    const result = deviceId === this.voice.input.device.id ? ClientResult.ok() : ClientResult.validation(`setInputDevice: no input device ${String(deviceId)}`);
+    callback?.(result);
+    return result;
+  }
+
+  async setOutputDevice(deviceId: string, callback?: ResultCallback): Promise<ClientResult> {
+    const result = deviceId === this.voice.output.device.id ? ClientResult.ok() : ClientResult.validation(`setOutputDevice: no output device ${String(deviceId)}`);
+    callback?.(result);
+    return result;
+  }
+
+  getInputVolume(): number {
+    return this.voice.inputVolume;
+  }
+
+  /** Client::SetInputVolume: 0 to 100, scales what the input captures. */
+  setInputVolume(inputVolume: number): void {
+    if (!Number.isFinite(inputVolume) || inputVolume < 0 || inputVolume > 100) throw new RangeError('inputVolume must be between 0 and 100');
+    this.voice.inputVolume = inputVolume;
+  }
+
+  getOutputVolume(): number {
+    return this.voice.outputVolume;
+  }
+
+  /** Client::SetOutputVolume: 0 to 200, scales what the output plays. */
+  setOutputVolume(outputVolume: number): void {
+    if (!Number.isFinite(outputVolume) || outputVolume < 0 || outputVolume > 200) throw new RangeError('outputVolume must be between 0 and 200');
+    this.voice.outputVolume = outputVolume;
+  }
+
+  /** Client::SetNoAudioInputCallback: `(inputDetected)` when the input goes quiet for a second, and when it is heard again. */
+  setNoAudioInputCallback(callback: NoAudioInputCallback | undefined): void {
+    this.voice.setNoAudioInputCallback(callback);
+  }
+
+  /** Client::SetNoAudioInputThreshold: the level (dBFS, -100 to 0) below which the input counts as quiet (default -100: digital silence). */
+  setNoAudioInputThreshold(dBFSThreshold: number): void {
+    if (!Number.isFinite(dBFSThreshold) || dBFSThreshold < -100 || dBFSThreshold > 0) throw new RangeError('dBFSThreshold must be between -100 and 0');
+    this.voice.noAudioInputThresholdDb = dBFSThreshold;
+  }
+
+  /** Client::SetEchoCancellation: kept (the virtual devices have no echo to cancel). */
+  setEchoCancellation(on: boolean): void {
+    this.voice.echoCancellation = on;
+  }
+
+  /** Client::SetNoiseSuppression: kept (the virtual input is what the game wrote). */
+  setNoiseSuppression(on: boolean): void {
+    this.voice.noiseSuppression = on;
+  }
+
+  /** Client::SetAutomaticGainControl: kept (the input volume is applied as set). */
+  setAutomaticGainControl(on: boolean): void {
+    this.voice.automaticGainControl = on;
+  }
+
+  /** **(ours)** The virtual microphone: write PCM, a tone or a WAV file into it. */
+  getVirtualInputDevice(): VirtualInputDevice {
+    return this.voice.input;
+  }
+
+  /** **(ours)** The virtual speakers: read what the calls played, or listen to each frame. */
+  getVirtualOutputDevice(): VirtualOutputDevice {
+    return this.voice.output;
   }
 
   private toInvite(payload: Record<string, unknown>, isValid: boolean): ActivityInvite | null {

@@ -121,3 +121,22 @@ export { ChannelType, type GuildChannel, type GuildMinimal, type LinkedLobby } f
 // Issue 28 §1: channels, DM summaries and the log's destinations.
 export type { ChannelHandle, UserMessageSummary } from './client-messages-extra.js';
 export type { LogCallback, LogSeverity } from './client-logging.js';
+
+// Issue 29 §2: lobby calls and the virtual audio devices.
+export { Call } from './voice/call.js';
+export {
+  AudioModeType,
+  CallError,
+  CallStatus,
+  type CallParticipantChangedCallback,
+  type CallSpeakingChangedCallback,
+  type CallStatusChangedCallback,
+  type CallVoiceStateChangedCallback,
+  type UserAudioCapturedCallback,
+  type UserAudioReceivedCallback,
+  type VoiceParticipantChangedCallback,
+  type VoiceStateHandle,
+} from './voice/call-types.js';
+export { VirtualInputDevice, VirtualOutputDevice, type AudioDevice, type OutputListener } from './voice/virtual-devices.js';
+export type { NoAudioInputCallback } from './client-voice.js';
+export { ToneSource } from '../../common/src/voice/tone.js';

@@ -6,6 +6,7 @@ import type { Store } from '../state/store.js';
 import type { PlatformLimits } from '../support/limits.js';
 import type { PlatformLogger } from '../support/logger.js';
 import { releaseDataDir, removeRuntimeFile, writeRuntimeFile } from '../support/runtime-file.js';
+import type { FriendCall } from '../simulation/friend-call.js';
 import type { WebhookSleep } from '../webhooks/deliverer.js';
 import type { PlatformUser, PresenceUpdateEvent } from '../wire/index.js';
 import type { ServerCredentials } from '../tls/certificate-store.js';
@@ -28,6 +29,8 @@ export interface PlatformServer {
   readonly tls?: PlatformTlsListener;
   /** Users, friends, apps, gateway control: the admin API in-process. */
   readonly admin: PlatformAdmin;
+  /** The simulated friend in lobby calls: join a call, play a tone, mute, leave (in-process). */
+  readonly friendCall: FriendCall;
   users(): PlatformUser[];
   /** A user by username. */
   user(username: string): PlatformUser | undefined;
@@ -91,7 +94,7 @@ interface Running {
 
 /** Opens the TLS listener beside the plain one (same handler, same gateway); on failure closes it. */
 async function goLiveTls(services: PlatformServices, o: AssembleOptions, tls: AssembleTls, addresses: PlatformAddresses): Promise<Running['tls']> {
-  const server = createPlatformHttpsServer(services.requestHandler(), services.gateway, tls.credentials);
+  const server = createPlatformHttpsServer(services.requestHandler(), services.gateway, tls.credentials, [services.voiceServer]);
   const port = await listen(server, o.host, tls.port);
   const url = `https://${o.host}:${port}`;
   addresses.tlsGatewayUrl = `wss://${o.host}:${port}${GATEWAY_PATH}`;
@@ -135,7 +138,11 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
     (closing ??= (async () => {
       // Both listeners' WebSockets are the one gateway's: it closes them once, for both.
       let gatewayClosed: Promise<void> | undefined;
-      const drain = (): Promise<void> => (gatewayClosed ??= services.gateway.close());
+      const drain = (): Promise<void> =>
+        (gatewayClosed ??= (async () => {
+          services.voiceServer.close();
+          await services.gateway.close();
+        })());
       if (running.tls !== undefined) await closeServer(running.tls.server, { drain });
       await closeServer(server, { drain });
       await services.webhooks.close();
@@ -161,6 +168,7 @@ function platformServer(running: Running, o: AssembleOptions): PlatformServer {
     limits: o.limits,
     ...(running.tls === undefined ? {} : { tls: running.tls.listener }),
     admin,
+    friendCall: services.friendCall,
     users: () => store.users(),
     user: (username) => admin.users().find((user) => user.username === username.toLowerCase()),
     loginToken: (username) => {
@@ -182,7 +190,7 @@ export async function assemble(store: Store, o: AssembleOptions): Promise<Platfo
   const addresses = new PlatformAddresses();
   const { limits, now, logger, strictApps, webhookSleep } = o;
   const services = new PlatformServices(store, { limits, now, logger, strictApps, adminToken, ...(webhookSleep !== undefined ? { webhookSleep } : {}) }, addresses);
-  const server = createPlatformHttpServer(services.requestHandler(), services.gateway);
+  const server = createPlatformHttpServer(services.requestHandler(), services.gateway, [services.voiceServer]);
   const running = await goLive(services, server, o, addresses, adminToken);
   services.apps.start();
   services.lobbySweeper.start();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { closeServer } from '../../../common/src/node/close-server.js';
 import { IdleConnectionChecks } from '../../../common/src/node/idle-connection-checks.js';
 import type { GatewayServer } from '../gateway/server.js';
@@ -11,19 +12,24 @@ const PORT_ATTEMPTS = 20;
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Another WebSocket endpoint on the same listener (the voice server): true when it took the upgrade. */
+export interface UpgradeTaker {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+}
+
 /** The HTTP server: `handler` for requests, the gateway for WebSocket upgrades (else 404). */
-export function createPlatformHttpServer(handler: Handler, gateway: GatewayServer): Server {
-  return withGateway(createServer(handler), gateway);
+export function createPlatformHttpServer(handler: Handler, gateway: GatewayServer, others: readonly UpgradeTaker[] = []): Server {
+  return withGateway(createServer(handler), gateway, others);
 }
 
 /** The same over TLS (https and wss), with the server certificate chain and its key (PEM). */
-export function createPlatformHttpsServer(handler: Handler, gateway: GatewayServer, credentials: { readonly certChainPem: string; readonly keyPem: string }): Server {
-  return withGateway(createTlsServer({ cert: credentials.certChainPem, key: credentials.keyPem }, handler), gateway);
+export function createPlatformHttpsServer(handler: Handler, gateway: GatewayServer, credentials: { readonly certChainPem: string; readonly keyPem: string }, others: readonly UpgradeTaker[] = []): Server {
+  return withGateway(createTlsServer({ cert: credentials.certChainPem, key: credentials.keyPem }, handler), gateway, others);
 }
 
-function withGateway(server: Server, gateway: GatewayServer): Server {
+function withGateway(server: Server, gateway: GatewayServer, others: readonly UpgradeTaker[]): Server {
   server.on('upgrade', (request, socket, head) => {
-    if (!gateway.handleUpgrade(request, socket, head)) {
+    if (!gateway.handleUpgrade(request, socket, head) && !others.some((taker) => taker.handleUpgrade(request, socket, head))) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     }
   });

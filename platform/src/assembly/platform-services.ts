@@ -42,6 +42,11 @@ import type { PlatformLogger } from '../support/logger.js';
 import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
 import { VoiceService } from '../voice/voice-service.js';
 import { voiceAdminRoutes, voiceRoutes } from '../http/api-voice-routes.js';
+import { CallService } from '../calls/call-service.js';
+import { VoiceServer } from '../calls/voice-server.js';
+import { FriendCall } from '../simulation/friend-call.js';
+import { callAdminRoutes, callRoutes } from '../http/api-call-routes.js';
+import { VOICE_PATH } from '../../../common/src/voice/voice-wire.js';
 
 export interface ServicesOptions {
   readonly limits: PlatformLimits;
@@ -94,6 +99,12 @@ export class PlatformServices {
   readonly policy: AccessPolicy;
   /** Voice channels of servers: voice states, call start times, channel status. */
   readonly voice: VoiceService;
+  /** Calls in lobbies: participants and their voice states. */
+  readonly calls: CallService;
+  /** The voice server of lobby calls (ours): relays audio between a call's participants. */
+  readonly voiceServer: VoiceServer;
+  /** The simulated friend in lobby calls (joins, plays a tone). */
+  readonly friendCall: FriendCall;
 
   constructor(
     readonly store: Store,
@@ -180,6 +191,9 @@ export class PlatformServices {
     this.bans = new Bans(store, this.oauth, this.identities, this.provisional, now, (userId) => this.gateway.endUser(userId), (userId) => this.lobbies.removeEverywhere(userId));
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.voice = new VoiceService({ store, dispatcher: this.sessions, now, logger });
+    this.calls = this.createCalls();
+    this.voiceServer = new VoiceServer(this.calls, logger);
+    this.friendCall = new FriendCall({ calls: this.calls, voice: this.voiceServer });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
   }
 
@@ -203,6 +217,26 @@ export class PlatformServices {
       webhook: (applicationId, type, data) => this.appEvent(applicationId, type, data),
       serverLobbiesPerApp: () => this.options.limits.serverLobbiesPerApp,
     });
+  }
+
+  /** Lobby calls: their voice states reach the lobby's members as the lobby's own events do; a member who leaves leaves the call. */
+  private createCalls(): CallService {
+    const { now, logger } = this.options;
+    const calls = new CallService({
+      lobbies: {
+        applicationOf: (lobbyId) => this.lobbies.applicationOf(lobbyId),
+        isMember: (lobbyId, userId) => this.lobbies.applicationOf(lobbyId) !== undefined && this.lobbies.isMember(lobbyId, userId),
+        memberIds: (lobbyId) => (this.lobbies.applicationOf(lobbyId) === undefined ? [] : this.lobbies.get(lobbyId, null).members.map((member) => member.id)),
+      },
+      dispatch: (userIds, event, data, applicationId) => {
+        const audience = this.policy.lobbyAudience(applicationId);
+        for (const userId of userIds) this.sessions.dispatchTo(userId, audience, event, data);
+      },
+      now,
+      logger,
+    });
+    this.lobbies.onMemberGone((lobbyId, userId) => calls.memberGone(lobbyId, userId));
+    return calls;
   }
 
   /** Provisional accounts: identities checked by OIDC, the test provider or a game's token; merges and unmerges tell the others. */
@@ -261,6 +295,7 @@ export class PlatformServices {
         ...apiRoutes({ store, policy: this.policy, presence, dispatcher: sessions, invites, gateway, limits, now, logger, adminToken, gatewayUrl: (secure) => addresses.gatewayFor(secure), resolveApp, apps: this.apps, lobbies: this.lobbies, lobbyInvites: this.lobbyInvites, relationships: this.relationships, appEvent: (id, type, data) => this.appEvent(id, type, data) }),
         ...oauthApiRoutes(oauthRouteDeps),
         ...voiceRoutes({ store, voice: this.voice }),
+        ...callRoutes({ calls: this.calls, voice: this.voiceServer, voiceEndpoint: () => `${addresses.gatewayUrl.replace(/\/gateway$/, '')}${VOICE_PATH}` }),
         ...partnerSdkRoutes({ provisional: this.provisional, childTokens: this.childTokens, book: this.identities, resolveApp, limits }),
       ],
       adminRoutes: [
@@ -268,6 +303,7 @@ export class PlatformServices {
         ...simulationRoutes(this.simulator, this.tokenFaults),
         ...lobbyAdminRoutes(this.lobbies),
         ...voiceAdminRoutes(this.voice),
+        ...callAdminRoutes({ calls: this.calls, voice: this.voiceServer, friend: this.friendCall, store }),
         ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
       ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],

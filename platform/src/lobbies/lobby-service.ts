@@ -88,6 +88,7 @@ export class LobbyService {
   /** Lobbies each application's server created (no secret) that exist now. */
   private readonly serverLobbies = new Map<string, number>();
   private readonly storedListeners: Array<() => void> = [];
+  private readonly goneListeners: Array<(lobbyId: string, userId: string | null) => void> = [];
 
   constructor(private readonly deps: LobbyServiceDeps) {}
 
@@ -99,6 +100,11 @@ export class LobbyService {
   /** Calls `listener` each time a lobby is made (the idle sweep's timer runs only while lobbies exist). */
   onStored(listener: () => void): void {
     this.storedListeners.push(listener);
+  }
+
+  /** Calls `listener` when a member leaves or is removed (`userId`), or the lobby is deleted (null): the lobby's call loses them. */
+  onMemberGone(listener: (lobbyId: string, userId: string | null) => void): void {
+    this.goneListeners.push(listener);
   }
 
   /** The SDK's CreateOrJoinLobby: the lobby of this secret for the app (joined), or a new one (created). */
@@ -533,6 +539,7 @@ export class LobbyService {
 
   private removeMember(lobby: LobbyState, userId: string): void {
     if (!lobby.members.delete(userId)) return;
+    for (const listener of this.goneListeners) listener(lobby.id, userId);
     this.deps.dispatch([userId], LobbyEvent.Delete, { id: lobby.id }, lobby.applicationId);
     this.tell(lobby, LobbyEvent.MemberRemove, { lobby_id: lobby.id, member: { id: userId } });
     this.refreshIdle(lobby);
@@ -541,6 +548,7 @@ export class LobbyService {
   private drop(lobby: LobbyState): void {
     this.tell(lobby, LobbyEvent.Delete, { id: lobby.id });
     this.lobbies.delete(lobby.id);
+    for (const listener of this.goneListeners) listener(lobby.id, null);
     if (lobby.secret === null) this.forgetServerLobby(lobby.applicationId);
     if (lobby.secret !== null && this.bySecret.get(`${lobby.applicationId}\u0000${lobby.secret}`) === lobby.id) this.bySecret.delete(`${lobby.applicationId}\u0000${lobby.secret}`);
   }
