@@ -196,6 +196,19 @@ if ((ARGS.fuzzFrames !== undefined || ARGS.fuzzSeed !== undefined) && !PHASES.ha
 }
 const SOAK_SECONDS = ARGS.soakSeconds ?? envInt('BENCH_SOAK_S', 600);
 const FUZZ = fuzzConfig(ARGS.fuzzFrames, ARGS.fuzzSeed);
+/** The output's `bench` name when a standalone phase ran (the first of them, in this order). */
+function standaloneBenchName(): string {
+  const names: readonly (readonly [string, string])[] = [
+    ['soak', 'companion-soak'],
+    ['fuzz', 'companion-fuzz'],
+    ['arrpc', 'companion-vs-arrpc'],
+    ['inspector-ring', 'companion-inspector-ring'],
+    ['social-load', 'companion-social-load'],
+    ['detection', 'companion-detection'],
+    ['voice', 'companion-voice'],
+  ];
+  return names.find(([phase]) => PHASES.has(phase))?.[1] ?? 'companion-registration';
+}
 /** Phases that start their own servers: alone, they need neither the baseline nor the pair's Companion. */
 const STANDALONE_PHASES = [...ON_REQUEST_PHASES, 'arrpc'];
 /** The phases that measure the two servers (or start their own hosts beside them); the standalone ones alone need neither. */
@@ -711,7 +724,7 @@ async function standaloneOnly(): Promise<number> {
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : PHASES.has('detection') ? 'companion-detection' : PHASES.has('voice') ? 'companion-voice' : 'companion-registration',
+    bench: standaloneBenchName(),
     ...machineDescription(),
     config: {
       phases: [...PHASES],
