@@ -1,0 +1,167 @@
+/**
+ * Game detection through real hosts: a real process started under the demo app's executable
+ * name on alice's machine (a copy of /bin/sleep), alice's host scanning /proc, bob watching as
+ * her friend on the same emulator. What bob's host receives is what a friend sees.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WireActivity } from '../../../platform/src/wire/index.js';
+import type { HostEvent } from '../../src/host/record/host-events.js';
+import { controlCommand } from '../../src/shells/cli/control.js';
+import { renamedCopy, SLEEP, startProcess, type TestProcess } from '../host/detection/support/processes.js';
+import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
+
+/** The seeded demo app's Linux executable (platform/src/state/seed.ts). */
+const DEMO_EXECUTABLE = 'companion-demo-game';
+const DEMO_NAME = 'Companion Demo Game';
+/** Short scans: the test waits for a start and an end. */
+const SCAN = { scan: true, intervalMs: 200 };
+
+let world: World;
+const processes: TestProcess[] = [];
+afterEach(async () => {
+  await Promise.all(processes.splice(0).map((p) => p.kill()));
+  await world.close();
+});
+
+async function aliceAndBob(): Promise<[Player, Player]> {
+  world = await World.start();
+  const alice = await world.player('alice', { detection: SCAN });
+  const bob = await world.player('bob');
+  await eventually(() => alice.host.detection.view().list.source === 'platform', "alice's host fetched the detectable list");
+  return [alice, bob];
+}
+
+/** The demo game run as a real process under its executable name. */
+async function runDemoGame(): Promise<TestProcess> {
+  const dir = await world.tempDir('companion-game-');
+  const started = await startProcess(renamedCopy(SLEEP, dir, DEMO_EXECUTABLE), ['60']);
+  processes.push(started);
+  return started;
+}
+
+function bobSees(alice: Player, bob: Player): readonly WireActivity[] | undefined {
+  return bob.host.friends.get(alice.host.session.user!.id)?.presence.activities;
+}
+
+function playing(activities: readonly WireActivity[] | undefined): boolean {
+  return activities?.length === 1 && activities[0]?.name === DEMO_NAME && activities[0]?.type === 0 && activities[0]?.application_id === DEMO_APP_ID;
+}
+
+async function controlJson(player: Player, ...argv: string[]): Promise<unknown> {
+  let stdout = '';
+  const code = await controlCommand([...argv, '--json', '--runtime-dir', player.runtimeDir], {
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+    env: {},
+    version: '0.0.0-test',
+  });
+  expect(code).toBe(0);
+  return JSON.parse(stdout) as unknown;
+}
+
+describe('issue 30 §2 wiring: a detected game is "Playing <name>" for friends', () => {
+  it('a real process under the demo executable name: bob sees alice playing it with a start time, and it ends when the process exits', async () => {
+    const [alice, bob] = await aliceAndBob();
+    const game = await runDemoGame();
+    await eventually(() => playing(bobSees(alice, bob)), 'bob sees alice playing the demo game', 10_000);
+    const activity = bobSees(alice, bob)?.[0];
+    expect(activity?.timestamps?.start).toEqual(expect.any(Number));
+    expect(alice.host.detection.running()).toEqual([expect.objectContaining({ application_id: DEMO_APP_ID, pid: game.pid, showing: 'shown' })]);
+
+    await game.kill();
+    await eventually(() => bobSees(alice, bob)?.length === 0, 'the activity ended at bob', 10_000);
+    const view = alice.host.detection.view();
+    expect(view.games[0]).toMatchObject({ application_id: DEMO_APP_ID, state: 'ended', pid: game.pid });
+    expect(view.games[0]?.ended_at).toEqual(expect.any(Number));
+  }, 30_000);
+
+  it('a game the player excluded is not shown; the global switch off shows none; both come back when switched on', async () => {
+    const [alice, bob] = await aliceAndBob();
+    await alice.host.detection.update({ game: { application_id: DEMO_APP_ID, shown: false } });
+    await runDemoGame();
+    await eventually(() => alice.host.detection.running().length === 1, 'alice detects the game');
+    expect(alice.host.detection.running()[0]?.showing).toBe('excluded');
+    // Nothing was given to the relay for it, so nothing went to bob.
+    expect(alice.host.relay.live()).toEqual([]);
+    expect(alice.host.relay.current().activities).toEqual([]);
+    expect(bobSees(alice, bob) ?? []).toEqual([]);
+    await alice.host.detection.update({ game: { application_id: DEMO_APP_ID, shown: true } });
+    await eventually(() => playing(bobSees(alice, bob)), 'shown once switched on', 10_000);
+
+    await alice.host.detection.update({ enabled: false });
+    await eventually(() => bobSees(alice, bob)?.length === 0, 'the global switch takes it down', 10_000);
+    expect(alice.host.detection.running()).toEqual([]);
+    await alice.host.detection.update({ enabled: true });
+    await eventually(() => playing(bobSees(alice, bob)), 'back with the switch on', 10_000);
+  }, 30_000);
+
+  it('the privacy rules of RPC activities apply: a hidden game is not shown, a redacted one keeps its name only', async () => {
+    const [alice, bob] = await aliceAndBob();
+    await alice.host.presence.updateSettings({ rules: { [DEMO_APP_ID]: { mode: 'hide' } } });
+    await runDemoGame();
+    await eventually(() => alice.host.detection.running().length === 1, 'alice detects the game');
+    await eventually(() => alice.host.presence.view().recent_outcomes.some((o) => o.connection_id === `detected:${DEMO_APP_ID}` && o.kind === 'hidden'), 'the relay hid it');
+    expect(bobSees(alice, bob) ?? []).toEqual([]);
+    await alice.host.presence.updateSettings({ hide_all: false, rules: { [DEMO_APP_ID]: { mode: 'redact', fields: ['timestamps'] } } });
+    await eventually(() => playing(bobSees(alice, bob)), 'shown once the rule allows it', 10_000);
+    expect(bobSees(alice, bob)?.[0]?.timestamps).toBeUndefined();
+  }, 30_000);
+
+  it('a game that also speaks RPC appears once, by its RPC activity; its detected one comes back when the RPC one goes', async () => {
+    const [alice, bob] = await aliceAndBob();
+    await runDemoGame();
+    await eventually(() => playing(bobSees(alice, bob)), 'the detected activity at bob', 10_000);
+    const rpc = await alice.game(DEMO_APP_ID);
+    await rpc.client.user!.setActivity({ details: 'In a match', state: 'Ranked' });
+    await eventually(() => bobSees(alice, bob)?.[0]?.details === 'In a match', 'the RPC activity at bob', 10_000);
+    expect(bobSees(alice, bob)).toHaveLength(1);
+    expect(alice.host.detection.running()[0]?.showing).toBe('rpc');
+    expect(alice.host.relay.live().map((live) => live.connectionId)).not.toContain(`detected:${DEMO_APP_ID}`);
+
+    await rpc.client.user!.clearActivity();
+    await eventually(() => playing(bobSees(alice, bob)) && bobSees(alice, bob)?.[0]?.details === undefined, 'the detected activity again', 10_000);
+  }, 30_000);
+});
+
+describe('issue 30 §4: QA sees detection', () => {
+  it('companion control games --json lists the detected game with detected: true, its executable and application; the event stream and the inspector show start and end', async () => {
+    const [alice] = await aliceAndBob();
+    const hostEvents: HostEvent[] = [];
+    const unsubscribe = alice.host.hostEvents.subscribe((event) => hostEvents.push(event));
+    const abort = new AbortController();
+    const stream = await fetch(`${alice.host.control.url}/v1/events`, { headers: { Authorization: `Bearer ${alice.host.control.token}` }, signal: abort.signal });
+    const game = await runDemoGame();
+    await eventually(() => alice.host.detection.running().length === 1, 'alice detects the game', 10_000);
+
+    const listed = (await controlJson(alice, 'games')) as { games: Record<string, unknown>[] };
+    expect(listed.games).toContainEqual(
+      expect.objectContaining({ detected: true, application_id: DEMO_APP_ID, application_name: DEMO_NAME, executable: DEMO_EXECUTABLE, pid: game.pid, showing: 'shown' }),
+    );
+    expect(String(listed.games.find((entry) => entry['detected'] === true)?.['path'])).toMatch(new RegExp(`/${DEMO_EXECUTABLE}$`));
+
+    await game.kill();
+    await eventually(() => hostEvents.some((event) => event.kind === 'detection' && event.event === 'end'), 'the end as a host event', 10_000);
+    unsubscribe();
+    expect(hostEvents.filter((event) => event.kind === 'detection')).toEqual([
+      expect.objectContaining({ kind: 'detection', event: 'start', connection: `detected:${DEMO_APP_ID}`, application_id: DEMO_APP_ID, executable: DEMO_EXECUTABLE }),
+      expect.objectContaining({ kind: 'detection', event: 'end', connection: `detected:${DEMO_APP_ID}`, application_id: DEMO_APP_ID }),
+    ]);
+
+    const text = await readUntil(stream, 'event: detection-end');
+    abort.abort();
+    expect(text).toContain('event: detection-start');
+    expect(text).toMatch(new RegExp(`"application_id":"${DEMO_APP_ID}"`));
+
+    const frames = (await alice.control('GET', '/v1/inspector/frames/0')).body as { frames: { cmd: string; connection_id: string }[] };
+    expect(frames.frames.filter((row) => row.cmd === 'detection').map((row) => row.connection_id)).toEqual([`detected:${DEMO_APP_ID}`, `detected:${DEMO_APP_ID}`]);
+  }, 30_000);
+});
+
+async function readUntil(response: Response, marker: string): Promise<string> {
+  let text = '';
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    text += Buffer.from(chunk).toString('utf8');
+    if (text.includes(marker)) return text;
+  }
+  return text;
+}
