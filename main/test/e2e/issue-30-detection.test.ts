@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WireActivity } from '../../../platform/src/wire/index.js';
 import type { HostEvent } from '../../src/host/record/host-events.js';
 import { controlCommand } from '../../src/shells/cli/control.js';
-import { renamedCopy, SLEEP, startProcess, type TestProcess } from '../host/detection/support/processes.js';
+import { doctorCommand } from '../../src/shells/cli/doctor.js';
+import { renamedCopy, SLEEP, startProcess, startWaiting, type TestProcess } from '../host/detection/support/processes.js';
 import { DEMO_APP_ID, eventually, World, type Player } from './support/world.js';
 
 /** The seeded demo app's Linux executable (platform/src/state/seed.ts). */
@@ -156,6 +157,58 @@ describe('issue 30 §4: QA sees detection', () => {
     expect(frames.frames.filter((row) => row.cmd === 'detection').map((row) => row.connection_id)).toEqual([`detected:${DEMO_APP_ID}`, `detected:${DEMO_APP_ID}`]);
   }, 30_000);
 });
+
+describe('issue 30 §4: companion doctor explains why a running program was not detected, from the running host', () => {
+  it('an argument missing, a launcher, no entry for this OS, and a program no entry names; the detected game too; no command line printed', async () => {
+    world = await World.start();
+    world.platform.admin.patchApp(DEMO_APP_ID, {
+      executables: [
+        { os: 'linux', name: DEMO_EXECUTABLE, is_launcher: false },
+        { os: 'linux', name: 'companion-demo-launcher', is_launcher: true },
+        { os: 'linux', name: 'companion-demo-server', is_launcher: false, arguments: '--mode game' },
+        { os: 'darwin', name: 'companion-demo-mac', is_launcher: false },
+      ],
+    });
+    const alice = await world.player('alice', { detection: SCAN });
+    await eventually(() => alice.host.detection.view().list.source === 'platform', 'the list fetched');
+    const dir = await world.tempDir('companion-game-');
+    const secretArgument = 'token-do-not-print-4f1c';
+    for (const name of [DEMO_EXECUTABLE, 'companion-demo-launcher', 'companion-demo-mac', 'issue30-unknown']) processes.push(await startProcess(renamedCopy(SLEEP, dir, name), ['60']));
+    // A copy of bash waiting on stdin takes any argument (sleep would refuse this one and exit).
+    processes.push(await startWaiting(dir, 'companion-demo-server', ['--mode', secretArgument]));
+    await eventually(() => alice.host.detection.running().length === 1, 'the demo game detected', 10_000);
+
+    const text = await doctor(alice, []);
+    expect(text).toContain('Game detection\n  list: 1 detectable applications from the platform');
+    expect(text).toMatch(new RegExp(`/${DEMO_EXECUTABLE} \\(pid \\d+\\): detected: ${DEMO_NAME} \\(${DEMO_APP_ID}\\)`));
+    expect(text).toMatch(/\/companion-demo-server \(pid \d+\): not detected: Companion Demo Game's entry 'companion-demo-server' needs '--mode game' in the command line/);
+    expect(text).toMatch(/\/companion-demo-launcher \(pid \d+\): not shown: 'companion-demo-launcher' is Companion Demo Game's launcher/);
+    expect(text).toMatch(/\/companion-demo-mac \(pid \d+\): not detected: Companion Demo Game lists 'companion-demo-mac' for darwin only, no entry for linux/);
+    expect(text).not.toContain('issue30-unknown');
+    expect(text).not.toContain(secretArgument);
+
+    const one = await doctor(alice, ['--program', 'issue30-UNKNOWN']);
+    expect(one).toMatch(/\/issue30-unknown \(pid \d+\): not detected: no application of the list has an entry for this program/);
+    const json = JSON.parse(await doctor(alice, ['--json'])) as { detection: { state: string; programs: { path: string; verdict: { kind: string } }[] } };
+    expect(json.detection.state).toBe('explained');
+    // The scanner's paths are lower-cased, as the list's names are.
+    const kinds = Object.fromEntries(json.detection.programs.filter((p) => p.path.startsWith(dir.toLowerCase())).map((p) => [p.path.slice(dir.length + 1), p.verdict.kind]));
+    expect(kinds).toEqual({ [DEMO_EXECUTABLE]: 'detected', 'companion-demo-launcher': 'launcher', 'companion-demo-server': 'argument-missing', 'companion-demo-mac': 'other-os', 'issue30-unknown': 'no-entry' });
+  }, 30_000);
+});
+
+async function doctor(player: Player, argv: string[]): Promise<string> {
+  let stdout = '';
+  const home = await world.tempDir('companion-home-');
+  const code = await doctorCommand([...argv, '--runtime-dir', player.runtimeDir], {
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+    env: { HOME: home, XDG_CONFIG_HOME: home, XDG_RUNTIME_DIR: player.runtimeDir },
+    version: '0.0.0-test',
+  });
+  expect(code).toBe(0);
+  return stdout;
+}
 
 async function readUntil(response: Response, marker: string): Promise<string> {
   let text = '';

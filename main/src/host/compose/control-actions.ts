@@ -181,10 +181,11 @@ export function doctorAction(doctor: (() => Promise<DoctorView>) | undefined): M
 }
 
 /** Game detection: the games found running (control API), the Settings screen's list and its changes. */
-export function detectionActions(detection: DetectionService | undefined): Partial<Pick<WebUiBackend, 'detectedGames' | 'detection' | 'updateDetection' | 'runningPrograms' | 'addGame' | 'removeGame'>> {
+export function detectionActions(detection: DetectionService | undefined): Partial<Pick<WebUiBackend, 'detectedGames' | 'detectionDiagnosis' | 'detection' | 'updateDetection' | 'runningPrograms' | 'addGame' | 'removeGame'>> {
   if (detection === undefined) return {};
   return {
     detectedGames: () => detection.running(),
+    detectionDiagnosis: () => detection.diagnose(),
     detection: () => detection.view(),
     updateDetection: (patch) => detection.update(patch),
     runningPrograms: () => detection.runningPrograms(),

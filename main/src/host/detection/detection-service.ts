@@ -5,11 +5,11 @@ import type { DetectableApplication, DetectableOs } from '../../../../platform/s
 import type { PresenceRelay } from '../presence/presence-relay.js';
 import { DetectedActivities, type DetectedShowing } from './detected-activities.js';
 import type { DetectableList } from './detectable-list.js';
-import type { DetectionExplanation } from './detectable-index.js';
+import type { ProgramDiagnosis } from '../../diagnostics/doctor/detection-section.js';
+import { programDiagnosis, type DetectionDiagnosis } from './detection-diagnosis.js';
 import { DetectionHistory, type DetectionEntry } from './detection-history.js';
 import { customDetectable, type DetectionSettingsStore } from './detection-settings-store.js';
 import type { DetectedGame, GameDetector } from './game-detector.js';
-import type { ScannedProcess } from './process-source.js';
 
 /** A running detected game as the control API lists it (`companion control games`). */
 export interface DetectedGameListing {
@@ -143,17 +143,20 @@ export class DetectionService extends EventEmitter<DetectionServiceEvents> {
     return [...seen.values()].sort((a, b) => a.executable.localeCompare(b.executable));
   }
 
-  /** Every running process with why it is detected or not (`companion doctor`); null without a scanner or a list. */
-  async explainRunning(): Promise<{ process: ScannedProcess; explanation: DetectionExplanation }[] | null> {
+  /** Every running program with why it is detected or not (`companion doctor`). */
+  async diagnose(): Promise<DetectionDiagnosis> {
     const detector = this.options.detector;
-    if (detector === null) return null;
-    const explained = [];
+    if (detector === null) return { state: 'no-scanner', reason: 'this host runs no process scanner (game detection scans processes on Linux)' };
+    const { enabled } = this.options.settings.settings;
+    const { source, applications, last_error } = this.options.list.status();
+    const programs: ProgramDiagnosis[] = [];
     for (const process of await detector.processes()) {
       const explanation = detector.explain(process);
-      if (explanation === null) return null;
-      explained.push({ process, explanation });
+      if (explanation === null) return { state: 'no-scanner', reason: 'no detectable list yet: the host fetches it when someone signs in' };
+      const diagnosis = programDiagnosis(process, explanation, this.options.os);
+      if (diagnosis !== null) programs.push(diagnosis);
     }
-    return explained;
+    return { state: 'explained', enabled, list: { source, applications, last_error }, programs };
   }
 
   dispose(): void {
