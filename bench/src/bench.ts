@@ -69,6 +69,12 @@
  *                 (bench/src/inspector-ring-phase.ts, output key `inspectorRing`): two hosts, 50 games each at 250
  *                 SET_ACTIVITY/s in all, one with a UI on the inspector; host RSS difference (target <= 15 MiB)
  *                 BENCH_RING_S (300)  BENCH_RING_GAMES (50)  BENCH_RING_RATE (250)  BENCH_RING_SAMPLE_S (10); alone, it starts no other server
+ *   detection     not in the default list: issue 30's game scanner against arRPC's Linux scanner (bench/src/detection/,
+ *                 output key `detection`, a table on stderr): a synthetic 14.8 MB detectable list (fixed seed) and 500
+ *                 processes started for it (fixture cases, games of the list, fillers; killed at the end); CPU per scan
+ *                 (first and steady state) and the detections each finds. arRPC from BENCH_ARRPC (only its src/process/)
+ *                 BENCH_DETECTION_SEED (30)  BENCH_DETECTION_PROCESSES (500)  BENCH_DETECTION_GAMES (20)
+ *                 BENCH_DETECTION_SCANS (10)  BENCH_DETECTION_PAUSE_MS (200)  BENCH_DETECTION_ROUNDS (1)
  *   Phase names on the command line (`npm run bench -- soak`, `-- rss,latency`) take the place of BENCH_PHASES.
  *   Every process the bench starts gets its own temp XDG_CONFIG_HOME and data/runtime dirs.
  *   BENCH_FORCE_FALLBACK=1    measure the in-repo runner instead of `companion serve`
@@ -111,6 +117,7 @@ import { fuzzConfig, fuzzPhase } from './fuzz-phase.js';
 import { ACTIVITY, setActivityTemplate, type ReplyExpectation, envInt } from './shared.js';
 import { arrpcPhase } from './arrpc-phase.js';
 import { arrpcProblem } from './arrpc-peer.js';
+import { arrpcScannerProblem, detectionPhase } from './detection/detection-phase.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -161,7 +168,7 @@ const DEFAULT_PHASES = ['rss', 'latency', 'closed', 'pipelined', 'record', 'pres
  * `registration` floods a host with 10,000 client ids and waits a minute after; `fuzz` sends as
  * many frames as it is told.
  */
-const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load'];
+const ON_REQUEST_PHASES = ['soak', 'registration', 'fuzz', 'inspector-ring', 'social-load', 'detection'];
 
 const ARGS = ((): BenchArgs => {
   try {
@@ -611,6 +618,27 @@ async function runArrpc(ctx: PlatformBenchContext, gen: LoadGenerator, errors: s
   }
 }
 
+/** The detection phase; without BENCH_ARRPC, Companion alone and an error saying so. */
+async function runDetection(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
+  const dir = process.env.BENCH_ARRPC ?? '';
+  const problem = dir === '' ? 'BENCH_ARRPC is not set (the folder of a copy of arRPC: bench/src/arrpc-peer.ts says how to fetch it); Companion measured alone' : arrpcScannerProblem(path.resolve(dir));
+  if (problem !== null) {
+    errors.push(`detection: ${problem}`);
+    progress(`detection: ${problem}`);
+  }
+  try {
+    const out = await detectionPhase(ctx, problem === null ? path.resolve(dir) : null);
+    const targets = out.targets as Record<string, { pass: boolean | null }>;
+    for (const [name, target] of Object.entries(targets)) if (target.pass === false) errors.push(`detection: target ${name} not met`);
+    return out;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`detection: ${message}`);
+    progress(`  failed: ${message}`);
+    return undefined;
+  }
+}
+
 /** The social-load phase, its failure recorded in `errors`. */
 async function runSocialLoad(ctx: PlatformBenchContext, errors: string[]): Promise<Record<string, unknown> | undefined> {
   try {
@@ -655,12 +683,13 @@ async function standaloneOnly(): Promise<number> {
   const fuzz = PHASES.has('fuzz') ? await runFuzzPhase(ctx, errors) : undefined;
   const inspectorRing = PHASES.has('inspector-ring') ? await runInspectorRing(ctx, errors) : undefined;
   const socialLoad = PHASES.has('social-load') ? await runSocialLoad(ctx, errors) : undefined;
+  const detection = PHASES.has('detection') ? await runDetection(ctx, errors) : undefined;
   killAllNow();
   const keep = errors.length > 0 || process.env.BENCH_KEEP === '1';
   if (keep) progress(`server logs kept in ${tmpRoot}`);
   else await rm(tmpRoot, { recursive: true, force: true });
   const out = {
-    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : 'companion-registration',
+    bench: PHASES.has('soak') ? 'companion-soak' : PHASES.has('fuzz') ? 'companion-fuzz' : PHASES.has('arrpc') ? 'companion-vs-arrpc' : PHASES.has('inspector-ring') ? 'companion-inspector-ring' : PHASES.has('social-load') ? 'companion-social-load' : PHASES.has('detection') ? 'companion-detection' : 'companion-registration',
     ...machineDescription(),
     config: {
       phases: [...PHASES],
@@ -674,6 +703,7 @@ async function standaloneOnly(): Promise<number> {
     fuzz,
     inspectorRing,
     socialLoad,
+    detection,
     loadavg: { start: loadavgStart, end: os.loadavg().map(round2) },
     durationS: round2((performance.now() - t0Run) / 1000),
     errors,
@@ -936,6 +966,8 @@ async function main(): Promise<number> {
     const fuzzOut = PHASES.has('fuzz') ? await runFuzzPhase(platformCtx, errors) : undefined;
     // 17. Every connection's conversation kept with and without a UI (only when named).
     const inspectorRingOut = PHASES.has('inspector-ring') ? await runInspectorRing(platformCtx, errors) : undefined;
+    // 18. Game detection against arRPC's scanner (only when named).
+    const detectionOut = PHASES.has('detection') ? await runDetection(platformCtx, errors) : undefined;
 
     // Assemble.
     const latencyBlock = <T>(
@@ -1090,6 +1122,7 @@ async function main(): Promise<number> {
       registration: registrationOut,
       fuzz: fuzzOut,
       inspectorRing: inspectorRingOut,
+      detection: detectionOut,
       noise: noiseReport([...closedLoop.values()].flatMap((runs) => [...runs.baseline, ...runs.companion]).concat(pipelined.baseline, pipelined.companion)),
     });
   } catch (error) {

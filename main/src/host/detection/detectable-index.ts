@@ -23,12 +23,19 @@ export function detectableOsOf(platform: NodeJS.Platform): DetectableOs | null {
 
 /** Lower-case, `/` as the only separator. */
 export function normalizeDetectablePath(path: string): string {
-  return path.toLowerCase().replaceAll('\\', '/');
+  const lower = path.toLowerCase();
+  return lower.includes('\\') ? lower.replaceAll('\\', '/') : lower;
+}
+
+/** The application an entry belongs to: what the index keeps of it (the list itself can be let go). */
+export interface DetectableApplicationRef {
+  readonly id: string;
+  readonly name: string;
 }
 
 /** A process matched to an entry of the list. */
 export interface DetectableMatch {
-  readonly application: DetectableApplication;
+  readonly application: DetectableApplicationRef;
   /** The entry, as the list has it. */
   readonly executable: DetectableExecutable;
   /** The process's path that matched it. */
@@ -46,28 +53,44 @@ export type DetectionExplanation =
   | { readonly kind: 'other-os'; readonly match: DetectableMatch; readonly os: readonly DetectableOs[] }
   | { readonly kind: 'no-entry' };
 
-/** One executable of the list, compiled. */
-interface Entry {
-  readonly application: DetectableApplication;
-  readonly executable: DetectableExecutable;
-  /** The name without its `>`, normalised; with a leading `/` for a folder name (a segment boundary). */
-  readonly pattern: string;
-  readonly shape: 'basename' | 'folders' | 'ends-with';
-  /** Lower-case; null: no arguments needed. */
-  readonly args: string | null;
+type Shape = 'basename' | 'folders' | 'ends-with';
+
+/**
+ * One executable of the list, compiled: flat, with the list's own strings (a ~15 MB list
+ * compiles to tens of thousands of these), and nothing of the list's objects kept.
+ */
+class Entry {
+  constructor(
+    readonly application: DetectableApplicationRef,
+    private readonly os: DetectableOs,
+    /** As the list has it. */
+    private readonly name: string,
+    readonly launcher: boolean,
+    private readonly rawArguments: string | undefined,
+    /** The name without its `>`, normalised. */
+    readonly pattern: string,
+    readonly shape: Shape,
+    /** Lower-case; null: no arguments needed. */
+    readonly args: string | null,
+  ) {}
+
+  /** The entry as the list has it. */
+  get executable(): DetectableExecutable {
+    const executable = { os: this.os, name: this.name, is_launcher: this.launcher };
+    return this.rawArguments === undefined ? executable : { ...executable, arguments: this.rawArguments };
+  }
 }
 
-function compileEntry(application: DetectableApplication, executable: DetectableExecutable): { key: string; entry: Entry; suffixKey: boolean } | null {
+/** The entry, and the key it is filed under: its basename, or for `>name` without folders `name` in the suffix table. */
+function compileEntry(application: DetectableApplicationRef, executable: DetectableExecutable): { key: string; entry: Entry; suffixKey: boolean } | null {
   const endsWith = executable.name.startsWith('>');
-  const name = normalizeDetectablePath(endsWith ? executable.name.slice(1) : executable.name).replace(/^\/+/, '');
-  if (name === '' || name.endsWith('/')) return null;
-  const slash = name.lastIndexOf('/');
-  const basename = name.slice(slash + 1);
+  const pattern = normalizeDetectablePath(endsWith ? executable.name.slice(1) : executable.name).replace(/^\/+/, '');
+  if (pattern === '' || pattern.endsWith('/')) return null;
+  const slash = pattern.lastIndexOf('/');
   const args = executable.arguments === undefined || executable.arguments.trim() === '' ? null : executable.arguments.toLowerCase();
-  const shape = endsWith ? 'ends-with' : slash >= 0 ? 'folders' : 'basename';
-  const pattern = shape === 'folders' ? `/${name}` : name;
-  // `>name` without folders: the basename ends with `name`, filed under `name` in the suffix table.
-  return { key: basename, entry: { application, executable, pattern, shape, args }, suffixKey: endsWith && slash < 0 };
+  const shape: Shape = endsWith ? 'ends-with' : slash >= 0 ? 'folders' : 'basename';
+  const entry = new Entry(application, executable.os, executable.name, executable.is_launcher === true, executable.arguments, pattern, shape, args);
+  return { key: slash < 0 ? pattern : pattern.slice(slash + 1), entry, suffixKey: endsWith && slash < 0 };
 }
 
 /** Entries needing arguments first, then the longer (more specific) names: the first match is the best one. */
@@ -76,51 +99,64 @@ function bySpecificity(a: Entry, b: Entry): number {
   return b.pattern.length - a.pattern.length;
 }
 
+const SLASH = 47;
+
 function pathFits(entry: Entry, path: string): boolean {
   switch (entry.shape) {
     case 'basename':
       return true; // filed under the basename: equal by construction
-    case 'folders':
-      return path.endsWith(entry.pattern) || path === entry.pattern.slice(1);
+    case 'folders': {
+      const before = path.length - entry.pattern.length;
+      return path.endsWith(entry.pattern) && (before === 0 || path.charCodeAt(before - 1) === SLASH);
+    }
     case 'ends-with':
       return path.endsWith(entry.pattern);
   }
 }
 
-/** The entries of one OS (or of all, for explanations), filed by the basename they can match. */
+/** A basename's entries: most basenames have one, kept without an array. */
+type Bucket = Entry | Entry[];
+
+function addTo(table: Map<string, Bucket>, key: string, entry: Entry): void {
+  const bucket = table.get(key);
+  if (bucket === undefined) table.set(key, entry);
+  else if (Array.isArray(bucket)) bucket.push(entry);
+  else table.set(key, [bucket, entry]);
+}
+
+function visitBucket(bucket: Bucket | undefined, path: string, visit: (entry: Entry) => boolean): boolean {
+  if (bucket === undefined) return false;
+  if (!Array.isArray(bucket)) return pathFits(bucket, path) && visit(bucket);
+  for (const entry of bucket) if (pathFits(entry, path) && visit(entry)) return true;
+  return false;
+}
+
+/** The entries of one OS, filed by the basename they can match. */
 class EntryTable {
-  private readonly byBasename = new Map<string, Entry[]>();
+  private readonly byBasename = new Map<string, Bucket>();
   /** `>name` entries without folders, by `name`: looked up with every suffix of a basename. */
-  private readonly bySuffix = new Map<string, Entry[]>();
+  private readonly bySuffix = new Map<string, Bucket>();
   private shortestSuffix = Number.POSITIVE_INFINITY;
 
-  add(application: DetectableApplication, executable: DetectableExecutable): void {
+  add(application: DetectableApplicationRef, executable: DetectableExecutable): void {
     const compiled = compileEntry(application, executable);
     if (compiled === null) return;
-    const table = compiled.suffixKey ? this.bySuffix : this.byBasename;
     if (compiled.suffixKey) this.shortestSuffix = Math.min(this.shortestSuffix, compiled.key.length);
-    const list = table.get(compiled.key);
-    if (list === undefined) table.set(compiled.key, [compiled.entry]);
-    else list.push(compiled.entry);
+    addTo(compiled.suffixKey ? this.bySuffix : this.byBasename, compiled.key, compiled.entry);
   }
 
   seal(): void {
-    for (const list of this.byBasename.values()) list.sort(bySpecificity);
-    for (const list of this.bySuffix.values()) list.sort(bySpecificity);
+    for (const bucket of this.byBasename.values()) if (Array.isArray(bucket)) bucket.sort(bySpecificity);
+    for (const bucket of this.bySuffix.values()) if (Array.isArray(bucket)) bucket.sort(bySpecificity);
   }
 
   /** Calls `visit` with each entry whose name fits `path`, best first, until it returns true. */
   visit(path: string, visit: (entry: Entry) => boolean): boolean {
     const basename = path.slice(path.lastIndexOf('/') + 1);
-    const filed = this.byBasename.get(basename);
-    if (filed !== undefined) {
-      for (const entry of filed) if (pathFits(entry, path) && visit(entry)) return true;
-    }
+    if (visitBucket(this.byBasename.get(basename), path, visit)) return true;
     if (this.bySuffix.size === 0) return false;
     for (let start = 0; basename.length - start >= this.shortestSuffix; start++) {
-      const suffixed = this.bySuffix.get(start === 0 ? basename : basename.slice(start));
-      if (suffixed === undefined) continue;
-      for (const entry of suffixed) if (visit(entry)) return true;
+      if (visitBucket(this.bySuffix.get(start === 0 ? basename : basename.slice(start)), path, visit)) return true;
     }
     return false;
   }
@@ -135,21 +171,22 @@ function matchOf(entry: Entry, path: string): DetectableMatch {
 }
 
 export class DetectableIndex {
+  /** Every OS's entries: the ones a candidate is matched against, the others for `explain()`. */
   private readonly tables = new Map<DetectableOs, EntryTable>();
-  private everyOs: EntryTable | undefined;
+  private readonly matched: ReadonlySet<DetectableOs>;
 
   /**
-   * @param os the OS Companion runs on; on Linux the `win32` entries are compiled too, for Wine
-   *   and Proton games.
+   * @param os the OS Companion runs on; on Linux the `win32` entries are matched too, for Wine and
+   *   Proton games. The index keeps nothing of `applications` but ids, names and executables.
    */
   constructor(
-    private readonly applications: readonly DetectableApplication[],
+    applications: readonly DetectableApplication[],
     readonly os: DetectableOs,
   ) {
-    const oses: DetectableOs[] = os === 'linux' ? ['linux', 'win32'] : [os];
-    for (const each of oses) this.tables.set(each, new EntryTable());
+    this.matched = new Set<DetectableOs>(os === 'linux' ? ['linux', 'win32'] : [os]);
     for (const application of applications) {
-      for (const executable of application.executables) this.tables.get(executable.os)?.add(application, executable);
+      const ref: DetectableApplicationRef = { id: application.id, name: application.name };
+      for (const executable of application.executables) this.table(executable.os).add(ref, executable);
     }
     for (const table of this.tables.values()) table.seal();
   }
@@ -163,7 +200,7 @@ export class DetectableIndex {
     return null;
   }
 
-  /** Why `process` is detected or not; builds an all-OS table at its first call (doctor only). */
+  /** Why `process` is detected or not (`companion doctor`). */
   explain(process: ScannedProcess): DetectionExplanation {
     const match = this.match(process);
     if (match !== null) return { kind: 'detected', match };
@@ -171,9 +208,10 @@ export class DetectableIndex {
     let missing: { match: DetectableMatch; arguments: string } | undefined;
     for (const candidate of process.candidates) {
       const path = normalizeDetectablePath(candidate.path);
+      if (!this.matched.has(candidate.os)) continue;
       this.tables.get(candidate.os)?.visit(path, (entry) => {
         if (!argumentsPresent(entry, process.args)) missing ??= { match: matchOf(entry, path), arguments: entry.executable.arguments ?? '' };
-        else if (entry.executable.is_launcher) launcher ??= matchOf(entry, path);
+        else if (entry.launcher) launcher ??= matchOf(entry, path);
         return false;
       });
     }
@@ -184,11 +222,11 @@ export class DetectableIndex {
 
   private matchCandidate(candidate: ProcessCandidate, args: string): DetectableMatch | null {
     const table = this.tables.get(candidate.os);
-    if (table === undefined) return null;
+    if (table === undefined || !this.matched.has(candidate.os)) return null;
     const path = normalizeDetectablePath(candidate.path);
     let found: Entry | undefined;
     table.visit(path, (entry) => {
-      if (entry.executable.is_launcher || !argumentsPresent(entry, args)) return false;
+      if (entry.launcher || !argumentsPresent(entry, args)) return false;
       found = entry;
       return true;
     });
@@ -196,29 +234,28 @@ export class DetectableIndex {
   }
 
   private otherOs(process: ScannedProcess): DetectionExplanation {
-    const table = this.everyOsTable();
     const oses = new Set<DetectableOs>();
     let first: DetectableMatch | undefined;
     for (const candidate of process.candidates) {
       const path = normalizeDetectablePath(candidate.path);
-      table.visit(path, (entry) => {
-        if (entry.executable.os === candidate.os) return false;
-        oses.add(entry.executable.os);
-        first ??= matchOf(entry, path);
-        return false;
-      });
+      for (const [os, table] of this.tables) {
+        if (os === candidate.os) continue;
+        table.visit(path, (entry) => {
+          oses.add(os);
+          first ??= matchOf(entry, path);
+          return false;
+        });
+      }
     }
     return first === undefined ? { kind: 'no-entry' } : { kind: 'other-os', match: first, os: [...oses] };
   }
 
-  private everyOsTable(): EntryTable {
-    if (this.everyOs !== undefined) return this.everyOs;
-    const table = new EntryTable();
-    for (const application of this.applications) {
-      for (const executable of application.executables) table.add(application, executable);
+  private table(os: DetectableOs): EntryTable {
+    let table = this.tables.get(os);
+    if (table === undefined) {
+      table = new EntryTable();
+      this.tables.set(os, table);
     }
-    table.seal();
-    this.everyOs = table;
     return table;
   }
 }
