@@ -49,15 +49,19 @@ function playing(activities: readonly WireActivity[] | undefined): boolean {
 }
 
 async function controlJson(player: Player, ...argv: string[]): Promise<unknown> {
+  return JSON.parse(await controlText(player, ...argv, '--json')) as unknown;
+}
+
+async function controlText(player: Player, ...argv: string[]): Promise<string> {
   let stdout = '';
-  const code = await controlCommand([...argv, '--json', '--runtime-dir', player.runtimeDir], {
+  const code = await controlCommand([...argv, '--runtime-dir', player.runtimeDir], {
     stdout: (text) => (stdout += text),
     stderr: () => undefined,
     env: {},
     version: '0.0.0-test',
   });
   expect(code).toBe(0);
-  return JSON.parse(stdout) as unknown;
+  return stdout;
 }
 
 describe('issue 30 §2 wiring: a detected game is "Playing <name>" for friends', () => {
@@ -139,6 +143,7 @@ describe('issue 30 §4: QA sees detection', () => {
       expect.objectContaining({ detected: true, application_id: DEMO_APP_ID, application_name: DEMO_NAME, executable: DEMO_EXECUTABLE, pid: game.pid, showing: 'shown' }),
     );
     expect(String(listed.games.find((entry) => entry['detected'] === true)?.['path'])).toMatch(new RegExp(`/${DEMO_EXECUTABLE}$`));
+    expect(await controlText(alice, 'games')).toMatch(new RegExp(`^detected  ${DEMO_NAME} \\(${DEMO_APP_ID}, pid ${game.pid}\\)  .*/${DEMO_EXECUTABLE}  friends see "Playing"$`, 'm'));
 
     await game.kill();
     await eventually(() => hostEvents.some((event) => event.kind === 'detection' && event.event === 'end'), 'the end as a host event', 10_000);
