@@ -3,7 +3,10 @@
  * name on alice's machine (a copy of /bin/sleep), alice's host scanning /proc, bob watching as
  * her friend on the same emulator. What bob's host receives is what a friend sees.
  */
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readRecording } from '../../src/host/record/record-reader.js';
+import { timelineLine } from '../../src/host/record/timeline.js';
 import type { WireActivity } from '../../../platform/src/wire/index.js';
 import type { HostEvent } from '../../src/host/record/host-events.js';
 import { controlCommand } from '../../src/shells/cli/control.js';
@@ -133,6 +136,8 @@ describe('issue 30 §4: QA sees detection', () => {
     const [alice] = await aliceAndBob();
     const hostEvents: HostEvent[] = [];
     const unsubscribe = alice.host.hostEvents.subscribe((event) => hostEvents.push(event));
+    const recordingFile = path.join(await world.tempDir('companion-rec-'), 'detection.rec');
+    await alice.host.recorder.start(recordingFile, { secrets: false });
     const abort = new AbortController();
     const stream = await fetch(`${alice.host.control.url}/v1/events`, { headers: { Authorization: `Bearer ${alice.host.control.token}` }, signal: abort.signal });
     const game = await runDemoGame();
@@ -157,6 +162,11 @@ describe('issue 30 §4: QA sees detection', () => {
     abort.abort();
     expect(text).toContain('event: detection-start');
     expect(text).toMatch(new RegExp(`"application_id":"${DEMO_APP_ID}"`));
+
+    await alice.host.recorder.stop();
+    const recorded = (await readRecording(recordingFile)).records.filter((record) => record.kind === 'detection');
+    expect(recorded.map((record) => (record as { event: string }).event)).toEqual(['start', 'end']);
+    expect(timelineLine(recorded[0]!)).toMatch(new RegExp(`· detection start: ${DEMO_NAME} \\(${DEMO_APP_ID}\\) from .*/${DEMO_EXECUTABLE}, pid ${game.pid}$`));
 
     const frames = (await alice.control('GET', '/v1/inspector/frames/0')).body as { frames: { cmd: string; connection_id: string }[] };
     expect(frames.frames.filter((row) => row.cmd === 'detection').map((row) => row.connection_id)).toEqual([`detected:${DEMO_APP_ID}`, `detected:${DEMO_APP_ID}`]);

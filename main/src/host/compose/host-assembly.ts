@@ -63,6 +63,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
   const detection = await startDetectionSide(options, tuning, { session, server, relay: relay.relay }, teardown);
+  auth.recorder.followDetection(detection);
   const voice = await startVoiceSide(options, server, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
   // Last: it wraps the handlers installed above.

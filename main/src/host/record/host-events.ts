@@ -75,7 +75,16 @@ function consentEvent(request: ConsentRequestView, outcome: ConsentOutcome, by: 
 export class HostEvents {
   private readonly listeners = new Set<(event: HostEvent) => void>();
 
-  constructor(private readonly sources: HostEventSources) {}
+  constructor(private sources: HostEventSources) {}
+
+  /** Game detection joins the sources (it starts after the recorder): followed at once when someone listens. */
+  followDetection(detection: DetectionEventSource): void {
+    if (this.sources.detection !== undefined) return;
+    this.sources = { ...this.sources, detection };
+    if (this.listeners.size === 0) return;
+    detection.on('start', this.onDetectionStart);
+    detection.on('end', this.onDetectionEnd);
+  }
 
   subscribe(listener: (event: HostEvent) => void): () => void {
     if (this.listeners.size === 0) this.attach();
