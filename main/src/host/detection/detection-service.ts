@@ -55,6 +55,8 @@ export class DetectionService extends EventEmitter<DetectionServiceEvents> {
   private readonly history: DetectionHistory;
   private signedIn = false;
   private customIds = new Set<string>();
+  /** Applications the detector matches against: with none, it does not run (nothing would wake the host for nothing). */
+  private listed = 0;
 
   constructor(private readonly options: DetectionServiceOptions) {
     super();
@@ -191,14 +193,16 @@ export class DetectionService extends EventEmitter<DetectionServiceEvents> {
     const custom = this.options.settings.settings.custom;
     this.customIds = new Set(custom.map((game) => game.id));
     const applications: DetectableApplication[] = [...this.options.list.applications(), ...custom.map(customDetectable)];
+    this.listed = applications.length;
     this.options.detector?.setList(applications);
+    this.applyRunning();
     this.emit('change');
   }
 
   private applyRunning(): void {
     const detector = this.options.detector;
     if (detector === null) return;
-    if (this.signedIn && this.options.settings.settings.enabled) detector.start();
+    if (this.signedIn && this.options.settings.settings.enabled && this.listed > 0) detector.start();
     else detector.stop();
   }
 
