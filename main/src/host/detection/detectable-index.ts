@@ -36,7 +36,7 @@ export interface DetectableApplicationRef {
 /** A process matched to an entry of the list. */
 export interface DetectableMatch {
   readonly application: DetectableApplicationRef;
-  /** The entry, as the list has it. */
+  /** The entry (its name lower-case with `/`, as the list gives names). */
   readonly executable: DetectableExecutable;
   /** The process's path that matched it. */
   readonly path: string;
@@ -54,30 +54,43 @@ export type DetectionExplanation =
   | { readonly kind: 'no-entry' };
 
 type Shape = 'basename' | 'folders' | 'ends-with';
+const SHAPES: readonly Shape[] = ['basename', 'folders', 'ends-with'];
+const LAUNCHER = 4;
 
 /**
- * One executable of the list, compiled: flat, with the list's own strings (a ~15 MB list
- * compiles to tens of thousands of these), and nothing of the list's objects kept.
+ * One executable of the list, compiled: five fields, with the list's own strings where they can
+ * be (a ~15 MB list compiles to ~50,000 of these), and nothing of the list's objects kept. Its
+ * OS is its table's.
  */
 class Entry {
+  private readonly flags: number;
+
   constructor(
     readonly application: DetectableApplicationRef,
-    private readonly os: DetectableOs,
-    /** As the list has it. */
-    private readonly name: string,
-    readonly launcher: boolean,
-    private readonly rawArguments: string | undefined,
-    /** The name without its `>`, normalised. */
+    /** The name without its `>`, normalised (the list's own string when it already is). */
     readonly pattern: string,
-    readonly shape: Shape,
+    shape: Shape,
+    launcher: boolean,
     /** Lower-case; null: no arguments needed. */
     readonly args: string | null,
-  ) {}
+    /** `arguments` as the list has them, when there are some. */
+    private readonly rawArguments: string | null,
+  ) {
+    this.flags = SHAPES.indexOf(shape) | (launcher ? LAUNCHER : 0);
+  }
 
-  /** The entry as the list has it. */
-  get executable(): DetectableExecutable {
-    const executable = { os: this.os, name: this.name, is_launcher: this.launcher };
-    return this.rawArguments === undefined ? executable : { ...executable, arguments: this.rawArguments };
+  get shape(): Shape {
+    return SHAPES[this.flags & 3] ?? 'basename';
+  }
+
+  get launcher(): boolean {
+    return (this.flags & LAUNCHER) !== 0;
+  }
+
+  /** The entry as the list has it (its name normalised). */
+  executable(os: DetectableOs): DetectableExecutable {
+    const executable = { os, name: this.shape === 'ends-with' ? `>${this.pattern}` : this.pattern, is_launcher: this.launcher };
+    return this.rawArguments === null ? executable : { ...executable, arguments: this.rawArguments };
   }
 }
 
@@ -89,7 +102,7 @@ function compileEntry(application: DetectableApplicationRef, executable: Detecta
   const slash = pattern.lastIndexOf('/');
   const args = executable.arguments === undefined || executable.arguments.trim() === '' ? null : executable.arguments.toLowerCase();
   const shape: Shape = endsWith ? 'ends-with' : slash >= 0 ? 'folders' : 'basename';
-  const entry = new Entry(application, executable.os, executable.name, executable.is_launcher === true, executable.arguments, pattern, shape, args);
+  const entry = new Entry(application, pattern, shape, executable.is_launcher === true, args, args === null ? null : (executable.arguments ?? null));
   return { key: slash < 0 ? pattern : pattern.slice(slash + 1), entry, suffixKey: endsWith && slash < 0 };
 }
 
@@ -166,8 +179,8 @@ function argumentsPresent(entry: Entry, args: string): boolean {
   return entry.args === null || args.includes(entry.args);
 }
 
-function matchOf(entry: Entry, path: string): DetectableMatch {
-  return { application: entry.application, executable: entry.executable, path };
+function matchOf(entry: Entry, os: DetectableOs, path: string): DetectableMatch {
+  return { application: entry.application, executable: entry.executable(os), path };
 }
 
 export class DetectableIndex {
@@ -210,8 +223,8 @@ export class DetectableIndex {
       const path = normalizeDetectablePath(candidate.path);
       if (!this.matched.has(candidate.os)) continue;
       this.tables.get(candidate.os)?.visit(path, (entry) => {
-        if (!argumentsPresent(entry, process.args)) missing ??= { match: matchOf(entry, path), arguments: entry.executable.arguments ?? '' };
-        else if (entry.launcher) launcher ??= matchOf(entry, path);
+        if (!argumentsPresent(entry, process.args)) missing ??= { match: matchOf(entry, candidate.os, path), arguments: entry.executable(candidate.os).arguments ?? '' };
+        else if (entry.launcher) launcher ??= matchOf(entry, candidate.os, path);
         return false;
       });
     }
@@ -230,7 +243,7 @@ export class DetectableIndex {
       found = entry;
       return true;
     });
-    return found === undefined ? null : matchOf(found, path);
+    return found === undefined ? null : matchOf(found, candidate.os, path);
   }
 
   private otherOs(process: ScannedProcess): DetectionExplanation {
@@ -242,7 +255,7 @@ export class DetectableIndex {
         if (os === candidate.os) continue;
         table.visit(path, (entry) => {
           oses.add(os);
-          first ??= matchOf(entry, path);
+          first ??= matchOf(entry, os, path);
           return false;
         });
       }

@@ -14,7 +14,7 @@ import type { ProcessScan, ProcessSource, ScannedProcess } from './process-sourc
 export interface DetectedGame {
   readonly applicationId: string;
   readonly name: string;
-  /** The list's executable entry that matched (`name` as the list has it, `>` included). */
+  /** The name of the list's executable entry that matched (lower-case with `/`, `>` included). */
   readonly executable: string;
   /** The matched path of the process (lower-case, `/` separators). */
   readonly path: string;
@@ -130,14 +130,13 @@ export class GameDetector {
 
   /** No more scans; every running game ends ('end' events). */
   stop(): void {
-    if (!this.started) return;
     this.started = false;
     this.disarm();
     this.invalidate();
     const ended = [...this.games.values()].map((game) => game.snapshot());
     this.games.clear();
     this.gameOfPid.clear();
-    for (const game of ended) this.events.emit('end', game);
+    for (const game of ended) this.emit('end', game);
   }
 
   /** One scan now (sharing the one under way, if any); resolves when its changes were applied. */
@@ -160,6 +159,17 @@ export class GameDetector {
   /** Why `process` is detected or not; null before there is a list. */
   explain(process: ScannedProcess): DetectionExplanation | null {
     return this.index?.explain(process) ?? null;
+  }
+
+  /** Every listener is called; one that throws is reported to onError and stops nothing. */
+  private emit(event: 'start' | 'end', game: DetectedGame): void {
+    for (const listener of this.events.listeners(event) as GameListener[]) {
+      try {
+        listener(game);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   private invalidate(): void {
@@ -198,8 +208,9 @@ export class GameDetector {
       return;
     }
     if (epoch !== this.epoch) {
-      // The list changed or detection stopped meanwhile: start again from a complete scan.
+      // The list changed or detection stopped meanwhile: start again from a complete scan, now.
       this.source.forget();
+      this.arm(0);
       return;
     }
     this.apply(scan, index);
@@ -221,9 +232,9 @@ export class GameDetector {
     for (const game of touched) {
       if (game.processes.size > 0) continue;
       this.games.delete(game.applicationId);
-      if (!started.includes(game)) this.events.emit('end', game.snapshot());
+      if (!started.includes(game)) this.emit('end', game.snapshot());
     }
-    for (const game of started) if (game.processes.size > 0) this.events.emit('start', game.snapshot());
+    for (const game of started) if (game.processes.size > 0) this.emit('start', game.snapshot());
   }
 
   private attach(pid: number, match: DetectableMatch, touched: Set<RunningGame>, started: RunningGame[]): void {

@@ -1,5 +1,8 @@
 import { closeSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 
+/** USER_HZ: the unit of /proc/PID/stat's times (sysconf(_SC_CLK_TCK)), 100 on every Linux architecture. */
+export const CLOCK_TICKS_PER_SECOND = 100;
+
 /**
  * The few `/proc` reads the Linux scanner makes, synchronous and into one reused buffer: a
  * procfs file is generated on read, so `open`+`read`+`close` is all it takes (no `fstat`, no
@@ -29,6 +32,13 @@ export class ProcFiles {
     if (text === null) return null;
     const value = Number(text.slice(text.lastIndexOf(' ') + 1));
     return Number.isInteger(value) ? value : null;
+  }
+
+  /** Time since boot in clock ticks (USER_HZ, 100 a second on every Linux architecture), null if unreadable. */
+  uptimeTicks(): number | null {
+    const text = this.read(`${this.root}/uptime`, 256);
+    const seconds = text === null ? Number.NaN : Number(text.slice(0, text.indexOf(' ')));
+    return Number.isFinite(seconds) ? Math.round(seconds * CLOCK_TICKS_PER_SECOND) : null;
   }
 
   /** When the process started (`/proc/PID/stat` field 22, clock ticks since boot), null if gone. */

@@ -1,13 +1,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { scannedProcess, type ProcessFacts } from './linux-process-candidates.js';
-import { ProcFiles } from './proc-files.js';
+import { CLOCK_TICKS_PER_SECOND, ProcFiles } from './proc-files.js';
 import type { ProcessScan, ProcessSource, ScannedProcess } from './process-source.js';
 
 /**
  * Linux's running processes from `/proc`, incrementally. A scan lists the numeric entries of
  * `/proc` (one `getdents`) and reads a process (`cmdline`, `exe`, `stat`; `cwd` for a Wine game)
- * only the first time its PID shows up, and once more at the scan after (a launch script that
- * `exec`s the game keeps its PID). A PID that went away is reported gone.
+ * only the first time its PID shows up, and, if it started less than 10 s before, once more at
+ * the scan after (a launch script that `exec`s the game keeps its PID). A PID that went away is
+ * reported gone.
  *
  * A PID reused between two scans (a process gone, another started under its number) is caught
  * by its start time (`/proc/PID/stat`), read again only for the PIDs that the kernel may have
@@ -26,6 +27,11 @@ interface Known {
   firstRead: string | null;
 }
 
+/**
+ * A process younger than this when first read is read once more at the next scan (a launch
+ * script may be about to exec the game); an older one (running before detection began) is not.
+ */
+const YOUNG_TICKS = 10 * CLOCK_TICKS_PER_SECOND;
 /** New processes read between two turns of the event loop (the first scan reads them all). */
 const READS_PER_TURN = 128;
 /** `.exe` files of a Wine process's working directory tried at most. */
@@ -36,6 +42,8 @@ export class LinuxProcessSource implements ProcessSource {
   private readonly known = new Map<number, Known>();
   private generation = 0;
   private lastPid: number | null = null;
+  /** Read once per scan, at its first new process. */
+  private uptime: number | null | undefined;
 
   constructor(options: { readonly procRoot?: string } = {}) {
     this.files = new ProcFiles(options.procRoot);
@@ -45,6 +53,7 @@ export class LinuxProcessSource implements ProcessSource {
     const complete = this.known.size === 0;
     const generation = ++this.generation;
     const mayBeReused = this.reuseWindow();
+    this.uptime = undefined;
     const processes: ScannedProcess[] = [];
     let reads = 0;
     for (const pid of this.files.pids()) {
@@ -91,8 +100,14 @@ export class LinuxProcessSource implements ProcessSource {
     const startTime = this.files.startTime(pid);
     const exe = this.files.link(pid, 'exe');
     const argv = this.files.argv(pid);
-    this.known.set(pid, { startTime, generation, firstRead: signature(exe, argv) });
+    this.known.set(pid, { startTime, generation, firstRead: this.young(startTime) ? signature(exe, argv) : null });
     return scannedProcess(this.facts(pid, exe, argv));
+  }
+
+  /** Whether a process that started at `startTime` is young enough to exec something else soon. */
+  private young(startTime: number | null): boolean {
+    if (this.uptime === undefined) this.uptime = this.files.uptimeTicks();
+    return startTime === null || this.uptime === null || this.uptime - startTime < YOUNG_TICKS;
   }
 
   /** A known process: read again if it may have exec'd or its PID may be another's now, else null. */

@@ -6,6 +6,7 @@ import type { DetectableApplication, DetectableExecutable } from '../../../../pl
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import { GameDetector, type DetectedGame } from '../../../src/host/detection/game-detector.js';
 import { LinuxProcessSource } from '../../../src/host/detection/process-source-linux.js';
+import type { ProcessScan, ProcessSource } from '../../../src/host/detection/process-source.js';
 import { BASH, renamedCopy, SLEEP, startProcess, startWaiting, waitForArgv0, type TestProcess } from './support/processes.js';
 
 const exe = (os: DetectableExecutable['os'], name: string, extra: Partial<DetectableExecutable> = {}): DetectableExecutable => ({ os, name, is_launcher: false, ...extra });
@@ -56,7 +57,7 @@ function detector(): { detector: GameDetector; started: DetectedGame[]; ended: D
 
 const ids = (games: readonly DetectedGame[]): string[] => games.map((game) => game.applicationId).sort();
 
-describe('issue 30 §2: running games are detected within one scan and end when they exit', () => {
+describe.skipIf(process.platform !== 'linux')('issue 30 §2: running games are detected within one scan and end when they exit', () => {
   it('a renamed binary under a linux entry', async () => {
     const { detector: d, started, ended } = detector();
     await d.scanOnce();
@@ -131,7 +132,7 @@ describe('issue 30 §2: running games are detected within one scan and end when 
   });
 });
 
-describe('issue 30 §2: what is not a game', () => {
+describe.skipIf(process.platform !== 'linux')('issue 30 §2: what is not a game', () => {
   it('a program sharing only a basename with an entry that needs arguments is not detected', async () => {
     const { detector: d, started } = detector();
     const dir = await tempDir();
@@ -153,7 +154,7 @@ describe('issue 30 §2: what is not a game', () => {
   });
 });
 
-describe('issue 30 §2: the detector starts, stops and takes a new list', () => {
+describe.skipIf(process.platform !== 'linux')('issue 30 §2: the detector starts, stops and takes a new list', () => {
   it('scans on its own once started, ends every game when stopped, and matches again with a new list', async () => {
     const made = new GameDetector({ source: new LinuxProcessSource(), os: 'linux', interval: 50 });
     detectors.push(made);
@@ -177,7 +178,7 @@ describe('issue 30 §2: the detector starts, stops and takes a new list', () => 
   });
 });
 
-describe('issue 30 §2: the Linux scanner is incremental', () => {
+describe.skipIf(process.platform !== 'linux')('issue 30 §2: the Linux scanner is incremental', () => {
   it('reports a process once, then only when it is gone', async () => {
     const source = new LinuxProcessSource();
     const dir = await tempDir();
@@ -208,5 +209,27 @@ describe('issue 30 §2: the Linux scanner is incremental', () => {
     await waitForArgv0(script.pid, gamePath);
     await d.scanOnce();
     expect(started).toMatchObject([{ applicationId: '100', pid: script.pid }]);
+  });
+});
+
+describe('issue 30 §2: a listener that throws', () => {
+  it('is reported to onError and stops neither the other listeners nor the detector', async () => {
+    const scans: ProcessScan[] = [
+      { processes: [{ pid: 7, candidates: [{ path: '/opt/nativegame_x64', os: 'linux' }], args: '' }], gone: [], complete: true },
+      { processes: [], gone: [7], complete: false },
+    ];
+    const source: ProcessSource = { scan: () => Promise.resolve(scans.shift() ?? { processes: [], gone: [], complete: false }), forget: () => undefined, snapshot: () => Promise.resolve([]) };
+    const errors: unknown[] = [];
+    const made = new GameDetector({ source, os: 'linux', onError: (error) => errors.push(error) });
+    made.setList(LIST);
+    const seen: string[] = [];
+    made.on('start', () => {
+      throw new Error('listener failed');
+    });
+    made.on('start', (game) => seen.push(`start ${game.applicationId}`)).on('end', (game) => seen.push(`end ${game.applicationId}`));
+    await made.scanOnce();
+    await made.scanOnce();
+    expect(seen).toEqual(['start 100', 'end 100']);
+    expect(errors).toMatchObject([{ message: 'listener failed' }]);
   });
 });
