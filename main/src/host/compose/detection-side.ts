@@ -5,7 +5,7 @@ import { DetectableList } from '../detection/detectable-list.js';
 import { DetectionService } from '../detection/detection-service.js';
 import { DetectionSettingsStore } from '../detection/detection-settings-store.js';
 import { GameDetector } from '../detection/game-detector.js';
-import { LinuxProcessSource } from '../detection/process-source-linux.js';
+import { defaultProcessSource } from '../detection/default-process-source.js';
 import type { PresenceRelay } from '../presence/presence-relay.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { HostOptions, HostTuning } from './host-options.js';
@@ -13,9 +13,10 @@ import type { Teardown } from './teardown.js';
 
 /** The scanner where this OS has a process source (Linux), else none. */
 function detectorFor(options: HostOptions, tuning: HostTuning): GameDetector | null {
-  if (process.platform !== 'linux' || tuning.detection?.scan === false) return null;
+  const source = tuning.detection?.scan === false ? null : defaultProcessSource();
+  if (source === null) return null;
   return new GameDetector({
-    source: new LinuxProcessSource(),
+    source,
     ...(tuning.detection?.intervalMs === undefined ? {} : { interval: tuning.detection.intervalMs }),
     onError: (error) => options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'game detection: a scan failed'),
   });
