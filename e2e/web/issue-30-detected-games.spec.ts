@@ -40,6 +40,8 @@ async function controlGames(host: HostProcess): Promise<{ games: Record<string, 
 }
 
 test.describe('issue 30 §3: Detected games in Settings', () => {
+  // The scanner reads /proc: other OSes have no process source yet.
+  test.skip(process.platform !== 'linux', 'game detection scans processes on Linux only');
   test('what was detected, when and from which executable; a switch per game and a global one; "Add it" for a program the list does not know', async ({ page }) => {
     const host = await startHost();
     const demo = run(DEMO_EXECUTABLE);
