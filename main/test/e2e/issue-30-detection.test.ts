@@ -76,6 +76,8 @@ describe.skipIf(process.platform !== 'linux')('issue 30 §2 wiring: a detected g
     const activity = bobSees(alice, bob)?.[0];
     expect(activity?.timestamps?.start).toEqual(expect.any(Number));
     expect(alice.host.detection.running()).toEqual([expect.objectContaining({ application_id: DEMO_APP_ID, pid: game.pid, showing: 'shown' })]);
+    // Announced once to the player, as a game's first RPC activity is.
+    expect(alice.host.presence.view().announced_applications).toEqual([expect.objectContaining({ application_id: DEMO_APP_ID, application_name: DEMO_NAME })]);
 
     await game.kill();
     await eventually(() => bobSees(alice, bob)?.length === 0, 'the activity ended at bob', 10_000);

@@ -7,6 +7,7 @@ import { DetectionSettingsStore } from '../detection/detection-settings-store.js
 import { GameDetector } from '../detection/game-detector.js';
 import { defaultProcessSource } from '../detection/default-process-source.js';
 import type { PresenceRelay } from '../presence/presence-relay.js';
+import type { PresenceService } from '../presence/presence-service.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
@@ -32,7 +33,7 @@ function detectorFor(options: HostOptions, tuning: HostTuning): GameDetector | n
 export async function startDetectionSide(
   options: HostOptions,
   tuning: HostTuning,
-  parts: { readonly session: PlatformSession; readonly server: RpcServer; readonly relay: PresenceRelay },
+  parts: { readonly session: PlatformSession; readonly server: RpcServer; readonly relay: PresenceRelay; readonly presence: PresenceService },
   teardown: Teardown,
 ): Promise<DetectionService> {
   const { session, server } = parts;
@@ -55,6 +56,8 @@ export async function startDetectionSide(
     if (list.status().last_error !== null) void list.refresh();
   });
   if (session.user !== null) follow(session.user);
+  // The player is told once that a game's activity is shared, detected or not.
+  service.on('start', (game) => parts.presence.detectedActivity(game.applicationId, game.name));
   server.on('activity', (change) => {
     const applicationId = change.connection.clientId;
     if (applicationId !== null) service.rpcActivityChanged(applicationId);

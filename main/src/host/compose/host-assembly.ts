@@ -62,7 +62,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
-  const detection = await startDetectionSide(options, tuning, { session, server, relay: relay.relay }, teardown);
+  const detection = await startDetectionSide(options, tuning, { session, server, relay: relay.relay, presence }, teardown);
   auth.recorder.followDetection(detection);
   const voice = await startVoiceSide(options, server, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
