@@ -46,8 +46,13 @@ export async function startDetectionSide(
     service.dispose();
     await list.flush();
   });
+  // A sign-in fetches the list once (the cached account at start and its confirmation are one).
+  let signedInAs: string | null = null;
   const follow = (user: { readonly id: string } | null): void => {
-    if (user === null) service.signOut();
+    const id = user?.id ?? null;
+    if (id === signedInAs) return;
+    signedInAs = id;
+    if (id === null) service.signOut();
     else void service.signIn();
   };
   session.on('account', follow);
