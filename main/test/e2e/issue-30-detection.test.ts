@@ -86,6 +86,17 @@ describe.skipIf(process.platform !== 'linux')('issue 30 §2 wiring: a detected g
     expect(view.games[0]?.ended_at).toEqual(expect.any(Number));
   }, 30_000);
 
+  it('signing out stops the scanner (its game ends); signing in again finds the game again', async () => {
+    const [alice] = await aliceAndBob();
+    await runDemoGame();
+    await eventually(() => alice.host.detection.running().length === 1, 'alice detects the game', 10_000);
+    expect((await alice.control('POST', '/v1/account/logout', {})).status).toBe(200);
+    expect(alice.host.detection.running()).toEqual([]);
+    expect(alice.host.detection.view().games[0]).toMatchObject({ application_id: DEMO_APP_ID, state: 'ended' });
+    expect((await alice.control('POST', '/v1/account/login', { username: 'alice' })).status).toBe(200);
+    await eventually(() => alice.host.detection.running().length === 1, 'found again after signing in', 10_000);
+  }, 30_000);
+
   it('a game the player excluded is not shown; the global switch off shows none; both come back when switched on', async () => {
     const [alice, bob] = await aliceAndBob();
     await alice.host.detection.update({ game: { application_id: DEMO_APP_ID, shown: false } });
