@@ -50,6 +50,8 @@ function summary(record: Fields): string | null {
     }
     case 'gateway':
       return words(record['type']);
+    case 'detection':
+      return `${words(record['event']) ?? '?'} ${words(record['name']) ?? '?'} (${words(record['executable']) ?? '?'})`;
     case 'gap':
       return `${words(record['dropped']) ?? '?'} records dropped`;
     default:

@@ -129,6 +129,23 @@ export interface RelayRecord {
   readonly outcome: unknown;
 }
 
+/**
+ * Game detection found a game running (`start`) or saw it exit (`end`): the host's event, listed
+ * under the connection id its activity has in the relay (`detected:<application id>`).
+ */
+export interface DetectionRecord {
+  readonly kind: 'detection';
+  readonly t: number;
+  readonly connection: string;
+  readonly event: 'start' | 'end';
+  readonly application_id: string;
+  readonly name: string;
+  /** The list's entry that matched, and the process's path. */
+  readonly executable: string;
+  readonly path: string;
+  readonly pid: number;
+}
+
 /** An incoming SET_ACTIVITY's lints (what the real client accepts but shows badly), written after its frame. */
 export interface LintRecord {
   readonly kind: 'lint';
@@ -146,10 +163,10 @@ export interface GapRecord {
   readonly dropped: number;
 }
 
-export type BodyRecord = FrameRecord | OpenRecord | ReadyRecord | CloseRecord | ConsentRecord | GatewayRecord | GapRecord | RelayRecord | LintRecord;
+export type BodyRecord = FrameRecord | OpenRecord | ReadyRecord | CloseRecord | ConsentRecord | GatewayRecord | GapRecord | RelayRecord | LintRecord | DetectionRecord;
 export type RecordingRecord = HeaderRecord | BodyRecord;
 
-export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap', 'relay', 'lint']);
+export const BODY_KINDS: ReadonlySet<string> = new Set(['frame', 'open', 'ready', 'close', 'consent', 'gateway', 'gap', 'relay', 'lint', 'detection']);
 
 /** The header as written at the start of a recording. */
 export function headerRecord(companion: string, startedAt: Date, redacted: boolean, compressed = true): HeaderRecord {

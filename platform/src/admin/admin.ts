@@ -4,7 +4,7 @@ import type { Dispatcher } from '../gateway/sessions.js';
 import { providersProblem } from '../provisional/provider-config.js';
 import type { AppRecord, ExternalAuthProvider, UserRecord } from '../state/model.js';
 import { StateError, toPlatformUser, type Store } from '../state/store.js';
-import { GatewayEvent, KNOWN_SCOPES, RelationshipType, type ApplicationAsset, type PlatformGuild, type PlatformUser } from '../wire/index.js';
+import { GatewayEvent, KNOWN_SCOPES, RelationshipType, type ApplicationAsset, type DetectableExecutable, type PlatformGuild, type PlatformUser } from '../wire/index.js';
 
 /** What `PATCH /_emulator/apps/{id}` may change. */
 export interface AppPatch {
@@ -17,6 +17,8 @@ export interface AppPatch {
   readonly external_auth?: readonly ExternalAuthProvider[];
   /** Makes the app a game (child) of a publisher application; null makes it standalone again. */
   readonly parent_application_id?: string | null;
+  /** How the player's client recognises the game among running programs (replaces the list). */
+  readonly executables?: readonly DetectableExecutable[];
 }
 
 /** An application as the admin API shows it: everything but the private key. */
@@ -39,11 +41,13 @@ export interface AdminApp {
   /** The bot token of the server APIs (lobbies): shown here (admin only), never logged. */
   readonly bot_token: string;
   readonly public_key: string;
+  /** What `GET /applications/detectable` serves of the app (empty: it is not detected). */
+  readonly executables: readonly DetectableExecutable[];
 }
 
 export function toAdminApp(app: AppRecord): AdminApp {
   const { private_key: _privateKey, rpc_origins: _origins, ...rest } = app;
-  return rest;
+  return { ...rest, executables: app.executables ?? [] };
 }
 
 /**
@@ -137,6 +141,7 @@ export class PlatformAdmin {
       ...(patch.redirect_uris !== undefined ? { redirect_uris: [...patch.redirect_uris] } : {}),
       ...(patch.approved_scopes !== undefined ? { approved_scopes: [...new Set(patch.approved_scopes)] } : {}),
       ...(url !== undefined ? { webhook_events_url: url } : {}),
+      ...(patch.executables !== undefined ? { executables: normaliseExecutables(patch.executables) } : {}),
     });
     if (url !== undefined && url !== null) this.pingWebhook(app);
     return toAdminApp(app);
@@ -177,6 +182,20 @@ export class PlatformAdmin {
     if (user === undefined) throw new StateError('not_found', `Unknown user '${idOrName}'`, field);
     return user;
   }
+}
+
+/** Names as the real list writes them: lower case, `/` between folders; duplicates dropped. */
+function normaliseExecutables(executables: readonly DetectableExecutable[]): DetectableExecutable[] {
+  const seen = new Set<string>();
+  const out: DetectableExecutable[] = [];
+  for (const executable of executables) {
+    const name = executable.name.trim().replaceAll('\\', '/').toLowerCase();
+    const key = `${executable.os}\u0000${name}\u0000${executable.arguments ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ os: executable.os, name, is_launcher: executable.is_launcher, ...(executable.arguments !== undefined ? { arguments: executable.arguments } : {}) });
+  }
+  return out;
 }
 
 function isUrl(value: string): boolean {

@@ -8,6 +8,13 @@ const UserBody = v.object({ username: v.string() });
 const FriendsBody = v.object({ a: v.string(), b: v.string() });
 const AppBody = v.object({ id: v.optional(v.string()), name: v.string(), strict: v.optional(v.boolean()) });
 const AssetBody = v.object({ name: v.string(), type: v.optional(v.picklist([1, 2])) });
+/** One way the player's client recognises a game (`GET /applications/detectable`). */
+const ExecutableBody = v.object({
+  os: v.picklist(['win32', 'linux', 'darwin']),
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(260), v.regex(/^>?[^\0>]+$/, 'A name is a path, with at most a leading > ("ends with")')),
+  is_launcher: v.optional(v.boolean(), false),
+  arguments: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(260))),
+});
 const AppPatchBody = v.object({
   name: v.optional(v.string()),
   public_client: v.optional(v.boolean()),
@@ -23,6 +30,7 @@ const AppPatchBody = v.object({
     ),
   ),
   parent_application_id: v.optional(v.nullable(v.string())),
+  executables: v.optional(v.pipe(v.array(ExecutableBody), v.maxLength(50))),
 });
 const GuildPatchBody = v.object({ name: v.optional(v.string()), icon: v.optional(v.nullable(v.string())) });
 const ReconnectBody = v.object({ user_id: v.optional(v.string()) });

@@ -1,5 +1,6 @@
 import { accountRoutes } from './api-account-routes.js';
 import { applicationRoutes } from './api-application-routes.js';
+import { detectableRoutes } from './api-detectable-routes.js';
 import { dmEditRoutes } from './api-dm-edit-routes.js';
 import { gameRelationshipRoutes } from './api-game-relationship-routes.js';
 import { lobbyRoutes } from './api-lobby-routes.js';
@@ -19,5 +20,5 @@ export { toPlatformMessage } from '../invites/dm-messages.js';
  * pattern and method match answers, so `/users/@me...` come before `/users/:id`.
  */
 export function apiRoutes(deps: HttpDeps): Route[] {
-  return [...sessionRoutes(deps), ...accountRoutes(deps), ...userRoutes(deps), ...gameRelationshipRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...dmEditRoutes(deps), ...applicationRoutes(deps), ...lobbyRoutes(deps), ...lobbyLinkRoutes({ limits: deps.limits, store: deps.store, lobbies: deps.lobbies, invites: deps.lobbyInvites, now: deps.now })];
+  return [...sessionRoutes(deps), ...accountRoutes(deps), ...userRoutes(deps), ...gameRelationshipRoutes(deps), ...guildRoutes(deps), ...messageRoutes(deps), ...dmEditRoutes(deps), ...applicationRoutes(deps), ...detectableRoutes(deps), ...lobbyRoutes(deps), ...lobbyLinkRoutes({ limits: deps.limits, store: deps.store, lobbies: deps.lobbies, invites: deps.lobbyInvites, now: deps.now })];
 }

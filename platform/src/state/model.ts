@@ -1,4 +1,4 @@
-import type { ApplicationAsset, MessageActivity, MessageApplication, WireActivity } from '../wire/index.js';
+import type { ApplicationAsset, DetectableExecutable, MessageActivity, MessageApplication, WireActivity } from '../wire/index.js';
 
 /** The state: what `state.json` held (emulators before the database), and what the database keeps as records and messages. Field names are snake_case like the wire, so records map 1:1. */
 export interface StateFile {
@@ -258,6 +258,11 @@ export interface AppRecord {
   external_auth?: ExternalAuthProvider[];
   /** A game (child) application of this publisher (parent): its tokens come only from `/partner-sdk/child-token`. */
   parent_application_id?: string | null;
+  /**
+   * How the player's client recognises the game among running programs (`GET
+   * /applications/detectable`); absent: none. Names are stored lower-case with `/` separators.
+   */
+  executables?: DetectableExecutable[];
   /** The app's bot token, for the server APIs (`Authorization: Bot <token>`; secret: shown only by the admin API, never logged). */
   bot_token: string;
   /** Ed25519 public key, raw 32 bytes as hex (what the real portal shows). */

@@ -3,7 +3,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlatformLogger } from '../support/logger.js';
 import { removeStrayTemps } from '../../../common/src/node/atomic-file.js';
-import type { ApplicationAsset, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
+import type { ApplicationAsset, DetectableExecutable, PlatformChannel, PlatformGuild, PlatformUser } from '../wire/index.js';
 import { GameRelationshipRecords } from './game-relationship-records.js';
 import { isSnowflake, randomToken, SnowflakeGenerator } from './ids.js';
 import { TEST_PROVIDER_TYPES } from './model.js';
@@ -562,6 +562,7 @@ export class Store {
       webhook_events_url?: string | null;
       external_auth?: ExternalAuthProvider[];
       parent_application_id?: string | null;
+      executables?: DetectableExecutable[];
     },
   ): AppRecord {
     const app = this.requireApp(id);
@@ -576,6 +577,7 @@ export class Store {
     if (patch.webhook_events_url !== undefined) app.webhook_events_url = patch.webhook_events_url;
     if (patch.external_auth !== undefined) app.external_auth = [...patch.external_auth];
     if (patch.parent_application_id !== undefined) app.parent_application_id = patch.parent_application_id;
+    if (patch.executables !== undefined) app.executables = patch.executables.map((executable) => ({ ...executable }));
     delete app.unused_since;
     this.changedRecords('apps', app);
     return app;
@@ -915,6 +917,7 @@ function seedState(): StateFile {
   ];
   app.icon = SEED.assets.logo;
   app.cover_image = SEED.assets.cover;
+  app.executables = SEED.executables.map((executable) => ({ ...executable }));
   return {
     version: 1,
     last_id: '0',

@@ -1,4 +1,4 @@
-import type { DeviceCodePreviewView, DoctorView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
+import type { DetectionPatch, DetectionView, DeviceCodePreviewView, DoctorView, RunningProgramView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
 
 /**
  * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
@@ -82,6 +82,14 @@ export interface InvokeChannels {
    * screen already closed is nothing to do.
    */
   'companion:close-device-screen': { args: [screenId: string]; result: null };
+  /** Game detection: the global switch, or one game shown to friends or not (kept in the host's `detection.json`). */
+  'companion:update-detection': { args: [patch: DetectionPatch]; result: DetectionView };
+  /** The running programs that are no known game (for "Add it"). */
+  'companion:running-programs': { args: []; result: readonly RunningProgramView[] };
+  /** Names a running program's executable as a game (a detectable entry kept on this machine). */
+  'companion:add-game': { args: [executable: string, name: string]; result: DetectionView };
+  /** Forgets a game the player added. */
+  'companion:remove-game': { args: [id: string]; result: DetectionView };
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -114,6 +122,10 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:preview-device-code': true,
   'companion:decide-device-code': true,
   'companion:close-device-screen': true,
+  'companion:update-detection': true,
+  'companion:running-programs': true,
+  'companion:add-game': true,
+  'companion:remove-game': true,
 };
 
 export const INVOKE_CHANNELS = Object.keys(ACTION_NAMES) as readonly InvokeChannel[];

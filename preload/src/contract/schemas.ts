@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { INVOKE_CHANNELS, type InvokeChannel, type InvokeChannels } from './actions.js';
-import { ARBITRATION_POLICIES, LOG_LEVELS, REDACTABLE_FIELDS, RELATIONSHIP_ACTIONS, type PresencePatch } from './views.js';
+import { ARBITRATION_POLICIES, LOG_LEVELS, REDACTABLE_FIELDS, RELATIONSHIP_ACTIONS, type DetectionPatch, type PresencePatch } from './views.js';
 
 /**
  * The one schema module of the contract (valibot): what every call's arguments must be, used
@@ -63,6 +63,17 @@ const presencePatch = v.pipe(
   v.check((patch) => Object.keys(patch.rules ?? {}).every((key) => SNOWFLAKE_PATTERN.test(key)), 'rules: every key must be an application id of 1 to 20 digits'),
 ) as v.GenericSchema<unknown, PresencePatch>;
 
+const detectionPatch = v.strictObject(
+  {
+    enabled: v.optional(v.boolean('must be a boolean')),
+    game: v.optional(v.strictObject({ application_id: snowflake, shown: v.boolean('must be a boolean') }, 'must be {application_id, shown}')),
+  },
+  'must be an object with only enabled and game',
+) as v.GenericSchema<unknown, DetectionPatch>;
+/** An executable as a player's "Add it" names it: a path or a file name. */
+const executable = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(260, 'must be at most 260 characters'));
+const gameName = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'the name is empty'), v.maxLength(100, 'the name is longer than 100 characters'));
+
 const SettingsPatchSchema = v.strictObject(
   {
     consent_policy: v.exactOptional(v.picklist(['prompt', 'approve', 'deny'], 'must be prompt, approve or deny')),
@@ -115,6 +126,10 @@ export const CHANNEL_SCHEMAS = {
   'companion:preview-device-code': v.strictTuple([userCode], 'takes [userCode]'),
   'companion:decide-device-code': v.strictTuple([userCode, v.boolean('must be a boolean')], 'takes [userCode, authorize]'),
   'companion:close-device-screen': v.strictTuple([opaqueId], 'takes [screenId]'),
+  'companion:update-detection': v.strictTuple([detectionPatch], 'takes [patch]'),
+  'companion:running-programs': v.strictTuple([], 'takes no arguments'),
+  'companion:add-game': v.strictTuple([executable, gameName], 'takes [executable, name]'),
+  'companion:remove-game': v.strictTuple([snowflake], 'takes [id]'),
 } as const satisfies { readonly [C in InvokeChannel]: v.GenericSchema<unknown, InvokeChannels[C]['args']> };
 
 const EnvelopeSchema = v.strictObject(

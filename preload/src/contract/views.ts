@@ -347,6 +347,69 @@ export interface ConversationView {
   readonly unread: number;
 }
 
+/**
+ * What became of a detected game: `shown` to friends as "Playing <name>"; `excluded` by the
+ * player's switch; `rpc`: the game speaks RPC, its own activity is shown instead; `off`: the
+ * global switch is off; `ended`: the program exited.
+ */
+export const DETECTED_GAME_STATES = ['shown', 'excluded', 'rpc', 'off', 'ended'] as const;
+export type DetectedGameState = (typeof DETECTED_GAME_STATES)[number];
+
+/** A game Companion found among the running programs (game detection). */
+export interface DetectedGameView {
+  readonly application_id: string;
+  readonly name: string;
+  /** The executable that matched (its path as the process has it, or its name). */
+  readonly executable: string;
+  readonly pid: number | null;
+  /** When the program started (epoch ms): the activity's start time. */
+  readonly started_at: number;
+  /** When Companion saw it (epoch ms). */
+  readonly detected_at: number;
+  /** When it exited (epoch ms); null while it runs. */
+  readonly ended_at: number | null;
+  readonly state: DetectedGameState;
+  /** A program the player named as a game (not on the platform's list). */
+  readonly custom: boolean;
+}
+
+/** A program the player named as a game: kept on this machine, detected like the platform's. */
+export interface CustomGameView {
+  readonly id: string;
+  readonly name: string;
+  readonly executable: string;
+  readonly os: 'win32' | 'linux' | 'darwin';
+  readonly added_at: number;
+}
+
+/** A running program that is not a known game, which the player may name as one ("Add it"). */
+export interface RunningProgramView {
+  readonly pid: number;
+  /** What a custom entry would match: the executable's name (a Windows game's `.exe` for Wine and Proton ones). */
+  readonly executable: string;
+  /** The full path, when known. */
+  readonly path: string | null;
+}
+
+/** Game detection as the Settings screen shows it. */
+export interface DetectionView {
+  /** The global switch. */
+  readonly enabled: boolean;
+  /** Detected games, the running ones first, then the ended ones most recent first. */
+  readonly games: readonly DetectedGameView[];
+  /** Games the player switched off (they may not be running). */
+  readonly excluded: readonly { readonly application_id: string; readonly name: string }[];
+  readonly custom: readonly CustomGameView[];
+  /** The platform's list the scanner uses: where it came from (`cache`: the platform could not be reached), how many, and when. */
+  readonly list: { readonly source: 'none' | 'cache' | 'platform'; readonly applications: number; readonly fetched_at: number | null; readonly last_error: string | null };
+}
+
+/** A change to game detection: the global switch, or one game shown or not. */
+export interface DetectionPatch {
+  readonly enabled?: boolean;
+  readonly game?: { readonly application_id: string; readonly shown: boolean };
+}
+
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
 export interface Snapshot {
   readonly status: StatusView;
@@ -368,6 +431,8 @@ export interface Snapshot {
   /** The recorder; null when this host has none. */
   readonly recording: RecordingView | null;
   readonly settings: SettingsView;
+  /** Game detection (the Settings screen's "Detected games"); null or absent when this host has none. */
+  readonly detection?: DetectionView | null;
   /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
   /**
@@ -450,5 +515,6 @@ const TOPIC_SET: { readonly [T in Topic]: true } = {
   presence: true,
   recording: true,
   settings: true,
+  detection: true,
 };
 export const TOPICS = Object.keys(TOPIC_SET) as readonly Topic[];

@@ -4,6 +4,7 @@ import { DoctorPanel } from './DoctorPanel';
 import { AccountSettings } from './SettingsAccount';
 import { PlatformSettings, TransportSettings } from './SettingsConnections';
 import { ApplicationSettings, AuthorizationSettings } from './SettingsPreferences';
+import { DetectionSettings } from './SettingsDetection';
 import { PresenceSettings } from './SettingsPresence';
 
 export function SettingsScreen(): ReactNode {
@@ -17,6 +18,7 @@ export function SettingsScreen(): ReactNode {
       <PlatformSettings status={status} />
       <TransportSettings status={status} />
       <PresenceSettings />
+      <DetectionSettings />
       <DoctorPanel />
       <ApplicationSettings settings={settings} />
       <AuthorizationSettings settings={settings} />

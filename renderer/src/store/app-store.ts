@@ -5,8 +5,10 @@ import {
   applyTopic,
   type CompanionBridge,
   type ConsentPromptView,
+  type DetectionPatch,
   type DoctorView,
   type FrameView,
+  type RunningProgramView,
   type HostData,
   type InviteView,
   type InvokeChannel,
@@ -176,6 +178,14 @@ export interface ActionsSlice {
   login(username: string): Promise<boolean>;
   logout(): Promise<boolean>;
   updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
+  /** Game detection: the global switch or one game's (busy key `detection`). */
+  updateDetection(patch: DetectionPatch): Promise<boolean>;
+  /** The running programs that are no known game, as last asked for ("Add it"); null until asked. */
+  readonly programs: readonly RunningProgramView[] | null;
+  listPrograms(): Promise<boolean>;
+  /** Names a running program as a game (busy key `detection`). */
+  addGame(executable: string, name: string): Promise<boolean>;
+  removeGame(id: string): Promise<boolean>;
 }
 
 export type AppState = ConnectionSlice & ClockSlice & DataSlice & ConsentSlice & InspectorSlice & FilterSlice & MessagesSlice & ActionsSlice & NavigationSlice;
@@ -490,6 +500,37 @@ function relationshipActions(run: RunAction, get: () => AppState): Pick<ActionsS
   };
 }
 
+/** Tells the host a conversation is on screen (or left it); a failure says nothing: the next call retries. */
+async function readConversation(ctx: Context, userId: string, showing: boolean): Promise<void> {
+  try {
+    await ctx.bridge.invoke('companion:read-conversation', userId, showing);
+  } catch {
+    // The connection is down: the store reconnects, and the conversation on screen calls again.
+  }
+}
+
+/** The Settings screen's "Detected games": switches, the running programs, games the player adds. */
+function detectionActions(
+  run: RunAction,
+  get: () => AppState,
+  set: (partial: Partial<ActionsSlice>) => void,
+  patchData: (patch: Partial<HostData>) => void,
+): Pick<ActionsSlice, 'updateDetection' | 'programs' | 'listPrograms' | 'addGame' | 'removeGame'> {
+  return {
+    updateDetection: (patch) => run('detection', 'Could not change game detection', 'companion:update-detection', [patch], (detection) => patchData({ detection })),
+    programs: null,
+    listPrograms: () => run('programs', 'Could not list the running programs', 'companion:running-programs', [], (programs) => set({ programs })),
+    addGame: (executable, name) =>
+      run('detection', 'Could not add the game', 'companion:add-game', [executable, name], (detection) => {
+        patchData({ detection });
+        const programs = get().programs;
+        if (programs !== null) set({ programs: programs.filter((program) => program.executable !== executable) });
+        get().notify('info', `${name.trim()} is one of your games: Companion shows it when it runs`, 'detection');
+      }),
+    removeGame: (id) => run('detection', 'Could not remove the game', 'companion:remove-game', [id], (detection) => patchData({ detection })),
+  };
+}
+
 const createActionsSlice =
   (ctx: Context): Slice<ActionsSlice> =>
   (set, get) => {
@@ -545,14 +586,9 @@ const createActionsSlice =
         });
       },
       sendDm: (userId, content) => run(`dm:${userId}`, 'Could not send the message', 'companion:send-dm', [userId, content]),
-      readConversation: async (userId, showing) => {
-        try {
-          await ctx.bridge.invoke('companion:read-conversation', userId, showing);
-        } catch {
-          // The connection is down: the store reconnects, and the conversation on screen calls again.
-        }
-      },
+      readConversation: (userId, showing) => readConversation(ctx, userId, showing),
       ...relationshipActions(run, get),
+      ...detectionActions(run, get, set, patchData),
       sendAuthorizeRequest: (applicationId) =>
         run(`authorize:${applicationId}`, 'Could not send the link request', 'companion:send-authorize-request', [applicationId], (result) => {
           const name = appNameOr(get().data, applicationId, 'The game');

@@ -4,6 +4,7 @@ import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { DoctorView } from '../../../../preload/src/contract.js';
 import type { OAuthGrant } from '../../../../platform/src/wire/index.js';
 import type { ConsentBroker } from '../auth/consent-broker.js';
+import type { DetectionService } from '../detection/detection-service.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import { ControlError, type LoginInput } from '../control/control-backend.js';
 import { toConsentPromptView } from '../control/consent-views.js';
@@ -176,5 +177,19 @@ export function doctorAction(doctor: (() => Promise<DoctorView>) | undefined): M
       if (doctor === undefined) throw new ControlError(409, 'this host does not run the doctor');
       return doctor();
     },
+  };
+}
+
+/** Game detection: the games found running (control API), the Settings screen's list and its changes. */
+export function detectionActions(detection: DetectionService | undefined): Partial<Pick<WebUiBackend, 'detectedGames' | 'detectionDiagnosis' | 'detection' | 'updateDetection' | 'runningPrograms' | 'addGame' | 'removeGame'>> {
+  if (detection === undefined) return {};
+  return {
+    detectedGames: () => detection.running(),
+    detectionDiagnosis: () => detection.diagnose(),
+    detection: () => detection.view(),
+    updateDetection: (patch) => detection.update(patch),
+    runningPrograms: () => detection.runningPrograms(),
+    addGame: (executable, name) => detection.addGame(executable, name),
+    removeGame: (id) => detection.removeGame(id),
   };
 }

@@ -4,6 +4,8 @@ import type { ConsentBroker } from '../auth/consent-broker.js';
 import type { GrantCache } from '../auth/grant-cache.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { ControlEvent } from '../control/control-backend.js';
+import type { DetectionService } from '../detection/detection-service.js';
+import type { DetectedGame } from '../detection/game-detector.js';
 import { consentControlEvents } from '../control/consent-views.js';
 import { originControlEvents } from '../control/origin-routes.js';
 import { presenceControlEvents } from '../control/presence-routes.js';
@@ -16,6 +18,11 @@ import type { SocialService } from '../social/social-service.js';
 import type { OpenInCompanion } from '../social/open-in-companion.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
 import { gatewayState, withoutSecrets } from './control-views.js';
+
+/** A detection event's data: the game, the executable that matched, the process. */
+function detectionEventData(game: DetectedGame): Record<string, unknown> {
+  return { application_id: game.applicationId, name: game.name, executable: game.executable, path: game.path, pid: game.pid, started_at: game.startedAt };
+}
 
 /** The host's parts whose changes the control API streams as events. */
 export interface ControlEventSources {
@@ -31,6 +38,8 @@ export interface ControlEventSources {
   readonly recorder?: HostRecorder | undefined;
   /** Views games asked Companion to show (`open-view`). */
   readonly opens?: OpenInCompanion | undefined;
+  /** Game detection: a game found running (`detection-start`), one that exited (`detection-end`), a setting (`detection`). */
+  readonly detection?: DetectionService | undefined;
 }
 
 /** The control API's event stream: whoever subscribed gets every event the host's parts publish. */
@@ -63,6 +72,10 @@ export class ControlEvents {
     consentControlEvents(sources.broker, publish);
     if (sources.origins !== undefined) originControlEvents(sources.origins, publish);
     if (sources.presence !== undefined) presenceControlEvents(sources.presence, publish);
+    const detection = sources.detection;
+    detection?.on('start', (game) => publish({ type: 'detection-start', data: detectionEventData(game) }));
+    detection?.on('end', (game) => publish({ type: 'detection-end', data: detectionEventData(game) }));
+    detection?.on('change', () => publish({ type: 'detection', data: null }));
     const recorder = sources.recorder;
     recorder?.on('status', () => publish({ type: 'recording', data: recordingView(recorder.status()) }));
     // The grant cache changes after the gateway's event (queued writes): tell once it is done.

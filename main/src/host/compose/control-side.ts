@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RpcServer } from '../../../../rpc/src/index.js';
 import type { DoctorView } from '../../../../preload/src/contract.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
+import type { DetectionService } from '../detection/detection-service.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import { frameLinter } from '../ui-bridge/frame-lints.js';
 import { HostEvents } from '../record/host-events.js';
@@ -48,6 +49,8 @@ export interface ControlSideParts {
   readonly ipcPath: () => string | null;
   readonly webSocketPort: () => number | null;
   readonly doctor: () => Promise<DoctorView>;
+  /** Game detection: its games, settings and events. */
+  readonly detection: DetectionService;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     recorder: { recorder: auth.recorder, dir: join(options.dataDir, 'recordings') },
     origins: parts.origins,
     presence: parts.presence,
+    detection: parts.detection,
     version: options.version,
     broker: auth.broker,
     grants: auth.grants,
@@ -100,7 +104,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
   const lint = frameLinter(server, session.publicApi);
   // Recordings carry the lints the live inspector shows (issue 26 §9).
   auth.recorder.lintWith(lint);
-  const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session });
+  const hostEvents = new HostEvents({ server, consent: auth.broker, gateway: session, detection: parts.detection });
   const external = new ExternalImages({ supplied: suppliedImages(control.backend) }, tuning.externalImages);
   const images = new UiImages({ cdnBase: () => platform.url, assets: (applicationId) => session.publicApi.assets(applicationId), external });
   const logLevel = logLevelOf(options.logger);

@@ -6,6 +6,8 @@ import type { PresenceService } from '../presence/presence-service.js';
 import { darwinUserTempDir } from '../../base/darwin-temp-dir.js';
 import { startAuthorizationSide, type AuthorizationSide } from './authorization-side.js';
 import { startControlSide, type ControlSide } from './control-side.js';
+import { startDetectionSide } from './detection-side.js';
+import type { DetectionService } from '../detection/detection-service.js';
 import { firstSignIn, type SignInOutcome } from './first-sign-in.js';
 import type { ClaimedDirectories } from './host-directories.js';
 import type { HostOptions, HostTuning } from './host-options.js';
@@ -31,6 +33,7 @@ export interface HostParts {
   readonly social: SocialSide;
   readonly auth: AuthorizationSide;
   readonly presence: PresenceService;
+  readonly detection: DetectionService;
   readonly voice: VoiceSide;
   readonly origins: OriginApprovals;
   readonly originsWarning: string | null;
@@ -59,6 +62,8 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const auth = await startAuthorizationSide(options, tuning, { session, server, relay: relay.relay }, teardown);
   relayGameActivities(server, relay.relay);
   const presence = createPresenceService(options, { server, relay }, teardown);
+  const detection = await startDetectionSide(options, tuning, { session, server, relay: relay.relay, presence }, teardown);
+  auth.recorder.followDetection(detection);
   const voice = await startVoiceSide(options, server, teardown);
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
   // Last: it wraps the handlers installed above.
@@ -82,6 +87,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
       ipcPath: () => laterListening.peek()?.ipc.primary.path ?? null,
       webSocketPort: () => laterListening.peek()?.webSocket?.port ?? null,
       doctor: () => runDoctor(options, guiTempDir),
+      detection,
     },
     teardown,
     tuning,
@@ -91,7 +97,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const signedIn = await firstSignIn(session, credentials);
   const listening = laterListening.set(await startListening(options, tuning, { server, origins, guiTempDir }, teardown));
   const runtimeFile = await publishRuntimeInfo(claimed, runtimeInfo(options, claimed, platform, control, listening), teardown);
-  return { prefix: claimed.prefix, platform, relay, server, social, auth, presence, voice, origins, originsWarning, control, signedIn, listening, runtimeFile };
+  return { prefix: claimed.prefix, platform, relay, server, social, auth, presence, detection, voice, origins, originsWarning, control, signedIn, listening, runtimeFile };
 }
 
 /** `companion doctor` for the UI, loaded when the player asks: the host does not carry its code otherwise. */

@@ -18,7 +18,8 @@ import type { OpenInCompanion } from '../social/open-in-companion.js';
 import type { DeviceScreens } from '../social/device-screen.js';
 import { deviceCodeCalls } from '../control/device-code-routes.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
-import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
+import type { DetectionService } from '../detection/detection-service.js';
+import { authorizationActions, detectionActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
 import { gameViews, gatewayState } from './control-views.js';
 
@@ -56,6 +57,8 @@ export interface HostControlOptions {
   readonly origins?: OriginApprovals;
   /** Presence arbitration, privacy and relay outcomes (`/v1/presence`, `presence-*` events). */
   readonly presence?: PresenceService;
+  /** Game detection (`detected: true` games, the Settings screen's list, `detection-*` events). */
+  readonly detection?: DetectionService;
   /** Routes beside the product's (QA mode's `/v1/inject/*`); absent: none. */
   readonly extraRoutes?: readonly ControlRouteEntry[];
 }
@@ -97,6 +100,7 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
     ...presenceActions(options.presence),
     ...doctorAction(options.doctor),
     ...deviceActions(session, options.deviceScreens),
+    ...detectionActions(options.detection),
     subscribe: events.subscribe,
   };
 }

@@ -120,4 +120,10 @@ export interface HostTuning {
   readonly launcher?: GameLauncher;
   /** The image proxy's test-only allowances (a local test server's address and certificate). */
   readonly externalImages?: ExternalImagesTesting;
+  /**
+   * Game detection: `scan: false` runs no process scanner (the list and the settings are still
+   * kept: tests whose hosts must not see other tests' processes); `intervalMs` the time between
+   * two scans (default DEFAULT_SCAN_INTERVAL_MS).
+   */
+  readonly detection?: { readonly scan?: boolean; readonly intervalMs?: number };
 }

@@ -11,6 +11,7 @@ import type { GrantCache } from '../auth/grant-cache.js';
 import type { OriginApprovals } from '../auth/origin-approvals.js';
 import type { FriendPresences } from '../presence/friend-presences.js';
 import type { PresenceRelay } from '../presence/presence-relay.js';
+import type { DetectionService } from '../detection/detection-service.js';
 import type { PresenceService } from '../presence/presence-service.js';
 import type { HostRecorder } from '../record/host-recorder.js';
 import type { PlatformSession } from '../session/platform-session.js';
@@ -51,6 +52,8 @@ export interface Host {
   readonly relay: PresenceRelay;
   /** Arbitration and privacy settings (`presence.json`), each update's outcome, app announcements. */
   readonly presence: PresenceService;
+  /** Game detection: the detectable list, the player's switches and games, the scanner's finds as activities. */
+  readonly detection: DetectionService;
   /** The player's voice settings (GET/SET_VOICE_SETTINGS); a change is sent as VOICE_SETTINGS_UPDATE. */
   readonly voice: VoiceSettingsStore;
   readonly friends: FriendPresences;
@@ -128,6 +131,7 @@ class RunningHost implements Host {
   readonly session;
   readonly relay;
   readonly presence;
+  readonly detection;
   readonly voice;
   readonly friends;
   readonly social;
@@ -166,6 +170,7 @@ class RunningHost implements Host {
     this.session = parts.platform.session;
     this.relay = parts.relay.relay;
     this.presence = parts.presence;
+    this.detection = parts.detection;
     this.voice = parts.voice.store;
     this.friends = parts.social.friends;
     this.social = parts.social.social;

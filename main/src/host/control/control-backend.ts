@@ -2,6 +2,8 @@ import type { PlatformUser, PresenceStatus, WireActivity } from '../../../../pla
 import type { GatewayActivity } from '../../../../rpc/src/index.js';
 import type * as contract from '../../../../preload/src/contract.js';
 import type { GrantView as ContractGrantView } from '../../../../preload/src/contract.js';
+import type { DetectedGameListing } from '../detection/detection-service.js';
+import type { DetectionDiagnosis } from '../../diagnostics/doctor/detection-section.js';
 
 /**
  * What the control API asks of the host. The host implements it; the HTTP layer only
@@ -16,6 +18,10 @@ export interface ControlBackend {
   status(): ControlStatus;
   /** Connected RPC games. */
   games(): GameView[];
+  /** Games found running by game detection (`detected: true`); absent on a host without it. */
+  detectedGames?(): DetectedGameListing[];
+  /** Why each running program is detected or not (`companion doctor`); absent on a host without detection. */
+  detectionDiagnosis?(): Promise<DetectionDiagnosis>;
   friends(): FriendView[];
   /** Friend requests both ways and blocked users (friends: `friends()`), from the host's gateway session. */
   relationships(): RelationshipView[];

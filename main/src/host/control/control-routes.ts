@@ -30,7 +30,10 @@ const OK = { ok: true } as const;
 export function routes(backend: ControlBackend, extra: readonly ControlRouteEntry[] = []): Route[] {
   const table: [Route['method'], string, Route['handle']][] = [
     ['GET', '/v1/status', async () => backend.status()],
-    ['GET', '/v1/games', async () => ({ games: backend.games() })],
+    // Connected games, then the games found running (game detection: `detected: true`).
+    ['GET', '/v1/games', async () => ({ games: [...backend.games(), ...(backend.detectedGames?.() ?? [])] })],
+    // Why each running program is detected or not (`companion doctor`).
+    ['GET', '/v1/detection', async () => backend.detectionDiagnosis?.() ?? { state: 'no-scanner', reason: 'this host does not detect games' }],
     // Friend requests both ways and blocks beside the friends (what the desktop client's Friends screen lists).
     ['GET', '/v1/friends', async () => ({ friends: backend.friends(), relationships: backend.relationships() })],
     ['POST', '/v1/friends/:user_id/join', async ({ params, body }) => backend.requestToJoin(parseRequestToJoin(params.user_id ?? '', body))],

@@ -14,6 +14,9 @@ import type {
 } from '../../../../platform/src/wire/index.js';
 import { httpRequest, HttpRequestError, type HttpResult } from '../../base/http-request.js';
 
+/** `GET /applications/detectable` with a validator: the list (still unchecked JSON) and its tag, or unchanged (304). */
+export type DetectableFetch = { readonly kind: 'unchanged' } | { readonly kind: 'list'; readonly body: unknown; readonly etag: string | null };
+
 export interface PlatformApiOptions {
   /** e.g. `http://127.0.0.1:PORT` (routes go under `/api/v10`). */
   readonly baseUrl: string;
@@ -115,6 +118,28 @@ export class PlatformApi {
   async gatewayUrl(): Promise<string> {
     const body = await this.request<{ url: string }>('GET', '/gateway', { auth: false });
     return body.url;
+  }
+
+  /**
+   * The detectable applications (no auth, as the real route). `etag`: the tag of the copy the
+   * host has; the platform answers 304 (`unchanged`) when it is still current.
+   */
+  async detectableApplications(etag: string | null): Promise<DetectableFetch> {
+    const path = '/applications/detectable';
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (etag !== null) headers['If-None-Match'] = etag;
+    let response: HttpResult;
+    try {
+      response = await httpRequest(`${this.baseUrl}${API_PREFIX}${path}`, { method: 'GET', headers, timeoutMs: this.timeoutMs });
+    } catch (error) {
+      throw new PlatformApiError(0, 0, `GET ${path}: ${this.describeFailure(error)}`);
+    }
+    if (response.status === 304) return { kind: 'unchanged' };
+    const parsed = parseJson(response.text);
+    if (response.status < 200 || response.status >= 300) throw this.httpError('GET', path, response, parsed);
+    if (parsed === undefined) throw new PlatformApiError(response.status, 0, `GET ${path}: invalid JSON in the response`);
+    const tag = response.headers.etag;
+    return { kind: 'list', body: parsed, etag: typeof tag === 'string' ? tag : null };
   }
 
   /** Dev login (emulator only): a seeded or admin-created username → its token. */

@@ -187,6 +187,11 @@ export class PresenceService extends EventEmitter<PresenceServiceEvents> {
     return next;
   }
 
+  /** A game found running by game detection has an activity: announced once, as an RPC game's first activity is. */
+  detectedActivity(applicationId: string, applicationName: string): void {
+    this.announce(applicationId, applicationName);
+  }
+
   dispose(): void {
     this.detach();
     this.removeAllListeners();

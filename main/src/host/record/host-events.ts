@@ -1,5 +1,5 @@
 import type { DisconnectInfo, RpcConnection, RpcServer } from '../../../../rpc/src/index.js';
-import type { CloseRecord, ConsentRecord, GatewayRecord, OpenRecord, ReadyRecord, RelayRecord } from '../../../../common/src/recording/recording-format.js';
+import type { CloseRecord, ConsentRecord, DetectionRecord, GatewayRecord, OpenRecord, ReadyRecord, RelayRecord } from '../../../../common/src/recording/recording-format.js';
 import type { ConsentBroker, ConsentOutcome, ConsentRequestView } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import type { RelayOutcome } from '../presence/relay-outcomes.js';
@@ -14,7 +14,8 @@ export type HostEvent =
     })
   | Omit<ConsentRecord, 't'>
   | Omit<GatewayRecord, 't'>
-  | Omit<RelayRecord, 't'>;
+  | Omit<RelayRecord, 't'>
+  | Omit<DetectionRecord, 't'>;
 
 /** Where host events come from: the RPC server, and optionally consent and the gateway. */
 export interface HostEventSources {
@@ -25,6 +26,27 @@ export interface HostEventSources {
   readonly gateway?: Pick<PlatformSession, 'on' | 'off'> | undefined;
   /** The presence relay: its `outcome` events (what became of each game update). */
   readonly relay?: RelayOutcomeSource | undefined;
+  /** Game detection: its `start` and `end` events (a game found running, one that exited). */
+  readonly detection?: DetectionEventSource | undefined;
+}
+
+/** A detected game as the detection events carry it. */
+export interface DetectionEventGame {
+  readonly applicationId: string;
+  readonly name: string;
+  readonly executable: string;
+  readonly path: string;
+  readonly pid: number;
+}
+
+/** Something that reports detected games starting and ending (the detection service). */
+export interface DetectionEventSource {
+  on(event: 'start' | 'end', listener: (game: DetectionEventGame) => void): unknown;
+  off(event: 'start' | 'end', listener: (game: DetectionEventGame) => void): unknown;
+}
+
+function detectionEvent(event: 'start' | 'end', game: DetectionEventGame): Omit<DetectionRecord, 't'> {
+  return { kind: 'detection', connection: `detected:${game.applicationId}`, event, application_id: game.applicationId, name: game.name, executable: game.executable, path: game.path, pid: game.pid };
 }
 
 /** Something that reports relay outcomes (the presence relay). */
@@ -53,7 +75,16 @@ function consentEvent(request: ConsentRequestView, outcome: ConsentOutcome, by: 
 export class HostEvents {
   private readonly listeners = new Set<(event: HostEvent) => void>();
 
-  constructor(private readonly sources: HostEventSources) {}
+  constructor(private sources: HostEventSources) {}
+
+  /** Game detection joins the sources (it starts after the recorder): followed at once when someone listens. */
+  followDetection(detection: DetectionEventSource): void {
+    if (this.sources.detection !== undefined) return;
+    this.sources = { ...this.sources, detection };
+    if (this.listeners.size === 0) return;
+    detection.on('start', this.onDetectionStart);
+    detection.on('end', this.onDetectionEnd);
+  }
 
   subscribe(listener: (event: HostEvent) => void): () => void {
     if (this.listeners.size === 0) this.attach();
@@ -97,8 +128,18 @@ export class HostEvents {
     this.emit({ kind: 'relay', connection: outcome.connection_id, outcome });
   };
 
+  private readonly onDetectionStart = (game: DetectionEventGame): void => {
+    this.emit(detectionEvent('start', game));
+  };
+
+  private readonly onDetectionEnd = (game: DetectionEventGame): void => {
+    this.emit(detectionEvent('end', game));
+  };
+
   private attach(): void {
-    const { server, consent, gateway, relay } = this.sources;
+    const { server, consent, gateway, relay, detection } = this.sources;
+    detection?.on('start', this.onDetectionStart);
+    detection?.on('end', this.onDetectionEnd);
     relay?.on('outcome', this.onOutcome);
     server.on('connection', this.onConnection);
     server.on('ready', this.onReady);
@@ -109,7 +150,9 @@ export class HostEvents {
   }
 
   private detach(): void {
-    const { server, consent, gateway, relay } = this.sources;
+    const { server, consent, gateway, relay, detection } = this.sources;
+    detection?.off('start', this.onDetectionStart);
+    detection?.off('end', this.onDetectionEnd);
     relay?.off('outcome', this.onOutcome);
     server.off('connection', this.onConnection);
     server.off('ready', this.onReady);

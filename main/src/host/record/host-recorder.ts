@@ -5,7 +5,7 @@ import type { ConsentBroker } from '../auth/consent-broker.js';
 import type { PlatformSession } from '../session/platform-session.js';
 import { headerRecord, type BodyRecord } from '../../../../common/src/recording/recording-format.js';
 import type { LintView } from '../../../../preload/src/contract.js';
-import { HostEvents, type HostEvent, type RelayOutcomeSource } from './host-events.js';
+import { HostEvents, type DetectionEventSource, type HostEvent, type RelayOutcomeSource } from './host-events.js';
 import type { RecordWriter } from './record-writer.js';
 
 /** What the recorder listens to: the RPC server, and optionally consent and the gateway. */
@@ -95,6 +95,11 @@ export class HostRecorder extends EventEmitter<HostRecorderEvents> {
   constructor(private readonly sources: RecorderSources) {
     super();
     this.events = new HostEvents(sources);
+  }
+
+  /** Game detection's start and end are recorded from now on (`detection` records). */
+  followDetection(detection: DetectionEventSource): void {
+    this.events.followDetection(detection);
   }
 
   /** From now on, an incoming SET_ACTIVITY's lints follow its frame (a `lint` record), as the live inspector shows them. */

@@ -31,6 +31,7 @@ function connectionOf(record: BodyRecord): string | null {
     case 'close':
     case 'relay':
     case 'lint':
+    case 'detection':
       return record.connection;
     case 'consent':
       return record.connection;
@@ -118,5 +119,7 @@ export function timelineLine(record: BodyRecord, options: { full?: boolean } = {
       return `${head}· relay ${compactJson(record.outcome, max)}`;
     case 'lint':
       return `${head}· lint${record.nonce === null ? '' : ` nonce=${record.nonce}`} ${record.lints.map((lint) => `${lint.field}: ${lint.code}`).join(', ')}`;
+    case 'detection':
+      return `${head}· detection ${record.event}: ${record.name} (${record.application_id}) from ${record.path || record.executable}, pid ${record.pid}`;
   }
 }

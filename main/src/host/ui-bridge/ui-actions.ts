@@ -2,6 +2,7 @@ import type { InspectorCatchUp, InvokeChannel, InvokeChannels, Snapshot } from '
 import type { WebUiSettings } from './host-settings.js';
 import { deviceCodePreviewView, settingsView, statusView } from './views.js';
 import type { WebUiBackend } from './web-ui-backend.js';
+import { ControlError } from '../control/control-backend.js';
 
 /**
  * What a handler may use: the host's backend, the runtime settings, the snapshot (for
@@ -76,10 +77,20 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
     return { approved: result.approved };
   },
   'companion:close-device-screen': async ({ backend }, screenId) => nothing(backend.closeDeviceScreen(screenId)),
+  'companion:update-detection': ({ backend }, patch) => backend.updateDetection?.(patch) ?? noDetection(),
+  'companion:running-programs': ({ backend }) => backend.runningPrograms?.() ?? noDetection(),
+  'companion:add-game': ({ backend }, executable, name) => backend.addGame?.(executable, name) ?? noDetection(),
+  'companion:remove-game': ({ backend }, id) => backend.removeGame?.(id) ?? noDetection(),
 };
 
+/** A host without game detection (a test's, or one that runs none). */
+function noDetection(): never {
+  throw new ControlError(404, 'this host does not detect games');
+}
+
 /** Calls that only read: no topic push follows them. */
-export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor', 'companion:watch-inspector', 'companion:preview-device-code', 'companion:close-device-screen']);
+
+export const READ_ONLY_ACTIONS: ReadonlySet<InvokeChannel> = new Set<InvokeChannel>(['companion:ready', 'companion:doctor', 'companion:running-programs', 'companion:watch-inspector', 'companion:preview-device-code', 'companion:close-device-screen']);
 
 function nothing(_done: void): null {
   return null;

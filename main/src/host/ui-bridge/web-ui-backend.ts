@@ -1,4 +1,7 @@
 import type {
+  DetectionPatch,
+  DetectionView,
+  RunningProgramView,
   ConversationView,
   DeviceScreenView,
   DoctorView,
@@ -63,4 +66,14 @@ export interface WebUiBackend extends ControlBackend {
   closeDeviceScreen(screenId: string): void;
   /** The "Link a device" screen a game has open now, null when none is (a window that opens later shows it). */
   deviceScreen(): DeviceScreenView | null;
+  /** Game detection for the Settings screen; absent on a host without it. */
+  detection?(): DetectionView | null;
+  /** The global switch or one game's; a ControlError 400 names what it cannot apply. */
+  updateDetection?(patch: DetectionPatch): Promise<DetectionView>;
+  /** Running programs that are no known game ("Add it"). */
+  runningPrograms?(): Promise<readonly RunningProgramView[]>;
+  /** Names a program as a game (a detectable entry kept on this machine). */
+  addGame?(executable: string, name: string): Promise<DetectionView>;
+  /** Forgets a game the player added. */
+  removeGame?(id: string): Promise<DetectionView>;
 }

@@ -16,6 +16,28 @@ interface GameLike {
   readonly activity: ActivityLike | null;
 }
 
+/** A game found running by game detection (no RPC connection). */
+interface DetectedLike {
+  readonly detected: true;
+  readonly application_id: string;
+  readonly application_name: string;
+  readonly path: string;
+  readonly pid: number;
+  readonly showing: string;
+}
+
+const SHOWING_WORDS: Readonly<Record<string, string>> = {
+  shown: 'friends see "Playing"',
+  excluded: 'not shown (switched off)',
+  rpc: 'its RPC activity is shown instead',
+  off: 'not shown (detection off)',
+};
+
+function describeGame(game: GameLike | DetectedLike): string {
+  if ('detected' in game) return `detected  ${game.application_name} (${game.application_id}, pid ${game.pid})  ${game.path}  ${SHOWING_WORDS[game.showing] ?? game.showing}\n`;
+  return `${game.connection_id}  ${game.application_name} (${game.client_id}, pid ${game.pid ?? '-'})  ${describeActivity(game.activity)}\n`;
+}
+
 interface FriendLike {
   readonly user: UserLike;
   readonly presence: { readonly status: string; readonly activities: readonly ActivityLike[] };
@@ -67,12 +89,8 @@ const status: ControlAction = async (control) => {
 
 const games: ControlAction = async (control) => {
   control.need(0, 'no arguments');
-  const { games: list } = (await control.call('GET', '/v1/games')) as { games: GameLike[] };
-  control.print({ games: list }, () =>
-    list.length === 0
-      ? 'No games connected\n'
-      : list.map((g) => `${g.connection_id}  ${g.application_name} (${g.client_id}, pid ${g.pid ?? '-'})  ${describeActivity(g.activity)}\n`).join(''),
-  );
+  const { games: list } = (await control.call('GET', '/v1/games')) as { games: (GameLike | DetectedLike)[] };
+  control.print({ games: list }, () => (list.length === 0 ? 'No games connected or detected\n' : list.map(describeGame).join('')));
   return 0;
 };
 

@@ -6,6 +6,8 @@ import { readProcesses } from '../../diagnostics/doctor/wine-games.js';
 import { formatDoctorReport } from '../../diagnostics/doctor/format-report.js';
 import { readHostRuntimeFile } from '../../base/host-locator.js';
 import { formatNativeTls, nativeTlsStatus } from './doctor-native-tls.js';
+import { detectionDiagnosis } from './doctor-detection.js';
+import { formatDetectionSection } from '../../diagnostics/doctor/detection-section.js';
 
 export const DOCTOR_HELP = `Usage: companion doctor [options]
        companion doctor --activity FILE [--client-id ID] [options]
@@ -17,8 +19,11 @@ in this environment (npm discord-rpc, @xhayper/discord-rpc, pypresence, the C
 library, the Rust crate, the C# client, the Social SDK, companion/client), and
 on Linux the Flatpak apps that cannot see Companion's sockets, with the
 'flatpak override' command that fixes each; last, whether the emulator serves
-a native game (the Social SDK) over TLS, and where its local CA is. Run it in
-the environment the game runs in. It prints no secrets.
+a native game (the Social SDK) over TLS, and where its local CA is; and what
+the running host's game detection makes of the running programs: the games it
+detects, and why a program is not (no entry for this OS, an argument missing,
+a launcher). Run it in the environment the game runs in. It prints no secrets
+(and no command line).
 
 With --activity, checks a SET_ACTIVITY payload instead: the answer the real
 client gives (accepted, or its error), and what it accepts but shows badly
@@ -35,6 +40,8 @@ Options:
                       checked against the ones it uploaded
   --platform URL      With --client-id: the platform to ask (default: the
                       running Companion's)
+  --program NAME      Game detection: explain every running program whose
+                      path contains NAME, those matching no entry too
   -h, --help          Show this help
 `;
 
@@ -45,6 +52,7 @@ export async function doctorCommand(argv: readonly string[], io: CommandIo): Pro
     activity: { type: 'string' },
     'client-id': { type: 'string' },
     platform: { type: 'string' },
+    program: { type: 'string' },
   });
   if (parsed.help) {
     io.stdout(DOCTOR_HELP);
@@ -77,7 +85,12 @@ export async function doctorCommand(argv: readonly string[], io: CommandIo): Pro
   const wine = process.platform === 'linux' ? { wineProcesses: () => readProcesses() } : {};
   const report = await buildDoctorReport({ env: io.env, runtimeDir, guiTempDir: await darwinUserTempDir(), ...wine });
   const nativeGames = await nativeTlsStatus(io.env);
-  io.stdout(json ? `${JSON.stringify({ ...report, nativeGames }, null, 2)}\n` : formatDoctorReport(report) + formatNativeTls(nativeGames));
+  const detection = await detectionDiagnosis(io.env, runtimeDir);
+  const program = values.program as string | undefined;
+  if (program === '') throw new UsageError('--program must not be empty');
+  io.stdout(
+    json ? `${JSON.stringify({ ...report, nativeGames, detection }, null, 2)}\n` : formatDoctorReport(report) + formatNativeTls(nativeGames) + formatDetectionSection(detection, program),
+  );
   return 0;
 }
 

@@ -30,7 +30,8 @@ Subcommands:
   friends add|remove A B         Make two users (names or ids) friends, or not
   friend <action> --as NAME      A simulated friend: presence, ask-to-join, invite,
                                  accept, decline, offline (see 'platform friend --help')
-  apps [list]                    List applications
+  apps [list]                    List applications (with the executables game
+                                 detection recognises them by)
   apps add NAME [--id ID]        Create an application
   assets list APP_ID             List an application's assets
   assets add APP_ID NAME         Add an asset (--type small|large, default large)
@@ -380,10 +381,17 @@ function printApps(io: CommandIo, apps: readonly AdminApp[], json: boolean): voi
   if (json) return io.stdout(`${JSON.stringify(apps, null, 2)}\n`);
   io.stdout(
     table(
-      ['ID', 'NAME', 'VERIFIED', 'ASSETS', 'PUBLIC KEY'],
-      apps.map((app) => [app.id, app.name, app.verified ? 'yes' : app.auto_registered ? 'no (auto)' : 'no', String(app.assets.length), app.public_key]),
+      ['ID', 'NAME', 'VERIFIED', 'ASSETS', 'EXECUTABLES', 'PUBLIC KEY'],
+      apps.map((app) => [app.id, app.name, app.verified ? 'yes' : app.auto_registered ? 'no (auto)' : 'no', String(app.assets.length), executablesText(app), app.public_key]),
     ),
   );
+}
+
+/** What game detection recognises the app by, in a table cell: `os:name`, a launcher marked. */
+function executablesText(app: AdminApp): string {
+  const executables = app.executables ?? [];
+  if (executables.length === 0) return '-';
+  return executables.map((e) => `${e.os}:${e.name}${e.is_launcher ? ' (launcher)' : ''}${e.arguments === undefined ? '' : ` [${e.arguments}]`}`).join(', ');
 }
 
 function printAssets(io: CommandIo, assets: readonly AdminApp['assets'][number][], json: boolean): void {

@@ -94,6 +94,8 @@ export interface TestHostOptions {
   readonly launcher?: HostTuning['launcher'];
   /** Default: a logger that writes nothing. */
   readonly logger?: HostOptions['logger'];
+  /** Game detection's scanner (default off: a test host must not see other tests' processes). */
+  readonly detection?: HostTuning['detection'];
 }
 
 /** The fields that are set (exactOptionalPropertyTypes: an option is absent, never undefined). */
@@ -126,6 +128,7 @@ export function startTestHost(options: TestHostOptions): Promise<Host> {
     consentTimeoutMs: options.consentTimeoutMs,
     rpcWebSocketPorts: options.rpcWebSocketPorts,
     launcher: options.launcher,
+    detection: options.detection ?? { scan: false },
   });
   return startHost(hostOptions, tuning);
 }

@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
-import type { ConversationView, DoctorView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
+import type { ConversationView, DetectionPatch, DetectionView, DoctorView, RunningProgramView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { BOB, FakeBackend } from '../control/fake-backend.js';
@@ -100,7 +100,28 @@ export class FakeUiBackend extends FakeBackend implements WebUiBackend {
     this.calls.push({ method: 'doctor', args: [] });
     return DOCTOR;
   }
+  detection(): DetectionView {
+    return DETECTION;
+  }
+  async updateDetection(patch: DetectionPatch): Promise<DetectionView> {
+    this.calls.push({ method: 'updateDetection', args: [patch] });
+    return { ...DETECTION, enabled: patch.enabled ?? DETECTION.enabled };
+  }
+  async runningPrograms(): Promise<readonly RunningProgramView[]> {
+    this.calls.push({ method: 'runningPrograms', args: [] });
+    return [{ pid: 42, executable: 'mygame', path: '/opt/mygame/mygame' }];
+  }
+  async addGame(executable: string, name: string): Promise<DetectionView> {
+    this.calls.push({ method: 'addGame', args: [executable, name] });
+    return DETECTION;
+  }
+  async removeGame(id: string): Promise<DetectionView> {
+    this.calls.push({ method: 'removeGame', args: [id] });
+    return DETECTION;
+  }
 }
+
+export const DETECTION: DetectionView = { enabled: true, games: [], excluded: [], custom: [], list: { source: 'platform', applications: 1, fetched_at: 1000, last_error: null } };
 
 export class FakeSettings implements WebUiSettings {
   current: SettingsView = { consent_policy: 'prompt', consent_always_ask: false, log_level: 'info', start_at_login: null };

@@ -210,7 +210,9 @@ describe('companion platform admin subcommands', () => {
   it('apps list/add and assets list/add/remove', async () => {
     const { dataDir } = await running();
     const added = await run(['apps', 'add', 'Test Game', '--id', '555555555555555555'], dataDir);
-    expect(added.out).toMatch(/555555555555555555\s+Test Game\s+yes\s+0\s+[0-9a-f]{64}/);
+    expect(added.out).toMatch(/555555555555555555\s+Test Game\s+yes\s+0\s+-\s+[0-9a-f]{64}/);
+    // What game detection recognises each app by (issue 30 §1): the demo app's executables.
+    expect((await run(['apps', 'list'], dataDir)).out).toContain('linux:companion-demo-game, win32:companion demo game/companiondemo.exe, linux:companion-demo-launcher (launcher)');
     const apps = JSON.parse((await run(['apps', 'list', '--json'], dataDir)).out) as { id: string; private_key?: string }[];
     expect(apps.map((a) => a.id)).toEqual([SEED.appId, '555555555555555555']);
     expect(apps.every((a) => a.private_key === undefined)).toBe(true);

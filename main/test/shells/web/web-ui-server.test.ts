@@ -255,6 +255,10 @@ describe('web UI: the WebSocket bridge', () => {
     });
     expect(await client.invoke('companion:decide-device-code', 'BCDF-GHJK', false)).toEqual({ approved: false });
     expect(await client.invoke('companion:close-device-screen', 'screen-1')).toBeNull();
+    expect(await client.invoke('companion:update-detection', { enabled: false })).toMatchObject({ enabled: false });
+    expect(await client.invoke('companion:running-programs')).toEqual([{ pid: 42, executable: 'mygame', path: '/opt/mygame/mygame' }]);
+    expect(await client.invoke('companion:add-game', '/opt/mygame/mygame', 'My Game')).toMatchObject({ enabled: true });
+    expect(await client.invoke('companion:remove-game', '1234567890123456789')).toMatchObject({ enabled: true });
 
     const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
     expect(actions).toEqual([
@@ -284,6 +288,10 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'previewDeviceCode', args: ['bcdf-ghjk'] },
       { method: 'decideDeviceCode', args: ['BCDF-GHJK', false] },
       { method: 'closeDeviceScreen', args: ['screen-1'] },
+      { method: 'updateDetection', args: [{ enabled: false }] },
+      { method: 'runningPrograms', args: [] },
+      { method: 'addGame', args: ['/opt/mygame/mygame', 'My Game'] },
+      { method: 'removeGame', args: ['1234567890123456789'] },
     ]);
     // Every channel of the contract was exercised above.
     expect([...client.sentChannels].sort()).toEqual([...INVOKE_CHANNELS].sort());
@@ -332,7 +340,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'detection', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);
