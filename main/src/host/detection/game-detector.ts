@@ -223,7 +223,7 @@ export class GameDetector {
     for (const process of scan.processes) {
       const match = index.match(process);
       if (match === null) this.detach(process.pid, touched);
-      else this.attach(process.pid, match, touched, started);
+      else this.attach(process, match, touched, started);
     }
     if (scan.complete) {
       const listed = new Set(scan.processes.map((process) => process.pid));
@@ -237,7 +237,8 @@ export class GameDetector {
     for (const game of started) if (game.processes.size > 0) this.emit('start', game.snapshot());
   }
 
-  private attach(pid: number, match: DetectableMatch, touched: Set<RunningGame>, started: RunningGame[]): void {
+  private attach(process: ScannedProcess, match: DetectableMatch, touched: Set<RunningGame>, started: RunningGame[]): void {
+    const pid = process.pid;
     const current = this.gameOfPid.get(pid);
     if (current?.applicationId === match.application.id) {
       current.processes.set(pid, match);
@@ -246,7 +247,8 @@ export class GameDetector {
     if (current !== undefined) this.detach(pid, touched);
     let game = this.games.get(match.application.id);
     if (game === undefined) {
-      game = new RunningGame(match.application.id, match.application.name, this.clock());
+      const now = this.clock();
+      game = new RunningGame(match.application.id, match.application.name, Math.min(process.startedAt ?? now, now));
       this.games.set(game.applicationId, game);
       started.push(game);
     }

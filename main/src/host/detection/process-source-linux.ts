@@ -101,7 +101,14 @@ export class LinuxProcessSource implements ProcessSource {
     const exe = this.files.link(pid, 'exe');
     const argv = this.files.argv(pid);
     this.known.set(pid, { startTime, generation, firstRead: this.young(startTime) ? signature(exe, argv) : null });
-    return scannedProcess(this.facts(pid, exe, argv));
+    return this.withStart(scannedProcess(this.facts(pid, exe, argv)), startTime);
+  }
+
+  /** The process with when it started (epoch ms), from its start in ticks since boot and the uptime. */
+  private withStart(process: ScannedProcess, startTime: number | null): ScannedProcess {
+    if (this.uptime === undefined) this.uptime = this.files.uptimeTicks();
+    if (startTime === null || this.uptime === null || process.candidates.length === 0) return process;
+    return { ...process, startedAt: Date.now() - ((this.uptime - startTime) * 1000) / CLOCK_TICKS_PER_SECOND };
   }
 
   /** Whether a process that started at `startTime` is young enough to exec something else soon. */
@@ -119,7 +126,7 @@ export class LinuxProcessSource implements ProcessSource {
     const argv = this.files.argv(pid);
     const changed = signature(exe, argv) !== known.firstRead;
     known.firstRead = null;
-    return changed ? scannedProcess(this.facts(pid, exe, argv)) : null;
+    return changed ? this.withStart(scannedProcess(this.facts(pid, exe, argv)), known.startTime) : null;
   }
 
   private facts(pid: number, exe: string | null, argv: readonly string[]): ProcessFacts {

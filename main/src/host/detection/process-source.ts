@@ -18,6 +18,8 @@ export interface ScannedProcess {
   readonly candidates: readonly ProcessCandidate[];
   /** The command line after argv[0], joined with spaces, lower-case: what an entry's `arguments` are looked for in. */
   readonly args: string;
+  /** When the process started (epoch ms), where the OS tells: a game running before Companion started shows since then. */
+  readonly startedAt?: number;
 }
 
 /** What changed since the previous scan. */

@@ -132,6 +132,24 @@ describe.skipIf(process.platform !== 'linux')('issue 30 §2: running games are d
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('issue 30 §2: a game running before detection started', () => {
+  it('shows since its process started, not since it was first seen', async () => {
+    const dir = await tempDir();
+    const before = Date.now();
+    track(await startProcess(renamedCopy(SLEEP, dir, 'nativegame_x64'), ['1000']));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const made = new GameDetector({ source: new LinuxProcessSource(), os: 'linux' });
+    made.setList(LIST);
+    detectors.push(made);
+    const seenAt = Date.now();
+    await made.scanOnce();
+    const game = made.running().find((each) => each.applicationId === '100');
+    // /proc counts in hundredths of a second since boot: allow a few of them, and the uptime's rounding.
+    expect(game?.startedAt).toBeGreaterThanOrEqual(before - 100);
+    expect(game?.startedAt).toBeLessThan(seenAt - 1000);
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('issue 30 §2: what is not a game', () => {
   it('a program sharing only a basename with an entry that needs arguments is not detected', async () => {
     const { detector: d, started } = detector();
