@@ -95,3 +95,21 @@ test.describe('issue 30 §3: Detected games in Settings', () => {
     await expect(page.getByTestId('detection-settings').getByTestId('custom-game')).toContainText('My Own Game');
   });
 });
+
+test.describe('issue 30 §3: detected games on the Games screen', () => {
+  test.skip(process.platform !== 'linux', 'game detection scans processes on Linux only');
+  test('a game running without Rich Presence is listed with what friends see, since when and from which program; it leaves when it exits', async ({ page }) => {
+    const host = await startHost();
+    await openUi(page, host, 'games');
+    await expect(page.getByTestId('games-empty')).toBeVisible();
+    const demo = run(DEMO_EXECUTABLE);
+    const row = page.getByTestId('games-detected-game').and(page.locator(`[data-application-id="${DEMO_APP_ID}"]`));
+    await expect(row).toHaveAttribute('data-state', 'shown');
+    await expect(row).toContainText(`${DEMO_APP_NAME}: friends see you playing it`);
+    await expect(row).toContainText(`/${DEMO_EXECUTABLE}`);
+    await expect(page.getByTestId('games-empty')).toHaveCount(0);
+    demo.kill('SIGKILL');
+    await expect(row).toHaveCount(0);
+    await expect(page.getByTestId('games-empty')).toBeVisible();
+  });
+});

@@ -1,19 +1,23 @@
 import type { ReactNode } from 'react';
-import type { GameView, PresenceView, RedactableField } from '../../../preload/src/contract';
+import type { DetectedGameView, GameView, PresenceView, RedactableField } from '../../../preload/src/contract';
 import { ActivityCard } from '../components/ActivityCard';
 import { Details, type Fact } from '../components/Details';
-import { formatDate, relayOutcomePlayerText, relayOutcomeText } from '../lib/format';
+import { DETECTED_STATE_WORDS } from '../lib/detection-words';
+import { formatDate, formatTime, relayOutcomePlayerText, relayOutcomeText } from '../lib/format';
 import { libraryLabel, transportLabel } from '../lib/game-labels';
 import { friendsSeeSentence, gameLabel, replacedBy } from '../lib/presence-reason';
 import { useApp } from '../store/react';
 
 export function GamesScreen(): ReactNode {
   const games = useApp((s) => s.data?.games);
+  const detected = useApp((s) => s.data?.detection?.games);
   if (games === undefined) return null;
+  // A detected game that speaks RPC is shown by its connection's card above.
+  const running = (detected ?? []).filter((game) => game.state !== 'ended' && game.state !== 'rpc');
   return (
     <section aria-labelledby="games-title">
       <h1 id="games-title">Games</h1>
-      {games.length === 0 ? (
+      {games.length === 0 && running.length === 0 ? (
         <p className="empty" data-testid="games-empty">
           No game is connected. Start a game that uses Rich Presence and it appears here.
         </p>
@@ -24,7 +28,31 @@ export function GamesScreen(): ReactNode {
           ))}
         </ul>
       )}
+      <DetectedGames games={running} />
     </section>
+  );
+}
+
+/** Games running without Rich Presence, found by game detection: what friends see, since when, from which program. */
+function DetectedGames({ games }: { readonly games: readonly DetectedGameView[] }): ReactNode {
+  if (games.length === 0) return null;
+  return (
+    <>
+      <h2 id="detected-games-title">Detected without Rich Presence</h2>
+      <ul className="rows" aria-labelledby="detected-games-title">
+        {games.map((game) => (
+          <li className="row" key={`${game.application_id}:${game.detected_at}`} data-testid="games-detected-game" data-application-id={game.application_id} data-state={game.state}>
+            <span>
+              <strong>{game.name}</strong>: {DETECTED_STATE_WORDS[game.state]}
+              <br />
+              <span className="muted">
+                playing since {formatTime(game.started_at)}, from <code>{game.executable}</code>. Switch it off in Settings, Detected games.
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -1,16 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
-import type { DetectedGameState, DetectedGameView, DetectionView, RunningProgramView } from '../../../preload/src/contract';
+import type { DetectedGameView, DetectionView, RunningProgramView } from '../../../preload/src/contract';
+import { DETECTED_STATE_WORDS } from '../lib/detection-words';
 import { formatTime } from '../lib/format';
 import { useApp } from '../store/react';
-
-/** What became of a detected game, in a player's words. */
-const STATE_WORDS: Readonly<Record<DetectedGameState, string>> = {
-  shown: 'friends see you playing it',
-  excluded: 'not shown: you switched it off',
-  rpc: 'the game shows its own activity',
-  off: 'not shown: game detection is off',
-  ended: 'closed',
-};
 
 const games = (count: number): string => `${count} ${count === 1 ? 'game' : 'games'}`;
 
@@ -78,7 +70,7 @@ function DetectedGameRow({ game, excluded }: { readonly game: DetectedGameView; 
   return (
     <li className="row" data-testid="detected-game" data-application-id={game.application_id} data-state={game.state}>
       <span>
-        <strong>{game.name}</strong>: {STATE_WORDS[game.state]}
+        <strong>{game.name}</strong>: {DETECTED_STATE_WORDS[game.state]}
         <br />
         <span className="muted">
           detected {formatTime(game.detected_at)}
