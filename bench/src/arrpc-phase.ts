@@ -153,7 +153,8 @@ class Round {
     const spawnedAt = performance.now();
     const bound = msUntilConnectable(socketPath, spawnedAt);
     bound.catch(() => undefined);
-    const server = await (peer === 'arrpc' ? startArrpc(ctx, this.deps.dir, name, flags) : startHost(ctx, name, platform, flags));
+    // Like for like: arRPC runs with its process scanning off, Companion without game detection.
+    const server = await (peer === 'arrpc' ? startArrpc(ctx, this.deps.dir, name, flags) : startHost(ctx, name, [...platform, '--no-game-detection'], flags));
     this.figures[peer].boundMs = await bound;
     return server;
   }
@@ -254,7 +255,7 @@ export async function arrpcPhase(deps: ArrpcPhaseDeps): Promise<Record<string, u
     rounds: rounds.length,
     note:
       'ratio: Companion / arRPC per round, median over rounds, [min, max]; better: which direction favours Companion; ahead: the median ratio is on the better side of 1 (p99: at most 1). ' +
-      'Fresh servers every round, order alternating; arRPC with process scanning off and an empty game database; ' +
+      'Fresh servers every round, order alternating; arRPC with process scanning off and an empty game database, Companion with --no-game-detection; ' +
       `Companion's platform: ${ARRPC_CONFIG.platform}`,
     node: process.version,
     config: { ...ARRPC_CONFIG, handshakeSamples: deps.handshakeSamples, rttSamples: deps.rttSamples },

@@ -14,7 +14,7 @@ import type { Teardown } from './teardown.js';
 
 /** The scanner where this OS has a process source (Linux), else none. */
 function detectorFor(options: HostOptions, tuning: HostTuning): GameDetector | null {
-  const source = tuning.detection?.scan === false ? null : defaultProcessSource();
+  const source = options.gameDetection === false || tuning.detection?.scan === false ? null : defaultProcessSource();
   if (source === null) return null;
   return new GameDetector({
     source,
@@ -41,7 +41,14 @@ export async function startDetectionSide(
   await list.loadCache();
   const { store } = await DetectionSettingsStore.load(options.dataDir, { logger: options.logger });
   teardown.add(() => store.flush());
-  const service = new DetectionService({ list, settings: store, detector: detectorFor(options, tuning), relay: parts.relay, os: detectableOsOf(process.platform) ?? 'linux' });
+  const service = new DetectionService({
+    list,
+    settings: store,
+    detector: detectorFor(options, tuning),
+    ...(options.gameDetection === false ? { noScannerReason: 'game detection is off for this run (serve --no-game-detection): only games that speak RPC show' } : {}),
+    relay: parts.relay,
+    os: detectableOsOf(process.platform) ?? 'linux',
+  });
   teardown.add(async () => {
     service.dispose();
     await list.flush();

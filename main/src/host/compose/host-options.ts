@@ -85,6 +85,8 @@ export interface HostOptions {
   readonly consent?: ConsentOptions;
   readonly ui?: UiOptions;
   readonly record?: RecordOptions;
+  /** false: no process scanning for game detection this run (`serve --no-game-detection`); the list and the player's settings are still kept. */
+  readonly gameDetection?: boolean;
   /**
    * QA mode (`serve --qa`, the scenario runner's host): the gateway's fault switch and the
    * control API's `/v1/inject/*`. Absent, the host has neither. One extension per host.

@@ -38,6 +38,8 @@ export interface DetectionServiceOptions {
   readonly settings: DetectionSettingsStore;
   /** Null where no process source exists for this OS: the list and settings are kept, nothing is scanned. */
   readonly detector: GameDetector | null;
+  /** Why there is no detector, as `companion doctor` says it (default: this OS has no process source). */
+  readonly noScannerReason?: string;
   readonly relay: Pick<PresenceRelay, 'activityChanged' | 'live'>;
   /** The OS a custom game's executable is for when it is no `.exe`. */
   readonly os: DetectableOs;
@@ -148,7 +150,7 @@ export class DetectionService extends EventEmitter<DetectionServiceEvents> {
   /** Every running program with why it is detected or not (`companion doctor`). */
   async diagnose(): Promise<DetectionDiagnosis> {
     const detector = this.options.detector;
-    if (detector === null) return { state: 'no-scanner', reason: 'this host runs no process scanner (game detection scans processes on Linux)' };
+    if (detector === null) return { state: 'no-scanner', reason: this.options.noScannerReason ?? 'this host runs no process scanner (game detection scans processes on Linux)' };
     const { enabled } = this.options.settings.settings;
     const { source, applications, last_error } = this.options.list.status();
     const programs: ProgramDiagnosis[] = [];

@@ -19,6 +19,8 @@ export interface ServeSettings {
   readonly consentPolicy: ConsentPolicy;
   readonly consentAlwaysAsk: boolean;
   readonly allowSecond: boolean;
+  /** false with `--no-game-detection`: no process scanning this run (the player's settings are kept). */
+  readonly gameDetection: boolean;
   readonly snapSocket: boolean;
   /** `--max-connections-per-program`: open RPC connections one program may hold (default 64). */
   readonly maxConnectionsPerProgram: number | undefined;
@@ -41,6 +43,7 @@ const SERVE_OPTIONS = {
   consent: { type: 'string' },
   'consent-always-ask': { type: 'boolean' },
   'allow-second': { type: 'boolean' },
+  'no-game-detection': { type: 'boolean' },
   'snap-socket': { type: 'boolean' },
   'max-connections-per-program': { type: 'string' },
   record: { type: 'string' },
@@ -78,6 +81,7 @@ export async function parseServeArgs(argv: readonly string[], io: CommandIo): Pr
     consentPolicy,
     consentAlwaysAsk: values['consent-always-ask'] === true,
     allowSecond: values['allow-second'] === true,
+    gameDetection: values['no-game-detection'] !== true,
     snapSocket: values['snap-socket'] === true,
     maxConnectionsPerProgram: parseConnectionCount(values['max-connections-per-program'] as string | undefined),
     record: parseRecordOptions(values.record as string | undefined, values['record-secrets'] === true),
@@ -102,6 +106,7 @@ export function serveHostOptions(settings: ServeSettings, io: CommandIo, logger:
       ...(settings.platformTls === undefined ? {} : { tls: settings.platformTls }),
     },
     consent: { policy: settings.consentPolicy, alwaysAsk: settings.consentAlwaysAsk },
+    ...(settings.gameDetection ? {} : { gameDetection: false }),
     ...(settings.record === undefined ? {} : { record: settings.record }),
   };
 }

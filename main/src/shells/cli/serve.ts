@@ -40,6 +40,8 @@ Options:
                       they are registered on first use)
   --allow-second      Run even if a Companion already serves this directory,
                       on the next free index
+  --no-game-detection No process scanning this run: only games that speak RPC
+                      show (the Settings switch turns it off for good)
   --snap-socket       Also listen in <runtime dir>/snap.discord/ (Linux; off by
                       default: the directory belongs to a Snap Discord)
   --max-connections-per-program N
