@@ -34,6 +34,8 @@ import { OAuthService } from '../oauth/service.js';
 import { DeviceFlow } from '../oauth/device.js';
 import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
+import { FriendVoice } from '../simulation/friend-voice.js';
+import { friendVoiceRoutes } from '../http/friend-voice-routes.js';
 import { AppRegistry } from '../state/app-registry.js';
 import type { AppRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -78,6 +80,8 @@ export class PlatformServices {
   readonly invites: InviteService;
   readonly admin: PlatformAdmin;
   readonly simulator: FriendSimulator;
+  /** The simulated friend in server voice channels. */
+  readonly friendVoice: FriendVoice;
   /** Application look-ups and registration on first use. */
   readonly apps: AppRegistry;
   readonly lobbies: LobbyService;
@@ -181,6 +185,7 @@ export class PlatformServices {
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.voice = new VoiceService({ store, dispatcher: this.sessions, now, logger });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+    this.friendVoice = new FriendVoice({ store, sessions: this.sessions, voice: this.voice, now, logger });
   }
 
   /** Lobbies: their dispatches reach each member's sessions that may see the lobby's application (access/audience.ts). */
@@ -268,6 +273,7 @@ export class PlatformServices {
         ...simulationRoutes(this.simulator, this.tokenFaults),
         ...lobbyAdminRoutes(this.lobbies),
         ...voiceAdminRoutes(this.voice),
+        ...friendVoiceRoutes(this.friendVoice),
         ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
       ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],

@@ -405,13 +405,16 @@ export interface SocialOutcomeView {
  * - `authorize-device`: the "Link a device" screen with the game's `user_code` filled in, for
  *   the application the code is for. `screen_id` names this opening: the window says when it
  *   closes it (`companion:close-device-screen`), and the host tells the game;
- * - `close-authorize-device`: the game (or another window) closed that screen.
+ * - `close-authorize-device`: the game (or another window) closed that screen;
+ * - `voice-channel`: the voice channel a game joined for the player (SELECT_VOICE_CHANNEL with
+ *   `navigate: true`).
  */
 export type OpenViewPush =
   | { readonly view: 'authorized-apps'; readonly application_id: string }
   | { readonly view: 'conversation'; readonly user_id: string; readonly message_id: string }
   | { readonly view: 'authorize-device'; readonly screen_id: string; readonly application_id: string; readonly user_code: string }
-  | { readonly view: 'close-authorize-device'; readonly screen_id: string };
+  | { readonly view: 'close-authorize-device'; readonly screen_id: string }
+  | { readonly view: 'voice-channel'; readonly channel_id: string };
 
 /** A game's "Link a device" screen, as `companion:open-view` opens it. */
 export type DeviceScreenView = Extract<OpenViewPush, { readonly view: 'authorize-device' }>;

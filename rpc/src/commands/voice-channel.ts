@@ -43,3 +43,8 @@ export const noVoiceChannel = {
     throw new RpcError(RpcErrorCode.UnknownError, NO_VOICE_CHANNELS_MESSAGE);
   },
 };
+
+/** ERROR 5003 of SELECT_VOICE_CHANNEL without `force` while in another voice channel (ours: the desktop client's text is not on record). */
+export const SELECT_VOICE_FORCE_REQUIRED_MESSAGE = 'Already in a voice channel: SELECT_VOICE_CHANNEL needs force: true to move to another';
+/** ERROR 5001 when the platform has not confirmed the join within `timeout` (ours, after the code's name). */
+export const SELECT_CHANNEL_TIMED_OUT_MESSAGE = 'Select channel timed out';

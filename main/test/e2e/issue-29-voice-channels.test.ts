@@ -1,0 +1,218 @@
+/**
+ * Issue 29 §3 and §1 QA: the player's host joins server voice channels for games
+ * (SELECT_VOICE_CHANNEL over the gateway's op 4), answers GET_SELECTED_VOICE_CHANNEL in the
+ * desktop client's shape, and sends the voice events to the games subscribed to them while the
+ * simulated friend joins, speaks, mutes and leaves (the emulator's admin route). Real platform,
+ * real sockets, real tokens; npm `discord-rpc` and `@xhayper/discord-rpc` as overlays use them.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any -- event and reply payloads are checked by the tests' own expectations */
+import { afterEach, describe, expect, it } from 'vitest';
+import DiscordRPC from 'discord-rpc';
+import { Client as XhayperClient } from '@xhayper/discord-rpc';
+import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
+import { SELECT_VOICE_FORCE_REQUIRED_MESSAGE } from '../../../rpc/src/index.js';
+import { approveVoiceScopes, friendVoice, seededChannels, voiceGame, voiceToken } from './support/voice.js';
+import { DEMO_APP_ID, World, type Player } from './support/world.js';
+
+const OVERLAY_SCOPES = ['identify', 'rpc', 'rpc.voice.read', 'rpc.voice.write'];
+const REFUSED = { code: 4006, message: 'Not authenticated or invalid scope' };
+
+let world: World;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  await world.close();
+});
+
+async function alice(): Promise<Player> {
+  world = await World.start();
+  approveVoiceScopes(world);
+  return world.player('alice', { consentPolicy: 'approve' });
+}
+
+/** Runs `connect` with XDG_RUNTIME_DIR pointing at the player's sockets (the libraries read it when they connect). */
+async function inRuntimeDir<T>(player: Player, connect: () => Promise<T>): Promise<T> {
+  const previous = process.env['XDG_RUNTIME_DIR'];
+  process.env['XDG_RUNTIME_DIR'] = player.runtimeDir;
+  try {
+    return await connect();
+  } finally {
+    if (previous === undefined) delete process.env['XDG_RUNTIME_DIR'];
+    else process.env['XDG_RUNTIME_DIR'] = previous;
+  }
+}
+
+async function xhayper(player: Player): Promise<XhayperClient> {
+  const accessToken = await voiceToken(world, player, OVERLAY_SCOPES);
+  const client = new XhayperClient({ clientId: DEMO_APP_ID });
+  cleanups.push(() => within(client.destroy(), 2000, 'xhayper destroy()').catch(() => undefined));
+  await inRuntimeDir(player, () => within(client.login({ accessToken, scopes: OVERLAY_SCOPES as any }), 5000, 'xhayper login'));
+  return client;
+}
+
+async function npmOverlay(player: Player): Promise<DiscordRPC.Client> {
+  const accessToken = await voiceToken(world, player, OVERLAY_SCOPES);
+  const client = new DiscordRPC.Client({ transport: 'ipc' });
+  cleanups.push(() => within(client.destroy(), 2000, 'discord-rpc destroy()').catch(() => client.transport.socket?.destroy()));
+  await inRuntimeDir(player, () => within(client.login({ clientId: DEMO_APP_ID, accessToken, scopes: OVERLAY_SCOPES }), 5000, 'discord-rpc login'));
+  return client;
+}
+
+async function adminVoiceStates(channelId: string): Promise<any[]> {
+  const response = await fetch(`${world.platform.url}/_emulator/voice-states?channel_id=${channelId}`, { headers: { Authorization: `Admin ${world.platform.adminToken}` } });
+  return (await response.json()) as any[];
+}
+
+describe('issue 29 §3: SELECT_VOICE_CHANNEL and GET_SELECTED_VOICE_CHANNEL', () => {
+  it('joins a server voice channel for the player on the platform, answers it with its voice states, needs force to move, and leaves with null (xhayper)', async () => {
+    const player = await alice();
+    const channels = await seededChannels(world);
+    const voice = channels['Voice']!;
+    const party = channels['Party']!;
+    const client = await xhayper(player);
+    const events = new Recorder<[string, any]>();
+    for (const evt of ['VOICE_CHANNEL_SELECT', 'VOICE_CONNECTION_STATUS'] as const) {
+      client.on(evt, (data: unknown) => events.push([evt, data]));
+      await within(client.subscribe(evt), 3000, `subscribe ${evt}`);
+    }
+
+    const joined = await within(client.user!.selectVoiceChannel(voice.id, 5, false, false), 5000, 'selectVoiceChannel');
+    expect(joined).toMatchObject({ id: voice.id, guild_id: voice.guild_id, name: 'Voice', type: 2, bitrate: 64000, user_limit: 0, messages: [] });
+    const me = player.host.session.user!;
+    expect(joined.voice_states).toEqual([
+      {
+        voice_state: { mute: false, deaf: false, self_mute: false, self_deaf: false, suppress: false },
+        user: expect.objectContaining({ id: me.id, username: 'alice' }),
+        nick: 'Alice',
+        volume: 100,
+        mute: false,
+        pan: { left: 1, right: 1 },
+      },
+    ]);
+    // The platform holds the state, on the host's own gateway session.
+    expect(await adminVoiceStates(voice.id)).toEqual([expect.objectContaining({ user_id: me.id, session_id: player.host.session.sessionId, channel_id: voice.id })]);
+    expect((await within(client.user!.getSelectedVoiceChannel(), 3000, 'getSelectedVoiceChannel'))).toMatchObject({ id: voice.id, voice_states: [expect.objectContaining({ nick: 'Alice' })] });
+    await events.until(([evt, data]) => evt === 'VOICE_CHANNEL_SELECT' && data.channel_id === voice.id, 3000, 'VOICE_CHANNEL_SELECT');
+    const connected = await events.until(([evt, data]) => evt === 'VOICE_CONNECTION_STATUS' && data.state === 'VOICE_CONNECTED', 3000, 'VOICE_CONNECTION_STATUS');
+    expect(connected[1]).toMatchObject({ hostname: new URL(world.platform.url).host, average_ping: expect.any(Number) });
+    expect(Array.isArray(connected[1].pings)).toBe(true);
+
+    // In a channel: another one needs force (5003); the same one is answered again.
+    expect(await rejectionOf(client.user!.selectVoiceChannel(party.id, 5, false, false))).toMatchObject({ code: 5003, message: SELECT_VOICE_FORCE_REQUIRED_MESSAGE });
+    expect((await client.user!.selectVoiceChannel(voice.id, 5, false, false)).id).toBe(voice.id);
+    const moved = await client.user!.selectVoiceChannel(party.id, 5, true, false);
+    expect(moved).toMatchObject({ id: party.id, voice_states: [expect.objectContaining({ nick: 'Alice' })] });
+    expect(await adminVoiceStates(voice.id)).toEqual([]);
+    await events.until(([evt, data]) => evt === 'VOICE_CHANNEL_SELECT' && data.channel_id === party.id, 3000, 'VOICE_CHANNEL_SELECT after the move');
+    // A move is one selection, never a null between the two channels.
+    expect(events.items.filter(([evt]) => evt === 'VOICE_CHANNEL_SELECT').map(([, data]) => data)).toEqual([
+      { channel_id: voice.id, guild_id: voice.guild_id },
+      { channel_id: party.id, guild_id: party.guild_id },
+    ]);
+
+    // Not a voice channel, or none the player can see: 4005.
+    expect(await rejectionOf(client.user!.selectVoiceChannel(channels['general']!.id, 5, true, false))).toMatchObject({ code: 4005 });
+    expect(await rejectionOf(client.user!.selectVoiceChannel('300000000000000001', 5, true, false))).toMatchObject({ code: 4005 });
+
+    // null leaves.
+    expect((await client.request('SELECT_VOICE_CHANNEL', { channel_id: null })).data).toBeNull();
+    expect(await adminVoiceStates(party.id)).toEqual([]);
+    expect(await client.user!.getSelectedVoiceChannel()).toBeNull();
+    await events.until(([evt, data]) => evt === 'VOICE_CHANNEL_SELECT' && data.channel_id === null && data.guild_id === null, 3000, 'VOICE_CHANNEL_SELECT null');
+    await events.until(([evt, data]) => evt === 'VOICE_CONNECTION_STATUS' && data.state === 'DISCONNECTED', 3000, 'VOICE_CONNECTION_STATUS DISCONNECTED');
+  });
+
+  it("follows the player's mute and deafen: the voice state on the platform carries them", async () => {
+    const player = await alice();
+    const { Voice: voice } = await seededChannels(world);
+    const game = await voiceGame(world, player, cleanups, OVERLAY_SCOPES);
+    expect((await game.request('SELECT_VOICE_CHANNEL', { channel_id: voice!.id })).evt).toBeNull();
+    expect((await game.request('SET_VOICE_SETTINGS', { mute: true, deaf: true })).evt).toBeNull();
+    await expect.poll(async () => (await adminVoiceStates(voice!.id))[0], { timeout: 5000, interval: 20 }).toMatchObject({ self_mute: true, self_deaf: true });
+    expect((await game.request('GET_SELECTED_VOICE_CHANNEL', {})).data.voice_states[0].voice_state).toMatchObject({ self_mute: true, self_deaf: true });
+  });
+});
+
+describe('issue 29 §3: the voice events while the simulated friend is in the channel (npm discord-rpc overlay)', () => {
+  it('VOICE_STATE_CREATE/UPDATE/DELETE and SPEAKING_START/STOP reach the overlay subscribed to the channel, and no other subscriber', async () => {
+    const player = await alice();
+    const { Voice: voice, Party: party } = await seededChannels(world);
+    const overlay = await npmOverlay(player);
+    expect((await overlay.selectVoiceChannel(voice!.id)).id).toBe(voice!.id);
+    const events = new Recorder<[string, any]>();
+    for (const evt of ['VOICE_STATE_CREATE', 'VOICE_STATE_UPDATE', 'VOICE_STATE_DELETE', 'SPEAKING_START', 'SPEAKING_STOP']) {
+      overlay.on(evt, (data: unknown) => events.push([evt, data]));
+      await within(overlay.subscribe(evt, { channel_id: voice!.id }), 3000, `subscribe ${evt}`);
+    }
+    // Another application's subscription for another channel, and a game without the voice scopes.
+    const otherChannel = await voiceGame(world, player, cleanups, OVERLAY_SCOPES);
+    for (const evt of ['VOICE_STATE_CREATE', 'SPEAKING_START']) expect((await otherChannel.request('SUBSCRIBE', { channel_id: party!.id }, { evt })).evt).toBeNull();
+    const unscoped = await voiceGame(world, player, cleanups, ['identify']);
+    expect(await unscoped.request('SUBSCRIBE', { channel_id: voice!.id }, { evt: 'SPEAKING_START' })).toMatchObject({ evt: 'ERROR', data: REFUSED });
+
+    const bob = world.platform.user('bob')!;
+    expect((await friendVoice(world, { as: 'bob', action: 'join', channel: 'Voice' })).status).toBe(200);
+    const created = await events.until(([evt]) => evt === 'VOICE_STATE_CREATE', 3000, 'VOICE_STATE_CREATE');
+    expect(created[1]).toEqual({
+      voice_state: { mute: false, deaf: false, self_mute: false, self_deaf: false, suppress: false },
+      user: expect.objectContaining({ id: bob.id, username: 'bob' }),
+      nick: 'Bob',
+      volume: 100,
+      mute: false,
+      pan: { left: 1, right: 1 },
+    });
+
+    const spoke = await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 200 });
+    expect(spoke.body).toMatchObject({ speaking: true });
+    expect((await events.until(([evt]) => evt === 'SPEAKING_START', 3000, 'SPEAKING_START'))[1]).toEqual({ user_id: bob.id, channel_id: voice!.id });
+    // The tone's length is over: the friend stops by themselves.
+    expect((await events.until(([evt]) => evt === 'SPEAKING_STOP', 3000, 'SPEAKING_STOP'))[1]).toEqual({ user_id: bob.id, channel_id: voice!.id });
+
+    // Speaking, then muting: speaking stops and the state says muted.
+    await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 60_000 });
+    await events.until(([evt]) => evt === 'SPEAKING_START' && events.items.filter(([e]) => e === 'SPEAKING_START').length === 2, 3000, 'the second SPEAKING_START');
+    expect((await friendVoice(world, { as: 'bob', action: 'mute' })).body).toMatchObject({ speaking: false, voice_state: { self_mute: true } });
+    await events.until(([evt]) => evt === 'SPEAKING_STOP' && events.items.filter(([e]) => e === 'SPEAKING_STOP').length === 2, 3000, 'the second SPEAKING_STOP');
+    const muted = await events.until(([evt, data]) => evt === 'VOICE_STATE_UPDATE' && data.user.id === bob.id, 3000, 'VOICE_STATE_UPDATE');
+    expect(muted[1].voice_state).toEqual({ mute: false, deaf: false, self_mute: true, self_deaf: false, suppress: false });
+    // A muted friend sends no voice: speaking is refused with a clear error.
+    const refused = await friendVoice(world, { as: 'bob', action: 'speak' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('muted');
+
+    expect((await friendVoice(world, { as: 'bob', action: 'leave' })).body).toMatchObject({ voice_state: null, speaking: false });
+    const deleted = await events.until(([evt]) => evt === 'VOICE_STATE_DELETE', 3000, 'VOICE_STATE_DELETE');
+    expect(deleted[1]).toMatchObject({ user: { id: bob.id }, nick: 'Bob' });
+
+    expect(await otherChannel.framesBeforeBarrier()).toEqual([]);
+    expect(await unscoped.framesBeforeBarrier()).toEqual([]);
+    expect(events.items.map(([evt]) => evt)).toEqual(['VOICE_STATE_CREATE', 'SPEAKING_START', 'SPEAKING_STOP', 'SPEAKING_START', 'SPEAKING_STOP', 'VOICE_STATE_UPDATE', 'VOICE_STATE_DELETE']);
+  });
+
+  it("never tells a player's games of a channel the player cannot see", async () => {
+    const player = await alice();
+    const { Voice: voice } = await seededChannels(world);
+    // eve is not in the guild: the channel is not hers to see.
+    const created = await fetch(`${world.platform.url}/_emulator/users`, {
+      method: 'POST',
+      headers: { Authorization: `Admin ${world.platform.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'eve' }),
+    });
+    expect(created.status).toBeLessThan(300);
+    const eve = await world.player('eve', { consentPolicy: 'approve' });
+    const outsider = await voiceGame(world, eve, cleanups, OVERLAY_SCOPES);
+    for (const evt of ['VOICE_STATE_CREATE', 'VOICE_STATE_UPDATE', 'VOICE_STATE_DELETE', 'SPEAKING_START', 'SPEAKING_STOP']) {
+      expect((await outsider.request('SUBSCRIBE', { channel_id: voice!.id }, { evt })).evt).toBeNull();
+    }
+    expect(await outsider.request('SELECT_VOICE_CHANNEL', { channel_id: voice!.id })).toMatchObject({ evt: 'ERROR', data: { code: 4005 } });
+    const insider = await voiceGame(world, player, cleanups, OVERLAY_SCOPES);
+    expect((await insider.request('SUBSCRIBE', { channel_id: voice!.id }, { evt: 'SPEAKING_START' })).evt).toBeNull();
+
+    await friendVoice(world, { as: 'bob', action: 'join', channel: voice!.id });
+    expect((await insider.request('SELECT_VOICE_CHANNEL', { channel_id: voice!.id })).evt).toBeNull();
+    await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 100 });
+    await insider.waitFor((frame) => frame.payload?.evt === 'SPEAKING_START', 'SPEAKING_START to the player in the channel');
+    await friendVoice(world, { as: 'bob', action: 'leave' });
+    expect(await outsider.framesBeforeBarrier()).toEqual([]);
+  });
+});
