@@ -348,6 +348,32 @@ export interface ConversationView {
 }
 
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
+/** Someone in the player's voice channel, as the voice panel shows them. */
+export interface VoiceMemberView {
+  readonly user: UserView;
+  readonly self_mute: boolean;
+  readonly self_deaf: boolean;
+  /** Speaking now (the ring around their avatar). */
+  readonly speaking: boolean;
+  /** The player themselves. */
+  readonly me: boolean;
+}
+
+/**
+ * The player's voice: the server voice channel they are in (null: none) with who is in it and
+ * who speaks, and their mute and deafen (the voice settings GET_VOICE_SETTINGS reports). The
+ * host's voice connection carries no audio (state only): `audio` is always false.
+ */
+export interface VoiceView {
+  readonly channel: { readonly id: string; readonly guild_id: string; readonly name: string | null } | null;
+  readonly members: readonly VoiceMemberView[];
+  readonly mute: boolean;
+  readonly deaf: boolean;
+  /** VOICE_CONNECTION_STATUS's state (DISCONNECTED, CONNECTING, VOICE_CONNECTED). */
+  readonly connection: string;
+  readonly audio: false;
+}
+
 export interface Snapshot {
   readonly status: StatusView;
   readonly games: readonly GameView[];
@@ -368,6 +394,8 @@ export interface Snapshot {
   /** The recorder; null when this host has none. */
   readonly recording: RecordingView | null;
   readonly settings: SettingsView;
+  /** The player's voice channel and mute/deafen; null when the host has no voice side. */
+  readonly voice: VoiceView | null;
   /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
   /**
@@ -453,5 +481,6 @@ const TOPIC_SET: { readonly [T in Topic]: true } = {
   presence: true,
   recording: true,
   settings: true,
+  voice: true,
 };
 export const TOPICS = Object.keys(TOPIC_SET) as readonly Topic[];

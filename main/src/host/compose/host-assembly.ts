@@ -82,7 +82,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
       social,
       auth,
       presence,
-      voice: voice.store,
+      voice,
       origins,
       ipcPath: () => laterListening.peek()?.ipc.primary.path ?? null,
       webSocketPort: () => laterListening.peek()?.webSocket?.port ?? null,

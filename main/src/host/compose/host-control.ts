@@ -18,6 +18,7 @@ import type { OpenInCompanion } from '../social/open-in-companion.js';
 import type { DeviceScreens } from '../social/device-screen.js';
 import { deviceCodeCalls } from '../control/device-code-routes.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
+import type { VoicePanel } from '../voice/voice-panel.js';
 import { authorizationActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
 import { gameViews, gatewayState } from './control-views.js';
@@ -56,6 +57,8 @@ export interface HostControlOptions {
   readonly origins?: OriginApprovals;
   /** Presence arbitration, privacy and relay outcomes (`/v1/presence`, `presence-*` events). */
   readonly presence?: PresenceService;
+  /** The player's voice channel and mute/deafen (the UI's voice panel); absent: none. */
+  readonly voice?: VoicePanel;
   /** Routes beside the product's (QA mode's `/v1/inject/*`); absent: none. */
   readonly extraRoutes?: readonly ControlRouteEntry[];
 }
@@ -97,8 +100,15 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
     ...presenceActions(options.presence),
     ...doctorAction(options.doctor),
     ...deviceActions(session, options.deviceScreens),
+    ...voiceActions(options.voice),
     subscribe: events.subscribe,
   };
+}
+
+/** The voice panel's calls, when the host has a voice side. */
+function voiceActions(panel: VoicePanel | undefined): Pick<WebUiBackend, 'voice' | 'setVoice'> {
+  if (panel === undefined) return {};
+  return { voice: () => panel.view(), setVoice: (patch) => panel.set(patch) };
 }
 
 /** The "Link a device" screen's calls: the device flow with the signed-in player's account, and the screen closing. */

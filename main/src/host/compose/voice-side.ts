@@ -8,6 +8,7 @@ import { installVoiceChannelCommands } from '../voice/voice-channel-commands.js'
 import { VoiceChannelBook } from '../voice/voice-channel-book.js';
 import { installVoiceSettingsCommands } from '../voice/voice-commands.js';
 import { installVoiceEvents } from '../voice/voice-rpc-events.js';
+import { VoicePanel } from '../voice/voice-panel.js';
 import { VoiceSettingsStore } from '../voice/voice-settings-store.js';
 import type { HostOptions } from './host-options.js';
 import type { Teardown } from './teardown.js';
@@ -20,6 +21,8 @@ export interface VoiceSide {
   readonly book: VoiceChannelBook;
   /** The player's own voice channel (audio-less: state only). */
   readonly player: PlayerVoice;
+  /** What Companion shows of it and the player's mute and deafen (UI, control API). */
+  readonly panel: VoicePanel;
 }
 
 export interface VoiceSideParts {
@@ -57,13 +60,15 @@ export async function startVoiceSide(options: HostOptions, parts: VoiceSideParts
     navigate: ({ channelId, applicationId, connectionId }) => parts.opens.show({ view: 'voice-channel', channel_id: channelId, application_id: applicationId, connection_id: connectionId }),
   });
   const stopEvents = installVoiceEvents(server, book, player);
+  const panel = new VoicePanel(store, book, player);
   teardown.add(() => {
     stopEvents();
+    panel.dispose();
     player.dispose();
     session.off('dispatch', onDispatch);
     session.off('account', onAccount);
   });
-  return { store, warning, book, player };
+  return { store, warning, book, player, panel };
 }
 
 function hostnameOf(url: string): string {

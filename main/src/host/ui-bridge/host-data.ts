@@ -39,5 +39,6 @@ export async function readHostData(backend: WebUiBackend, settings: WebUiSetting
     presence: backend.presence(recentOutcomes),
     recording: backend.recording(),
     settings: settingsView(settings.get()),
+    voice: backend.voice?.() ?? null,
   };
 }

@@ -9,6 +9,7 @@ import type {
   PresenceView,
   RecordingView,
   RelationshipAction,
+  VoiceView,
 } from '../../../../preload/src/contract.js';
 import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import type { ControlBackend } from '../control/control-backend.js';
@@ -63,4 +64,8 @@ export interface WebUiBackend extends ControlBackend {
   closeDeviceScreen(screenId: string): void;
   /** The "Link a device" screen a game has open now, null when none is (a window that opens later shows it). */
   deviceScreen(): DeviceScreenView | null;
+  /** The player's voice channel and mute/deafen; absent or null when the host has no voice side. */
+  voice?(): VoiceView | null;
+  /** The player mutes or deafens (the voice settings); answers the voice view after it. ControlError 409 without a voice side. */
+  setVoice?(patch: { readonly mute?: boolean | undefined; readonly deaf?: boolean | undefined }): VoiceView;
 }

@@ -42,6 +42,8 @@ export class VoiceChannelBook extends EventEmitter<VoiceChannelBookEvents> {
   private readonly speakers = new Set<string>();
   /** Users the voice states named (their member object), for the partial states READY gives. */
   private readonly users = new Map<string, PlatformUser>();
+  /** The names of the voice channels READY listed. */
+  private readonly channelNames = new Map<string, string>();
 
   constructor(private readonly knownUser: (id: string) => PlatformUser | undefined = () => undefined) {
     super();
@@ -69,6 +71,11 @@ export class VoiceChannelBook extends EventEmitter<VoiceChannelBookEvents> {
     return [...this.states.values()].filter((state) => state.channel_id === channelId);
   }
 
+  /** A voice channel's name, as READY listed it; null when unknown. */
+  channelName(channelId: string): string | null {
+    return this.channelNames.get(channelId) ?? null;
+  }
+
   speaking(userId: string): boolean {
     return this.speakers.has(userId);
   }
@@ -83,12 +90,14 @@ export class VoiceChannelBook extends EventEmitter<VoiceChannelBookEvents> {
     this.states.clear();
     this.speakers.clear();
     this.users.clear();
+    this.channelNames.clear();
   }
 
   /** A (new) session's READY: the voice states it lists replace what was known, each change announced. */
   private ready(ready: ReadyEvent): void {
     const listed = new Map<string, ChannelVoiceState>();
     for (const guild of Array.isArray(ready.guilds) ? ready.guilds : []) {
+      for (const channel of guild.channels) if (channel.type === 2 && channel.name !== undefined) this.channelNames.set(channel.id, channel.name);
       for (const partial of guild.voice_states ?? []) {
         if (typeof partial.channel_id === 'string') listed.set(partial.user_id, { ...partial, guild_id: guild.id, channel_id: partial.channel_id });
       }

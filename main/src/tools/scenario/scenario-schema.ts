@@ -117,6 +117,8 @@ export const STEP_KINDS = [
   'sdk',
   'sdk_call',
   'expect_sdk_event',
+  'friend_voice',
+  'expect_speaking',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -349,6 +351,22 @@ const SdkCallStep = v.strictObject(
 
 const ExpectSdkEventStep = v.strictObject({ sdk: text(), event: pick(SDK_EVENTS), match: v.optional(v.unknown()), save: save(), timeout_ms: timeout() }, UNKNOWN);
 
+/** The simulated friend in a server voice channel (`companion platform friend voice`). */
+export const FRIEND_VOICE_STEP_ACTIONS = ['join', 'speak', 'quiet', 'mute', 'unmute', 'deaf', 'undeaf', 'leave'] as const;
+const FriendVoiceStep = v.strictObject(
+  {
+    as: text(),
+    action: pick(FRIEND_VOICE_STEP_ACTIONS),
+    channel: v.optional(text()),
+    tone_hz: v.optional(int(20, 20_000)),
+    ms: v.optional(int(1, 600_000)),
+  },
+  UNKNOWN,
+);
+
+/** Who speaks in the host's voice channel, as Companion shows it (GET /v1/voice). */
+const ExpectSpeakingStep = v.strictObject({ user: text(), speaking: v.optional(bool()), timeout_ms: timeout() }, UNKNOWN);
+
 const WaitStep = v.union([ms(), v.strictObject({ ms: ms() }, UNKNOWN)], 'must be a number of milliseconds or {ms}');
 
 const ExpectTimingStep = v.strictObject({ max_ms: v.optional(ms()), min_ms: v.optional(ms()), from: v.optional(text()) }, UNKNOWN);
@@ -374,6 +392,8 @@ export const STEP_SCHEMAS = {
   sdk: SdkStep,
   sdk_call: SdkCallStep,
   expect_sdk_event: ExpectSdkEventStep,
+  friend_voice: FriendVoiceStep,
+  expect_speaking: ExpectSpeakingStep,
 } as const satisfies Record<StepKind, v.GenericSchema>;
 
 export type StepBodies = { [K in StepKind]: v.InferOutput<(typeof STEP_SCHEMAS)[K]> };
