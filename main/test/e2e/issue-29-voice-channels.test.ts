@@ -6,6 +6,9 @@
  * real sockets, real tokens; npm `discord-rpc` and `@xhayper/discord-rpc` as overlays use them.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- event and reply payloads are checked by the tests' own expectations */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import DiscordRPC from 'discord-rpc';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
@@ -214,5 +217,44 @@ describe('issue 29 §3: the voice events while the simulated friend is in the ch
     await insider.waitFor((frame) => frame.payload?.evt === 'SPEAKING_START', 'SPEAKING_START to the player in the channel');
     await friendVoice(world, { as: 'bob', action: 'leave' });
     expect(await outsider.framesBeforeBarrier()).toEqual([]);
+  });
+});
+
+const python = spawnSync('python3', ['-c', 'import socket, struct, json'], { encoding: 'utf8' }).status === 0;
+
+describe('issue 29 §3: a pypresence-shaped overlay (python3)', () => {
+  it.skipIf(!python)("selects the voice channel, reads it and the settings, and hears the simulated friend's SPEAKING_START/STOP and VOICE_STATE_CREATE", async () => {
+    const player = await alice();
+    const { Voice: voice } = await seededChannels(world);
+    const accessToken = await voiceToken(world, player, OVERLAY_SCOPES);
+    const script = path.join(import.meta.dirname, 'support', 'pypresence-voice.py');
+    const child = spawn('python3', [script, player.host.ipcPath, DEMO_APP_ID, accessToken, voice!.id], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanups.push(() => child.kill('SIGKILL'));
+    const lines = new Recorder<any>();
+    createInterface({ input: child.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
+    await lines.until((line) => line.ready === true, 10_000, 'the python overlay subscribed');
+    const replies = lines.items.filter((line) => line.cmd !== undefined && line.cmd !== 'DISPATCH');
+    expect(replies.map((reply) => [reply.cmd, reply.evt])).toEqual([
+      ['AUTHENTICATE', null],
+      ['SELECT_VOICE_CHANNEL', null],
+      ['GET_SELECTED_VOICE_CHANNEL', null],
+      ['GET_VOICE_SETTINGS', null],
+      ['SUBSCRIBE', null],
+      ['SUBSCRIBE', null],
+      ['SUBSCRIBE', null],
+    ]);
+    // pypresence's nonces are strings of the time: each reply carries its own back.
+    expect(replies.every((reply) => typeof reply.nonce === 'string' && /^\d+\.\d{20}$/.test(reply.nonce))).toBe(true);
+    expect(replies[1].data).toMatchObject({ id: voice!.id, name: 'Voice', voice_states: [{ nick: 'Alice' }] });
+    expect(replies[2].data).toMatchObject({ id: voice!.id, voice_states: [{ user: { username: 'alice' } }] });
+    expect(replies[3].data).toMatchObject({ mute: false, deaf: false, input: { device_id: 'default' } });
+
+    const bob = world.platform.user('bob')!;
+    await friendVoice(world, { as: 'bob', action: 'join', channel: 'Voice' });
+    await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 150 });
+    const created = await lines.until((line) => line.evt === 'VOICE_STATE_CREATE', 5000, 'VOICE_STATE_CREATE');
+    expect(created.data).toMatchObject({ user: { id: bob.id }, voice_state: { self_mute: false } });
+    expect((await lines.until((line) => line.evt === 'SPEAKING_START', 5000, 'SPEAKING_START')).data).toEqual({ user_id: bob.id, channel_id: voice!.id });
+    expect((await lines.until((line) => line.evt === 'SPEAKING_STOP', 5000, 'SPEAKING_STOP')).data).toEqual({ user_id: bob.id, channel_id: voice!.id });
   });
 });
