@@ -515,9 +515,7 @@ const createActionsSlice =
         set((s) => ({ busy: without(s.busy, key) }));
       }
     };
-    const patchData = (patch: Partial<HostData>): void => {
-      set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
-    };
+    const patchData = (patch: Partial<HostData>): void => set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
     return {
       busy: [],
       acceptJoinRequest: (id) => run(`join-request:${id}`, 'Could not accept the join request', 'companion:accept-join-request', [id]),
