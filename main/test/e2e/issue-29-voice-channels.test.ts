@@ -258,3 +258,37 @@ describe('issue 29 §3: a pypresence-shaped overlay (python3)', () => {
     expect((await lines.until((line) => line.evt === 'SPEAKING_STOP', 5000, 'SPEAKING_STOP')).data).toEqual({ user_id: bob.id, channel_id: voice!.id });
   });
 });
+
+describe('issue 29 §4: the player\'s voice through Companion (GET/PATCH /v1/voice, the voice panel\'s source)', () => {
+  it('shows the channel, who is in it and who speaks, audio-less; mute and deafen there are the voice settings games read and hear of', async () => {
+    const player = await alice();
+    const { Voice: voice } = await seededChannels(world);
+    expect((await player.control('GET', '/v1/voice')).body).toEqual({ channel: null, members: [], mute: false, deaf: false, connection: 'DISCONNECTED', audio: false });
+    const game = await voiceGame(world, player, cleanups, OVERLAY_SCOPES);
+    expect((await game.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).evt).toBeNull();
+    expect((await game.request('SELECT_VOICE_CHANNEL', { channel_id: voice!.id })).evt).toBeNull();
+    await friendVoice(world, { as: 'bob', action: 'join', channel: 'Voice' });
+    await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 60_000 });
+    const bob = world.platform.user('bob')!;
+    await expect
+      .poll(async () => (await player.control('GET', '/v1/voice')).body, { timeout: 5000, interval: 20 })
+      .toMatchObject({
+        channel: { id: voice!.id, guild_id: voice!.guild_id, name: 'Voice' },
+        members: [
+          { user: { username: 'alice' }, me: true, speaking: false, self_mute: false },
+          { user: { id: bob.id, username: 'bob', global_name: 'Bob' }, me: false, speaking: true },
+        ],
+        connection: 'VOICE_CONNECTED',
+        audio: false,
+      });
+
+    const muted = await player.control('PATCH', '/v1/voice', { mute: true });
+    expect(muted.body).toMatchObject({ mute: true, deaf: false });
+    const update = await game.waitFor((frame) => frame.payload?.evt === 'VOICE_SETTINGS_UPDATE', 'VOICE_SETTINGS_UPDATE');
+    expect(update.payload.data).toMatchObject({ mute: true, deaf: false });
+    expect((await game.request('GET_VOICE_SETTINGS', {})).data.mute).toBe(true);
+    await expect.poll(async () => (await player.control('GET', '/v1/voice')).body.members[0], { timeout: 5000, interval: 20 }).toMatchObject({ me: true, self_mute: true });
+    expect((await player.control('PATCH', '/v1/voice', { mute: 'yes' })).status).toBe(400);
+    expect((await player.control('PATCH', '/v1/voice', { volume: 3 })).status).toBe(400);
+  });
+});
