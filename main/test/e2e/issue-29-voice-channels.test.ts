@@ -164,6 +164,10 @@ describe('issue 29 §3: the voice events while the simulated friend is in the ch
       mute: false,
       pan: { left: 1, right: 1 },
     });
+    // GET_CHANNEL of a voice channel says who is in it, as the desktop client's does.
+    const channel = (await overlay.request('GET_CHANNEL', { channel_id: voice!.id })) as any;
+    expect(channel.voice_states.map((entry: any) => entry.user.username)).toEqual(['alice', 'bob']);
+    expect(((await overlay.request('GET_CHANNEL', { channel_id: party!.id })) as any).voice_states).toEqual([]);
 
     const spoke = await friendVoice(world, { as: 'bob', action: 'speak', duration_ms: 200 });
     expect(spoke.body).toMatchObject({ speaking: true });

@@ -30,8 +30,10 @@ export interface VoiceChannelCommandsDeps {
  *   ours): 5001; a channel the player cannot see or not a voice channel: 4005 "Invalid channel".
  *   `navigate: true` also shows the channel in Companion. `channel_id: null` leaves; null.
  * - GET_SELECTED answers the channel the player is in with its voice states, or null.
+ * - GET_CHANNEL (installed before, guilds/) of a voice channel carries its voice states too, as
+ *   the desktop client's does (overlays read who is in a channel from it).
  */
-export function installVoiceChannelCommands(server: Pick<RpcServer, 'setCommandHandler'>, deps: VoiceChannelCommandsDeps): void {
+export function installVoiceChannelCommands(server: Pick<RpcServer, 'setCommandHandler' | 'commandHandler'>, deps: VoiceChannelCommandsDeps): void {
   const { player, book, channels } = deps;
 
   const channelView = (channel: SourceChannel): ReturnType<typeof rpcVoiceChannel> =>
@@ -72,4 +74,12 @@ export function installVoiceChannelCommands(server: Pick<RpcServer, 'setCommandH
 
   server.setCommandHandler('SELECT_VOICE_CHANNEL', select);
   server.setCommandHandler('GET_SELECTED_VOICE_CHANNEL', selected);
+  const getChannel = server.commandHandler('GET_CHANNEL');
+  if (getChannel !== undefined) {
+    server.setCommandHandler('GET_CHANNEL', async (context) => {
+      const channel = (await getChannel(context)) as { readonly id: string; readonly type: number } | null;
+      if (channel === null || channel.type !== GUILD_VOICE) return channel;
+      return { ...channel, voice_states: book.inChannel(channel.id).map((state) => rpcVoiceState(state, book.userOf(state.user_id))) };
+    });
+  }
 }
