@@ -47,7 +47,10 @@ export async function startVoiceSide(options: HostOptions, parts: VoiceSideParts
   const onDispatch = (t: string, d: unknown): void => book.dispatch(t, d);
   let accountId = session.user?.id ?? null;
   const onAccount = (user: { readonly id: string } | null): void => {
-    if ((user?.id ?? null) !== accountId) book.clear();
+    if ((user?.id ?? null) !== accountId) {
+      book.clear();
+      player.accountChanged();
+    }
     accountId = user?.id ?? null;
   };
   session.on('dispatch', onDispatch);

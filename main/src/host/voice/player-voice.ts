@@ -108,6 +108,12 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
     this.session.send(GatewayOp.VoiceStateUpdate, { guild_id: state.guild_id, channel_id: state.channel_id, self_mute: settings.mute, self_deaf: settings.deaf });
   }
 
+  /** Another account signed in (or none): the previous one's channel is no longer the player's. */
+  accountChanged(): void {
+    this.selectedChannel = { channel_id: null, guild_id: null };
+    this.setConnection('DISCONNECTED');
+  }
+
   dispose(): void {
     this.book.off('change', this.onChange);
     for (const waiter of this.waiters) waiter.resolve();
