@@ -59,6 +59,11 @@ import { SDK_CALLS } from './sdk-calls.js';
  *                    {kind: token_error_clear}  {kind: output, game, delay_ms?, split?, coalesce?}
  *   friend:          {as, action: presence|offline|ask_to_join|invite|accept|decline, app?,
  *                     activity?, status?, message?, message_id?}      the simulated friend
+ *   friend_voice:    {as, action: join|speak|quiet|mute|unmute|deaf|undeaf|leave, channel?
+ *                     (join: id or name), tone_hz?, ms? (speak: how long, 1000 by default)}
+ *                    the simulated friend in a server voice channel (no audio: speaking is a state)
+ *   expect_speaking: {user, speaking?: true, timeout_ms?}  Companion shows `user` speaking (or
+ *                    not) in the player's voice channel (GET /v1/voice)
  *   expect_presence: {seen_by?, user?, app?, activity?: {...} | none, status?, timeout_ms?}
  *                    what `seen_by` (a friend signed in to the emulator's gateway) sees of
  *                    `user` (default: the host's user); without seen_by, what the host sees of
