@@ -14,6 +14,7 @@ import DiscordRPC from 'discord-rpc';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
 import { SELECT_VOICE_FORCE_REQUIRED_MESSAGE } from '../../../rpc/src/index.js';
+import { controlCommand } from '../../src/shells/cli/control.js';
 import { approveVoiceScopes, friendVoice, seededChannels, voiceGame, voiceToken } from './support/voice.js';
 import { DEMO_APP_ID, World, type Player } from './support/world.js';
 
@@ -285,6 +286,12 @@ describe('issue 29 §4: the player\'s voice through Companion (GET/PATCH /v1/voi
         connection: 'VOICE_CONNECTED',
         audio: false,
       });
+
+    // The same from the command line.
+    let stdout = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined, env: {}, version: '0.0.0-test' };
+    expect(await controlCommand(['voice', 'channel', '--runtime-dir', player.runtimeDir], io)).toBe(0);
+    expect(stdout).toBe(`Voice (channel ${voice!.id}): VOICE_CONNECTED, state only, no sound\n  Alice (you)\n  Bob (speaking)\n`);
 
     const muted = await player.control('PATCH', '/v1/voice', { mute: true });
     expect(muted.body).toMatchObject({ mute: true, deaf: false });
