@@ -137,6 +137,30 @@ describe('issue 29 §3: SELECT_VOICE_CHANNEL and GET_SELECTED_VOICE_CHANNEL', ()
   });
 });
 
+describe('issue 29 §3: the player stays in their voice channel across a new gateway session', () => {
+  it('joins it again once the platform is back (the desktop client reconnects to voice); a game leaving it ends that', async () => {
+    const player = await alice();
+    const { Voice: voice } = await seededChannels(world);
+    const game = await voiceGame(world, player, cleanups, OVERLAY_SCOPES);
+    expect((await game.request('SELECT_VOICE_CHANNEL', { channel_id: voice!.id })).evt).toBeNull();
+    const before = player.host.session.sessionId;
+    // The emulator restarts: voice states live in its memory, so the old session's is gone.
+    await world.restartPlatform();
+    // The host's gateway reconnects with its backoff, identifies anew, and joins again.
+    await expect
+      .poll(async () => (await adminVoiceStates(voice!.id)).map((state) => state.session_id === player.host.session.sessionId && state.session_id !== before), { timeout: 20_000, interval: 50 })
+      .toEqual([true]);
+    expect((await game.request('GET_SELECTED_VOICE_CHANNEL', {})).data).toMatchObject({ id: voice!.id });
+
+    // Left on purpose: a later new session stays out.
+    expect((await game.request('SELECT_VOICE_CHANNEL', { channel_id: null })).data).toBeNull();
+    await world.restartPlatform();
+    await expect.poll(() => player.host.session.status.status, { timeout: 20_000, interval: 50 }).toBe('ready');
+    await game.request('GET_VOICE_SETTINGS', {});
+    expect(await adminVoiceStates(voice!.id)).toEqual([]);
+  });
+});
+
 describe('issue 29 §3: the voice events while the simulated friend is in the channel (npm discord-rpc overlay)', () => {
   it('VOICE_STATE_CREATE/UPDATE/DELETE and SPEAKING_START/STOP reach the overlay subscribed to the channel, and no other subscriber', async () => {
     const player = await alice();

@@ -53,8 +53,10 @@ export async function startVoiceSide(options: HostOptions, parts: VoiceSideParts
     }
     accountId = user?.id ?? null;
   };
+  const onReady = (): void => player.sessionReady();
   session.on('dispatch', onDispatch);
   session.on('account', onAccount);
+  session.on('ready', onReady);
   store.on('change', (settings) => player.settingsChanged(settings));
   installVoiceChannelCommands(server, {
     player,
@@ -70,6 +72,7 @@ export async function startVoiceSide(options: HostOptions, parts: VoiceSideParts
     player.dispose();
     session.off('dispatch', onDispatch);
     session.off('account', onAccount);
+    session.off('ready', onReady);
   });
   return { store, warning, book, player, panel };
 }

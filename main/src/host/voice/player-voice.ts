@@ -48,6 +48,10 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
   private readonly waiters = new Set<Waiter>();
   /** A check of the player's channel is queued (a move is a delete and a create: one announcement). */
   private checkQueued = false;
+  /** The channel a game joined the player to and nobody left since: a new gateway session joins it again. */
+  private wanted: { readonly guildId: string; readonly channelId: string } | null = null;
+  /** This host's sessions that held the player's voice state (an earlier one may still hold it in its resume window). */
+  private readonly ownSessions = new Set<string>();
 
   constructor(
     private readonly session: VoiceSessionPort,
@@ -83,7 +87,9 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
     const { mute, deaf } = this.settings();
     this.setConnection('CONNECTING');
     const joined = this.waitFor((state) => state?.channel_id === channelId, timeoutMs, signal);
+    this.wanted = { guildId, channelId };
     if (!this.session.send(GatewayOp.VoiceStateUpdate, { guild_id: guildId, channel_id: channelId, self_mute: mute, self_deaf: deaf })) {
+      this.wanted = null;
       this.setConnection(this.state === undefined ? 'DISCONNECTED' : 'VOICE_CONNECTED');
       throw new RpcError(RpcErrorCode.ServiceUnavailable, 'Companion is not connected to the platform; try again once it is');
     }
@@ -92,6 +98,7 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
 
   /** Leaves the voice channel the player is in (nothing to do when none). */
   async leave(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    this.wanted = null;
     const state = this.state;
     if (state === undefined) return;
     const left = this.waitFor((now) => now === undefined, timeoutMs, signal);
@@ -110,8 +117,32 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
 
   /** Another account signed in (or none): the previous one's channel is no longer the player's. */
   accountChanged(): void {
+    this.wanted = null;
+    this.ownSessions.clear();
     this.selectedChannel = { channel_id: null, guild_id: null };
     this.setConnection('DISCONNECTED');
+  }
+
+  /**
+   * A new gateway session (READY; a resumed one keeps its voice state): the old session's state
+   * ended with it, so the player joins their channel again, as the desktop client reconnects to
+   * voice. Not when READY shows them in voice through another session (they joined elsewhere).
+   * Runs after the book has read that READY.
+   */
+  sessionReady(): void {
+    queueMicrotask(() => {
+      const wanted = this.wanted;
+      const me = this.session.user?.id;
+      if (wanted === null || me === undefined || this.state !== undefined) return;
+      const elsewhere = this.book.stateOf(me);
+      if (elsewhere !== undefined && !this.ownSessions.has(elsewhere.session_id)) {
+        this.wanted = null;
+        return;
+      }
+      const { mute, deaf } = this.settings();
+      this.setConnection('CONNECTING');
+      this.session.send(GatewayOp.VoiceStateUpdate, { guild_id: wanted.guildId, channel_id: wanted.channelId, self_mute: mute, self_deaf: deaf });
+    });
   }
 
   dispose(): void {
@@ -131,6 +162,7 @@ export class PlayerVoice extends EventEmitter<PlayerVoiceEvents> {
   private readonly check = (): void => {
     this.checkQueued = false;
     const state = this.state;
+    if (state !== undefined) this.ownSessions.add(state.session_id);
     const next: RpcVoiceChannelSelect = state === undefined ? { channel_id: null, guild_id: null } : { channel_id: state.channel_id, guild_id: state.guild_id };
     for (const waiter of [...this.waiters]) if (waiter.done(state)) waiter.resolve();
     if (next.channel_id === this.selectedChannel.channel_id) return;
