@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { friendCommand } from '../../src/shells/cli/platform-friend.js';
 import { UsageError } from '../../src/shells/cli/cli-args.js';
+import { voiceCommand } from '../../src/shells/cli/platform-voice.js';
 import { runInProcess } from '../tools/scenario/support.js';
 import { World } from './support/world.js';
 
@@ -79,6 +80,9 @@ describe('issue 29 §1 QA: companion platform friend voice', () => {
 
     expect((await friend('voice', 'speak', '--tone', '440', '--seconds', '30', '--as', 'bob')).code).toBe(0);
     expect((await listed())[0]?.speaking).toBe(true);
+    let out = '';
+    expect(await voiceCommand(['--data', world.platform.dataDir], { stdout: (text) => (out += text), stderr: () => undefined, env: {}, version: '0.0.0-test' })).toBe(0);
+    expect(out).toMatch(/ bob \(\d+\) speaking\n$/);
     const muted = await friend('voice', 'mute', '--as', 'bob');
     expect(muted.stdout).toMatch(/^bob is in voice channel \d+ \(muted\), not speaking\n$/);
     expect(await listed()).toEqual([expect.objectContaining({ self_mute: true, speaking: false })]);
