@@ -74,6 +74,12 @@ test('issue 29 §4: the voice panel shows the channel, who is in it and who spea
   await expect(bob.getByTestId('voice-ring')).toHaveClass(/voice-ring-speaking/);
   await screenshot(page, 'issue-29-voice-panel-speaking');
   expect(await axeViolations(page)).toEqual([]);
+  // A small window: the panel stays whole and usable.
+  await page.setViewportSize({ width: 800, height: 600 });
+  await expect(panel.getByRole('button', { name: 'Mute' })).toBeInViewport();
+  await screenshot(page, 'issue-29-voice-panel-800x600');
+  expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Mute from Companion: GET_VOICE_SETTINGS says so, and the player's voice state follows.
   await panel.getByRole('button', { name: 'Mute' }).click();
