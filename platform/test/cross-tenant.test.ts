@@ -121,6 +121,7 @@ const DISPATCHES: Readonly<Record<string, 'tenant' | string>> = {
   [GatewayEvent.VoiceStateUpdate]: "the guild's members: the player's own guilds (voice-channels.test.ts)",
   [GatewayEvent.VoiceChannelStatusUpdate]: "the guild's members: the player's own guilds (voice-channels.test.ts)",
   [GatewayEvent.VoiceChannelStartTimeUpdate]: "the guild's members: the player's own guilds (voice-channels.test.ts)",
+  [GatewayEvent.VoiceSpeakingUpdate]: "the users connected to the voice channel (voice-speaking.test.ts)",
   [GatewayEvent.ActivityInviteAccepted]: "the player's own other sessions, of the invite's game and their own client (attacker.test.ts)",
   [OAuthGatewayEvent.GrantCreate]: "the player's own grants, to their own client",
   [OAuthGatewayEvent.GrantDelete]: "the player's own grants, to their own client",

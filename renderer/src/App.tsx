@@ -10,6 +10,7 @@ import { useApp } from './store/react';
 import { selectUnreadCount, selectWaitingCount } from './store/app-store';
 import { screenFromHash, type ScreenId } from './store/navigation';
 import { DeviceLinkOverlay } from './screens/DeviceLink';
+import { VoicePanel } from './screens/VoicePanel';
 import { Details } from './components/Details';
 import { playerErrorText } from './lib/player-error';
 import type { GatewayState } from '../../preload/src/contract';
@@ -82,6 +83,7 @@ export function App(): ReactNode {
             </li>
           ))}
         </ul>
+        <VoicePanel />
         <GatewayBadge />
       </nav>
       <main className="main" ref={heading} tabIndex={-1}>

@@ -103,6 +103,7 @@ export function snapshot(patch: Partial<Snapshot> = {}): Snapshot {
     presence: null,
     recording: null,
     settings: { consent_policy: 'prompt', consent_always_ask: true, log_level: 'info', start_at_login: null },
+    voice: null,
     frames: [],
     ...patch,
   };

@@ -28,6 +28,7 @@ export * from './commands/open-args.js';
 export * from './commands/device-screen-args.js';
 export * from './commands/voice-settings.js';
 export * from './commands/voice-channel.js';
+export * from './server/voice-payloads.js';
 export * from './transport/connection-transport.js';
 export * from './transport/ipc-transport.js';
 // The WebSocket transport (transport/websocket-listener.ts) is imported by its path: it loads `ws`.

@@ -13,7 +13,7 @@ import DiscordRPC from 'discord-rpc';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
-import { DEFAULT_VOICE_SETTINGS, NO_VOICE_CHANNELS_MESSAGE } from '../../../rpc/src/index.js';
+import { DEFAULT_VOICE_SETTINGS } from '../../../rpc/src/index.js';
 import { VOICE_SETTINGS_FILE } from '../../src/host/voice/voice-settings-store.js';
 import { VOICE_SETTINGS_LOCKED_MESSAGE } from '../../src/host/voice/voice-settings-lease.js';
 import { controlCommand } from '../../src/shells/cli/control.js';
@@ -254,7 +254,7 @@ describe('issue 29 §3: the voice events and voice channels', () => {
     }
   });
 
-  it('GET_SELECTED_VOICE_CHANNEL answers null; SELECT_VOICE_CHANNEL leaves (null) and says joining comes later (xhayper)', async () => {
+  it('GET_SELECTED_VOICE_CHANNEL answers null outside voice; SELECT_VOICE_CHANNEL leaves (null) and refuses a channel the player cannot see (xhayper)', async () => {
     const player = await alice();
     // SELECT_VOICE_CHANNEL needs `rpc` (the desktop client's table); GET_SELECTED_VOICE_CHANNEL rpc.voice.read.
     const scopes = [...VOICE_SCOPES, 'rpc'];
@@ -272,7 +272,7 @@ describe('issue 29 §3: the voice events and voice channels', () => {
     expect(await within(client.user!.getSelectedVoiceChannel(), 3000, 'getSelectedVoiceChannel')).toBeNull();
     expect((await client.request('SELECT_VOICE_CHANNEL', { channel_id: null })).data).toBeNull();
     const error = await rejectionOf(client.user!.selectVoiceChannel('300000000000000001', 5, true, false));
-    expect(error).toMatchObject({ code: 1000, message: NO_VOICE_CHANNELS_MESSAGE });
+    expect(error).toMatchObject({ code: 4005, message: 'Invalid channel' });
     const bad = await rejectionOf(client.request('SELECT_VOICE_CHANNEL', { channel_id: 42 }));
     expect(bad).toMatchObject({ code: 4000 });
   });

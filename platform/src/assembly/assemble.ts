@@ -148,6 +148,8 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
       await services.webhooks.close();
       services.apps.stop();
       services.lobbySweeper.stop();
+      // The simulated friend's speaking timers end with the emulator.
+      services.friendVoice.close();
       await services.store.close();
       await removeRuntimeFile(o.dataDir, running.adminToken);
       releaseDataDir(o.dataDir);

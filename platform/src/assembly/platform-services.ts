@@ -34,6 +34,8 @@ import { OAuthService } from '../oauth/service.js';
 import { DeviceFlow } from '../oauth/device.js';
 import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
+import { FriendVoice } from '../simulation/friend-voice.js';
+import { friendVoiceRoutes } from '../http/friend-voice-routes.js';
 import { AppRegistry } from '../state/app-registry.js';
 import type { AppRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -83,6 +85,8 @@ export class PlatformServices {
   readonly invites: InviteService;
   readonly admin: PlatformAdmin;
   readonly simulator: FriendSimulator;
+  /** The simulated friend in server voice channels. */
+  readonly friendVoice: FriendVoice;
   /** Application look-ups and registration on first use. */
   readonly apps: AppRegistry;
   readonly lobbies: LobbyService;
@@ -195,6 +199,7 @@ export class PlatformServices {
     this.voiceServer = new VoiceServer(this.calls, logger);
     this.friendCall = new FriendCall({ calls: this.calls, voice: this.voiceServer });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
+    this.friendVoice = new FriendVoice({ store, sessions: this.sessions, voice: this.voice, now, logger });
   }
 
   /** Lobbies: their dispatches reach each member's sessions that may see the lobby's application (access/audience.ts). */
@@ -304,6 +309,7 @@ export class PlatformServices {
         ...lobbyAdminRoutes(this.lobbies),
         ...voiceAdminRoutes(this.voice),
         ...callAdminRoutes({ calls: this.calls, voice: this.voiceServer, friend: this.friendCall, store }),
+        ...friendVoiceRoutes(this.friendVoice),
         ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
       ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],

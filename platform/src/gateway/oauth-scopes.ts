@@ -30,6 +30,7 @@ const NEEDS: Readonly<Record<string, readonly string[] | 'always'>> = {
   [GatewayEvent.VoiceStateUpdate]: ['guilds.channels.read'],
   [GatewayEvent.VoiceChannelStatusUpdate]: ['guilds.channels.read'],
   [GatewayEvent.VoiceChannelStartTimeUpdate]: ['guilds.channels.read'],
+  [GatewayEvent.VoiceSpeakingUpdate]: ['guilds.channels.read'],
   ...Object.fromEntries(Object.values(LobbyEvent).map((event) => [event, ['lobbies.write']])),
   ...Object.fromEntries(Object.values(GameRelationshipEvent).map((event) => [event, ['relationships.read']])),
 };

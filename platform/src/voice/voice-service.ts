@@ -2,7 +2,7 @@ import type { Dispatcher } from '../gateway/sessions.js';
 import type { ChannelRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
 import type { PlatformLogger } from '../support/logger.js';
-import { GatewayEvent, type VoiceState } from '../wire/index.js';
+import { GatewayEvent, type VoiceSpeakingEvent, type VoiceState } from '../wire/index.js';
 import { VoiceBook, type VoiceStateRecord } from './voice-book.js';
 
 /** Op 4's payload, as the gateway validated it. */
@@ -20,13 +20,19 @@ export interface VoiceServiceDeps {
   readonly logger: PlatformLogger;
 }
 
+/** What the admin listing says of a voice state: the wire's, and whether the user speaks **(ours)**. */
+export type ListedVoiceState = VoiceState & { readonly speaking: boolean };
+
 /**
  * Voice channels of servers: who is connected where (one voice state per user), the
  * VOICE_STATE_UPDATE each change sends to the guild's members, the start time of each channel's
- * current call, and the channel's status text. No audio: the voice server is not in this step.
+ * current call, the channel's status text, and who speaks (VOICE_SPEAKING_UPDATE, ours). No
+ * audio in server channels: speaking is a state the simulated friend sets.
  */
 export class VoiceService {
   private readonly book = new VoiceBook();
+  /** Users speaking now, each in the channel of their voice state. */
+  private readonly speakers = new Set<string>();
 
   constructor(private readonly deps: VoiceServiceDeps) {
     // Nobody is connected when the emulator starts: a call left over from the last run is over.
@@ -50,6 +56,7 @@ export class VoiceService {
     const channel = this.deps.store.channel(request.channel_id);
     if (channel === undefined || channel.type !== 2 || channel.guild_id !== request.guild_id) return;
     if (current !== undefined && current.guildId !== request.guild_id) this.leave(current);
+    else if (current !== undefined && (current.channelId !== channel.id || request.self_mute || request.self_deaf)) this.stopSpeaking(current);
     const wasOccupied = this.book.occupied(channel.id);
     const next: VoiceStateRecord = {
       guildId: request.guild_id,
@@ -69,6 +76,26 @@ export class VoiceService {
   sessionEnded(session: { readonly id: string; readonly userId: string }): void {
     const current = this.book.of(session.userId);
     if (current !== undefined && current.sessionId === session.id) this.leave(current);
+  }
+
+  /**
+   * The user starts or stops speaking in the channel they are connected to **(ours)**:
+   * VOICE_SPEAKING_UPDATE to the users connected to that channel. Returns false when the user is
+   * not connected, or muted or deafened (a muted user sends no voice), or nothing changes.
+   */
+  setSpeaking(userId: string, speaking: boolean): boolean {
+    const state = this.book.of(userId);
+    if (state === undefined) return false;
+    if (!speaking) return this.stopSpeaking(state);
+    if (state.selfMute || state.selfDeaf || this.speakers.has(userId)) return false;
+    this.speakers.add(userId);
+    this.publishSpeaking(state, true);
+    return true;
+  }
+
+  /** Whether the user speaks now. */
+  speaking(userId: string): boolean {
+    return this.speakers.has(userId);
   }
 
   /** The user's voice state in the guild (Get User Voice State), or undefined. */
@@ -92,11 +119,11 @@ export class VoiceService {
   }
 
   /** Every voice state, or a guild's, or a channel's (the admin listing). */
-  list(filter: { readonly guildId?: string; readonly channelId?: string }): VoiceState[] {
+  list(filter: { readonly guildId?: string; readonly channelId?: string }): ListedVoiceState[] {
     return this.book
       .all()
       .filter((state) => (filter.guildId === undefined || state.guildId === filter.guildId) && (filter.channelId === undefined || state.channelId === filter.channelId))
-      .map((state) => this.view(state, state.channelId));
+      .map((state) => ({ ...this.view(state, state.channelId), speaking: this.speakers.has(state.userId) }));
   }
 
   /** Sets (or, null, clears) a voice channel's status and tells the guild (VOICE_CHANNEL_STATUS_UPDATE). */
@@ -108,6 +135,7 @@ export class VoiceService {
   }
 
   private leave(state: VoiceStateRecord): void {
+    this.stopSpeaking(state);
     this.book.remove(state.userId);
     this.publish(state.guildId, this.view(state, null));
     this.channelLeft(state.guildId, state.channelId);
@@ -121,6 +149,18 @@ export class VoiceService {
     this.setStartTime(channel, null);
     if (channel.status !== null) this.setStatus(channel, null);
     this.deps.logger.debug({ guildId, channelId }, 'voice channel emptied');
+  }
+
+  private stopSpeaking(state: VoiceStateRecord): boolean {
+    if (!this.speakers.delete(state.userId)) return false;
+    this.publishSpeaking(state, false);
+    return true;
+  }
+
+  /** Speaking goes to the users connected to the channel (the speaker's own sessions too), as a voice server tells its participants. */
+  private publishSpeaking(state: VoiceStateRecord, speaking: boolean): void {
+    const event: VoiceSpeakingEvent = { guild_id: state.guildId, channel_id: state.channelId, user_id: state.userId, speaking };
+    for (const listener of this.book.inGuild(state.guildId, state.channelId)) this.deps.dispatcher.dispatchToUser(listener.userId, GatewayEvent.VoiceSpeakingUpdate, event);
   }
 
   private setStartTime(channel: ChannelRecord, time: number | null): void {

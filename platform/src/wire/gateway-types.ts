@@ -147,6 +147,18 @@ export interface VoiceState {
   readonly request_to_speak_timestamp: string | null;
 }
 
+/**
+ * VOICE_SPEAKING_UPDATE **(ours)**: a user connected to a server voice channel started or stopped
+ * speaking. The real platform sends speaking on the voice gateway (op 5 SPEAKING), which the
+ * emulator does not have for server channels; this dispatch goes to the channel's connected users.
+ */
+export interface VoiceSpeakingEvent {
+  readonly guild_id: string;
+  readonly channel_id: string;
+  readonly user_id: string;
+  readonly speaking: boolean;
+}
+
 export interface ReadyEvent {
   readonly v: number;
   readonly user: PlatformUser;
@@ -251,6 +263,8 @@ export const GatewayEvent = {
   VoiceStateUpdate: 'VOICE_STATE_UPDATE',
   VoiceChannelStatusUpdate: 'VOICE_CHANNEL_STATUS_UPDATE',
   VoiceChannelStartTimeUpdate: 'VOICE_CHANNEL_START_TIME_UPDATE',
+  /** Ours: who speaks in a server voice channel (the real platform says it on the voice gateway, op 5). */
+  VoiceSpeakingUpdate: 'VOICE_SPEAKING_UPDATE',
 } as const;
 
 /** HTTP error body of the API (`/api/...`); OAuth2 routes use `{error, error_description}`. */

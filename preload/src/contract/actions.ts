@@ -1,4 +1,4 @@
-import type { DetectionPatch, DetectionView, DeviceCodePreviewView, DoctorView, RunningProgramView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView } from './views.js';
+import type { DetectionPatch, DetectionView, DeviceCodePreviewView, DoctorView, RunningProgramView, InspectorCatchUp, PresencePatch, PresenceSettingsView, RecordingView, RelationshipAction, SettingsView, Snapshot, StatusView, VoiceView } from './views.js';
 
 /**
  * The UI's calls (`invoke`): request/response, `args` in, `result` out (or an error with a
@@ -61,6 +61,8 @@ export interface InvokeChannels {
    * redacted), or stops. The UI never chooses the path.
    */
   'companion:set-recording': { args: [on: boolean]; result: RecordingView };
+  /** The player mutes or deafens (either may be absent): the voice settings change, games subscribed to VOICE_SETTINGS_UPDATE hear it. */
+  'companion:set-voice': { args: [patch: { readonly mute?: boolean | undefined; readonly deaf?: boolean | undefined }]; result: VoiceView };
   /**
    * The inspector is on screen: answers the frames still in the host's ring whose seq is above
    * `since` and the relay's recent outcomes (the UI replaces its own), and has frames and
@@ -118,6 +120,7 @@ const ACTION_NAMES: { readonly [C in InvokeChannel]: true } = {
   'companion:doctor': true,
   'companion:update-presence': true,
   'companion:set-recording': true,
+  'companion:set-voice': true,
   'companion:watch-inspector': true,
   'companion:preview-device-code': true,
   'companion:decide-device-code': true,

@@ -121,6 +121,10 @@ export const CHANNEL_SCHEMAS = {
   'companion:doctor': v.strictTuple([], 'takes no arguments'),
   'companion:update-presence': v.strictTuple([presencePatch], 'takes [patch]'),
   'companion:set-recording': v.strictTuple([v.boolean('must be a boolean')], 'takes [on]'),
+  'companion:set-voice': v.strictTuple(
+    [v.strictObject({ mute: v.optional(v.boolean('must be a boolean')), deaf: v.optional(v.boolean('must be a boolean')) }, 'takes only mute and deaf')],
+    'takes [{mute?, deaf?}]',
+  ),
   'companion:update-settings': v.strictTuple([SettingsPatchSchema], 'takes [settings]'),
   'companion:watch-inspector': v.strictTuple([v.pipe(v.number('must be a number'), v.safeInteger('must be a safe integer'), v.minValue(0, 'must not be negative'))], 'takes [since]'),
   'companion:preview-device-code': v.strictTuple([userCode], 'takes [userCode]'),

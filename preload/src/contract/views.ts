@@ -411,6 +411,32 @@ export interface DetectionPatch {
 }
 
 /** Everything the UI shows, in one snapshot (sent when the UI says it is ready). */
+/** Someone in the player's voice channel, as the voice panel shows them. */
+export interface VoiceMemberView {
+  readonly user: UserView;
+  readonly self_mute: boolean;
+  readonly self_deaf: boolean;
+  /** Speaking now (the ring around their avatar). */
+  readonly speaking: boolean;
+  /** The player themselves. */
+  readonly me: boolean;
+}
+
+/**
+ * The player's voice: the server voice channel they are in (null: none) with who is in it and
+ * who speaks, and their mute and deafen (the voice settings GET_VOICE_SETTINGS reports). The
+ * host's voice connection carries no audio (state only): `audio` is always false.
+ */
+export interface VoiceView {
+  readonly channel: { readonly id: string; readonly guild_id: string; readonly name: string | null } | null;
+  readonly members: readonly VoiceMemberView[];
+  readonly mute: boolean;
+  readonly deaf: boolean;
+  /** VOICE_CONNECTION_STATUS's state (DISCONNECTED, CONNECTING, VOICE_CONNECTED). */
+  readonly connection: string;
+  readonly audio: false;
+}
+
 export interface Snapshot {
   readonly status: StatusView;
   readonly games: readonly GameView[];
@@ -433,6 +459,8 @@ export interface Snapshot {
   readonly settings: SettingsView;
   /** Game detection (the Settings screen's "Detected games"); null or absent when this host has none. */
   readonly detection?: DetectionView | null;
+  /** The player's voice channel and mute/deafen; null when the host has no voice side. */
+  readonly voice: VoiceView | null;
   /** The rows the host keeps of every connection's conversation, in seq order (at most FRAME_RING_SIZE). */
   readonly frames: readonly FrameView[];
   /**
@@ -470,13 +498,16 @@ export interface SocialOutcomeView {
  * - `authorize-device`: the "Link a device" screen with the game's `user_code` filled in, for
  *   the application the code is for. `screen_id` names this opening: the window says when it
  *   closes it (`companion:close-device-screen`), and the host tells the game;
- * - `close-authorize-device`: the game (or another window) closed that screen.
+ * - `close-authorize-device`: the game (or another window) closed that screen;
+ * - `voice-channel`: the voice channel a game joined for the player (SELECT_VOICE_CHANNEL with
+ *   `navigate: true`).
  */
 export type OpenViewPush =
   | { readonly view: 'authorized-apps'; readonly application_id: string }
   | { readonly view: 'conversation'; readonly user_id: string; readonly message_id: string }
   | { readonly view: 'authorize-device'; readonly screen_id: string; readonly application_id: string; readonly user_code: string }
-  | { readonly view: 'close-authorize-device'; readonly screen_id: string };
+  | { readonly view: 'close-authorize-device'; readonly screen_id: string }
+  | { readonly view: 'voice-channel'; readonly channel_id: string };
 
 /** A game's "Link a device" screen, as `companion:open-view` opens it. */
 export type DeviceScreenView = Extract<OpenViewPush, { readonly view: 'authorize-device' }>;
@@ -516,5 +547,6 @@ const TOPIC_SET: { readonly [T in Topic]: true } = {
   recording: true,
   settings: true,
   detection: true,
+  voice: true,
 };
 export const TOPICS = Object.keys(TOPIC_SET) as readonly Topic[];

@@ -175,6 +175,8 @@ export interface ActionsSlice {
   updatePresence(patch: PresencePatch): Promise<boolean>;
   /** Starts (a new file in the host's data directory) or stops the host's recorder. */
   setRecording(on: boolean): Promise<boolean>;
+  /** Mutes or deafens the player (the voice settings games read with GET_VOICE_SETTINGS); busy key `voice`. */
+  setVoice(patch: { readonly mute?: boolean; readonly deaf?: boolean }): Promise<boolean>;
   login(username: string): Promise<boolean>;
   logout(): Promise<boolean>;
   updateSettings(patch: Partial<SettingsView>): Promise<boolean>;
@@ -554,9 +556,7 @@ const createActionsSlice =
         set((s) => ({ busy: without(s.busy, key) }));
       }
     };
-    const patchData = (patch: Partial<HostData>): void => {
-      set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
-    };
+    const patchData = (patch: Partial<HostData>): void => set((s) => (s.data === null ? {} : { data: { ...s.data, ...patch } }));
     return {
       busy: [],
       acceptJoinRequest: (id) => run(`join-request:${id}`, 'Could not accept the join request', 'companion:accept-join-request', [id]),
@@ -621,6 +621,7 @@ const createActionsSlice =
           // the rows the opened recording shows).
           if (!on) get().notify('info', `Recording saved: ${recording.file ?? ''}`, 'recording');
         }),
+      setVoice: (patch) => run('voice', 'Could not change your mute or deafen', 'companion:set-voice', [patch], (voice) => patchData({ voice })),
       runDoctor: () => run('doctor', 'Could not run the doctor', 'companion:doctor', [], (doctor) => set({ doctor })),
       login: (username) => run('account', 'Could not sign in', 'companion:login', [username], (status) => patchData({ status })),
       logout: () => run('account', 'Could not sign out', 'companion:logout', [], (status) => patchData({ status })),

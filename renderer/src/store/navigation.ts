@@ -39,6 +39,8 @@ export interface NavigationSlice {
   /** The application a game asked Companion to show on Authorized apps. */
   readonly highlightedApplicationId: string | null;
   readonly deviceLink: DeviceLinkState | null;
+  /** The voice channel a game asked Companion to show (SELECT_VOICE_CHANNEL `navigate`); `at` tells two requests apart. */
+  readonly voiceFocus: { readonly channelId: string; readonly at: number } | null;
   go(screen: ScreenId): void;
   /** Opens (`open`) or closes the conversation with a friend. */
   setConversationOpen(userId: string, open: boolean): void;
@@ -70,6 +72,7 @@ export const createNavigationSlice =
       messageFocus: null,
       highlightedApplicationId: null,
       deviceLink: null,
+      voiceFocus: null,
       go(screen) {
         put({ screen });
       },
@@ -114,6 +117,10 @@ export const createNavigationSlice =
             return;
           case 'close-authorize-device':
             if (get().deviceLink?.screenId === push.screen_id) put({ deviceLink: null });
+            return;
+          case 'voice-channel':
+            // The voice panel is on every screen: it is brought into view (VoicePanel follows voiceFocus).
+            put({ voiceFocus: { channelId: push.channel_id, at: Date.now() } });
             return;
         }
       },

@@ -25,13 +25,13 @@ export type SelectVoiceChannelArgs = v.InferOutput<typeof SelectVoiceChannelArgs
 
 export const parseSelectVoiceChannelArgs = (args: unknown): SelectVoiceChannelArgs => parseArgs(SelectVoiceChannelArgs, args);
 
-/** The ERROR text of SELECT_VOICE_CHANNEL with a channel, until the host can join voice channels. */
-export const NO_VOICE_CHANNELS_MESSAGE =
-  'Companion cannot join voice channels yet (the platform has no voice server in this version); only leaving, with channel_id null, is answered';
+/** The ERROR text of SELECT_VOICE_CHANNEL with a channel on an RPC server without a platform session (the host installs the real one). */
+export const NO_VOICE_CHANNELS_MESSAGE = 'This RPC server has no platform session to join voice channels with; only leaving, with channel_id null, is answered';
 
 /**
- * GET_SELECTED_VOICE_CHANNEL and SELECT_VOICE_CHANNEL of a host that has no voice channel (none
- * joined, none to join): null, and null for a leave; joining one is ERROR 1000 saying so.
+ * GET_SELECTED_VOICE_CHANNEL and SELECT_VOICE_CHANNEL of an RPC server on its own (no platform
+ * session; the host replaces them, host/voice/): null, and null for a leave; joining one is
+ * ERROR 1000 saying so.
  */
 export const noVoiceChannel = {
   selected(): null {
@@ -43,3 +43,8 @@ export const noVoiceChannel = {
     throw new RpcError(RpcErrorCode.UnknownError, NO_VOICE_CHANNELS_MESSAGE);
   },
 };
+
+/** ERROR 5003 of SELECT_VOICE_CHANNEL without `force` while in another voice channel (ours: the desktop client's text is not on record). */
+export const SELECT_VOICE_FORCE_REQUIRED_MESSAGE = 'Already in a voice channel: SELECT_VOICE_CHANNEL needs force: true to move to another';
+/** ERROR 5001 when the platform has not confirmed the join within `timeout` (ours, after the code's name). */
+export const SELECT_CHANNEL_TIMED_OUT_MESSAGE = 'Select channel timed out';

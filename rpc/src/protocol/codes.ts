@@ -17,6 +17,7 @@ export const RpcErrorCode = {
   OAuth2Error: 5000,
   SelectChannelTimedOut: 5001,
   GetGuildTimedOut: 5002,
+  SelectVoiceForceRequired: 5003,
   InvalidActivitySecret: 5005,
   NoEligibleActivity: 5006,
 } as const;

@@ -61,6 +61,8 @@ declare module 'discord-rpc' {
       getVoiceSettings(): Promise<Record<string, unknown>>;
       /** SET_VOICE_SETTINGS from camelCase; keys not given are sent undefined (absent on the wire). */
       setVoiceSettings(settings: Record<string, unknown>): Promise<unknown>;
+      /** SELECT_VOICE_CHANNEL `{channel_id, timeout, force}` (no `navigate`); resolves with the channel. */
+      selectVoiceChannel(id: string | null, options?: { timeout?: number; force?: boolean }): Promise<Record<string, unknown>>;
       /** 4.0.1: (event, args); events then arrive as `client.emit(evt, data)`. */
       subscribe(event: string, args?: Record<string, unknown>): Promise<{ unsubscribe(): Promise<unknown> }>;
       destroy(): Promise<void>;

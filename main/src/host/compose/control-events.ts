@@ -16,6 +16,7 @@ import type { PlatformSession } from '../session/platform-session.js';
 import type { RelationshipBook } from '../social/relationship-book.js';
 import type { SocialService } from '../social/social-service.js';
 import type { OpenInCompanion } from '../social/open-in-companion.js';
+import type { VoicePanel } from '../voice/voice-panel.js';
 import { recordingView } from '../ui-bridge/recording-view.js';
 import { gatewayState, withoutSecrets } from './control-views.js';
 
@@ -40,6 +41,8 @@ export interface ControlEventSources {
   readonly opens?: OpenInCompanion | undefined;
   /** Game detection: a game found running (`detection-start`), one that exited (`detection-end`), a setting (`detection`). */
   readonly detection?: DetectionService | undefined;
+  /** The player's voice channel and mute/deafen (`voice`, with the view). */
+  readonly voice?: VoicePanel | undefined;
 }
 
 /** The control API's event stream: whoever subscribed gets every event the host's parts publish. */
@@ -69,6 +72,10 @@ export class ControlEvents {
     sources.relationships.on('change', () => publish({ type: 'relationships', data: null }));
     social.on('change', (change) => publish({ type: change.type, data: change.data }));
     sources.opens?.on('open', (request) => publish({ type: 'open-view', data: request }));
+    const voice = sources.voice;
+    voice?.on('change', () => {
+      if (this.watched) publish({ type: 'voice', data: voice.view() });
+    });
     consentControlEvents(sources.broker, publish);
     if (sources.origins !== undefined) originControlEvents(sources.origins, publish);
     if (sources.presence !== undefined) presenceControlEvents(sources.presence, publish);

@@ -1,4 +1,4 @@
-import type { VoiceSettingsStore } from '../voice/voice-settings-store.js';
+import type { VoiceSide } from './voice-side.js';
 import { voiceRoutes } from '../control/voice-routes.js';
 import { join } from 'node:path';
 import type { RpcServer } from '../../../../rpc/src/index.js';
@@ -42,8 +42,8 @@ export interface ControlSideParts {
   readonly social: SocialSide;
   readonly auth: AuthorizationSide;
   readonly presence: PresenceService;
-  /** The player's voice settings (GET/PATCH /v1/voice/settings). */
-  readonly voice: VoiceSettingsStore;
+  /** The player's voice settings (GET/PATCH /v1/voice/settings) and voice channel (GET/PATCH /v1/voice). */
+  readonly voice: Pick<VoiceSide, 'store' | 'panel'>;
   readonly origins: OriginApprovals;
   /** Asked only by API requests, which come once the host listens. */
   readonly ipcPath: () => string | null;
@@ -66,7 +66,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     uiLinkRoute(() => webUi),
     inspectorFramesRoute(() => webUi),
     ...deviceCodeRoutes(() => session.authedApi()),
-    ...voiceRoutes(parts.voice),
+    ...voiceRoutes(parts.voice.store, parts.voice.panel),
     ...(options.qa?.controlRoutes({
       server,
       session,
@@ -96,6 +96,7 @@ export async function startControlSide(options: HostOptions, parts: ControlSideP
     ipcPath: parts.ipcPath,
     webSocketPort: parts.webSocketPort,
     doctor: parts.doctor,
+    voice: parts.voice.panel,
     logger: options.logger,
     extraRoutes,
   });

@@ -23,6 +23,7 @@ import { refusePlatformCommandsWhileBanned } from '../session/banned-account-gat
 import { createSocialSide, loadDmReadMarks, type SocialSide } from './social-side.js';
 import type { Teardown } from './teardown.js';
 import { startVoiceSide, type VoiceSide } from './voice-side.js';
+import { platformGuildSource } from '../guilds/platform-guild-source.js';
 
 /** Everything a started host is made of. */
 export interface HostParts {
@@ -64,7 +65,11 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
   const presence = createPresenceService(options, { server, relay }, teardown);
   const detection = await startDetectionSide(options, tuning, { session, server, relay: relay.relay, presence }, teardown);
   auth.recorder.followDetection(detection);
-  const voice = await startVoiceSide(options, server, teardown);
+  const voice = await startVoiceSide(
+    options,
+    { server, session, channels: platformGuildSource(() => session.authedApi()), users: social.users, opens: social.opens, platformUrl: platform.url },
+    teardown,
+  );
   followSession({ session, server, relay: relay.relay, ...social, grantSync: auth.grantSync, guilds: auth.guilds, logger });
   // Last: it wraps the handlers installed above.
   refusePlatformCommandsWhileBanned(server, () => session.banned);
@@ -82,7 +87,7 @@ export async function assembleHost(options: HostOptions, tuning: HostTuning, cla
       social,
       auth,
       presence,
-      voice: voice.store,
+      voice,
       origins,
       ipcPath: () => laterListening.peek()?.ipc.primary.path ?? null,
       webSocketPort: () => laterListening.peek()?.webSocket?.port ?? null,

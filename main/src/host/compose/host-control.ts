@@ -19,6 +19,7 @@ import type { DeviceScreens } from '../social/device-screen.js';
 import { deviceCodeCalls } from '../control/device-code-routes.js';
 import type { WebUiBackend } from '../ui-bridge/web-ui-backend.js';
 import type { DetectionService } from '../detection/detection-service.js';
+import type { VoicePanel } from '../voice/voice-panel.js';
 import { authorizationActions, detectionActions, doctorAction, originActions, presenceActions, recordingActions, relationshipActions, socialActions } from './control-actions.js';
 import { ControlEvents } from './control-events.js';
 import { gameViews, gatewayState } from './control-views.js';
@@ -59,6 +60,8 @@ export interface HostControlOptions {
   readonly presence?: PresenceService;
   /** Game detection (`detected: true` games, the Settings screen's list, `detection-*` events). */
   readonly detection?: DetectionService;
+  /** The player's voice channel and mute/deafen (the UI's voice panel); absent: none. */
+  readonly voice?: VoicePanel;
   /** Routes beside the product's (QA mode's `/v1/inject/*`); absent: none. */
   readonly extraRoutes?: readonly ControlRouteEntry[];
 }
@@ -101,8 +104,15 @@ export function hostControlBackend(options: HostControlOptions): WebUiBackend {
     ...doctorAction(options.doctor),
     ...deviceActions(session, options.deviceScreens),
     ...detectionActions(options.detection),
+    ...voiceActions(options.voice),
     subscribe: events.subscribe,
   };
+}
+
+/** The voice panel's calls, when the host has a voice side. */
+function voiceActions(panel: VoicePanel | undefined): Pick<WebUiBackend, 'voice' | 'setVoice'> {
+  if (panel === undefined) return {};
+  return { voice: () => panel.view(), setVoice: (patch) => panel.set(patch) };
 }
 
 /** The "Link a device" screen's calls: the device flow with the signed-in player's account, and the screen closing. */

@@ -29,6 +29,8 @@ export interface SocialSide {
   readonly opens: OpenInCompanion;
   /** The "Link a device" screen games open and close. */
   readonly deviceScreens: DeviceScreens;
+  /** The users the session told of (GET_USER, the voice states' users). */
+  readonly users: KnownUsers;
 }
 
 /** The players' read marks of their conversations, from `<data dir>/dm-read.json`; written out before the host stops. */
@@ -82,7 +84,7 @@ export function createSocialSide(options: HostOptions, tuning: HostTuning, parts
     const messageId = (change.data as { message_id?: unknown } | null)?.message_id;
     if (change.type === 'dm' && typeof messageId === 'string') chatShown.messageChanged(messageId);
   });
-  return { friends, social, relationships, relationshipActions, reads, opens, deviceScreens };
+  return { friends, social, relationships, relationshipActions, reads, opens, deviceScreens, users };
 }
 
 /** The read state over the social service's conversations: conversations on screen are read as messages arrive; another account starts with none on screen. */

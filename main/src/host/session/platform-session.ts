@@ -124,6 +124,11 @@ export class PlatformSession extends EventEmitter<PlatformSessionEvents> {
     return this.gateway?.sessionId;
   }
 
+  /** The gateway's last heartbeat round trip in ms, once one was measured. */
+  get gatewayLatencyMs(): number | undefined {
+    return this.gateway?.latencyMs;
+  }
+
   get status(): SessionStatus {
     return this.state;
   }

@@ -8,7 +8,9 @@ export type OpenViewRequest =
   | { readonly view: 'conversation'; readonly application_id: string; readonly connection_id: string; readonly user_id: string; readonly message_id: string }
   /** The device flow's code-entry screen (device-screen.ts), and its closing. */
   | { readonly view: 'authorize-device'; readonly application_id: string; readonly connection_id: string; readonly screen_id: string; readonly user_code: string }
-  | { readonly view: 'close-authorize-device'; readonly application_id: string; readonly connection_id: string; readonly screen_id: string };
+  | { readonly view: 'close-authorize-device'; readonly application_id: string; readonly connection_id: string; readonly screen_id: string }
+  /** The voice channel a game joined for the player with SELECT_VOICE_CHANNEL `navigate: true`. */
+  | { readonly view: 'voice-channel'; readonly application_id: string; readonly connection_id: string; readonly channel_id: string };
 
 export interface OpenInCompanionSources {
   /** The player's conversations as Companion shows them. */
@@ -43,6 +45,11 @@ export class OpenInCompanion extends EventEmitter<{ open: [OpenViewRequest] }> {
       this.emit('open', { view: 'conversation', application_id: applicationId, connection_id: connection.id, user_id: userId, message_id });
       return null;
     });
+  }
+
+  /** Shows a view the host decided on (SELECT_VOICE_CHANNEL's `navigate`). */
+  show(request: OpenViewRequest): void {
+    this.emit('open', request);
   }
 
   /** The friend whose conversation holds the message, if the game may open it; else null. */

@@ -302,6 +302,8 @@ function openViewPush(request: OpenViewRequest): OpenViewPush {
       return { view: 'authorize-device', screen_id: request.screen_id, application_id: request.application_id, user_code: request.user_code };
     case 'close-authorize-device':
       return { view: 'close-authorize-device', screen_id: request.screen_id };
+    case 'voice-channel':
+      return { view: 'voice-channel', channel_id: request.channel_id };
   }
 }
 

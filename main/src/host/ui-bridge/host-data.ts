@@ -40,5 +40,6 @@ export async function readHostData(backend: WebUiBackend, settings: WebUiSetting
     recording: backend.recording(),
     settings: settingsView(settings.get()),
     detection: backend.detection?.() ?? null,
+    voice: backend.voice?.() ?? null,
   };
 }

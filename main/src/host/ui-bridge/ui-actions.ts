@@ -1,8 +1,8 @@
+import { ControlError } from '../control/control-backend.js';
 import type { InspectorCatchUp, InvokeChannel, InvokeChannels, Snapshot } from '../../../../preload/src/contract.js';
 import type { WebUiSettings } from './host-settings.js';
 import { deviceCodePreviewView, settingsView, statusView } from './views.js';
 import type { WebUiBackend } from './web-ui-backend.js';
-import { ControlError } from '../control/control-backend.js';
 
 /**
  * What a handler may use: the host's backend, the runtime settings, the snapshot (for
@@ -69,6 +69,10 @@ export const UI_ACTIONS: { readonly [C in InvokeChannel]: Handler<C> } = {
   'companion:doctor': ({ backend }) => backend.doctor(),
   'companion:update-presence': ({ backend }, patch) => backend.updatePresence(patch),
   'companion:set-recording': ({ backend }, on) => backend.setRecording(on),
+  'companion:set-voice': async ({ backend }, patch) => {
+    if (backend.setVoice === undefined) throw new ControlError(409, 'This host has no voice settings', 'no_voice');
+    return backend.setVoice(patch);
+  },
   'companion:watch-inspector': ({ watchInspector }, since) => watchInspector(since),
   'companion:update-settings': async ({ settings }, patch) => settingsView(await settings.update(patch)),
   'companion:preview-device-code': async ({ backend }, userCode) => deviceCodePreviewView(await backend.previewDeviceCode(userCode)),

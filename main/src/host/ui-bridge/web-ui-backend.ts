@@ -12,6 +12,7 @@ import type {
   PresenceView,
   RecordingView,
   RelationshipAction,
+  VoiceView,
 } from '../../../../preload/src/contract.js';
 import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import type { ControlBackend } from '../control/control-backend.js';
@@ -76,4 +77,8 @@ export interface WebUiBackend extends ControlBackend {
   addGame?(executable: string, name: string): Promise<DetectionView>;
   /** Forgets a game the player added. */
   removeGame?(id: string): Promise<DetectionView>;
+  /** The player's voice channel and mute/deafen; absent or null when the host has no voice side. */
+  voice?(): VoiceView | null;
+  /** The player mutes or deafens (the voice settings); answers the voice view after it. ControlError 409 without a voice side. */
+  setVoice?(patch: { readonly mute?: boolean | undefined; readonly deaf?: boolean | undefined }): VoiceView;
 }

@@ -6,6 +6,7 @@ import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../base/h
 import { toWireActivity } from '../../host/presence/to-wire-activity.js';
 import { call as controlCall, ControlRequestError } from './control.js';
 import { call, findTarget, PlatformAdminError, type AdminTarget } from './platform.js';
+import { describeFriendVoice, FRIEND_VOICE_HELP, FRIEND_VOICE_OPTIONS, friendVoiceBody } from './platform-friend-voice.js';
 
 export const FRIEND_HELP = `Usage: companion platform friend <action> --as NAME [options]
 
@@ -34,6 +35,10 @@ Actions:
                         Say no to your join request (your host is told), or
                         ignore your invite (nobody is told)
   offline               End their simulated presence
+  voice ACTION          In a server voice channel: join CHANNEL, speak
+                        [--tone HZ] [--seconds N] | [--wav FILE], quiet, mute,
+                        unmute, deaf, undeaf, leave (see 'platform friend
+                        voice --help')
 
 Options:
   --as NAME           The simulated friend (required)
@@ -49,7 +54,7 @@ Options:
   -h, --help          Show this help
 `;
 
-const ACTIONS = ['presence', 'ask-to-join', 'invite', 'accept', 'decline', 'offline'] as const;
+const ACTIONS = ['presence', 'ask-to-join', 'invite', 'accept', 'decline', 'offline', 'voice'] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** Options each action takes besides the common ones. */
@@ -60,6 +65,7 @@ const ACTION_OPTIONS: Readonly<Record<Action, readonly string[]>> = {
   accept: ['message-id', 'app'],
   decline: ['message-id', 'app'],
   offline: [],
+  voice: FRIEND_VOICE_OPTIONS,
 };
 const COMMON_OPTIONS = new Set(['as', 'to', 'host', 'runtime-dir', 'data', 'platform', 'json']);
 const STATUSES = ['online', 'idle', 'dnd', 'invisible'] as const;
@@ -91,11 +97,14 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
       status: { type: 'string' },
       message: { type: 'string' },
       'message-id': { type: 'string' },
+      tone: { type: 'string' },
+      seconds: { type: 'string' },
+      wav: { type: 'string' },
     },
     true,
   );
   if (parsed.help) {
-    io.stdout(FRIEND_HELP);
+    io.stdout(parsed.positionals[0] === 'voice' ? FRIEND_VOICE_HELP : FRIEND_HELP);
     return 0;
   }
   const [actionArg, ...extra] = parsed.positionals;
@@ -105,7 +114,7 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   }
   if (!(ACTIONS as readonly string[]).includes(actionArg)) throw new UsageError(`unknown friend action '${actionArg}' (see 'companion platform friend --help')`);
   const action = actionArg as Action;
-  if (extra.length > 0) throw new UsageError(`platform friend ${action} takes no further arguments, got '${extra.join(' ')}'`);
+  if (extra.length > 0 && action !== 'voice') throw new UsageError(`platform friend ${action} takes no further arguments, got '${extra.join(' ')}'`);
   const values = parsed.values;
   rejectOtherOptions(values, COMMON_OPTIONS, ACTION_OPTIONS[action], `platform friend ${action}`);
   const as = stringOption(values, 'as');
@@ -118,6 +127,10 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   let body: Record<string, unknown>;
   let route: string;
   switch (action) {
+    case 'voice':
+      body = await friendVoiceBody(as, extra, values);
+      route = '/_emulator/simulated-friend/voice';
+      break;
     case 'presence': {
       const status = stringOption(values, 'status');
       if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got '${status}'`);
@@ -154,7 +167,7 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
 
   const sent = await reportExpected(`platform friend ${action}`, io, [PlatformAdminError, HostNotFoundError, ControlRequestError], async () => {
     const target = await emulatorTarget(values, io);
-    if (action !== 'presence' && action !== 'offline') body['to'] = await resolveTo(values, io);
+    if (action !== 'presence' && action !== 'offline' && action !== 'voice') body['to'] = await resolveTo(values, io);
     const result = await call<unknown>(target, 'POST', route, body);
     io.stdout(json ? `${JSON.stringify(result, null, 2)}\n` : `${describe(action, as, body, result)}\n`);
     return 0;
@@ -230,6 +243,8 @@ function describeActivities(presence: PresenceUpdateEvent | null): string {
 function describe(action: Action, as: string, body: Record<string, unknown>, result: unknown): string {
   const to = String(body['to'] ?? '');
   switch (action) {
+    case 'voice':
+      return describeFriendVoice(as, result);
     case 'presence': {
       const presence = (result as { presence: PresenceUpdateEvent | null }).presence;
       return presence === null ? `${as} is invisible (offline to friends)` : `${as} is ${presence.status}, ${describeActivities(presence)}`;

@@ -15,8 +15,8 @@ Options:
   -h, --help        Show this help
 `;
 
-function stateLine(state: VoiceState): string {
-  const flags = [state.self_mute ? 'muted' : '', state.self_deaf ? 'deafened' : ''].filter((flag) => flag !== '').join(', ');
+function stateLine(state: VoiceState & { readonly speaking?: boolean }): string {
+  const flags = [state.self_mute ? 'muted' : '', state.self_deaf ? 'deafened' : '', state.speaking === true ? 'speaking' : ''].filter((flag) => flag !== '').join(', ');
   const name = state.member?.user.username ?? state.user_id;
   return `guild ${state.guild_id}  channel ${state.channel_id ?? '-'}  ${name} (${state.user_id})${flags === '' ? '' : ` ${flags}`}\n`;
 }

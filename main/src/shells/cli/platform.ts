@@ -29,7 +29,7 @@ Subcommands:
   users add NAME                 Create a user (friends with nobody)
   friends add|remove A B         Make two users (names or ids) friends, or not
   friend <action> --as NAME      A simulated friend: presence, ask-to-join, invite,
-                                 accept, decline, offline (see 'platform friend --help')
+                                 accept, decline, offline, voice (see 'platform friend --help')
   apps [list]                    List applications (with the executables game
                                  detection recognises them by)
   apps add NAME [--id ID]        Create an application

@@ -72,6 +72,10 @@ function shapeProblem(step: Step): string | undefined {
       if (step.body.message !== undefined && step.body.action !== 'invite') return "'message' is only for action invite";
       if (step.body.message_id !== undefined && step.body.action !== 'accept' && step.body.action !== 'decline') return "'message_id' is only for accept and decline";
       return undefined;
+    case 'friend_voice':
+      if ((step.body.action === 'join') !== (step.body.channel !== undefined)) return "'channel' goes with action join, and join needs it";
+      if ((step.body.tone_hz !== undefined || step.body.ms !== undefined) && step.body.action !== 'speak') return "'tone_hz' and 'ms' are only for action speak";
+      return undefined;
     case 'expect_presence':
       if (step.body.seen_by === undefined && step.body.user === undefined) return "needs 'seen_by' (a friend watching the host's user) or 'user' (a friend the host watches)";
       if (step.body.activity === undefined && step.body.status === undefined) return "needs 'activity' or 'status'";

@@ -19,6 +19,7 @@ import {
 } from './game-steps.js';
 import { injectStep } from './inject-step.js';
 import { expectPresenceStep, friendStep } from './social-steps.js';
+import { expectSpeakingStep, friendVoiceStep } from './voice-steps.js';
 import { expectSdkEventStep, sdkCallStep, sdkStep } from './sdk-steps.js';
 
 export interface StepResult {
@@ -93,6 +94,10 @@ function runStep(ctx: ScenarioContext, step: Step, timings: readonly Timing[]): 
       return friendStep(ctx, step.body);
     case 'expect_presence':
       return expectPresenceStep(ctx, step.body);
+    case 'friend_voice':
+      return friendVoiceStep(ctx, step.body);
+    case 'expect_speaking':
+      return expectSpeakingStep(ctx, step.body);
     case 'control':
       return controlStep(ctx, step.body);
     case 'wait':

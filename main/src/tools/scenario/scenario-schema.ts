@@ -59,6 +59,11 @@ import { SDK_CALLS } from './sdk-calls.js';
  *                    {kind: token_error_clear}  {kind: output, game, delay_ms?, split?, coalesce?}
  *   friend:          {as, action: presence|offline|ask_to_join|invite|accept|decline, app?,
  *                     activity?, status?, message?, message_id?}      the simulated friend
+ *   friend_voice:    {as, action: join|speak|quiet|mute|unmute|deaf|undeaf|leave, channel?
+ *                     (join: id or name), tone_hz?, ms? (speak: how long, 1000 by default)}
+ *                    the simulated friend in a server voice channel (no audio: speaking is a state)
+ *   expect_speaking: {user, speaking?: true, timeout_ms?}  Companion shows `user` speaking (or
+ *                    not) in the player's voice channel (GET /v1/voice)
  *   expect_presence: {seen_by?, user?, app?, activity?: {...} | none, status?, timeout_ms?}
  *                    what `seen_by` (a friend signed in to the emulator's gateway) sees of
  *                    `user` (default: the host's user); without seen_by, what the host sees of
@@ -117,6 +122,8 @@ export const STEP_KINDS = [
   'sdk',
   'sdk_call',
   'expect_sdk_event',
+  'friend_voice',
+  'expect_speaking',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -349,6 +356,22 @@ const SdkCallStep = v.strictObject(
 
 const ExpectSdkEventStep = v.strictObject({ sdk: text(), event: pick(SDK_EVENTS), match: v.optional(v.unknown()), save: save(), timeout_ms: timeout() }, UNKNOWN);
 
+/** The simulated friend in a server voice channel (`companion platform friend voice`). */
+export const FRIEND_VOICE_STEP_ACTIONS = ['join', 'speak', 'quiet', 'mute', 'unmute', 'deaf', 'undeaf', 'leave'] as const;
+const FriendVoiceStep = v.strictObject(
+  {
+    as: text(),
+    action: pick(FRIEND_VOICE_STEP_ACTIONS),
+    channel: v.optional(text()),
+    tone_hz: v.optional(int(20, 20_000)),
+    ms: v.optional(int(1, 600_000)),
+  },
+  UNKNOWN,
+);
+
+/** Who speaks in the host's voice channel, as Companion shows it (GET /v1/voice). */
+const ExpectSpeakingStep = v.strictObject({ user: text(), speaking: v.optional(bool()), timeout_ms: timeout() }, UNKNOWN);
+
 const WaitStep = v.union([ms(), v.strictObject({ ms: ms() }, UNKNOWN)], 'must be a number of milliseconds or {ms}');
 
 const ExpectTimingStep = v.strictObject({ max_ms: v.optional(ms()), min_ms: v.optional(ms()), from: v.optional(text()) }, UNKNOWN);
@@ -374,6 +397,8 @@ export const STEP_SCHEMAS = {
   sdk: SdkStep,
   sdk_call: SdkCallStep,
   expect_sdk_event: ExpectSdkEventStep,
+  friend_voice: FriendVoiceStep,
+  expect_speaking: ExpectSpeakingStep,
 } as const satisfies Record<StepKind, v.GenericSchema>;
 
 export type StepBodies = { [K in StepKind]: v.InferOutput<(typeof STEP_SCHEMAS)[K]> };

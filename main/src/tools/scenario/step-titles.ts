@@ -32,6 +32,10 @@ export function stepTitle(step: Step): string {
       return injectTitle(step.body);
     case 'friend':
       return `${step.body.as} ${step.body.action}`;
+    case 'friend_voice':
+      return `${step.body.as} ${step.body.action}${step.body.channel === undefined ? '' : ` ${step.body.channel}`}`;
+    case 'expect_speaking':
+      return `${step.body.user} ${step.body.speaking === false ? 'not speaking' : 'speaking'}`;
     case 'expect_presence':
       return step.body.seen_by === undefined ? `host sees ${step.body.user ?? '?'}` : `${step.body.seen_by} sees ${step.body.user ?? "the host's user"}`;
     case 'control':

@@ -65,6 +65,7 @@ describe('bridge backend: calls', () => {
     expect(await b.invoke('companion:doctor', [])).toEqual(DOCTOR);
     expect(await b.invoke('companion:update-presence', [{ hide_all: true }])).toMatchObject({ hide_all: true });
     expect(await b.invoke('companion:set-recording', [true])).toMatchObject({ recording: true });
+    expect(await b.invoke('companion:set-voice', [{ deaf: true }])).toMatchObject({ deaf: true, audio: false });
     expect(await b.invoke('companion:watch-inspector', [0])).toEqual({ frames: [], outcomes: [] });
     expect(await b.invoke('companion:request-to-join', ['200', null])).toEqual({ joined: false });
     expect(await b.invoke('companion:send-invite', ['200', '1234'])).toEqual({ message_id: '777' });
@@ -81,7 +82,7 @@ describe('bridge backend: calls', () => {
       log_level: 'debug',
       start_at_login: null,
     });
-    const actions = backend.calls.filter((call) => !['subscribe', 'status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['subscribe', 'status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'originRequests', 'originDecisions', 'presence', 'recording', 'voice'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['c-1'] },
       { method: 'denyConsent', args: ['c-2'] },
@@ -95,6 +96,7 @@ describe('bridge backend: calls', () => {
       { method: 'doctor', args: [] },
       { method: 'updatePresence', args: [{ hide_all: true }] },
       { method: 'setRecording', args: [true] },
+      { method: 'setVoice', args: [{ deaf: true }] },
       { method: 'requestToJoin', args: [{ user_id: '200' }] },
       { method: 'sendInvite', args: [{ user_id: '200', application_id: '1234' }] },
       // Trimmed by the contract's schema.

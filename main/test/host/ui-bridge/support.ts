@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { appendOutcomes, applyTopic, type HostData, type Snapshot } from '../../../../preload/src/contract.js';
-import type { ConversationView, DetectionPatch, DetectionView, DoctorView, RunningProgramView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView } from '../../../../preload/src/contract.js';
+import type { ConversationView, DetectionPatch, DetectionView, DoctorView, RunningProgramView, RecordingView, RelationshipAction, PresencePatch, PresenceSettingsView, PresenceView, InvokeChannel, InvokeChannels, OriginDecisionView, OriginRequestView, PushChannel, SettingsView, VoiceView } from '../../../../preload/src/contract.js';
 import { makeTempDir } from '../../../../rpc/test/support/test-server.js';
 import type { DeviceVerifyPreview } from '../../../../platform/src/wire/index.js';
 import { BOB, FakeBackend } from '../control/fake-backend.js';
@@ -62,6 +62,16 @@ export class FakeUiBackend extends FakeBackend implements WebUiBackend {
   }
   deviceScreen(): null {
     return null;
+  }
+  voiceView: VoiceView = { channel: null, members: [], mute: false, deaf: false, connection: 'DISCONNECTED', audio: false };
+  voice(): VoiceView {
+    this.calls.push({ method: 'voice', args: [] });
+    return this.voiceView;
+  }
+  setVoice(patch: { readonly mute?: boolean | undefined; readonly deaf?: boolean | undefined }): VoiceView {
+    this.calls.push({ method: 'setVoice', args: [patch] });
+    this.voiceView = { ...this.voiceView, ...(patch.mute === undefined ? {} : { mute: patch.mute }), ...(patch.deaf === undefined ? {} : { deaf: patch.deaf }) };
+    return this.voiceView;
   }
   async dismissConsent(id: string): Promise<void> {
     this.calls.push({ method: 'dismissConsent', args: [id] });

@@ -259,8 +259,9 @@ describe('web UI: the WebSocket bridge', () => {
     expect(await client.invoke('companion:running-programs')).toEqual([{ pid: 42, executable: 'mygame', path: '/opt/mygame/mygame' }]);
     expect(await client.invoke('companion:add-game', '/opt/mygame/mygame', 'My Game')).toMatchObject({ enabled: true });
     expect(await client.invoke('companion:remove-game', '1234567890123456789')).toMatchObject({ enabled: true });
+    expect(await client.invoke('companion:set-voice', { mute: true })).toMatchObject({ mute: true, deaf: false, audio: false });
 
-    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording'].includes(call.method));
+    const actions = backend.calls.filter((call) => !['status', 'games', 'friends', 'relationships', 'joinRequests', 'invites', 'conversations', 'consentRequests', 'grants', 'subscribe', 'originRequests', 'originDecisions', 'presence', 'recording', 'voice'].includes(call.method));
     expect(actions).toEqual([
       { method: 'approveConsent', args: ['Rq_abc-123'] },
       { method: 'denyConsent', args: ['Rq_abc-123'] },
@@ -292,6 +293,7 @@ describe('web UI: the WebSocket bridge', () => {
       { method: 'runningPrograms', args: [] },
       { method: 'addGame', args: ['/opt/mygame/mygame', 'My Game'] },
       { method: 'removeGame', args: ['1234567890123456789'] },
+      { method: 'setVoice', args: [{ mute: true }] },
     ]);
     // Every channel of the contract was exercised above.
     expect([...client.sentChannels].sort()).toEqual([...INVOKE_CHANNELS].sort());
@@ -340,7 +342,7 @@ describe('web UI: the WebSocket bridge', () => {
   it('companion:ready answers the snapshot in the contract shape', async () => {
     const client = await bridge();
     const snapshot = await client.invoke('companion:ready');
-    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'detection', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status']);
+    expect(Object.keys(snapshot).sort()).toEqual(['consent_requests', 'conversations', 'detection', 'device_screen', 'frames', 'friends', 'games', 'grants', 'invites', 'join_requests', 'origin_requests', 'origins', 'presence', 'recording', 'relationships', 'settings', 'status', 'voice']);
     expect(snapshot.games).toEqual(GAMES);
     expect(snapshot.relationships).toEqual([{ user: { id: '300', username: 'carol', discriminator: '0', global_name: 'Carol', avatar: null }, type: 'incoming' }]);
     expect(snapshot.join_requests).toEqual([{ id: '900', user: expect.objectContaining({ id: '200' }), application_id: JOIN_REQUESTS[0]?.application_id, received_at: 1 }]);

@@ -1,0 +1,54 @@
+import type { VoiceView } from '../../../../preload/src/contract.js';
+import { StepFailure } from './reply-check.js';
+import type { ScenarioContext } from './scenario-context.js';
+import type { StepBodies } from './scenario-schema.js';
+import { sleep } from './waiting.js';
+
+/**
+ * The simulated friend in a server voice channel (`/_emulator/simulated-friend/voice`, as
+ * `companion platform friend voice`): join, speak for `ms` (1 s by default; a server channel
+ * carries no audio, so the tone is its length only), quiet, mute, unmute, deaf, undeaf, leave.
+ */
+export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['friend_voice']): Promise<string> {
+  const admin = ctx.host.platformAdmin;
+  if (admin === null) throw new StepFailure(`the simulated friend needs the platform emulator's admin API: ${ctx.host.label} has none`);
+  const request = {
+    as: body.as,
+    action: body.action,
+    ...(body.channel === undefined ? {} : { channel: await ctx.resolve(body.channel) }),
+    ...(body.action === 'speak' ? { duration_ms: body.ms ?? 1000 } : {}),
+  };
+  let response: Response;
+  try {
+    response = await fetch(`${admin.url}/_emulator/simulated-friend/voice`, {
+      method: 'POST',
+      headers: { Authorization: `Admin ${admin.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch {
+    throw new StepFailure(`the platform emulator at ${admin.url} does not answer`);
+  }
+  const answer = (await response.json().catch(() => null)) as { message?: string; voice_state?: { channel_id: string | null } | null; speaking?: boolean } | null;
+  if (!response.ok) throw new StepFailure(`the emulator refused: ${answer?.message ?? `HTTP ${response.status}`}`);
+  const channel = answer?.voice_state?.channel_id ?? null;
+  return channel === null ? 'not in a voice channel' : `in ${channel}${answer?.speaking === true ? ', speaking' : ''}`;
+}
+
+/** Waits until Companion shows `user` speaking (or not, `speaking: false`) in the host's voice channel (GET /v1/voice). */
+export async function expectSpeakingStep(ctx: ScenarioContext, body: StepBodies['expect_speaking']): Promise<void> {
+  const timeoutMs = body.timeout_ms ?? ctx.timeoutMs;
+  const want = body.speaking ?? true;
+  const userId = await ctx.userId(await ctx.resolve(body.user));
+  const deadline = Date.now() + timeoutMs;
+  let last = 'the host is in no voice channel';
+  for (;;) {
+    const view = (await ctx.controlOk('GET', '/v1/voice')) as VoiceView;
+    const member = view.members.find((candidate) => candidate.user.id === userId);
+    if (view.channel !== null) last = member === undefined ? `${body.user} is not in the host's voice channel` : `${body.user} is ${member.speaking ? '' : 'not '}speaking`;
+    if (member !== undefined && member.speaking === want) return;
+    if (!want && view.channel !== null && member === undefined) return;
+    if (Date.now() > deadline) throw new StepFailure(`expected ${body.user} ${want ? '' : 'not '}speaking in the host's voice channel: ${last} (after ${timeoutMs} ms)`);
+    await sleep(Math.min(50, Math.max(1, deadline - Date.now())), ctx.signal);
+  }
+}
