@@ -254,7 +254,12 @@ describe('issue 29 §1 calls: a game session ending takes its player out of the 
     await bob.ready();
     const bobLeft = (m: { t?: string | null; d?: unknown }): boolean => m.t === 'VOICE_STATE_UPDATE' && (m.d as { user_id?: string; channel_id?: string | null }).user_id === t.ids.bob && (m.d as { channel_id?: string | null }).channel_id === null;
 
-    // The game's session ends and a new one is identified at once: past the grace bob is still in.
+    // Carol, the simulated friend, is in the call with no game at all; her desktop client comes and goes.
+    expect((await api(t.platform, 'PUT', `/api/v10/lobbies/${shared}/members/${t.ids.carol}`, { token: t.botA, body: {} })).status).toBe(200);
+    t.platform.friendCall.join(t.ids.carol, shared);
+    (await GatewayClient.ready(t.platform.gatewayUrl, t.userToken('carol'))).client.close(1000);
+
+    // Bob's game session ends and a new one is identified at once: past the grace bob (and carol) are still in.
     bobGame.close(1000);
     bobGame = (await GatewayClient.ready(t.platform.gatewayUrl, raw(await t.bearer('bob', t.appA)))).client;
     await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -268,7 +273,7 @@ describe('issue 29 §1 calls: a game session ending takes its player out of the 
     expect(await alice.until('left', () => alice.messages.find((m) => m.op === 'left'))).toEqual({ op: 'left', user_id: t.ids.bob });
     expect(await bob.closed()).toBe(VoiceClose.SessionNoLongerValid);
     const call = await api<{ participants: { user_id: string }[] }>(t.platform, 'GET', `/api/v10/lobbies/${shared}/call`, { token: await t.bearer('alice', t.appA) });
-    expect(call.body.participants.map((p) => p.user_id)).toEqual([t.ids.alice]);
+    expect(call.body.participants.map((p) => p.user_id).sort()).toEqual([t.ids.alice, t.ids.carol].sort());
     expect(alice.closeCode).toBeUndefined();
     for (const client of [aliceGateway, bobClient]) client.close();
     alice.ws.close();

@@ -344,7 +344,7 @@ export class PlatformServices {
     // The voice state this session holds ends with it (VOICE_STATE_UPDATE with channel_id null).
     this.voice.sessionEnded(session);
     // A game's last session of an application gone: its player leaves that application's lobby calls after the grace.
-    this.callWatch.sessionEnded(session.userId);
+    this.callWatch.sessionEnded(session.userId, session.oauth?.applicationId ?? null);
     // The user's lobbies may have become idle; their members hear that this one is away.
     this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }

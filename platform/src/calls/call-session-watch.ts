@@ -24,12 +24,16 @@ export class CallSessionWatch {
 
   constructor(private readonly deps: CallSessionWatchDeps) {}
 
-  /** A gateway session of the user ended (it no longer counts as connected). */
-  sessionEnded(userId: string): void {
-    if (this.closed) return;
-    for (const call of this.deps.calls.list()) {
+  /**
+   * A gateway session of the user ended (it no longer counts as connected): a game's, of
+   * `applicationId`, or null for the desktop client's (which changes nothing: the simulated
+   * friend, in a call with no game at all, stays in it).
+   */
+  sessionEnded(userId: string, applicationId: string | null): void {
+    if (this.closed || applicationId === null) return;
+    for (const call of this.deps.calls.list(applicationId)) {
       if (!call.participants.some((participant) => participant.user_id === userId)) continue;
-      if (this.deps.connected(userId, call.application_id)) continue;
+      if (this.deps.connected(userId, applicationId)) continue;
       this.schedule(call.lobby_id, call.application_id, userId);
     }
   }
