@@ -327,6 +327,11 @@ describe("issue 29 §1 audio: a 25-member call against an attacker's tries", () 
       expect(refused.code).toBe(VoiceClose.AuthenticationFailed);
       expect(refused.reason).not.toContain(token.slice(0, 16));
     }
+    // Alice's game B call token is good for game B's lobby call only: what she sends there reaches none of game A's call.
+    const otherCall = (await api<JoinAnswer>(t.platform, 'POST', `/api/v10/lobbies/${t.lobbyB}/call`, { token: await t.bearer('alice', t.appB), body: {} })).body.voice;
+    const inB = await VoiceTestSocket.open(otherCall.endpoint, otherCall.token);
+    expect((await inB.ready()).lobby_id).toBe(t.lobbyB);
+    inB.send(9, 99);
     // Mallory, in no lobby, cannot join the call, nor get in with guessed call tokens.
     const mallorysJoin = await join(t, 'mallory', t.appA, lobbyId);
     expect(mallorysJoin.status).toBe(403);
@@ -364,5 +369,6 @@ describe("issue 29 §1 audio: a 25-member call against an attacker's tries", () 
     expect((await refusal(aliceToken)).code).toBe(VoiceClose.AuthenticationFailed);
     expect(bob.socket.closeCode).toBeUndefined();
     for (const member of members) member.socket.ws.close();
+    inB.ws.close();
   }, 120_000);
 });
