@@ -3,7 +3,8 @@ import { WebSocket } from 'ws';
 import { decodeAudioPacket, encodeAudioPacket, VoiceClose, type VoiceServerMessage } from '../../common/src/voice/voice-wire.js';
 import type { Lobby } from '../src/wire/index.js';
 import { GatewayClient, isDispatch } from './support/gateway-client.js';
-import { api } from './support/harness.js';
+import { api, startTestPlatform } from './support/harness.js';
+import { obtainTokens } from './support/oauth.js';
 import { setUpTenants, type Tenants } from './support/tenants.js';
 
 interface JoinAnswer {
@@ -43,8 +44,13 @@ class VoiceTestSocket {
     return this.until('ready', () => this.messages.find((message): message is Extract<VoiceServerMessage, { op: 'ready' }> => message.op === 'ready'));
   }
 
-  send(sequence: number, fill: number): void {
-    this.ws.send(encodeAudioPacket({ ssrc: 0, sequence, timestamp: sequence * 960, payload: new Uint8Array(1920).fill(fill) }));
+  send(sequence: number, fill: number, ssrc = 0): void {
+    this.ws.send(encodeAudioPacket({ ssrc, sequence, timestamp: sequence * 960, payload: new Uint8Array(1920).fill(fill) }));
+  }
+
+  /** The close code, once the server closed this connection. */
+  closed(): Promise<number> {
+    return this.until('the close', () => this.closeCode);
   }
 }
 
@@ -227,4 +233,142 @@ describe('issue 29 §1 QA: the simulated friend joins a lobby call and plays a t
     await bob.until('carol left', () => bob.messages.find((m) => m.op === 'left' && m.user_id === t.ids.carol));
     bob.ws.close();
   });
+});
+
+/** The raw access token of a `Bearer <token>` header value (what a game identifies with on the gateway). */
+const raw = (bearer: string): string => bearer.slice('Bearer '.length);
+
+describe('issue 29 §1 calls: a game session ending takes its player out of the lobby call after the voice grace', () => {
+  it("bob's game closes its gateway session: a session of the game back within the grace keeps him in; none back, alice sees him leave the call though his voice connection stays up", async () => {
+    const t = await setUpTenants(await startTestPlatform({ limits: { voiceGraceMs: 400 } }));
+    const { shared } = await lobbiesOfA(t);
+    const aliceGateway = (await GatewayClient.ready(t.platform.gatewayUrl, raw(await t.bearer('alice', t.appA)))).client;
+    // Bob's own desktop client stays online throughout: it is not his game's session.
+    const bobClient = (await GatewayClient.ready(t.platform.gatewayUrl, t.userToken('bob'))).client;
+    let bobGame = (await GatewayClient.ready(t.platform.gatewayUrl, raw(await t.bearer('bob', t.appA)))).client;
+    const a = (await join(t, 'alice', t.appA, shared)).body.voice;
+    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
+    const alice = await VoiceTestSocket.open(a.endpoint, a.token);
+    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
+    await alice.ready();
+    await bob.ready();
+    const bobLeft = (m: { t?: string | null; d?: unknown }): boolean => m.t === 'VOICE_STATE_UPDATE' && (m.d as { user_id?: string; channel_id?: string | null }).user_id === t.ids.bob && (m.d as { channel_id?: string | null }).channel_id === null;
+
+    // Carol, the simulated friend, is in the call with no game at all; her desktop client comes and goes.
+    expect((await api(t.platform, 'PUT', `/api/v10/lobbies/${shared}/members/${t.ids.carol}`, { token: t.botA, body: {} })).status).toBe(200);
+    t.platform.friendCall.join(t.ids.carol, shared);
+    (await GatewayClient.ready(t.platform.gatewayUrl, t.userToken('carol'))).client.close(1000);
+
+    // Bob's game session ends and a new one is identified at once: past the grace bob (and carol) are still in.
+    bobGame.close(1000);
+    bobGame = (await GatewayClient.ready(t.platform.gatewayUrl, raw(await t.bearer('bob', t.appA)))).client;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(aliceGateway.messages.some(bobLeft)).toBe(false);
+    expect(alice.messages.some((m) => m.op === 'left')).toBe(false);
+
+    // The game's last session ends for good: after the grace alice's game hears bob leave, on the gateway and on her voice connection.
+    bobGame.close(1000);
+    const left = await aliceGateway.next(bobLeft, 10_000);
+    expect(left.d).toMatchObject({ guild_id: shared, lobby_id: shared, user_id: t.ids.bob, channel_id: null });
+    expect(await alice.until('left', () => alice.messages.find((m) => m.op === 'left'))).toEqual({ op: 'left', user_id: t.ids.bob });
+    expect(await bob.closed()).toBe(VoiceClose.SessionNoLongerValid);
+    const call = await api<{ participants: { user_id: string }[] }>(t.platform, 'GET', `/api/v10/lobbies/${shared}/call`, { token: await t.bearer('alice', t.appA) });
+    expect(call.body.participants.map((p) => p.user_id).sort()).toEqual([t.ids.alice, t.ids.carol].sort());
+    expect(alice.closeCode).toBeUndefined();
+    for (const client of [aliceGateway, bobClient]) client.close();
+    alice.ws.close();
+  }, 60_000);
+});
+
+/** A call of 25: alice, bob, carol and 22 more players of game A, each with a live voice connection. */
+async function bigCall(t: Tenants): Promise<{ lobbyId: string; members: { id: string; socket: VoiceTestSocket; ssrc: number }[] }> {
+  const extra = await Promise.all(
+    Array.from({ length: 22 }, async (_, i) => {
+      const username = `caller_${i}`;
+      const { id } = (await api<{ id: string }>(t.platform, 'POST', '/_emulator/users', { admin: true, body: { username } })).body;
+      const token = `Bearer ${(await obtainTokens(t.platform, t.platform.loginToken(username), { client_id: t.appA, scope: 'identify sdk.social_layer' })).access_token}`;
+      return { id, token };
+    }),
+  );
+  const players = [
+    ...(['alice', 'bob', 'carol'] as const).map(async (player) => ({ id: t.ids[player], token: await t.bearer(player, t.appA) })),
+    ...extra.map((player) => Promise.resolve(player)),
+  ];
+  const everyone = await Promise.all(players);
+  const lobbyId = (await api<Lobby>(t.platform, 'PUT', '/api/v10/lobbies', { token: everyone[0]?.token ?? '', body: { secret: 'twenty-five' } })).body.id;
+  const members: { id: string; socket: VoiceTestSocket; ssrc: number }[] = [];
+  for (const player of everyone) {
+    expect((await api(t.platform, 'PUT', '/api/v10/lobbies', { token: player.token, body: { secret: 'twenty-five' } })).status).toBe(200);
+    const voice = (await api<JoinAnswer>(t.platform, 'POST', `/api/v10/lobbies/${lobbyId}/call`, { token: player.token, body: {} })).body.voice;
+    const socket = await VoiceTestSocket.open(voice.endpoint, voice.token);
+    members.push({ id: player.id, socket, ssrc: (await socket.ready()).ssrc });
+  }
+  return { lobbyId, members };
+}
+
+describe("issue 29 §1 audio: a 25-member call against an attacker's tries", () => {
+  it("another application's token, a non-member's guessed and stale call tokens, audio for another participant's ssrc and a second identify are refused; the 24 others hear on undisturbed", async () => {
+    const t = await setUpTenants();
+    const { lobbyId, members } = await bigCall(t);
+    expect(members).toHaveLength(25);
+    const [alice, bob, carol] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0]];
+    const endpoint = `${t.platform.gatewayUrl.replace(/\/gateway$/, '')}/voice`;
+    const refusal = async (token: string): Promise<{ code: number; reason: string }> => {
+      const ws = new WebSocket(endpoint);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      ws.send(JSON.stringify({ op: 'identify', token }));
+      return closed;
+    };
+
+    // Another application's OAuth2 tokens (alice's game B, mallory's game B) are no voice tokens: 4004, the token never echoed.
+    for (const token of [raw(await t.bearer('alice', t.appB)), raw(await t.bearer('mallory', t.appB)), raw(await t.bearer('mallory', t.appA)), 'x'.repeat(5000)]) {
+      const refused = await refusal(token);
+      expect(refused.code).toBe(VoiceClose.AuthenticationFailed);
+      expect(refused.reason).not.toContain(token.slice(0, 16));
+    }
+    // Alice's game B call token is good for game B's lobby call only: what she sends there reaches none of game A's call.
+    const otherCall = (await api<JoinAnswer>(t.platform, 'POST', `/api/v10/lobbies/${t.lobbyB}/call`, { token: await t.bearer('alice', t.appB), body: {} })).body.voice;
+    const inB = await VoiceTestSocket.open(otherCall.endpoint, otherCall.token);
+    expect((await inB.ready()).lobby_id).toBe(t.lobbyB);
+    inB.send(9, 99);
+    // Mallory, in no lobby, cannot join the call, nor get in with guessed call tokens.
+    const mallorysJoin = await join(t, 'mallory', t.appA, lobbyId);
+    expect(mallorysJoin.status).toBe(403);
+    expect(mallorysJoin.body.code).toBe(50001);
+    for (let guess = 0; guess < 5; guess += 1) expect((await refusal(Buffer.alloc(24, guess).toString('base64url'))).code).toBe(VoiceClose.AuthenticationFailed);
+    // Joining again answers the same token: alice's, used below on another connection and after she leaves.
+    const aliceToken = (await join(t, 'alice', t.appA, lobbyId)).body.voice.token;
+
+    // Carol sends audio stamped with bob's ssrc: her connection is closed 4020 and the packet reaches no one.
+    carol.socket.send(1, 66, bob.ssrc);
+    expect(await carol.socket.closed()).toBe(VoiceClose.BadRequest);
+    // Carol's token still connects (the grace); a second identify on that connection is refused 4005.
+    const carolAgain = await VoiceTestSocket.open(endpoint, (await join(t, 'carol', t.appA, lobbyId)).body.voice.token);
+    await carolAgain.ready();
+    carolAgain.ws.send(JSON.stringify({ op: 'identify', token: aliceToken }));
+    expect(await carolAgain.closed()).toBe(VoiceClose.AlreadyAuthenticated);
+
+    // Alice speaks: each of the 23 others still connected gets exactly her packet, with her ssrc; nobody got carol's.
+    alice.socket.send(2, 77, alice.ssrc);
+    const listeners = members.filter((member) => member !== alice && member !== carol);
+    for (const member of listeners) await member.socket.until(`alice's packet at ${member.id}`, () => (member.socket.packets.length > 0 ? true : undefined));
+    for (const member of listeners) {
+      expect(member.socket.packets).toHaveLength(1);
+      expect(decodeAudioPacket(member.socket.packets[0] as Buffer)).toMatchObject({ ssrc: alice.ssrc, sequence: 2 });
+      expect(member.socket.closeCode).toBeUndefined();
+    }
+    expect(alice.socket.packets).toHaveLength(0);
+    // Nobody heard of mallory, and nobody but carol was ever told to leave.
+    for (const member of members) expect(member.socket.messages.some((m) => (m.op === 'participant' && m.participant.user_id === t.ids.mallory) || m.op === 'left')).toBe(false);
+    expect((await api<{ participants: unknown[] }>(t.platform, 'GET', `/api/v10/lobbies/${lobbyId}/call`, { token: await t.bearer('alice', t.appA) })).body.participants).toHaveLength(25);
+
+    // Alice leaves: her connection is told 4006 and her token is refused from then on.
+    expect((await api(t.platform, 'DELETE', `/api/v10/lobbies/${lobbyId}/call/voice-states/@me`, { token: await t.bearer('alice', t.appA) })).status).toBe(204);
+    expect(await alice.socket.closed()).toBe(VoiceClose.SessionNoLongerValid);
+    expect((await refusal(aliceToken)).code).toBe(VoiceClose.AuthenticationFailed);
+    expect(bob.socket.closeCode).toBeUndefined();
+    for (const member of members) member.socket.ws.close();
+    inB.ws.close();
+  }, 120_000);
 });

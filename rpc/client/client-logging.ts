@@ -17,6 +17,8 @@ export interface ClientLoggingOptions {
   readonly sink?: (line: string) => void;
   /** The constructor's sink's threshold (default: the build's). */
   readonly minLevel?: LogLevel;
+  /** The file setDir writes in its directory (default LOG_FILE_NAME). */
+  readonly fileName?: string;
 }
 
 interface Destination {
@@ -45,8 +47,10 @@ export class ClientLogging {
   private readonly defaultSink: Destination;
   private readonly callbacks: Destination[] = [];
   private file: { readonly destination: Destination; readonly stream: WriteStream } | null = null;
+  private readonly fileName: string;
 
   constructor(options: ClientLoggingOptions = {}) {
+    this.fileName = options.fileName ?? LOG_FILE_NAME;
     const build = options.build ?? 'release';
     const sink = options.sink ?? ((line: string) => void process.stderr.write(`${line}\n`));
     const cap: LogLevel = build === 'release' ? 'warning' : 'verbose';
@@ -65,7 +69,7 @@ export class ClientLogging {
 
   /**
    * Client::SetLogDir: appends the lines of `minSeverity` or more severe to
-   * `<dir>/companion-client.log` (the directory is made, owner-only; the file is 0600).
+   * `<dir>/companion-client.log` (or the file name given; the directory is made, owner-only; the file is 0600).
    * An empty path or 'none' stops the file. Returns false when the directory cannot be made.
    */
   setDir(dir: string, minSeverity: LogSeverity): boolean {
@@ -80,7 +84,7 @@ export class ClientLogging {
       this.logger.warning('the log directory could not be made', { path: dir, error });
       return false;
     }
-    const stream = createWriteStream(path.join(dir, LOG_FILE_NAME), { flags: 'a', mode: 0o600 });
+    const stream = createWriteStream(path.join(dir, this.fileName), { flags: 'a', mode: 0o600 });
     // A failing file must not break the game; the other destinations go on.
     stream.on('error', () => {
       if (this.file?.stream === stream) this.file = null;

@@ -9,13 +9,25 @@ import type { UserAudioCapturedCallback, UserAudioReceivedCallback, VoicePartici
 import { Call, type CallContext } from './voice/call.js';
 import { RawPcmCodec, type VoiceCodec } from './voice/codec.js';
 import { fromBus, levelDb, scaled } from './voice/pcm.js';
-import { VirtualInputDevice, VirtualOutputDevice, type AudioDevice } from './voice/virtual-devices.js';
+import { VirtualDeviceSet, type DeviceChangeCallback } from './voice/virtual-device-set.js';
+import type { AudioDevice, VirtualInputDevice, VirtualOutputDevice } from './voice/virtual-devices.js';
 
 /** Client::NoAudioInputCallback: whether input is heard again (true) or has been quiet for a second (false). */
 export type NoAudioInputCallback = (inputDetected: boolean) => void;
 
 /** Frames below the no-audio threshold before the input counts as silent (1 s). */
 const NO_INPUT_FRAMES = 50;
+
+/** The file setVoiceLogDir writes in its directory **(ours: the Social SDK writes discord-webrtc_0)**. */
+export const VOICE_LOG_FILE_NAME = 'companion-voice.log';
+
+/** Client's audio processing switches as set (the Social SDK has setters only; ours to read them back). */
+export interface AudioProcessing {
+  readonly echoCancellation: boolean;
+  readonly noiseSuppression: boolean;
+  readonly noiseCancellation: boolean;
+  readonly automaticGainControl: boolean;
+}
 
 /**
  * The Client's voice (issue 29 §2): lobby calls, the player's mute and deafen across them, the
@@ -25,12 +37,11 @@ const NO_INPUT_FRAMES = 50;
  * while a call exists.
  */
 export class ClientVoice {
-  readonly input = new VirtualInputDevice();
-  readonly output = new VirtualOutputDevice();
+  readonly devices: VirtualDeviceSet;
   private readonly calls = new Map<string, Call>();
   private readonly clock = new AudioClock((now) => this.tick(now));
   private readonly codec: VoiceCodec = new RawPcmCodec(VOICE_FRAME_SAMPLES);
-  private readonly voiceLogging = new ClientLogging({ build: 'debug', sink: () => undefined });
+  private readonly voiceLogging = new ClientLogging({ build: 'debug', sink: () => undefined, fileName: VOICE_LOG_FILE_NAME });
   private selfMuteAll = false;
   private selfDeafAll = false;
   speakerMode = false;
@@ -38,6 +49,8 @@ export class ClientVoice {
   outputVolume = 100;
   echoCancellation = true;
   noiseSuppression = true;
+  /** Krisp's noise cancellation in the Social SDK: off by default. */
+  noiseCancellation = false;
   automaticGainControl = true;
   noAudioInputThresholdDb = -100;
   private noAudioInputCallback: NoAudioInputCallback | undefined;
@@ -48,7 +61,19 @@ export class ClientVoice {
   constructor(
     private readonly callOptions: () => BearerCallOptions,
     private readonly logger: ClientLogger,
-  ) {}
+  ) {
+    this.devices = new VirtualDeviceSet((error) => this.logger.error('a callback threw', { callback: 'deviceChange', error }));
+  }
+
+  /** The virtual input in use (the game writes into it). */
+  get input(): VirtualInputDevice {
+    return this.devices.input;
+  }
+
+  /** The virtual output in use (the calls' mix plays on it). */
+  get output(): VirtualOutputDevice {
+    return this.devices.output;
+  }
 
   /** StartCall / StartCallWithAudioCallbacks: the lobby's call (the one already started, if any). */
   startCall(lobbyId: string, received?: UserAudioReceivedCallback, captured?: UserAudioCapturedCallback): Call {
@@ -111,12 +136,31 @@ export class ClientVoice {
     this.voiceLogging.addCallback(callback, minSeverity);
   }
 
+  /** Client::SetVoiceLogDir: the voice lines of `minSeverity` or more also go to `<dir>/companion-voice.log`; '' or 'none' stops it. */
+  setVoiceLogDir(dir: string, minSeverity: LogSeverity): void {
+    if (!this.voiceLogging.setDir(dir, minSeverity)) this.logger.warning('the voice log directory could not be made', { path: dir });
+  }
+
   inputDevices(): AudioDevice[] {
-    return [this.input.device];
+    return this.devices.inputDevices();
   }
 
   outputDevices(): AudioDevice[] {
-    return [this.output.device];
+    return this.devices.outputDevices();
+  }
+
+  setDeviceChangeCallback(callback: DeviceChangeCallback | undefined): void {
+    this.devices.setChangeCallback(callback);
+  }
+
+  /** Client::SetNoiseCancellation: on turns noise suppression off, as the Social SDK does. */
+  setNoiseCancellation(on: boolean): void {
+    this.noiseCancellation = on;
+    if (on) this.noiseSuppression = false;
+  }
+
+  audioProcessing(): AudioProcessing {
+    return { echoCancellation: this.echoCancellation, noiseSuppression: this.noiseSuppression, noiseCancellation: this.noiseCancellation, automaticGainControl: this.automaticGainControl };
   }
 
   setNoAudioInputCallback(callback: NoAudioInputCallback | undefined): void {

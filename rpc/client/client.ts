@@ -44,7 +44,8 @@ import { requireMetadata } from './dm-api.js';
 import { MergeGate } from './merge-gate.js';
 import { lobbyGuildInvite } from './lobby-guild-invite.js';
 import { sdkVersion } from './sdk-version.js';
-import { ClientVoice, type NoAudioInputCallback } from './client-voice.js';
+import { ClientVoice, type AudioProcessing, type NoAudioInputCallback } from './client-voice.js';
+import { DEFAULT_AUDIO_DEVICE_ID, type DeviceChangeCallback } from './voice/virtual-device-set.js';
 import type { Call } from './voice/call.js';
 import type { UserAudioCapturedCallback, UserAudioReceivedCallback, VoiceParticipantChangedCallback } from './voice/call-types.js';
 import type { AudioDevice, VirtualInputDevice, VirtualOutputDevice } from './voice/virtual-devices.js';
@@ -1716,14 +1717,33 @@ export class Client {
     this.voice.addVoiceLogCallback(callback, minSeverity);
   }
 
-  /** Client::GetInputDevices: the virtual input (ours: a Node game has no sound card). */
+  /**
+   * Client::SetVoiceLogDir: the voice engine's lines of `minSeverity` or more also go to
+   * `<path>/companion-voice.log` (appended; owner-only). An empty path or 'none' stops the file
+   * (ours: the Social SDK writes beside its library for ''). It takes effect whenever it is called.
+   */
+  setVoiceLogDir(path: string, minSeverity: LogSeverity): void {
+    this.voice.setVoiceLogDir(path, minSeverity);
+  }
+
+  /** Client::GetDefaultAudioDeviceId: `'default'`, the id that stands for the system's default device (the built-in virtual input or output). */
+  static getDefaultAudioDeviceId(): string {
+    return DEFAULT_AUDIO_DEVICE_ID;
+  }
+
+  /** Client::SetDeviceChangeCallback: `(inputDevices, outputDevices)` each time a virtual device is added or removed. */
+  setDeviceChangeCallback(callback: DeviceChangeCallback | undefined): void {
+    this.voice.setDeviceChangeCallback(callback);
+  }
+
+  /** Client::GetInputDevices: the virtual inputs (ours: a Node game has no sound card). */
   async getInputDevices(callback?: (devices: AudioDevice[]) => void): Promise<AudioDevice[]> {
     const devices = this.voice.inputDevices();
     callback?.(devices);
     return devices;
   }
 
-  /** Client::GetOutputDevices: the virtual output. */
+  /** Client::GetOutputDevices: the virtual outputs. */
   async getOutputDevices(callback?: (devices: AudioDevice[]) => void): Promise<AudioDevice[]> {
     const devices = this.voice.outputDevices();
     callback?.(devices);
@@ -1742,15 +1762,16 @@ export class Client {
     return device;
   }
 
-  /** Client::SetInputDevice: only the virtual input exists; another id is a ValidationError. */
+  /** Client::SetInputDevice: a listed virtual input, or `'default'`; another id is a ValidationError. */
   async setInputDevice(deviceId: string, callback?: ResultCallback): Promise<ClientResult> {
-    const result = deviceId === this.voice.input.device.id ? ClientResult.ok() : ClientResult.validation(`setInputDevice: no input device ${String(deviceId)}`);
+    const result = this.voice.devices.selectInput(deviceId) ? ClientResult.ok() : ClientResult.validation(`setInputDevice: no input device ${String(deviceId)}`);
     callback?.(result);
     return result;
   }
 
+  /** Client::SetOutputDevice: a listed virtual output, or `'default'`; another id is a ValidationError. */
   async setOutputDevice(deviceId: string, callback?: ResultCallback): Promise<ClientResult> {
-    const result = deviceId === this.voice.output.device.id ? ClientResult.ok() : ClientResult.validation(`setOutputDevice: no output device ${String(deviceId)}`);
+    const result = this.voice.devices.selectOutput(deviceId) ? ClientResult.ok() : ClientResult.validation(`setOutputDevice: no output device ${String(deviceId)}`);
     callback?.(result);
     return result;
   }
@@ -1796,19 +1817,49 @@ export class Client {
     this.voice.noiseSuppression = on;
   }
 
+  /** Client::SetNoiseCancellation (Krisp; off by default): kept, and on turns noise suppression off, as the Social SDK's does. */
+  setNoiseCancellation(on: boolean): void {
+    this.voice.setNoiseCancellation(on);
+  }
+
+  /** **(ours)** The audio processing switches as set (the Social SDK has only their setters). */
+  getAudioProcessing(): AudioProcessing {
+    return this.voice.audioProcessing();
+  }
+
   /** Client::SetAutomaticGainControl: kept (the input volume is applied as set). */
   setAutomaticGainControl(on: boolean): void {
     this.voice.automaticGainControl = on;
   }
 
-  /** **(ours)** The virtual microphone: write PCM, a tone or a WAV file into it. */
+  /** **(ours)** The virtual microphone in use: write PCM, a tone or a WAV file into it. */
   getVirtualInputDevice(): VirtualInputDevice {
     return this.voice.input;
   }
 
-  /** **(ours)** The virtual speakers: read what the calls played, or listen to each frame. */
+  /** **(ours)** The virtual speakers in use: read what the calls played, or listen to each frame. */
   getVirtualOutputDevice(): VirtualOutputDevice {
     return this.voice.output;
+  }
+
+  /** **(ours)** Plugs in another virtual microphone (as a player plugs in a headset): listed, selectable, the device change callback told. */
+  addVirtualInputDevice(name?: string): VirtualInputDevice {
+    return this.voice.devices.addInput(name);
+  }
+
+  /** **(ours)** Unplugs an added virtual microphone (in use, the built-in one takes over); false for the built-in one or an unknown id. */
+  removeVirtualInputDevice(deviceId: string): boolean {
+    return this.voice.devices.removeInput(deviceId);
+  }
+
+  /** **(ours)** Plugs in other virtual speakers. */
+  addVirtualOutputDevice(name?: string): VirtualOutputDevice {
+    return this.voice.devices.addOutput(name);
+  }
+
+  /** **(ours)** Unplugs added virtual speakers (in use, the built-in ones take over); false for the built-in ones or an unknown id. */
+  removeVirtualOutputDevice(deviceId: string): boolean {
+    return this.voice.devices.removeOutput(deviceId);
   }
 
   private toInvite(payload: Record<string, unknown>, isValid: boolean): ActivityInvite | null {

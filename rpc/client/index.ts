@@ -138,5 +138,6 @@ export {
   type VoiceStateHandle,
 } from './voice/call-types.js';
 export { VirtualInputDevice, VirtualOutputDevice, type AudioDevice, type OutputListener } from './voice/virtual-devices.js';
-export type { NoAudioInputCallback } from './client-voice.js';
+export type { AudioProcessing, NoAudioInputCallback } from './client-voice.js';
+export { DEFAULT_AUDIO_DEVICE_ID, type DeviceChangeCallback } from './voice/virtual-device-set.js';
 export { ToneSource } from '../../common/src/voice/tone.js';

@@ -28,10 +28,14 @@ export const VoiceClose = {
   NotAuthenticated: 4003,
   /** The token names no participant of a call (never given, or the participant left). */
   AuthenticationFailed: 4004,
+  /** A second `identify` on a connection that already identified. */
+  AlreadyAuthenticated: 4005,
   /** The participant left the call (or was taken out of the lobby) while connected. */
   SessionNoLongerValid: 4006,
   /** The same participant connected again elsewhere: this older connection ends. */
   Replaced: 4008,
+  /** An audio packet for another participant's ssrc (the voice gateway's "bad request"). */
+  BadRequest: 4020,
   /** The emulator closes. */
   ServerClosing: 1001,
 } as const;

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AudioModeType, CallError, CallStatus, type Call, type Client } from '../../../rpc/client/index.js';
 import { connectedCall, goertzel, peak, ReceivedAudio, speak, zeroCrossingHz } from './support/audio-probe.js';
@@ -20,8 +23,8 @@ interface Seat {
 }
 
 /** A signed-in game of the player in the lobby of `secret`, in its call with the audio callbacks. */
-async function seat(players: SdkPlayers, name: string, secret: string): Promise<Seat> {
-  const game = await players.signedIn(name);
+async function seat(players: SdkPlayers, name: string, secret: string, signedIn?: Client): Promise<Seat> {
+  const game = signedIn ?? (await players.signedIn(name));
   const { lobbyId } = await game.createOrJoinLobby(secret);
   if (lobbyId === null) throw new Error(`${name}: no lobby`);
   const received = new ReceivedAudio();
@@ -198,5 +201,58 @@ describe('issue 29 §2 audio devices: push to talk, input volume, mute all, the 
     expect(alice.game.getSelfMuteAll()).toBe(true);
     expect(alice.call.getSelfMute()).toBe(true);
     await eventually(() => bob.call.getVoiceStateHandle(ids.alice)?.selfMute() === true, "bob to see alice's mute all");
+  }, 90_000);
+});
+
+describe('issue 29 §2 audio devices: a virtual headset plugged in mid-call, and the voice log file', () => {
+  it("alice's tone from an added virtual input reaches bob once she chooses it, her speakers unplugged mid-call fall back to the built-in ones; setVoiceLogDir writes the voice lines", async () => {
+    const players = await SdkPlayers.start(['alice', 'bob']);
+    table = players;
+    const logDir = await mkdtemp(path.join(os.tmpdir(), 'companion-voice-log-'));
+    try {
+      // Set before the call, as the Social SDK wants it.
+      const aliceGame = await players.signedIn('alice');
+      aliceGame.setVoiceLogDir(logDir, 'info');
+      const alice = await seat(players, 'alice', 'squad-headset', aliceGame);
+      const bob = await seat(players, 'bob', 'squad-headset');
+      const ids = { alice: players.userId('alice'), bob: players.userId('bob') };
+      await eventually(() => alice.call.getParticipants().includes(ids.bob), 'alice to see bob');
+
+      const changes: string[][] = [];
+      alice.game.setDeviceChangeCallback((inputs) => changes.push(inputs.map((device) => device.id)));
+      const headset = alice.game.addVirtualInputDevice('USB headset');
+      // Plugged in but not chosen: 300 ms of the built-in input's silence go by, the headset's tone waits unheard.
+      const queued = headset.playTone(440, 300);
+      const beforeChosen = bob.received.count(ids.alice);
+      const builtIn = alice.game.getVirtualInputDevice();
+      builtIn.write(new Int16Array(queued));
+      await eventually(() => builtIn.queuedSamples === 0, 'the built-in input to be read');
+      expect(headset.queuedSamples).toBe(queued);
+      expect(bob.received.loudFrames(ids.alice, beforeChosen)).toBe(0);
+      headset.clear();
+      expect((await alice.game.setInputDevice(headset.device.id)).successful).toBe(true);
+      await speak(alice.game, 600, 440);
+      await eventually(() => bob.received.loudFrames(ids.alice, beforeChosen) >= 20, "bob to hear the headset's tone", 10_000);
+      expect(zeroCrossingHz(bob.received.samples(ids.alice))).toBeGreaterThan(420);
+
+      // Bob plugs in speakers, plays the call on them, then unplugs them: the built-in output plays again.
+      const speakers = bob.game.addVirtualOutputDevice('Desk speakers');
+      expect((await bob.game.setOutputDevice(speakers.device.id)).successful).toBe(true);
+      bob.game.getVirtualOutputDevice().read();
+      await speak(alice.game, 400);
+      await eventually(() => peak(speakers.read()) > 5000, "the speakers to play alice's tone", 10_000);
+      expect(bob.game.removeVirtualOutputDevice(speakers.device.id)).toBe(true);
+      expect((await bob.game.getCurrentOutputDevice()).isDefault).toBe(true);
+      await speak(alice.game, 400);
+      await eventually(() => peak(bob.game.getVirtualOutputDevice().read()) > 5000, 'the built-in output to play again', 10_000);
+
+      expect(alice.game.removeVirtualInputDevice(headset.device.id)).toBe(true);
+      expect(changes).toEqual([[expect.any(String), headset.device.id], [expect.any(String)]]);
+      const log = await readFile(path.join(logDir, 'companion-voice.log'), 'utf8');
+      expect(log).toMatch(/\[info\] call \d+: Connected/);
+      expect(log).not.toMatch(/\[verbose\]/);
+    } finally {
+      await rm(logDir, { recursive: true, force: true });
+    }
   }, 90_000);
 });

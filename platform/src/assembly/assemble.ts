@@ -140,6 +140,7 @@ function shutdown(running: Running, o: AssembleOptions): () => Promise<void> {
       let gatewayClosed: Promise<void> | undefined;
       const drain = (): Promise<void> =>
         (gatewayClosed ??= (async () => {
+          services.callWatch.close();
           services.voiceServer.close();
           await services.gateway.close();
         })());

@@ -45,7 +45,8 @@ import { WebhookDeliverer, type WebhookSleep } from '../webhooks/deliverer.js';
 import { VoiceService } from '../voice/voice-service.js';
 import { voiceAdminRoutes, voiceRoutes } from '../http/api-voice-routes.js';
 import { CallService } from '../calls/call-service.js';
-import { VoiceServer } from '../calls/voice-server.js';
+import { CallSessionWatch } from '../calls/call-session-watch.js';
+import { DEFAULT_VOICE_SERVER_OPTIONS, VoiceServer } from '../calls/voice-server.js';
 import { FriendCall } from '../simulation/friend-call.js';
 import { callAdminRoutes, callRoutes } from '../http/api-call-routes.js';
 import { VOICE_PATH } from '../../../common/src/voice/voice-wire.js';
@@ -107,6 +108,8 @@ export class PlatformServices {
   readonly calls: CallService;
   /** The voice server of lobby calls (ours): relays audio between a call's participants. */
   readonly voiceServer: VoiceServer;
+  /** Takes a player out of their lobby calls a grace after their last game session of the lobby's application ended. */
+  readonly callWatch: CallSessionWatch;
   /** The simulated friend in lobby calls (joins, plays a tone). */
   readonly friendCall: FriendCall;
 
@@ -196,7 +199,14 @@ export class PlatformServices {
     this.childTokens = new ChildTokens(store, this.oauth, now);
     this.voice = new VoiceService({ store, dispatcher: this.sessions, now, logger });
     this.calls = this.createCalls();
-    this.voiceServer = new VoiceServer(this.calls, logger);
+    this.voiceServer = new VoiceServer(this.calls, logger, { ...DEFAULT_VOICE_SERVER_OPTIONS, reconnectGraceMs: limits.voiceGraceMs });
+    this.callWatch = new CallSessionWatch({
+      calls: this.calls,
+      // A game's own sessions: the player's desktop client being online says nothing of the game.
+      connected: (userId, applicationId) => this.sessions.ofUser(userId).some((session) => session.transport !== undefined && session.oauth?.applicationId === applicationId),
+      graceMs: limits.voiceGraceMs,
+      logger,
+    });
     this.friendCall = new FriendCall({ calls: this.calls, voice: this.voiceServer });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
     this.friendVoice = new FriendVoice({ store, sessions: this.sessions, voice: this.voice, now, logger });
@@ -339,6 +349,8 @@ export class PlatformServices {
     this.presence.publish(session.userId);
     // The voice state this session holds ends with it (VOICE_STATE_UPDATE with channel_id null).
     this.voice.sessionEnded(session);
+    // A game's last session of an application gone: its player leaves that application's lobby calls after the grace.
+    this.callWatch.sessionEnded(session.userId, session.oauth?.applicationId ?? null);
     // The user's lobbies may have become idle; their members hear that this one is away.
     this.lobbies.connectionChanged(session.userId, (applicationId) => this.policy.seesLobbies(session.oauth?.applicationId ?? null, applicationId));
   }

@@ -7,7 +7,7 @@ import type { PlatformLogger } from '../support/logger.js';
 import type { CallListener, CallService } from './call-service.js';
 import { LocalLink, WebSocketLink, type VoiceLink } from './voice-link.js';
 
-const ClientMessage = v.variant('op', [v.object({ op: v.literal('identify'), token: v.pipe(v.string(), v.maxLength(128)) }), v.object({ op: v.literal('speaking'), speaking: v.boolean() })]);
+const ClientMessage = v.variant('op', [v.object({ op: v.literal('identify'), token: v.string() }), v.object({ op: v.literal('speaking'), speaking: v.boolean() })]);
 
 export interface VoiceServerOptions {
   /** How long a participant whose connection dropped stays in the call, waiting for it to come back (ms). */
@@ -134,7 +134,7 @@ export class VoiceServer implements CallListener {
       const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
       if (isBinary) {
         if (link === undefined) ws.close(VoiceClose.NotAuthenticated, 'identify first');
-        else this.relay(link, buffer);
+        else this.relayOwn(link, buffer);
         return;
       }
       const message = parseMessage(buffer);
@@ -142,6 +142,7 @@ export class VoiceServer implements CallListener {
       if (message.op === 'identify') {
         clearTimeout(timer);
         if (link === undefined) link = this.identify(ws, message.token);
+        else ws.close(VoiceClose.AlreadyAuthenticated, 'already identified');
       } else if (link === undefined) ws.close(VoiceClose.NotAuthenticated, 'identify first');
       else this.calls.setSpeaking(link.lobbyId, link.userId, message.speaking);
     });
@@ -154,6 +155,20 @@ export class VoiceServer implements CallListener {
       }
     });
     ws.on('error', () => ws.terminate());
+  }
+
+  /**
+   * A packet from a participant's own connection: its ssrc must be theirs (or 0, before `ready`
+   * told it); a packet for another participant's ssrc closes the connection (4020) and reaches no one.
+   */
+  private relayOwn(link: WebSocketLink, packet: Buffer): void {
+    const claimed = decodeAudioPacket(packet)?.ssrc;
+    if (claimed !== undefined && claimed !== 0 && claimed !== link.ssrc) {
+      this.logger.debug({ lobbyId: link.lobbyId, userId: link.userId }, 'voice packet for another ssrc refused');
+      link.close(VoiceClose.BadRequest, `ssrc ${claimed} is not yours (yours is ${link.ssrc})`);
+      return;
+    }
+    this.relay(link, packet);
   }
 
   private identify(ws: WebSocket, token: string): WebSocketLink | undefined {

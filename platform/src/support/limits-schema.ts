@@ -48,6 +48,7 @@ export const PlatformLimitsInputSchema = v.strictObject(
     webhookTimeoutMs: v.exactOptional(positiveMs),
     webhookRetryFirstMs: v.exactOptional(durationMs),
     webhookRetryMaxMs: v.exactOptional(durationMs),
+    voiceGraceMs: v.exactOptional(durationMs),
   },
   unknownKey,
 );

@@ -78,6 +78,11 @@ export interface PlatformLimits {
   readonly webhookRetryFirstMs: number;
   /** No retry waits longer than this: delivery gives up instead. */
   readonly webhookRetryMaxMs: number;
+  /**
+   * A lobby call's participant whose voice connection dropped, who never connected, or whose
+   * last game session ended stays in the call this long. **(ours)**
+   */
+  readonly voiceGraceMs: number;
 }
 
 export const DEFAULT_LIMITS: PlatformLimits = {
@@ -116,6 +121,7 @@ export const DEFAULT_LIMITS: PlatformLimits = {
   webhookTimeoutMs: 3000,
   webhookRetryFirstMs: 1000,
   webhookRetryMaxMs: 10 * 60 * 1000,
+  voiceGraceMs: 20_000,
 };
 
 /** Options may override any field; `http` is merged one level deeper. */

@@ -21,12 +21,14 @@ const MAX_QUEUED_SAMPLES = VOICE_SAMPLE_RATE * 10;
  * frame, in real time; with nothing queued the microphone is silent.
  */
 export class VirtualInputDevice {
-  readonly device: AudioDevice = { id: VIRTUAL_INPUT_ID, name: 'Companion virtual input', isDefault: true };
   private readonly queue: Int16Array[] = [];
   private queued = 0;
   private offset = 0;
   /** performance.now() when a queued sample first went from none to some (the bench's tone onset). */
   lastStartMs: number | undefined;
+
+  /** The built-in one is the system's default input; the game may add more (virtual-device-set.ts). */
+  constructor(readonly device: AudioDevice = { id: VIRTUAL_INPUT_ID, name: 'Companion virtual input', isDefault: true }) {}
 
   /** Queues samples to be "spoken"; answers how many samples were taken (fewer when 10 s are already queued). */
   write(samples: Int16Array): number {
@@ -89,10 +91,12 @@ export type OutputListener = (samples: Int16Array, sampleRate: number, channels:
  * goes to the listeners and into a ring the game can read (`read`, the last 10 s).
  */
 export class VirtualOutputDevice {
-  readonly device: AudioDevice = { id: VIRTUAL_OUTPUT_ID, name: 'Companion virtual output', isDefault: true };
   private readonly listeners = new Set<OutputListener>();
   private ring: Int16Array[] = [];
   private ringSamples = 0;
+
+  /** The built-in one is the system's default output; the game may add more (virtual-device-set.ts). */
+  constructor(readonly device: AudioDevice = { id: VIRTUAL_OUTPUT_ID, name: 'Companion virtual output', isDefault: true }) {}
 
   /** Calls `listener` with each played frame; answers a function that removes it. */
   onAudio(listener: OutputListener): () => void {

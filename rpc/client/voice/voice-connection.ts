@@ -30,8 +30,8 @@ const RECONNECT_FOR_MS = 15_000;
 /** About a second of raw PCM packets. */
 const MAX_BUFFERED_AUDIO_BYTES = 100_000;
 const BACKOFF = { initialMs: 100, maxMs: 2_000, jitter: 0.25 } as const;
-/** Codes after which reconnecting is pointless: the token names no participant any more. */
-const FATAL_CODES: ReadonlySet<number> = new Set([VoiceClose.AuthenticationFailed, VoiceClose.SessionNoLongerValid, VoiceClose.Replaced, VoiceClose.DecodeError]);
+/** Codes after which reconnecting is pointless: the token names no participant any more, or the server refused what this side sent. */
+const FATAL_CODES: ReadonlySet<number> = new Set([VoiceClose.AuthenticationFailed, VoiceClose.SessionNoLongerValid, VoiceClose.Replaced, VoiceClose.DecodeError, VoiceClose.AlreadyAuthenticated, VoiceClose.BadRequest]);
 
 /**
  * One participant's connection to the emulator's voice server **(ours: common/src/voice/voice-wire.ts)**:
