@@ -6,7 +6,8 @@
  * a line (the stamp: creation date and name, which tell a reused PID from the process before). It
  * lists every process by `ProcessId`, `Name` and `CreationDate` only, prints `= PID` for a known
  * one unchanged, and reads `ExecutablePath` and `CommandLine` (the costly part: WMI opens the
- * process and reads its memory) only for the others, in one `WHERE ProcessId = … OR …` query.
+ * process and reads its memory) only for the others, in one `WHERE ProcessId = … OR …` query
+ * (past 64 of them, one query of every process, of which only theirs are printed).
  * Without the argument every process is read in full.
  *
  * Output, one line each: `= PID`; `+ PID<TAB>STAMP<TAB>NAME<TAB>PATH<TAB>COMMANDLINE`; last `.`
@@ -18,7 +19,9 @@
 export const PROCESS_LIST_SCRIPT = `' Companion: the running processes for game detection (main/src/host/detection/windows-process-list-script.ts).
 Option Explicit
 On Error Resume Next
-Dim known, re, svc, p, fresh, stamp, fso, file, line, tab
+Dim known, re, svc, p, fresh, where, pid, same, fso, file, line, tab
+' Past this many new processes, one query of them all rather than a WHERE clause as long.
+Const MAX_WHERE = 64
 Set known = CreateObject("Scripting.Dictionary")
 If WScript.Arguments.Count > 0 Then
   Set fso = CreateObject("Scripting.FileSystemObject")
@@ -40,18 +43,26 @@ If known.Count = 0 Then
     Detail p
   Next
 Else
-  fresh = ""
+  Set fresh = CreateObject("Scripting.Dictionary")
+  where = ""
   For Each p In svc.ExecQuery("SELECT ProcessId, Name, CreationDate FROM Win32_Process")
-    stamp = StampOf(p)
-    If known.Exists(CStr(p.ProcessId)) And known(CStr(p.ProcessId)) = stamp Then
-      WScript.Echo "= " & p.ProcessId
+    pid = CStr(p.ProcessId)
+    same = False
+    If known.Exists(pid) Then same = (known(pid) = StampOf(p))
+    If same Then
+      WScript.Echo "= " & pid
     Else
-      fresh = fresh & " OR ProcessId = " & p.ProcessId
+      fresh(pid) = True
+      where = where & " OR ProcessId = " & pid
     End If
   Next
-  If fresh <> "" Then
-    For Each p In svc.ExecQuery("SELECT ProcessId, Name, CreationDate, ExecutablePath, CommandLine FROM Win32_Process WHERE " & Mid(fresh, 5))
+  If fresh.Count > 0 And fresh.Count <= MAX_WHERE Then
+    For Each p In svc.ExecQuery("SELECT ProcessId, Name, CreationDate, ExecutablePath, CommandLine FROM Win32_Process WHERE " & Mid(where, 5))
       Detail p
+    Next
+  ElseIf fresh.Count > MAX_WHERE Then
+    For Each p In svc.ExecQuery("SELECT ProcessId, Name, CreationDate, ExecutablePath, CommandLine FROM Win32_Process")
+      If fresh.Exists(CStr(p.ProcessId)) Then Detail p
     Next
   End If
 End If
