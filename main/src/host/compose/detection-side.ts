@@ -12,10 +12,11 @@ import type { PlatformSession } from '../session/platform-session.js';
 import type { HostOptions, HostTuning } from './host-options.js';
 import type { Teardown } from './teardown.js';
 
-/** The scanner where this OS has a process source (Linux), else none. */
-function detectorFor(options: HostOptions, tuning: HostTuning): GameDetector | null {
+/** The scanner where this OS has a process source (Linux, Windows), else none; the source is closed when the host stops. */
+function detectorFor(options: HostOptions, tuning: HostTuning, teardown: Teardown): GameDetector | null {
   const source = options.gameDetection === false || tuning.detection?.scan === false ? null : defaultProcessSource();
   if (source === null) return null;
+  teardown.add(() => source.close?.());
   return new GameDetector({
     source,
     ...(tuning.detection?.intervalMs === undefined ? {} : { interval: tuning.detection.intervalMs }),
@@ -44,7 +45,7 @@ export async function startDetectionSide(
   const service = new DetectionService({
     list,
     settings: store,
-    detector: detectorFor(options, tuning),
+    detector: detectorFor(options, tuning, teardown),
     ...(options.gameDetection === false ? { noScannerReason: 'game detection is off for this run (serve --no-game-detection): only games that speak RPC show' } : {}),
     relay: parts.relay,
     os: detectableOsOf(process.platform) ?? 'linux',

@@ -42,4 +42,6 @@ export interface ProcessSource {
   forget(): void;
   /** Every running process, read in full now (on demand: `companion doctor`, "Add it"); does not change what `scan()` reports. */
   snapshot(): Promise<readonly ScannedProcess[]>;
+  /** Gives back what the source holds outside the process (the Windows source's temp folder); the host calls it when it stops. */
+  close?(): void;
 }
