@@ -71,7 +71,7 @@ function liveExe(exe: string | null): string | null {
   return exe === null ? null : exe.endsWith(' (deleted)') ? exe.slice(0, -' (deleted)'.length) : exe;
 }
 
-export function scannedProcess(facts: ProcessFacts): ScannedProcess {
+export function scannedProcess(facts: ProcessFacts, nativeOs: ProcessCandidate['os'] = 'linux'): ScannedProcess {
   const candidates: ProcessCandidate[] = [];
   const seen = new Set<string>();
   const add = (path: string, os: ProcessCandidate['os']): void => {
@@ -83,8 +83,8 @@ export function scannedProcess(facts: ProcessFacts): ScannedProcess {
   if (facts.argv.length === 0) return { pid: facts.pid, candidates, args: '' };
   for (const path of winePaths(facts)) add(path, 'win32');
   const exe = liveExe(facts.exe);
-  if (exe !== null) add(exe, 'linux');
+  if (exe !== null) add(exe, nativeOs);
   const argv0 = facts.argv[0] ?? '';
-  if (!isExe(argv0)) add(argv0, 'linux');
+  if (!isExe(argv0)) add(argv0, nativeOs);
   return { pid: facts.pid, candidates, args: facts.argv.slice(1).join(' ').toLowerCase() };
 }
