@@ -11,12 +11,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import DiscordRPC from 'discord-rpc';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
-import { RawClient } from '../../../rpc/test/support/raw-client.js';
 import { Recorder, rejectionOf, within } from '../../../rpc/test/compat/helpers.js';
 import { DEFAULT_VOICE_SETTINGS } from '../../../rpc/src/index.js';
 import { VOICE_SETTINGS_FILE } from '../../src/host/voice/voice-settings-store.js';
 import { VOICE_SETTINGS_LOCKED_MESSAGE } from '../../src/host/voice/voice-settings-lease.js';
 import { controlCommand } from '../../src/shells/cli/control.js';
+import { approveVoiceScopes, voiceGame, voiceToken } from './support/voice.js';
 import { DEMO_APP_ID, World, type Player } from './support/world.js';
 
 const VOICE_SCOPES = ['identify', 'rpc.voice.read', 'rpc.voice.write'];
@@ -32,39 +32,13 @@ afterEach(async () => {
 /** Alice's host, with the demo app approved for the voice scopes (as the platform approves `rpc`). */
 async function alice(): Promise<Player> {
   world = await World.start();
-  world.platform.admin.patchApp(DEMO_APP_ID, { approved_scopes: ['rpc', 'rpc.voice.read', 'rpc.voice.write'] });
+  approveVoiceScopes(world);
   return world.player('alice', { consentPolicy: 'approve' });
-}
-
-/** A real access token of the demo app for `scopes`, got through AUTHORIZE on `authorize` and the token endpoint. */
-async function token(player: Player, scopes: readonly string[]): Promise<string> {
-  const { client } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-  try {
-    const authorized = await client.request('AUTHORIZE', { client_id: DEMO_APP_ID, scopes });
-    expect(authorized.evt).toBeNull();
-    const response = await fetch(`${world.platform.url}/api/v10/oauth2/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: DEMO_APP_ID, code: authorized.data.code }),
-    });
-    return ((await response.json()) as { access_token: string }).access_token;
-  } finally {
-    client.close();
-  }
-}
-
-/** A raw game, authenticated with `scopes` (none: not authenticated). */
-async function rawGame(player: Player, scopes?: readonly string[]): Promise<RawClient> {
-  const access = scopes === undefined ? undefined : await token(player, scopes);
-  const { client } = await RawClient.ready(player.host.ipcPath, DEMO_APP_ID);
-  cleanups.push(() => client.close());
-  if (access !== undefined) expect((await client.request('AUTHENTICATE', { access_token: access })).evt).toBeNull();
-  return client;
 }
 
 /** npm discord-rpc logged in with the voice scopes (one per process: its parser state is module-wide). */
 async function npmOverlay(player: Player): Promise<DiscordRPC.Client> {
-  const accessToken = await token(player, VOICE_SCOPES);
+  const accessToken = await voiceToken(world, player, VOICE_SCOPES);
   const previous = process.env['XDG_RUNTIME_DIR'];
   process.env['XDG_RUNTIME_DIR'] = player.runtimeDir;
   const client = new DiscordRPC.Client({ transport: 'ipc' });
@@ -122,7 +96,7 @@ describe('issue 29 §3: GET_VOICE_SETTINGS and SET_VOICE_SETTINGS', () => {
 
   it('refuses bad values with 4000 and the field named, keeps the settings, and refuses without the scopes with 4006', async () => {
     const player = await alice();
-    const game = await rawGame(player, VOICE_SCOPES);
+    const game = await voiceGame(world, player, cleanups, VOICE_SCOPES);
     const bad: [Record<string, unknown>, string][] = [
       [{ input: { volume: 101 } }, 'child "input" fails because [child "volume" fails because ["volume" must be less than or equal to 100]]'],
       [{ output: { volume: -1 } }, 'child "output" fails because [child "volume" fails because ["volume" must be larger than or equal to 0]]'],
@@ -145,9 +119,9 @@ describe('issue 29 §3: GET_VOICE_SETTINGS and SET_VOICE_SETTINGS', () => {
     const devices = await game.request('SET_VOICE_SETTINGS', { input: { available_devices: [{ id: 'x', name: 'X' }], volume: 7 } });
     expect(devices.data.input).toEqual({ device_id: 'default', volume: 7, available_devices: [{ id: 'default', name: 'Default' }] });
 
-    const unauthenticated = await rawGame(player);
+    const unauthenticated = await voiceGame(world, player, cleanups);
     expect(await unauthenticated.request('GET_VOICE_SETTINGS', {})).toMatchObject({ evt: 'ERROR', data: REFUSED });
-    const readOnly = await rawGame(player, ['identify', 'rpc.voice.read']);
+    const readOnly = await voiceGame(world, player, cleanups, ['identify', 'rpc.voice.read']);
     expect((await readOnly.request('GET_VOICE_SETTINGS', {})).evt).toBeNull();
     expect(await readOnly.request('SET_VOICE_SETTINGS', { mute: true })).toMatchObject({ evt: 'ERROR', data: REFUSED });
     expect(player.host.voice.settings.mute).toBe(false);
@@ -162,8 +136,8 @@ describe('issue 29 §3: VOICE_SETTINGS_UPDATE', () => {
     overlay.on('VOICE_SETTINGS_UPDATE', updates.push);
     await within(overlay.subscribe('VOICE_SETTINGS_UPDATE', undefined), 3000, 'subscribe VOICE_SETTINGS_UPDATE');
 
-    const unsubscribed = await rawGame(player, VOICE_SCOPES);
-    const unauthorized = await rawGame(player, ['identify']);
+    const unsubscribed = await voiceGame(world, player, cleanups, VOICE_SCOPES);
+    const unauthorized = await voiceGame(world, player, cleanups, ['identify']);
     expect(await unauthorized.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).toMatchObject({ evt: 'ERROR', data: REFUSED });
 
     // Another application's change (here the unsubscribed game) ...
@@ -186,8 +160,8 @@ describe('issue 29 §3: VOICE_SETTINGS_UPDATE', () => {
 describe('issue 29 §3: one application at a time changes the voice settings', () => {
   it("locks the settings for other applications while one holds them, and reverts its changes when it disconnects", async () => {
     const player = await alice();
-    const holder = await rawGame(player, VOICE_SCOPES);
-    const other = await rawGame(player, VOICE_SCOPES);
+    const holder = await voiceGame(world, player, cleanups, VOICE_SCOPES);
+    const other = await voiceGame(world, player, cleanups, VOICE_SCOPES);
     expect((await other.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).evt).toBeNull();
     expect((await holder.request('SET_VOICE_SETTINGS', { mute: true, input: { volume: 10 } })).data).toMatchObject({ mute: true, input: { volume: 10 } });
     expect(await other.request('SET_VOICE_SETTINGS', { deaf: true })).toMatchObject({ evt: 'ERROR', data: { code: 1000, message: VOICE_SETTINGS_LOCKED_MESSAGE } });
@@ -202,7 +176,7 @@ describe('issue 29 §3: one application at a time changes the voice settings', (
 
     // The player's own change ends the hold: nothing is reverted when the game leaves.
     player.host.voice.update({ mute: true }, { kind: 'player' });
-    const third = await rawGame(player, VOICE_SCOPES);
+    const third = await voiceGame(world, player, cleanups, VOICE_SCOPES);
     expect((await third.request('SET_VOICE_SETTINGS', { qos: false })).evt).toBeNull();
     const before = [...player.host.server.connections()].length;
     other.close();
@@ -214,7 +188,7 @@ describe('issue 29 §3: one application at a time changes the voice settings', (
 describe('issue 29 §3: the player changes the voice settings through Companion', () => {
   it('`companion control voice set --mute on` reaches a subscribed game as VOICE_SETTINGS_UPDATE; the control API refuses a bad value with 400', async () => {
     const player = await alice();
-    const game = await rawGame(player, VOICE_SCOPES);
+    const game = await voiceGame(world, player, cleanups, VOICE_SCOPES);
     expect((await game.request('SUBSCRIBE', {}, { evt: 'VOICE_SETTINGS_UPDATE' })).evt).toBeNull();
     let stdout = '';
     const io = { stdout: (text: string) => (stdout += text), stderr: () => undefined, env: {}, version: '0.0.0-test' };
@@ -234,7 +208,7 @@ describe('issue 29 §3: the player changes the voice settings through Companion'
 describe('issue 29 §3: the voice events and voice channels', () => {
   it('accepts the voice events with their subscribe arguments (channel_id where the desktop client needs it) and refuses them without the channel or the voice scopes', async () => {
     const player = await alice();
-    const game = await rawGame(player, VOICE_SCOPES);
+    const game = await voiceGame(world, player, cleanups, VOICE_SCOPES);
     const channel = '300000000000000001';
     for (const evt of ['VOICE_STATE_CREATE', 'VOICE_STATE_UPDATE', 'VOICE_STATE_DELETE', 'SPEAKING_START', 'SPEAKING_STOP']) {
       expect(await game.request('SUBSCRIBE', { channel_id: channel }, { evt }), evt).toMatchObject({ cmd: 'SUBSCRIBE', evt: null, data: { evt } });
@@ -246,8 +220,8 @@ describe('issue 29 §3: the voice events and voice channels', () => {
     // VOICE_CHANNEL_SELECT needs `rpc`, as in the desktop client's table.
     expect(await game.request('SUBSCRIBE', {}, { evt: 'VOICE_CHANNEL_SELECT' })).toMatchObject({ evt: 'ERROR', data: REFUSED });
     // Who speaks needs rpc or rpc.voice.read, as the voice states do: not any token, not an unauthenticated game.
-    const unauthenticated = await rawGame(player);
-    const identifyOnly = await rawGame(player, ['identify']);
+    const unauthenticated = await voiceGame(world, player, cleanups);
+    const identifyOnly = await voiceGame(world, player, cleanups, ['identify']);
     for (const evt of ['SPEAKING_START', 'SPEAKING_STOP', 'VOICE_STATE_CREATE']) {
       expect(await unauthenticated.request('SUBSCRIBE', { channel_id: channel }, { evt }), evt).toMatchObject({ evt: 'ERROR', data: REFUSED });
       expect(await identifyOnly.request('SUBSCRIBE', { channel_id: channel }, { evt }), evt).toMatchObject({ evt: 'ERROR', data: REFUSED });
@@ -258,7 +232,7 @@ describe('issue 29 §3: the voice events and voice channels', () => {
     const player = await alice();
     // SELECT_VOICE_CHANNEL needs `rpc` (the desktop client's table); GET_SELECTED_VOICE_CHANNEL rpc.voice.read.
     const scopes = [...VOICE_SCOPES, 'rpc'];
-    const accessToken = await token(player, scopes);
+    const accessToken = await voiceToken(world, player, scopes);
     const previous = process.env['XDG_RUNTIME_DIR'];
     process.env['XDG_RUNTIME_DIR'] = player.runtimeDir;
     const client = new XhayperClient({ clientId: DEMO_APP_ID });
