@@ -59,6 +59,14 @@ async function join(t: Tenants, player: 'alice' | 'bob' | 'carol' | 'mallory', a
 }
 
 /** Game A's lobby with alice and bob (by secret), and another of game A with carol only. */
+/** `player` joins the lobby's call of app A and connects to the voice server; answers its join (token, endpoint) and its ready socket. */
+async function connected(t: Tenants, player: 'alice' | 'bob', lobbyId: string): Promise<{ voice: JoinAnswer['voice']; socket: VoiceTestSocket }> {
+  const voice = (await join(t, player, t.appA, lobbyId)).body.voice;
+  const socket = await VoiceTestSocket.open(voice.endpoint, voice.token);
+  await socket.ready();
+  return { voice, socket };
+}
+
 async function lobbiesOfA(t: Tenants): Promise<{ shared: string; carols: string }> {
   const put = async (player: 'alice' | 'bob' | 'carol', secret: string): Promise<Lobby> => (await api<Lobby>(t.platform, 'PUT', '/api/v10/lobbies', { token: await t.bearer(player, t.appA), body: { secret } })).body;
   const shared = await put('alice', 'squad');
@@ -163,12 +171,8 @@ describe('issue 29 §1 audio: the voice server relays a participant audio to the
   it('speaking reaches the other participants; a dropped connection may come back with its token (the admin drop)', async () => {
     const t = await setUpTenants();
     const { shared } = await lobbiesOfA(t);
-    const a = (await join(t, 'alice', t.appA, shared)).body.voice;
-    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
-    const alice = await VoiceTestSocket.open(a.endpoint, a.token);
-    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
-    await alice.ready();
-    await bob.ready();
+    const { voice: a, socket: alice } = await connected(t, 'alice', shared);
+    const { socket: bob } = await connected(t, 'bob', shared);
     alice.ws.send(JSON.stringify({ op: 'speaking', speaking: true }));
     expect(await bob.until('speaking', () => bob.messages.find((m) => m.op === 'speaking'))).toEqual({ op: 'speaking', user_id: t.ids.alice, speaking: true });
     expect((await api(t.platform, 'POST', `/_emulator/calls/${shared}/participants/${t.ids.alice}/drop`, { admin: true })).status).toBe(204);
@@ -186,12 +190,8 @@ describe('issue 29 §1 audio: bad input to the voice server', () => {
   it('audio before identify, an unknown message and an oversized frame close that connection only; the call goes on', async () => {
     const t = await setUpTenants();
     const { shared } = await lobbiesOfA(t);
-    const a = (await join(t, 'alice', t.appA, shared)).body.voice;
-    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
-    const alice = await VoiceTestSocket.open(a.endpoint, a.token);
-    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
-    await alice.ready();
-    await bob.ready();
+    const { voice: a, socket: alice } = await connected(t, 'alice', shared);
+    const { socket: bob } = await connected(t, 'bob', shared);
     const raw = async (send: (ws: WebSocket) => void): Promise<number> => {
       const ws = new WebSocket(a.endpoint);
       await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
@@ -246,12 +246,8 @@ describe('issue 29 §1 calls: a game session ending takes its player out of the 
     // Bob's own desktop client stays online throughout: it is not his game's session.
     const bobClient = (await GatewayClient.ready(t.platform.gatewayUrl, t.userToken('bob'))).client;
     let bobGame = (await GatewayClient.ready(t.platform.gatewayUrl, raw(await t.bearer('bob', t.appA)))).client;
-    const a = (await join(t, 'alice', t.appA, shared)).body.voice;
-    const b = (await join(t, 'bob', t.appA, shared)).body.voice;
-    const alice = await VoiceTestSocket.open(a.endpoint, a.token);
-    const bob = await VoiceTestSocket.open(b.endpoint, b.token);
-    await alice.ready();
-    await bob.ready();
+    const { socket: alice } = await connected(t, 'alice', shared);
+    const { socket: bob } = await connected(t, 'bob', shared);
     const bobLeft = (m: { t?: string | null; d?: unknown }): boolean => m.t === 'VOICE_STATE_UPDATE' && (m.d as { user_id?: string; channel_id?: string | null }).user_id === t.ids.bob && (m.d as { channel_id?: string | null }).channel_id === null;
 
     // Carol, the simulated friend, is in the call with no game at all; her desktop client comes and goes.
