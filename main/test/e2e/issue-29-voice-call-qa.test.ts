@@ -12,6 +12,7 @@ import type { Call } from '../../../rpc/client/index.js';
 import { UsageError } from '../../src/shells/cli/cli-args.js';
 import { friendCommand } from '../../src/shells/cli/platform-friend.js';
 import { SdkEntry } from '../../src/tools/scenario/sdk-entry.js';
+import { runInProcess } from '../tools/scenario/support.js';
 import { connectedCall, goertzel, ReceivedAudio, zeroCrossingHz } from './support/audio-probe.js';
 import { DEMO_APP_ID, eventually, World } from './support/world.js';
 
@@ -158,4 +159,56 @@ describe('issue 29 §1 QA: the simulated friend in a lobby call (companion platf
     expect(notIn.code).not.toBe(0);
     expect(notIn.stderr).toContain('join it first');
   }, 60_000);
+});
+describe('issue 29 §1 QA: scenario steps call, friend_voice in a lobby call, expect_speaking and expect_audio', () => {
+  it('examples/scenarios/voice-call.yaml: a game in a lobby call hears bob speak at 440 Hz, sees him speaking, hears silence once he mutes, and sees him leave', async () => {
+    const run = await runInProcess([path.join('examples', 'scenarios', 'voice-call.yaml')]);
+    const output = [...run.out, ...run.err].join('\n');
+    expect(run.code, output).toBe(0);
+    expect(output).toMatch(/ok \d+ expect_audio bob at 440 Hz on g: heard 4[2-5]\d Hz/);
+    expect(output).toMatch(/ok \d+ expect_speaking bob speaking on g/);
+    expect(output).toMatch(/ok \d+ expect_audio none from bob on g: silence from bob for 500 ms/);
+  }, 90_000);
+
+  it('expect_audio fails when the game hears another frequency, or sound where silence was expected, and says what it heard', async () => {
+    const file = path.join(tmp, 'wrong.yaml');
+    await writeFile(
+      file,
+      [
+        'name: the wrong tone',
+        'steps:',
+        '  - sdk: {name: g, user: alice, app: "1234567890123456789"}',
+        '  - sdk_call: {sdk: g, call: createOrJoinLobby, args: [wrong-tone], save: {LOBBY: lobbyId}}',
+        '  - sdk: {name: b, user: bob, app: "1234567890123456789"}',
+        '  - sdk_call: {sdk: b, call: createOrJoinLobby, args: [wrong-tone]}',
+        '  - call: {sdk: g, lobby: "{{LOBBY}}"}',
+        '  - friend_voice: {as: bob, action: join, lobby: "{{LOBBY}}"}',
+        '  - friend_voice: {as: bob, action: speak, lobby: "{{LOBBY}}", tone_hz: 440, ms: 3000}',
+        '  - expect_audio: {sdk: g, from: bob, tone_hz: 660, timeout_ms: 1500}',
+      ].join('\n'),
+    );
+    const run = await runInProcess([file]);
+    const output = [...run.out, ...run.err].join('\n');
+    expect(run.code).not.toBe(0);
+    expect(output).toMatch(/expected bob at 660 Hz in g's received audio: it got a sound at about 4[2-5]\d Hz/);
+
+    await writeFile(
+      file,
+      [
+        'name: sound, not silence',
+        'steps:',
+        '  - sdk: {name: g, user: alice, app: "1234567890123456789"}',
+        '  - sdk_call: {sdk: g, call: createOrJoinLobby, args: [loud], save: {LOBBY: lobbyId}}',
+        '  - sdk: {name: b, user: bob, app: "1234567890123456789"}',
+        '  - sdk_call: {sdk: b, call: createOrJoinLobby, args: [loud]}',
+        '  - call: {sdk: g, lobby: "{{LOBBY}}"}',
+        '  - friend_voice: {as: bob, action: join, lobby: "{{LOBBY}}"}',
+        '  - friend_voice: {as: bob, action: speak, lobby: "{{LOBBY}}", tone_hz: 440, ms: 5000}',
+        '  - expect_audio: {sdk: g, from: bob, none: true, timeout_ms: 1500}',
+      ].join('\n'),
+    );
+    const loud = await runInProcess([file]);
+    expect(loud.code).not.toBe(0);
+    expect([...loud.out, ...loud.err].join('\n')).toMatch(/expected no sound from bob in g's received audio: it got sound from bob \d+ ms ago/);
+  }, 90_000);
 });

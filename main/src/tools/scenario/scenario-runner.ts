@@ -1,3 +1,4 @@
+import { callStep, expectAudioStep, expectCallSpeaking } from './call-steps.js';
 import { scrubText } from './redact.js';
 import { StepFailure } from './reply-check.js';
 import { ScenarioContext } from './scenario-context.js';
@@ -97,7 +98,11 @@ function runStep(ctx: ScenarioContext, step: Step, timings: readonly Timing[]): 
     case 'friend_voice':
       return friendVoiceStep(ctx, step.body);
     case 'expect_speaking':
-      return expectSpeakingStep(ctx, step.body);
+      return step.body.sdk === undefined ? expectSpeakingStep(ctx, step.body) : expectCallSpeaking(ctx, { ...step.body, sdk: step.body.sdk });
+    case 'call':
+      return callStep(ctx, step.body);
+    case 'expect_audio':
+      return expectAudioStep(ctx, step.body);
     case 'control':
       return controlStep(ctx, step.body);
     case 'wait':

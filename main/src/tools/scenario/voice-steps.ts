@@ -5,18 +5,22 @@ import type { StepBodies } from './scenario-schema.js';
 import { sleep } from './waiting.js';
 
 /**
- * The simulated friend in a server voice channel (`/_emulator/simulated-friend/voice`, as
- * `companion platform friend voice`): join, speak for `ms` (1 s by default; a server channel
- * carries no audio, so the tone is its length only), quiet, mute, unmute, deaf, undeaf, leave.
+ * The simulated friend in a server voice channel, or with `lobby` in a lobby's call
+ * (`/_emulator/simulated-friend/voice`, as `companion platform friend voice`): join, speak for
+ * `ms` (1 s by default; a server channel carries no audio, so the tone is its length only; in a
+ * call the tone plays), quiet, mute, unmute, deaf, undeaf, leave.
  */
 export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['friend_voice']): Promise<string> {
   const admin = ctx.host.platformAdmin;
   if (admin === null) throw new StepFailure(`the simulated friend needs the platform emulator's admin API: ${ctx.host.label} has none`);
+  const lobby = body.lobby === undefined ? undefined : await ctx.resolve(body.lobby);
   const request = {
     as: body.as,
     action: body.action,
     ...(body.channel === undefined ? {} : { channel: await ctx.resolve(body.channel) }),
+    ...(lobby === undefined ? {} : { lobby_id: lobby }),
     ...(body.action === 'speak' ? { duration_ms: body.ms ?? 1000 } : {}),
+    ...(body.action === 'speak' && lobby !== undefined && body.tone_hz !== undefined ? { frequency_hz: body.tone_hz } : {}),
   };
   let response: Response;
   try {
@@ -29,8 +33,9 @@ export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['fr
   } catch {
     throw new StepFailure(`the platform emulator at ${admin.url} does not answer`);
   }
-  const answer = (await response.json().catch(() => null)) as { message?: string; voice_state?: { channel_id: string | null } | null; speaking?: boolean } | null;
+  const answer = (await response.json().catch(() => null)) as { message?: string; voice_state?: { channel_id?: string | null } | null; speaking?: boolean } | null;
   if (!response.ok) throw new StepFailure(`the emulator refused: ${answer?.message ?? `HTTP ${response.status}`}`);
+  if (lobby !== undefined) return answer?.voice_state === null || answer?.voice_state === undefined ? `not in lobby ${lobby}'s call` : `in lobby ${lobby}'s call${answer.speaking === true ? ', speaking' : ''}`;
   const channel = answer?.voice_state?.channel_id ?? null;
   return channel === null ? 'not in a voice channel' : `in ${channel}${answer?.speaking === true ? ', speaking' : ''}`;
 }
