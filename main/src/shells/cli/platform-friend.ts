@@ -37,7 +37,8 @@ Actions:
   offline               End their simulated presence
   voice ACTION          In a server voice channel: join CHANNEL, speak
                         [--tone HZ] [--seconds N] | [--wav FILE], quiet, mute,
-                        unmute, deaf, undeaf, leave (see 'platform friend
+                        unmute, deaf, undeaf, leave; with --lobby ID in that
+                        lobby's call, with real audio (see 'platform friend
                         voice --help')
 
 Options:
