@@ -76,7 +76,7 @@ export class FriendCallVoice {
       this.deps.friend.join(user.id, lobbyId);
     } catch (error) {
       if (error instanceof LobbyError && error.reason === 'missing_access') {
-        throw new LobbyError('missing_access', `${user.username} is not a member of lobby ${lobbyId}: the friend joins a lobby's call only as a member (have a game of theirs join the lobby first)`);
+        throw new LobbyError('missing_access', `${user.username} is not a member of lobby ${lobbyId}: the friend joins a lobby's call only as a member (have a game of theirs join the lobby, or the application add them with PUT /lobbies/{id}/members/{user})`);
       }
       throw error;
     }
