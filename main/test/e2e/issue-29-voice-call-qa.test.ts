@@ -161,12 +161,14 @@ describe('issue 29 §1 QA: the simulated friend in a lobby call (companion platf
   }, 60_000);
 });
 describe('issue 29 §1 QA: scenario steps call, friend_voice in a lobby call, expect_speaking and expect_audio', () => {
-  it('examples/scenarios/voice-call.yaml: a game in a lobby call hears bob speak at 440 Hz, sees him speaking, hears silence once he mutes, and sees him leave', async () => {
+  it('examples/scenarios/voice-call.yaml: a game in a lobby call hears bob speak at 440 Hz, sees him speaking, hears his WAV file at 660 Hz, hears silence once he mutes, and sees him leave', async () => {
     const run = await runInProcess([path.join('examples', 'scenarios', 'voice-call.yaml')]);
     const output = [...run.out, ...run.err].join('\n');
     expect(run.code, output).toBe(0);
     expect(output).toMatch(/ok \d+ expect_audio bob at 440 Hz on g: heard 4[2-5]\d Hz/);
     expect(output).toMatch(/ok \d+ expect_speaking bob speaking on g/);
+    // The WAV file next to the scenario (660 Hz at 8 kHz), resampled and played into the call.
+    expect(output).toMatch(/ok \d+ expect_audio bob at 660 Hz on g: heard 6[4-7]\d Hz/);
     expect(output).toMatch(/ok \d+ expect_audio none from bob on g: silence from bob for 500 ms/);
   }, 90_000);
 

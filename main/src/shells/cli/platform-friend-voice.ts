@@ -1,6 +1,7 @@
 import { UsageError, stringOption, type OptionValues } from './cli-args.js';
 import { wavDurationMs } from './wav-duration.js';
 import { wavCallSamples } from './wav-pcm.js';
+import { pcmChunks } from '../../tools/audio/call-wav.js';
 
 export const FRIEND_VOICE_HELP = `Usage: companion platform friend voice <action> --as NAME [--lobby ID] [options]
 
@@ -47,9 +48,6 @@ function number(values: OptionValues, name: string, min: number, max: number): n
   return value;
 }
 
-/** The most PCM one request carries (the emulator's FRIEND_PCM_CHUNK_BYTES: under its 64 kB body limit once in base64). */
-const PCM_CHUNK_SAMPLES = 18_000;
-
 function lobbyOption(values: OptionValues): string | undefined {
   const lobby = stringOption(values, 'lobby');
   if (lobby !== undefined && !/^[0-9]{1,20}$/.test(lobby)) throw new UsageError(`--lobby must be a lobby id (digits), got '${lobby}'`);
@@ -87,15 +85,7 @@ export async function friendVoiceRequests(as: string, args: readonly string[], v
 
 /** `speak` bodies carrying the samples in chunks, base64 of 16-bit little-endian PCM. */
 function pcmRequests(as: string, lobby: string, samples: Int16Array): Record<string, unknown>[] {
-  if (samples.length === 0) throw new UsageError('--wav: the file holds no samples');
-  const bodies: Record<string, unknown>[] = [];
-  for (let at = 0; at < samples.length; at += PCM_CHUNK_SAMPLES) {
-    const chunk = samples.subarray(at, at + PCM_CHUNK_SAMPLES);
-    const bytes = Buffer.alloc(chunk.length * 2);
-    chunk.forEach((sample, index) => bytes.writeInt16LE(sample, index * 2));
-    bodies.push({ as, action: 'speak', lobby_id: lobby, pcm: bytes.toString('base64') });
-  }
-  return bodies;
+  return pcmChunks(samples).map((pcm) => ({ as, action: 'speak', lobby_id: lobby, pcm }));
 }
 
 /** One line for a person: what the friend's voice is now (in a server channel, or in a lobby call). */

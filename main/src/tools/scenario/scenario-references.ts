@@ -47,6 +47,8 @@ function friendVoiceProblem(body: StepBodies['friend_voice']): string | undefine
   if (body.channel !== undefined && body.lobby !== undefined) return "give 'channel' (a server voice channel) or 'lobby' (a lobby call), not both";
   if (body.lobby === undefined && (body.action === 'join') !== (body.channel !== undefined)) return "'channel' goes with action join, and join needs it (or 'lobby' for a lobby call)";
   if ((body.tone_hz !== undefined || body.ms !== undefined) && body.action !== 'speak') return "'tone_hz' and 'ms' are only for action speak";
+  if (body.wav !== undefined && (body.action !== 'speak' || body.lobby === undefined)) return "'wav' is for action speak in a lobby call (with 'lobby')";
+  if (body.wav !== undefined && (body.tone_hz !== undefined || body.ms !== undefined)) return "'wav' plays the file: give it alone, or 'tone_hz'/'ms'";
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { callStep, expectAudioStep, expectCallSpeaking } from './call-steps.js';
 import { scrubText } from './redact.js';
 import { StepFailure } from './reply-check.js';
@@ -192,7 +193,7 @@ export async function runScenario(file: string, scenario: Scenario, options: Run
     skipFrom(0);
     return finish(`host: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const ctx = new ScenarioContext(host, scenario.timeoutMs, options.signal);
+  const ctx = new ScenarioContext(host, scenario.timeoutMs, options.signal, path.dirname(path.resolve(file)));
   const timings: Timing[] = [];
   let failure: string | undefined;
   try {

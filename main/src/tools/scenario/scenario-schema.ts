@@ -60,10 +60,11 @@ import { SDK_CALLS } from './sdk-calls.js';
  *   friend:          {as, action: presence|offline|ask_to_join|invite|accept|decline, app?,
  *                     activity?, status?, message?, message_id?}      the simulated friend
  *   friend_voice:    {as, action: join|speak|quiet|mute|unmute|deaf|undeaf|leave, channel?
- *                     (join: id or name), lobby?, tone_hz?, ms? (speak: how long, 1000 by default)}
+ *                     (join: id or name), lobby?, tone_hz?, ms? (speak: how long, 1000 by default),
+ *                     wav? (speak in a lobby call: a 16-bit PCM WAV file, relative to the scenario)}
  *                    the simulated friend in a server voice channel (no audio: speaking is a
  *                    state), or with `lobby` (on every action) in that lobby's call, where the
- *                    tone (440 Hz by default) really plays
+ *                    tone (440 Hz by default) or the file really plays
  *   expect_speaking: {user, speaking?: true, sdk?, lobby?, timeout_ms?}  Companion shows `user`
  *                    speaking (or not) in the player's voice channel (GET /v1/voice); with `sdk`,
  *                    that SDK game's call's speaking callbacks say so (of `lobby`, or any call)
@@ -379,6 +380,7 @@ const FriendVoiceStep = v.strictObject(
     action: pick(FRIEND_VOICE_STEP_ACTIONS),
     channel: v.optional(text()),
     lobby: v.optional(text()),
+    wav: v.optional(text()),
     tone_hz: v.optional(int(20, 20_000)),
     ms: v.optional(int(1, 600_000)),
   },
