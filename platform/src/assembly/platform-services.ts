@@ -36,6 +36,7 @@ import { TokenFaults } from '../oauth/token-faults.js';
 import { FriendSimulator } from '../simulation/friend-simulator.js';
 import { FriendVoice } from '../simulation/friend-voice.js';
 import { friendVoiceRoutes } from '../http/friend-voice-routes.js';
+import { FriendCallVoice } from '../simulation/friend-call-voice.js';
 import { AppRegistry } from '../state/app-registry.js';
 import type { AppRecord } from '../state/model.js';
 import { toPlatformUser, type Store } from '../state/store.js';
@@ -112,6 +113,7 @@ export class PlatformServices {
   readonly callWatch: CallSessionWatch;
   /** The simulated friend in lobby calls (joins, plays a tone). */
   readonly friendCall: FriendCall;
+  readonly friendCallVoice: FriendCallVoice;
 
   constructor(
     readonly store: Store,
@@ -208,6 +210,7 @@ export class PlatformServices {
       logger,
     });
     this.friendCall = new FriendCall({ calls: this.calls, voice: this.voiceServer });
+    this.friendCallVoice = new FriendCallVoice({ store, calls: this.calls, friend: this.friendCall, now, logger });
     this.simulator = new FriendSimulator({ store, sessions: this.sessions, presence: this.presence, invites: this.invites, now, logger, resolveApp });
     this.friendVoice = new FriendVoice({ store, sessions: this.sessions, voice: this.voice, now, logger });
   }
@@ -319,7 +322,7 @@ export class PlatformServices {
         ...lobbyAdminRoutes(this.lobbies),
         ...voiceAdminRoutes(this.voice),
         ...callAdminRoutes({ calls: this.calls, voice: this.voiceServer, friend: this.friendCall, store }),
-        ...friendVoiceRoutes(this.friendVoice),
+        ...friendVoiceRoutes(this.friendVoice, this.friendCallVoice),
         ...provisionalAdminRoutes({ book: this.identities, bans: this.bans, testProvider: this.testProvider }),
       ],
       rootRoutes: [...oauthRootRoutes(oauthRouteDeps), ...cdnRoutes(resolveApp)],

@@ -6,7 +6,7 @@ import { HostNotFoundError, locateHost, readHostRuntimeFile } from '../../base/h
 import { toWireActivity } from '../../host/presence/to-wire-activity.js';
 import { call as controlCall, ControlRequestError } from './control.js';
 import { call, findTarget, PlatformAdminError, type AdminTarget } from './platform.js';
-import { describeFriendVoice, FRIEND_VOICE_HELP, FRIEND_VOICE_OPTIONS, friendVoiceBody } from './platform-friend-voice.js';
+import { describeFriendVoice, FRIEND_VOICE_HELP, FRIEND_VOICE_OPTIONS, friendVoiceRequests } from './platform-friend-voice.js';
 
 export const FRIEND_HELP = `Usage: companion platform friend <action> --as NAME [options]
 
@@ -37,7 +37,8 @@ Actions:
   offline               End their simulated presence
   voice ACTION          In a server voice channel: join CHANNEL, speak
                         [--tone HZ] [--seconds N] | [--wav FILE], quiet, mute,
-                        unmute, deaf, undeaf, leave (see 'platform friend
+                        unmute, deaf, undeaf, leave; with --lobby ID in that
+                        lobby's call, with real audio (see 'platform friend
                         voice --help')
 
 Options:
@@ -100,6 +101,7 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
       tone: { type: 'string' },
       seconds: { type: 'string' },
       wav: { type: 'string' },
+      lobby: { type: 'string' },
     },
     true,
   );
@@ -126,9 +128,11 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   // Validate what needs no network first.
   let body: Record<string, unknown>;
   let route: string;
+  // A WAV file played into a lobby call goes in several requests: the last one answers.
+  let followUps: Record<string, unknown>[] = [];
   switch (action) {
     case 'voice':
-      body = await friendVoiceBody(as, extra, values);
+      [body = {}, ...followUps] = await friendVoiceRequests(as, extra, values);
       route = '/_emulator/simulated-friend/voice';
       break;
     case 'presence': {
@@ -168,7 +172,8 @@ export async function friendCommand(argv: readonly string[], io: CommandIo): Pro
   const sent = await reportExpected(`platform friend ${action}`, io, [PlatformAdminError, HostNotFoundError, ControlRequestError], async () => {
     const target = await emulatorTarget(values, io);
     if (action !== 'presence' && action !== 'offline' && action !== 'voice') body['to'] = await resolveTo(values, io);
-    const result = await call<unknown>(target, 'POST', route, body);
+    let result = await call<unknown>(target, 'POST', route, body);
+    for (const next of followUps) result = await call<unknown>(target, 'POST', route, next);
     io.stdout(json ? `${JSON.stringify(result, null, 2)}\n` : `${describe(action, as, body, result)}\n`);
     return 0;
   });

@@ -49,6 +49,8 @@ export class ScenarioContext {
     readonly timeoutMs: number,
     /** Aborted when the run is interrupted: waits end early. */
     readonly signal?: AbortSignal,
+    /** The scenario file's folder: files a step names are relative to it. */
+    readonly dir: string = process.cwd(),
   ) {}
 
   game(name: string): GameEntry {

@@ -43,6 +43,15 @@ function gameOf(step: Step): string | undefined {
   return typeof body.game === 'string' ? body.game : undefined;
 }
 
+function friendVoiceProblem(body: StepBodies['friend_voice']): string | undefined {
+  if (body.channel !== undefined && body.lobby !== undefined) return "give 'channel' (a server voice channel) or 'lobby' (a lobby call), not both";
+  if (body.lobby === undefined && (body.action === 'join') !== (body.channel !== undefined)) return "'channel' goes with action join, and join needs it (or 'lobby' for a lobby call)";
+  if ((body.tone_hz !== undefined || body.ms !== undefined) && body.action !== 'speak') return "'tone_hz' and 'ms' are only for action speak";
+  if (body.wav !== undefined && (body.action !== 'speak' || body.lobby === undefined)) return "'wav' is for action speak in a lobby call (with 'lobby')";
+  if (body.wav !== undefined && (body.tone_hz !== undefined || body.ms !== undefined)) return "'wav' plays the file: give it alone, or 'tone_hz'/'ms'";
+  return undefined;
+}
+
 function injectProblem(body: StepBodies['inject']): string | undefined {
   const fields = INJECT_FIELDS[body.kind];
   const given = Object.keys(body).filter((key) => key !== 'kind' && (body as Record<string, unknown>)[key] !== undefined);
@@ -73,8 +82,13 @@ function shapeProblem(step: Step): string | undefined {
       if (step.body.message_id !== undefined && step.body.action !== 'accept' && step.body.action !== 'decline') return "'message_id' is only for accept and decline";
       return undefined;
     case 'friend_voice':
-      if ((step.body.action === 'join') !== (step.body.channel !== undefined)) return "'channel' goes with action join, and join needs it";
-      if ((step.body.tone_hz !== undefined || step.body.ms !== undefined) && step.body.action !== 'speak') return "'tone_hz' and 'ms' are only for action speak";
+      return friendVoiceProblem(step.body);
+    case 'expect_audio':
+      if ((step.body.tone_hz === undefined) === (step.body.none === undefined)) return "needs either 'tone_hz' (the frequency heard) or 'none: true' (silence)";
+      if (step.body.tolerance_hz !== undefined && step.body.tone_hz === undefined) return "'tolerance_hz' goes with 'tone_hz'";
+      return undefined;
+    case 'expect_speaking':
+      if (step.body.lobby !== undefined && step.body.sdk === undefined) return "'lobby' goes with 'sdk' (the SDK game whose call is watched)";
       return undefined;
     case 'expect_presence':
       if (step.body.seen_by === undefined && step.body.user === undefined) return "needs 'seen_by' (a friend watching the host's user) or 'user' (a friend the host watches)";

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { callStep, expectAudioStep, expectCallSpeaking } from './call-steps.js';
 import { scrubText } from './redact.js';
 import { StepFailure } from './reply-check.js';
 import { ScenarioContext } from './scenario-context.js';
@@ -97,7 +99,11 @@ function runStep(ctx: ScenarioContext, step: Step, timings: readonly Timing[]): 
     case 'friend_voice':
       return friendVoiceStep(ctx, step.body);
     case 'expect_speaking':
-      return expectSpeakingStep(ctx, step.body);
+      return step.body.sdk === undefined ? expectSpeakingStep(ctx, step.body) : expectCallSpeaking(ctx, { ...step.body, sdk: step.body.sdk });
+    case 'call':
+      return callStep(ctx, step.body);
+    case 'expect_audio':
+      return expectAudioStep(ctx, step.body);
     case 'control':
       return controlStep(ctx, step.body);
     case 'wait':
@@ -187,7 +193,7 @@ export async function runScenario(file: string, scenario: Scenario, options: Run
     skipFrom(0);
     return finish(`host: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const ctx = new ScenarioContext(host, scenario.timeoutMs, options.signal);
+  const ctx = new ScenarioContext(host, scenario.timeoutMs, options.signal, path.dirname(path.resolve(file)));
   const timings: Timing[] = [];
   let failure: string | undefined;
   try {

@@ -60,10 +60,22 @@ import { SDK_CALLS } from './sdk-calls.js';
  *   friend:          {as, action: presence|offline|ask_to_join|invite|accept|decline, app?,
  *                     activity?, status?, message?, message_id?}      the simulated friend
  *   friend_voice:    {as, action: join|speak|quiet|mute|unmute|deaf|undeaf|leave, channel?
- *                     (join: id or name), tone_hz?, ms? (speak: how long, 1000 by default)}
- *                    the simulated friend in a server voice channel (no audio: speaking is a state)
- *   expect_speaking: {user, speaking?: true, timeout_ms?}  Companion shows `user` speaking (or
- *                    not) in the player's voice channel (GET /v1/voice)
+ *                     (join: id or name), lobby?, tone_hz?, ms? (speak: how long, 1000 by default),
+ *                     wav? (speak in a lobby call: a 16-bit PCM WAV file, relative to the scenario)}
+ *                    the simulated friend in a server voice channel (no audio: speaking is a
+ *                    state), or with `lobby` (on every action) in that lobby's call, where the
+ *                    tone (440 Hz by default) or the file really plays
+ *   expect_speaking: {user, speaking?: true, sdk?, lobby?, timeout_ms?}  Companion shows `user`
+ *                    speaking (or not) in the player's voice channel (GET /v1/voice); with `sdk`,
+ *                    that SDK game's call's speaking callbacks say so (of `lobby`, or any call)
+ *   call:            {sdk, lobby, end?: true, timeout_ms?}  the SDK game starts or joins the
+ *                    lobby's call with the audio callbacks (received audio recorded) and waits
+ *                    until it is connected; `end: true` leaves it
+ *   expect_audio:    {sdk, from, tone_hz? | none: true, tolerance_hz? (20), ms? (400), timeout_ms?}
+ *                    the SDK game's received-audio callback got `ms` of sound from `from` at
+ *                    `tone_hz` (zero crossings within the tolerance, and the Goertzel power there
+ *                    above a half octave's); `none`: no sound from `from` for `ms`. Each one looks
+ *                    at what came after the previous expect_audio of that game and user
  *   expect_presence: {seen_by?, user?, app?, activity?: {...} | none, status?, timeout_ms?}
  *                    what `seen_by` (a friend signed in to the emulator's gateway) sees of
  *                    `user` (default: the host's user); without seen_by, what the host sees of
@@ -124,6 +136,8 @@ export const STEP_KINDS = [
   'expect_sdk_event',
   'friend_voice',
   'expect_speaking',
+  'call',
+  'expect_audio',
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -142,6 +156,8 @@ export const SDK_EVENTS = [
   'relationshipDeleted',
   'tokenExpiration',
   'platformStatus',
+  'speakingStatusChanged',
+  'participantChanged',
 ] as const;
 export const CONSENT_POLICY_NAMES = ['prompt', 'approve', 'deny'] as const;
 export const CONSENT_ANSWERS = ['approve', 'deny', 'dismiss'] as const;
@@ -363,14 +379,33 @@ const FriendVoiceStep = v.strictObject(
     as: text(),
     action: pick(FRIEND_VOICE_STEP_ACTIONS),
     channel: v.optional(text()),
+    lobby: v.optional(text()),
+    wav: v.optional(text()),
     tone_hz: v.optional(int(20, 20_000)),
     ms: v.optional(int(1, 600_000)),
   },
   UNKNOWN,
 );
 
-/** Who speaks in the host's voice channel, as Companion shows it (GET /v1/voice). */
-const ExpectSpeakingStep = v.strictObject({ user: text(), speaking: v.optional(bool()), timeout_ms: timeout() }, UNKNOWN);
+/** Who speaks in the host's voice channel (GET /v1/voice), or with `sdk` in that SDK game's lobby call. */
+const ExpectSpeakingStep = v.strictObject({ user: text(), speaking: v.optional(bool()), sdk: v.optional(text()), lobby: v.optional(text()), timeout_ms: timeout() }, UNKNOWN);
+
+/** An SDK game starts or joins a lobby's call (received audio recorded), or ends it. */
+const CallStep = v.strictObject({ sdk: text(), lobby: text(), end: v.optional(bool()), timeout_ms: timeout() }, UNKNOWN);
+
+/** What an SDK game's received-audio callback got from a participant: a tone, or nothing. */
+const ExpectAudioStep = v.strictObject(
+  {
+    sdk: text(),
+    from: text(),
+    tone_hz: v.optional(int(20, 20_000)),
+    tolerance_hz: v.optional(int(1, 1000)),
+    none: v.optional(v.literal(true, 'must be true')),
+    ms: v.optional(int(20, 10_000)),
+    timeout_ms: timeout(),
+  },
+  UNKNOWN,
+);
 
 const WaitStep = v.union([ms(), v.strictObject({ ms: ms() }, UNKNOWN)], 'must be a number of milliseconds or {ms}');
 
@@ -399,6 +434,8 @@ export const STEP_SCHEMAS = {
   expect_sdk_event: ExpectSdkEventStep,
   friend_voice: FriendVoiceStep,
   expect_speaking: ExpectSpeakingStep,
+  call: CallStep,
+  expect_audio: ExpectAudioStep,
 } as const satisfies Record<StepKind, v.GenericSchema>;
 
 export type StepBodies = { [K in StepKind]: v.InferOutput<(typeof STEP_SCHEMAS)[K]> };

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { Client } from '../../../../rpc/client/index.js';
+import { Client, type Call } from '../../../../rpc/client/index.js';
 import { getToken } from '../../../../rpc/client/oauth-http.js';
 import { PlatformApi } from '../../host/gateway/platform-api.js';
+import { CallAudio } from './call-audio.js';
 import { probeUntil } from './waiting.js';
 
 /** One callback of the SDK as it ran: its name and its arguments (with the message handle of a message event). */
@@ -36,6 +37,8 @@ const ARGUMENT_NAMES: Readonly<Record<string, readonly string[]>> = {
   relationshipCreated: ['userId', 'isDiscordRelationshipUpdate'],
   relationshipDeleted: ['userId', 'isDiscordRelationshipUpdate'],
   tokenExpiration: ['reason', 'code', 'message'],
+  speakingStatusChanged: ['lobbyId', 'userId', 'speaking'],
+  participantChanged: ['lobbyId', 'userId', 'added'],
 };
 
 /**
@@ -46,6 +49,10 @@ const ARGUMENT_NAMES: Readonly<Record<string, readonly string[]>> = {
  */
 export class SdkEntry {
   readonly events: SdkEvent[] = [];
+  /** What its lobby calls' received-audio callbacks got. */
+  readonly audio = new CallAudio();
+  /** Whether each participant speaks now, per lobby call (`lobby\u0000user`), from the speaking callbacks. */
+  private readonly speakingNow = new Map<string, boolean>();
   private readonly consumed = new Set<SdkEvent>();
   private readonly changes = new EventEmitter<{ event: [] }>();
 
@@ -92,6 +99,29 @@ export class SdkEntry {
 
   close(): Promise<void> {
     return this.client.disconnect();
+  }
+
+  /**
+   * Starts or joins the lobby's call with the audio callbacks (received audio recorded in
+   * `audio`, speaking and participant changes as events) and waits until it is connected.
+   */
+  async startCall(lobbyId: string, timeoutMs: number): Promise<Call> {
+    const call = this.client.startCallWithAudioCallbacks(lobbyId, (userId, data, _samples, sampleRate, channels) => this.audio.record(userId, data, sampleRate, channels), undefined);
+    if (call === undefined) throw new Error(`${this.name} could not start the call of lobby ${lobbyId} (is it a member, with its session ready?)`);
+    call.setSpeakingStatusChangedCallback((userId, speaking) => {
+      this.speakingNow.set(`${lobbyId}\u0000${userId}`, speaking);
+      this.record('speakingStatusChanged', [lobbyId, userId, speaking]);
+    });
+    call.setParticipantChangedCallback((userId, added) => this.record('participantChanged', [lobbyId, userId, added]));
+    if (!(await call.waitConnected(timeoutMs))) throw new Error(`${this.name}'s call of lobby ${lobbyId} did not connect within ${timeoutMs} ms (status ${String(call.getStatus())})`);
+    return call;
+  }
+
+  /** Whether `userId` speaks in the lobby call, as the speaking callbacks said (undefined: never said). */
+  speaking(lobbyId: string | undefined, userId: string): boolean | undefined {
+    if (lobbyId !== undefined) return this.speakingNow.get(`${lobbyId}\u0000${userId}`);
+    const states = [...this.speakingNow].filter(([key]) => key.endsWith(`\u0000${userId}`)).map(([, on]) => on);
+    return states.length === 0 ? undefined : states.some((on) => on);
   }
 
   private record(event: string, args: readonly unknown[]): void {

@@ -33,9 +33,13 @@ export function stepTitle(step: Step): string {
     case 'friend':
       return `${step.body.as} ${step.body.action}`;
     case 'friend_voice':
-      return `${step.body.as} ${step.body.action}${step.body.channel === undefined ? '' : ` ${step.body.channel}`}`;
+      return `${step.body.as} ${step.body.action}${step.body.channel === undefined ? '' : ` ${step.body.channel}`}${step.body.lobby === undefined ? '' : ' in the lobby call'}`;
     case 'expect_speaking':
-      return `${step.body.user} ${step.body.speaking === false ? 'not speaking' : 'speaking'}`;
+      return `${step.body.user} ${step.body.speaking === false ? 'not speaking' : 'speaking'}${step.body.sdk === undefined ? '' : ` on ${step.body.sdk}`}`;
+    case 'call':
+      return `${step.body.sdk} ${step.body.end === true ? 'leaves' : 'joins'} the lobby call`;
+    case 'expect_audio':
+      return `${step.body.none === true ? 'none from ' : ''}${step.body.from}${step.body.tone_hz === undefined ? '' : ` at ${step.body.tone_hz} Hz`} on ${step.body.sdk}`;
     case 'expect_presence':
       return step.body.seen_by === undefined ? `host sees ${step.body.user ?? '?'}` : `${step.body.seen_by} sees ${step.body.user ?? "the host's user"}`;
     case 'control':

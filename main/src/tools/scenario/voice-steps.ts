@@ -1,23 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { VoiceView } from '../../../../preload/src/contract.js';
+import { decodeCallWav, pcmChunks, WavError } from '../audio/call-wav.js';
 import { StepFailure } from './reply-check.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { StepBodies } from './scenario-schema.js';
 import { sleep } from './waiting.js';
 
-/**
- * The simulated friend in a server voice channel (`/_emulator/simulated-friend/voice`, as
- * `companion platform friend voice`): join, speak for `ms` (1 s by default; a server channel
- * carries no audio, so the tone is its length only), quiet, mute, unmute, deaf, undeaf, leave.
- */
-export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['friend_voice']): Promise<string> {
-  const admin = ctx.host.platformAdmin;
-  if (admin === null) throw new StepFailure(`the simulated friend needs the platform emulator's admin API: ${ctx.host.label} has none`);
-  const request = {
-    as: body.as,
-    action: body.action,
-    ...(body.channel === undefined ? {} : { channel: await ctx.resolve(body.channel) }),
-    ...(body.action === 'speak' ? { duration_ms: body.ms ?? 1000 } : {}),
-  };
+interface FriendVoiceAnswer {
+  readonly message?: string;
+  readonly errors?: unknown;
+  readonly voice_state?: { readonly channel_id?: string | null } | null;
+  readonly speaking?: boolean;
+}
+
+/** The first message of a 50035 body's `errors`, or the body's message. */
+function refusal(answer: FriendVoiceAnswer | null, status: number): string {
+  const nested = JSON.stringify(answer?.errors ?? null).match(/"message":"((?:[^"\\]|\\.)*)"/)?.[1];
+  return nested ?? answer?.message ?? `HTTP ${status}`;
+}
+
+async function postFriendVoice(admin: { readonly url: string; readonly adminToken: string }, request: Record<string, unknown>): Promise<FriendVoiceAnswer | null> {
   let response: Response;
   try {
     response = await fetch(`${admin.url}/_emulator/simulated-friend/voice`, {
@@ -29,8 +32,47 @@ export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['fr
   } catch {
     throw new StepFailure(`the platform emulator at ${admin.url} does not answer`);
   }
-  const answer = (await response.json().catch(() => null)) as { message?: string; voice_state?: { channel_id: string | null } | null; speaking?: boolean } | null;
-  if (!response.ok) throw new StepFailure(`the emulator refused: ${answer?.message ?? `HTTP ${response.status}`}`);
+  const answer = (await response.json().catch(() => null)) as FriendVoiceAnswer | null;
+  if (!response.ok) throw new StepFailure(`the emulator refused: ${refusal(answer, response.status)}`);
+  return answer;
+}
+
+/** A WAV file (relative to the scenario file) as `pcm` chunks for the lobby call. */
+async function wavChunks(ctx: ScenarioContext, file: string): Promise<string[]> {
+  const full = path.resolve(ctx.dir, file);
+  try {
+    return pcmChunks(decodeCallWav(await readFile(full)));
+  } catch (error) {
+    if (error instanceof WavError) throw new StepFailure(`wav: ${file} ${error.message}`);
+    throw new StepFailure(`wav: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+/**
+ * The simulated friend in a server voice channel, or with `lobby` in a lobby's call
+ * (`/_emulator/simulated-friend/voice`, as `companion platform friend voice`): join, speak for
+ * `ms` (1 s by default; a server channel carries no audio, so the tone is its length only; in a
+ * call the tone plays, or a WAV file), quiet, mute, unmute, deaf, undeaf, leave.
+ */
+export async function friendVoiceStep(ctx: ScenarioContext, body: StepBodies['friend_voice']): Promise<string> {
+  const admin = ctx.host.platformAdmin;
+  if (admin === null) throw new StepFailure(`the simulated friend needs the platform emulator's admin API: ${ctx.host.label} has none`);
+  const lobby = body.lobby === undefined ? undefined : await ctx.resolve(body.lobby);
+  const base = { as: body.as, action: body.action, ...(lobby === undefined ? {} : { lobby_id: lobby }) };
+  const requests: Record<string, unknown>[] =
+    body.wav !== undefined
+      ? (await wavChunks(ctx, await ctx.resolve(body.wav))).map((pcm) => ({ ...base, pcm }))
+      : [
+          {
+            ...base,
+            ...(body.channel === undefined ? {} : { channel: await ctx.resolve(body.channel) }),
+            ...(body.action === 'speak' ? { duration_ms: body.ms ?? 1000 } : {}),
+            ...(body.action === 'speak' && lobby !== undefined && body.tone_hz !== undefined ? { frequency_hz: body.tone_hz } : {}),
+          },
+        ];
+  let answer: FriendVoiceAnswer | null = null;
+  for (const request of requests) answer = await postFriendVoice(admin, request);
+  if (lobby !== undefined) return answer?.voice_state === null || answer?.voice_state === undefined ? `not in lobby ${lobby}'s call` : `in lobby ${lobby}'s call${answer.speaking === true ? ', speaking' : ''}`;
   const channel = answer?.voice_state?.channel_id ?? null;
   return channel === null ? 'not in a voice channel' : `in ${channel}${answer?.speaking === true ? ', speaking' : ''}`;
 }

@@ -131,7 +131,7 @@ steps:
     expect(run.out).toEqual([]);
     expect(run.err).toEqual([
       `${file}: step 2 (expect_event): 'timeout_ms' must be a number`,
-      `${file}: step 3: unknown step kind 'expect_evnt' (known: game, command, expect_reply, set_activity, expect_event, expect_no_event, expect_status, disconnect, consent, authorize, inject, friend, expect_presence, control, wait, expect_timing, sdk, sdk_call, expect_sdk_event, friend_voice, expect_speaking)`,
+      `${file}: step 3: unknown step kind 'expect_evnt' (known: game, command, expect_reply, set_activity, expect_event, expect_no_event, expect_status, disconnect, consent, authorize, inject, friend, expect_presence, control, wait, expect_timing, sdk, sdk_call, expect_sdk_event, friend_voice, expect_speaking, call, expect_audio)`,
     ]);
   });
 

@@ -1,0 +1,96 @@
+/** One 20 ms frame a game's received-audio callback got: when, and its samples. */
+interface HeardFrame {
+  readonly at: number;
+  readonly samples: Int16Array;
+}
+
+/** A frame louder than this (peak, of 32,767) is sound, not silence or the jitter buffer's fade. */
+const LOUD_PEAK = 500;
+/** Frames kept per participant: a minute of audio. */
+const MAX_FRAMES = 3000;
+
+function peak(samples: Int16Array): number {
+  let max = 0;
+  for (const sample of samples) max = Math.max(max, Math.abs(sample));
+  return max;
+}
+
+/** Goertzel power of `frequencyHz` in the samples (relative: compare frequencies over the same samples). */
+export function goertzelPower(samples: Int16Array, frequencyHz: number, sampleRate: number): number {
+  const w = (2 * Math.PI * frequencyHz) / sampleRate;
+  const coeff = 2 * Math.cos(w);
+  let s1 = 0;
+  let s2 = 0;
+  for (const sample of samples) {
+    const s0 = sample + coeff * s1 - s2;
+    s2 = s1;
+    s1 = s0;
+  }
+  return s1 * s1 + s2 * s2 - coeff * s1 * s2;
+}
+
+/** The frequency rising zero crossings say (crossings per second). */
+export function zeroCrossingHz(samples: Int16Array, sampleRate: number): number {
+  let rising = 0;
+  for (let i = 1; i < samples.length; i += 1) if ((samples[i - 1] as number) < 0 && (samples[i] as number) >= 0) rising += 1;
+  return (rising * sampleRate) / samples.length;
+}
+
+/**
+ * What a scenario's SDK game heard in its lobby calls, per participant: the received-audio
+ * callback's frames with their arrival time, a cursor per participant (an expect_audio uses what
+ * came after the previous one), and the sample rate they came at.
+ */
+export class CallAudio {
+  private readonly frames = new Map<string, HeardFrame[]>();
+  private readonly cursors = new Map<string, number>();
+  sampleRate = 48_000;
+
+  /** The received-audio callback's work: keeps a copy (mono: the first channel). */
+  record(userId: string, data: Int16Array, sampleRate: number, channels: number): void {
+    this.sampleRate = sampleRate;
+    const mono = channels === 1 ? data.slice() : data.filter((_sample, index) => index % channels === 0);
+    const list = this.frames.get(userId) ?? [];
+    list.push({ at: Date.now(), samples: mono });
+    if (list.length > MAX_FRAMES) {
+      list.shift();
+      this.cursors.set(userId, Math.max(0, (this.cursors.get(userId) ?? 0) - 1));
+    }
+    this.frames.set(userId, list);
+  }
+
+  /** The last `count` loud frames from `userId` since the cursor, joined, or undefined when fewer came. */
+  recentLoud(userId: string, count: number): Int16Array | undefined {
+    const loud = this.unread(userId).filter((frame) => peak(frame.samples) > LOUD_PEAK);
+    if (loud.length < count) return undefined;
+    const picked = loud.slice(-count);
+    const out = new Int16Array(picked.reduce((n, frame) => n + frame.samples.length, 0));
+    let at = 0;
+    for (const frame of picked) {
+      out.set(frame.samples, at);
+      at += frame.samples.length;
+    }
+    return out;
+  }
+
+  /** When the last loud frame from `userId` arrived (epoch ms), or 0. */
+  lastLoudAt(userId: string): number {
+    const list = this.frames.get(userId) ?? [];
+    for (let i = list.length - 1; i >= 0; i -= 1) if (peak((list[i] as HeardFrame).samples) > LOUD_PEAK) return (list[i] as HeardFrame).at;
+    return 0;
+  }
+
+  /** Frames from `userId` since the cursor (any loudness). */
+  unreadCount(userId: string): number {
+    return this.unread(userId).length;
+  }
+
+  /** Moves the cursor past what has come so far. */
+  consume(userId: string): void {
+    this.cursors.set(userId, this.frames.get(userId)?.length ?? 0);
+  }
+
+  private unread(userId: string): readonly HeardFrame[] {
+    return (this.frames.get(userId) ?? []).slice(this.cursors.get(userId) ?? 0);
+  }
+}
