@@ -13,7 +13,7 @@ export function isDetectedConnection(connectionId: string): boolean {
   return connectionId.startsWith(DETECTED_CONNECTION_PREFIX);
 }
 
-/** "Playing <name>" since the game was seen starting: what the desktop client shows for a game without rich presence. */
+/** "Playing <name>" since the game started (its process start where the OS says it): what the desktop client shows for a game without rich presence. */
 export function detectedActivity(game: DetectedGame): GatewayActivity {
   return { name: game.name, type: 0, application_id: game.applicationId, platform: 'desktop', timestamps: { start: game.startedAt }, metadata: {} };
 }
