@@ -103,7 +103,9 @@ describe('the SDK package (companion-client), installed from its tarball', () =>
     const plain = ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.mjs'];
     expect(files.filter((file) => !plain.includes(file) && !/^dist\/.*\.d\.m?ts$/.test(file))).toEqual([]);
     expect(pack.exports).toEqual(expect.arrayContaining(['AuthorizationArgs', 'Client', 'ClientResult', 'RelationshipType', 'SdkConnection', 'StatusType']));
-    expect(pack.size).toBeLessThan(150_000);
+    // A bound that catches a dependency bundled by mistake (ws or valibot inside dist/ would add
+    // tens of kB): the voice calls (issue 29) took the tarball from under 150 to 152 kB.
+    expect(pack.size).toBeLessThan(175_000);
 
     // The README stands alone: no links into the repository.
     const readme = await readFile(installedFile('README.md'), 'utf8');
