@@ -40,8 +40,8 @@ async function controlGames(host: HostProcess): Promise<{ games: Record<string, 
 }
 
 test.describe('issue 30 §3: Detected games in Settings', () => {
-  // The scanner reads /proc: other OSes have no process source yet.
-  test.skip(process.platform !== 'linux', 'game detection scans processes on Linux only');
+  // The test spawns copies of /bin/sleep and the demo app's Linux executable.
+  test.skip(process.platform !== 'linux', 'the test runs Linux programs (copies of /bin/sleep)');
   test('what was detected, when and from which executable; a switch per game and a global one; "Add it" for a program the list does not know', async ({ page }) => {
     const host = await startHost();
     const demo = run(DEMO_EXECUTABLE);
@@ -97,7 +97,7 @@ test.describe('issue 30 §3: Detected games in Settings', () => {
 });
 
 test.describe('issue 30 §3: detected games on the Games screen', () => {
-  test.skip(process.platform !== 'linux', 'game detection scans processes on Linux only');
+  test.skip(process.platform !== 'linux', 'the test runs Linux programs (copies of /bin/sleep)');
   test('a game running without Rich Presence is listed with what friends see, since when and from which program; it leaves when it exits', async ({ page }) => {
     const host = await startHost();
     await openUi(page, host, 'games');

@@ -150,7 +150,7 @@ export class DetectionService extends EventEmitter<DetectionServiceEvents> {
   /** Every running program with why it is detected or not (`companion doctor`). */
   async diagnose(): Promise<DetectionDiagnosis> {
     const detector = this.options.detector;
-    if (detector === null) return { state: 'no-scanner', reason: this.options.noScannerReason ?? 'this host runs no process scanner (game detection scans processes on Linux)' };
+    if (detector === null) return { state: 'no-scanner', reason: this.options.noScannerReason ?? 'this host runs no process scanner (game detection scans processes on Linux, Windows and macOS)' };
     const { enabled } = this.options.settings.settings;
     const { source, applications, last_error } = this.options.list.status();
     const programs: ProgramDiagnosis[] = [];
