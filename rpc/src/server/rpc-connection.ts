@@ -179,6 +179,11 @@ export class RpcConnection {
     });
   }
 
+  /** Its handshake is being decided (the application looked up): READY or a refusal comes next. */
+  get handshakePending(): boolean {
+    return this.state === 'handshake' && this.busy;
+  }
+
   /** True when the peer connected and left without sending a byte (a liveness probe). */
   get wasProbe(): boolean {
     return !this.sawBytes;

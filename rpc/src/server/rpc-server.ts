@@ -159,6 +159,8 @@ export interface DispatchOptions {
 }
 
 const SHUTDOWN_MESSAGE = 'Companion is shutting down';
+/** How long a shutdown waits for handshakes being decided before it closes them unanswered. */
+const HANDSHAKE_SETTLE_MS = 2000;
 /** Refusals past the connection cap are logged at most this often. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
@@ -351,9 +353,15 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
     return closed;
   }
 
-  /** Closes every connection with CLOSE 1000 and waits until all have finished. */
+  /**
+   * Closes every connection with CLOSE 1000 and waits until all have finished. A game whose
+   * handshake is being decided (its application looked up on the platform) gets its READY first,
+   * within HANDSHAKE_SETTLE_MS: a game that connected while the host started, stopped before it
+   * was up, is served and then told, never closed with no answer to its handshake.
+   */
   async closeAll(message = SHUTDOWN_MESSAGE): Promise<void> {
     this.shuttingDown = true;
+    await this.handshakesSettled(HANDSHAKE_SETTLE_MS);
     const open = new Set([...this.connectionsById.values()].filter((c) => c.state !== 'closed'));
     if (open.size === 0) return;
     await new Promise<void>((resolve) => {
@@ -365,6 +373,26 @@ export class RpcServer extends EventEmitter<RpcServerEvents> implements Connecti
       };
       this.on('disconnect', onDisconnect);
       for (const connection of [...open]) connection.close(CloseCode.Normal, message);
+    });
+  }
+
+  /** Resolves once no connection has a handshake being decided, or after `ms`. */
+  private handshakesSettled(ms: number): Promise<void> {
+    const pending = (): boolean => [...this.connectionsById.values()].some((connection) => connection.handshakePending);
+    if (!pending()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.off('ready', check);
+        this.off('disconnect', check);
+        resolve();
+      };
+      const check = (): void => {
+        if (!pending()) done();
+      };
+      const timer = setTimeout(done, ms);
+      this.on('ready', check);
+      this.on('disconnect', check);
     });
   }
 

@@ -148,6 +148,20 @@ describe('protocol details', () => {
 });
 
 describe('shutdown', () => {
+  it('answers a handshake being decided with READY before it closes the connection (issue 27 §4: a game waiting while the host starts and is stopped)', async () => {
+    let found: (app: { name: string }) => void = () => undefined;
+    const lookup = new Promise<{ name: string }>((resolve) => (found = resolve));
+    const t = await server({ resolveApplication: () => lookup });
+    const waiting = await RawClient.connect(t.path);
+    waiting.send(Opcode.Handshake, { v: 1, client_id: '123456789012345678' });
+    await waitUntil(() => [...t.server.connections()].some((connection) => connection.handshakePending), 'the handshake to wait on its application');
+    const closing = t.server.closeAll();
+    found({ name: 'Late Game' });
+    await closing;
+    await waiting.closed;
+    expect(waiting.frames.map((frame) => frame.payload)).toMatchObject([{ evt: 'READY' }, { code: 1000, message: 'Companion is shutting down' }]);
+  });
+
   it('tells a client that connects during shutdown, and still finishes', async () => {
     const t = await server();
     const { client } = await RawClient.ready(t.path);
