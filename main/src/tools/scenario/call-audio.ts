@@ -1,3 +1,5 @@
+import { peak } from '../audio/tone-analysis.js';
+
 /** One 20 ms frame a game's received-audio callback got: when, and its samples. */
 interface HeardFrame {
   readonly at: number;
@@ -8,33 +10,6 @@ interface HeardFrame {
 const LOUD_PEAK = 500;
 /** Frames kept per participant: a minute of audio. */
 const MAX_FRAMES = 3000;
-
-function peak(samples: Int16Array): number {
-  let max = 0;
-  for (const sample of samples) max = Math.max(max, Math.abs(sample));
-  return max;
-}
-
-/** Goertzel power of `frequencyHz` in the samples (relative: compare frequencies over the same samples). */
-export function goertzelPower(samples: Int16Array, frequencyHz: number, sampleRate: number): number {
-  const w = (2 * Math.PI * frequencyHz) / sampleRate;
-  const coeff = 2 * Math.cos(w);
-  let s1 = 0;
-  let s2 = 0;
-  for (const sample of samples) {
-    const s0 = sample + coeff * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-  }
-  return s1 * s1 + s2 * s2 - coeff * s1 * s2;
-}
-
-/** The frequency rising zero crossings say (crossings per second). */
-export function zeroCrossingHz(samples: Int16Array, sampleRate: number): number {
-  let rising = 0;
-  for (let i = 1; i < samples.length; i += 1) if ((samples[i - 1] as number) < 0 && (samples[i] as number) >= 0) rising += 1;
-  return (rising * sampleRate) / samples.length;
-}
 
 /**
  * What a scenario's SDK game heard in its lobby calls, per participant: the received-audio

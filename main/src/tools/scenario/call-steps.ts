@@ -1,4 +1,4 @@
-import { goertzelPower, zeroCrossingHz } from './call-audio.js';
+import { goertzelPower, zeroCrossingHz } from '../audio/tone-analysis.js';
 import { StepFailure } from './reply-check.js';
 import type { ScenarioContext } from './scenario-context.js';
 import type { StepBodies } from './scenario-schema.js';

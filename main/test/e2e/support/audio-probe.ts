@@ -1,33 +1,8 @@
 import type { Call, Client, UserAudioReceivedCallback } from '../../../../rpc/client/index.js';
+import { goertzelPower, peak, zeroCrossingHz } from '../../../src/tools/audio/tone-analysis.js';
 import { eventually } from './world.js';
 
-/** Goertzel power of `frequencyHz` in the samples (relative; compare frequencies over the same samples). */
-export function goertzel(samples: Int16Array, frequencyHz: number, sampleRate = 48_000): number {
-  const k = Math.round((samples.length * frequencyHz) / sampleRate);
-  const w = (2 * Math.PI * k) / samples.length;
-  const coeff = 2 * Math.cos(w);
-  let s1 = 0;
-  let s2 = 0;
-  for (const sample of samples) {
-    const s0 = sample + coeff * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-  }
-  return s1 * s1 + s2 * s2 - coeff * s1 * s2;
-}
-
-/** The frequency the zero crossings say (rising ones per second). */
-export function zeroCrossingHz(samples: Int16Array, sampleRate = 48_000): number {
-  let rising = 0;
-  for (let i = 1; i < samples.length; i += 1) if ((samples[i - 1] as number) < 0 && (samples[i] as number) >= 0) rising += 1;
-  return (rising * sampleRate) / samples.length;
-}
-
-export function peak(samples: Int16Array): number {
-  let max = 0;
-  for (const sample of samples) max = Math.max(max, Math.abs(sample));
-  return max;
-}
+export { goertzelPower as goertzel, peak, zeroCrossingHz };
 
 /** What a game's received-audio callback got, per participant, frame by frame; `muteAll` makes it answer "mute". */
 export class ReceivedAudio {
