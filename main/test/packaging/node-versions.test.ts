@@ -16,6 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { stripVTControlCharacters } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
 import { REPO_ROOT } from '../support/cli-process.js';
@@ -131,6 +132,37 @@ function startChecks(build: Runnable): void {
     expect(known.size).toBeGreaterThan(100);
     for (const name of optionNames(`${flags?.hold ?? ''} ${flags?.release ?? ''}`.trim()).filter((n) => n !== '')) expect(known, name).toContain(name);
   });
+  it('once serve has started, code called a few hundred times is optimized earlier than with V8 defaults', () => {
+    const calls = EARLY_TIER_UP_CALLS[Number(build.version.split('.')[0])];
+    if (calls === undefined) return expect(tieringFlagsFor(build.version)).toBeUndefined();
+    expect(optimizedAfter(build.path, calls, true)).toBe(true);
+    expect(optimizedAfter(build.path, calls, false)).toBe(false);
+  });
+}
+
+/**
+ * Calls that get a small function optimized after the start-up tiering's release but not with
+ * V8's defaults, per major (startup-tiering.ts): Node 20 tiers up after 16,896 bytes of bytecode
+ * run (V8: three times 67,584); 22 optimizes with TurboFan after 300 calls (V8: 3,000); 24 with
+ * Maglev after 100 (V8: 400).
+ */
+const EARLY_TIER_UP_CALLS: Readonly<Record<number, number>> = { 20: 1500, 22: 1000, 24: 250 };
+const TIERING_BUILT = path.join(REPO_ROOT, 'out/main/src/host/compose/startup-tiering.js');
+
+/** Whether `warm`, called `calls` times, gets optimized under this Node (after the release, or with V8's defaults). */
+function optimizedAfter(node: string, calls: number, release: boolean): boolean {
+  const script = `
+    const { holdCompilersForStartup, compileFromNowOn } = await import(${JSON.stringify(pathToFileURL(TIERING_BUILT).href)});
+    if (${release}) { holdCompilersForStartup(); compileFromNowOn(); }
+    const warm = (x) => (x * 7) % 13 + (x >> 2);
+    let s = 0;
+    for (let i = 0; i < ${calls}; i += 1) { s += warm(i); await null; }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    console.log(s + warm(1));
+  `;
+  const run = spawnSync(node, ['--trace-opt', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  expect(run.status, run.stderr).toBe(0);
+  return /completed (optimizing|compiling) .*warm/.test(run.stdout);
 }
 
 /** The version of a Node binary, e.g. "22.23.3". */

@@ -52,19 +52,30 @@ const NODE_20: TieringFlags = {
 };
 
 /**
- * Node 22 (V8 12.4, built without Maglev): V8 counts invocations instead of bytecode budgets;
- * the release restores its defaults (the early tier-up of Node 20 has no like-for-like flag
- * here and was not re-measured).
+ * Node 22 and 24 count invocations instead of bytecode budgets, so code that runs a few hundred
+ * times, like the handshake's (the application's lookup, READY), stayed in the baseline tiers
+ * for V8's 3,000 calls before TurboFan (400 before Maglev on 24). Measured 2026-11-28 (2 cores,
+ * Linux 6.18, unpinned): fresh servers, 50 + 500 handshakes of one application to READY,
+ * Companion with the defaults, Companion with these, and arRPC interleaved, three rounds; p50
+ * in us. Node 22.23.3: defaults 340, 352, 311; these 255, 311, 243; arRPC 277, 297, 265.
+ * Node 24.21.0 (Maglev 100 / TurboFan 1,000): defaults 273, 271, 260; these 221, 218, 202;
+ * arRPC 211, 204, 201. CPU per SET_ACTIVITY at 100 clients and start RSS unchanged within the
+ * runs' spread (10.6-11.8 us user, 73.5-74.1 MiB on 24; 69.7-70.3 MiB on 22).
+ *
+ * Node 22 (V8 12.4, built without Maglev): TurboFan after 300 calls, 50 after a type change.
  */
 const NODE_22: TieringFlags = {
   hold: '--no-opt --no-sparkplug',
-  release: '--opt --sparkplug',
+  release: '--opt --sparkplug --invocation-count-for-turbofan=300 --minimum-invocations-after-ic-update=50',
 };
 
-/** Node 24 (V8 13.6): Maglev, the mid-tier optimizing compiler, is on by default and held too. */
+/**
+ * Node 24 (V8 13.6): Maglev, the mid-tier optimizing compiler, is on by default and held too;
+ * after the start, Maglev after 100 calls, TurboFan after 1,000, 100 after a type change.
+ */
 const NODE_24: TieringFlags = {
   hold: '--no-opt --no-sparkplug --no-maglev',
-  release: '--opt --sparkplug --maglev',
+  release: '--opt --sparkplug --maglev --invocation-count-for-maglev=100 --invocation-count-for-turbofan=1000 --minimum-invocations-after-ic-update=100',
 };
 
 const BY_MAJOR: Readonly<Record<number, TieringFlags>> = { 20: NODE_20, 22: NODE_22, 24: NODE_24 };
@@ -77,7 +88,7 @@ export function tieringFlagsFor(nodeVersion: string = process.versions.node): Ti
 /** Node majors with their own flags, for the tests that check each against its V8. */
 export const TIERED_NODE_MAJORS: readonly number[] = Object.keys(BY_MAJOR).map(Number);
 
-const USER_SET = /--(no-)?(opt|turbofan|sparkplug|maglev|interrupt-budget|ticks-before-optimization|invocation-count-for-[a-z-]+)\b/;
+const USER_SET = /--(no-)?(opt|turbofan|sparkplug|maglev|interrupt-budget|ticks-before-optimization|invocation-count-for-[a-z-]+|minimum-invocations-[a-z-]+)\b/;
 
 let held: TieringFlags | undefined;
 

@@ -31,27 +31,4 @@ describe('compilers held while serve starts', () => {
   });
 });
 
-describe('hot code tiers up early once serve has started', () => {
-  // Called 1,500 times: optimized between 600 and 1,000 calls with the early threshold, between
-  // 2,000 and 5,000 with V8's defaults (Node 20, when this was written).
-  const script = (release: boolean): string => `
-    const { holdCompilersForStartup, compileFromNowOn } = await import(${JSON.stringify(BUILT)});
-    if (${release}) { holdCompilersForStartup(); compileFromNowOn(); }
-    const warm = (x) => (x * 7) % 13 + (x >> 2);
-    let s = 0;
-    for (let i = 0; i < 1500; i += 1) { s += warm(i); await null; }
-    // A compile started is let finish.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    console.log(s + warm(1));
-  `;
-  const optimized = (release: boolean): boolean => {
-    const run = spawnSync(process.execPath, ['--trace-opt', '--input-type=module', '-e', script(release)], { encoding: 'utf8', timeout: 30_000 });
-    expect(run.status, run.stderr).toBe(0);
-    return /completed (optimizing|compiling) .*warm/.test(run.stdout);
-  };
-
-  it('a function called a few thousand times is optimized after the release, and not with V8 defaults', () => {
-    expect(optimized(true)).toBe(true);
-    expect(optimized(false)).toBe(false);
-  });
-});
+// Early tier-up after the release, on every supported Node: main/test/packaging/node-versions.test.ts.
