@@ -251,7 +251,7 @@ export class UiBridge implements HostBridge {
   private readonly onRelayOutcome = (event: ControlEvent): void => {
     if (event.type !== PRESENCE_EVENTS.outcome) return;
     const outcome = event.data as RelayOutcome;
-    this.listed(this.frames.recordEvent({ kind: 'relay', connection: outcome.connection_id, outcome }, this.now()));
+    this.listed(this.frames.recordRelay(outcome, this.now()));
     if (this.inspectorWatched()) this.outcomeStream.add(relayOutcomeView(outcome));
   };
 

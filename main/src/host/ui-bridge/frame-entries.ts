@@ -243,7 +243,12 @@ export class EventEntry implements LogEntry {
 
 /** A host event's view from what is kept of it (its redacted record's JSON). */
 export function eventView(seq: number, at: number, json: string): FrameView {
-  const row = hostEventRow(parsedJson(json) as Readonly<Record<string, unknown>>);
+  return eventRecordView(seq, at, parsedJson(json) as Readonly<Record<string, unknown>>);
+}
+
+/** A host event's view from its record (as parsed from what is kept, or decoded: relay-row.ts). */
+export function eventRecordView(seq: number, at: number, record: Readonly<Record<string, unknown>>): FrameView {
+  const row = hostEventRow(record);
   return {
     seq,
     connection_id: row.connection_id,

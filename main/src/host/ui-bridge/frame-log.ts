@@ -2,10 +2,12 @@ import { FRAME_RING_SIZE } from '../../../../preload/src/contract.js';
 import type { FrameTrace } from '../../../../rpc/src/index.js';
 import type { FrameView } from '../../../../preload/src/contract.js';
 import { ConnectionRing, type RingBounds } from './connection-ring.js';
-import { EventEntry, FrameEntry, eventView, field, frameView, keptJson, keptWire, type FrameLinter, type LogEntry } from './frame-entries.js';
+import { EventEntry, FrameEntry, eventRecordView, eventView, field, frameView, keptJson, keptWire, type FrameLinter, type LogEntry } from './frame-entries.js';
 import { RowKind, type StoredRow } from './row-store.js';
 import { RingsBySize } from './rings-by-size.js';
 import { ChunkPool } from './chunk-pool.js';
+import { decodeRelayRow, RelayRowWriter } from './relay-row.js';
+import type { RelayOutcome } from '../presence/relay-outcomes.js';
 
 export { MAX_FRAME_PAYLOAD_CHARS, redactPayload, type FrameLinter, type LogEntry } from './frame-entries.js';
 /** How many rows the host keeps over every connection, and a snapshot carries at most (the contract's limit). */
@@ -57,6 +59,7 @@ export class FrameLog {
   private readonly sizes = new RingsBySize<ConnectionRing>();
   /** Chunks given back by rings, for the next (at most 1 MiB, on top of the total bounds). */
   private readonly pool = new ChunkPool();
+  private readonly relayRows = new RelayRowWriter();
   private totalEntries = 0;
   private totalBytes = 0;
   private seq = 0;
@@ -106,6 +109,18 @@ export class FrameLog {
     return entry;
   }
 
+  /**
+   * A presence relay outcome (the host event `{kind: 'relay', connection, outcome}`): after the
+   * connection's opening kept in a few bytes (relay-row.ts), it is on the hot path.
+   */
+  recordRelay(outcome: RelayOutcome, at: number): LogEntry {
+    const ring = this.rings.get(outcome.connection_id);
+    const encoded = ring === undefined || ring.inOpening ? undefined : this.relayRows.encode(outcome);
+    if (ring === undefined || encoded === undefined) return this.recordEvent({ kind: 'relay', connection: outcome.connection_id, outcome }, at);
+    this.seq += 1;
+    return this.keepRow(ring, at, RowKind.Relay, 0, undefined, encoded);
+  }
+
   private ringOf(connectionId: string): ConnectionRing {
     let ring = this.rings.get(connectionId);
     if (ring === undefined) {
@@ -135,10 +150,12 @@ export class FrameLog {
 
   /** A row kept off the heap, as the inspector shows it. */
   private viewOf(ring: ConnectionRing, row: StoredRow): FrameView {
-    if (row.kind === RowKind.Event) return eventView(row.seq, row.at, row.json);
+    if (row.kind === RowKind.Relay) return eventRecordView(row.seq, row.at, { kind: 'relay', connection: ring.connectionId, outcome: decodeRelayRow(row.data, ring.connectionId) });
+    const json = row.data.toString('utf8');
+    if (row.kind === RowKind.Event) return eventView(row.seq, row.at, json);
     const trace = { connectionId: ring.connectionId, direction: row.kind === RowKind.In ? ('in' as const) : ('out' as const), opcode: row.opcode, at: row.at };
     const lint = row.lint < 0 || this.lint === undefined ? undefined : { linter: this.lint, applicationId: ring.lintApp(row.lint) };
-    return frameView(row.seq, trace, row.json, lint);
+    return frameView(row.seq, trace, json, lint);
   }
 
   /** Beyond the total bounds, the ring with the most entries loses its oldest (after its head). */

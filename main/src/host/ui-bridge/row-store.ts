@@ -14,8 +14,8 @@
  */
 import type { ChunkPool } from './chunk-pool.js';
 
-/** A row's kind: a frame in, a frame out, a host event. */
-export const RowKind = { In: 0, Out: 1, Event: 2 } as const;
+/** A row's kind: a frame in, a frame out, a host event (JSON), a presence relay outcome (relay-row.ts). */
+export const RowKind = { In: 0, Out: 1, Event: 2, Relay: 3 } as const;
 export type RowKind = (typeof RowKind)[keyof typeof RowKind];
 
 /** What one slot's fields cost (seq and at as doubles, opcode, lint, chunk, offset, length, kind). */
@@ -30,7 +30,7 @@ function pow2AtLeast(n: number): number {
   return size;
 }
 
-/** A row as read back: its fields and its kept JSON as text. */
+/** A row as read back: its fields and its kept bytes (JSON, or a relay row's encoding). */
 export interface StoredRow {
   readonly seq: number;
   readonly at: number;
@@ -38,7 +38,8 @@ export interface StoredRow {
   readonly opcode: number;
   /** Index in the ring's lint applications, -1 when the row is not linted. */
   readonly lint: number;
-  readonly json: string;
+  /** A view of the chunk that holds them: valid while the row is kept. */
+  readonly data: Buffer;
 }
 
 export class RowStore {
@@ -196,7 +197,7 @@ export class RowStore {
       kind: this.kinds[slot] as RowKind,
       opcode: this.opcodes[slot] as number,
       lint: this.lints[slot] as number,
-      json: chunk.toString('utf8', offset, offset + (this.lengths[slot] as number)),
+      data: chunk.subarray(offset, offset + (this.lengths[slot] as number)),
     };
   }
 
