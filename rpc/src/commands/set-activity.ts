@@ -152,6 +152,9 @@ function toMilliseconds(value: number, secondsBelow: number): number {
   return Math.floor(value) < secondsBelow ? Math.floor(value * 1000) : Math.floor(value);
 }
 
+/** Digits of a non-negative value's integer part (counted, not printed: this runs for every SET_ACTIVITY with timestamps). */
 function integerDigits(value: number): number {
-  return String(Math.floor(value)).length;
+  let digits = 1;
+  for (let power = 10; power <= value; power *= 10) digits += 1;
+  return digits;
 }

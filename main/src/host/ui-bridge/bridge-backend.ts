@@ -194,8 +194,15 @@ export class UiBridge implements HostBridge {
     return { frames: this.frames.since(since), outcomes };
   }
 
+  /**
+   * Asked for every frame and relay outcome: no clock is read unless a lease is on (it was four
+   * Date.now() calls a SET_ACTIVITY with no inspector shown); an expired lease is cleared.
+   */
   private inspectorWatched(): boolean {
-    return this.now() < this.inspectorWatchedUntil && this.wanted();
+    if (this.inspectorWatchedUntil === 0 || !this.wanted()) return false;
+    if (this.now() < this.inspectorWatchedUntil) return true;
+    this.inspectorWatchedUntil = 0;
+    return false;
   }
 
   close(): void {
