@@ -141,7 +141,7 @@ export function normalizeTimestamps(
   nowMs: number,
 ): { start?: number; end?: number } {
   // A value is in seconds when it is below 10^(digits of now - 3).
-  const secondsBelow = 10 ** (integerDigits(nowMs) - 3);
+  const secondsBelow = secondsBound(nowMs);
   const out: { start?: number; end?: number } = {};
   if (timestamps.start !== undefined) out.start = toMilliseconds(timestamps.start, secondsBelow);
   if (timestamps.end !== undefined) out.end = toMilliseconds(timestamps.end, secondsBelow);
@@ -152,9 +152,13 @@ function toMilliseconds(value: number, secondsBelow: number): number {
   return Math.floor(value) < secondsBelow ? Math.floor(value * 1000) : Math.floor(value);
 }
 
-/** Digits of a non-negative value's integer part (counted, not printed: this runs for every SET_ACTIVITY with timestamps). */
-function integerDigits(value: number): number {
-  let digits = 1;
-  for (let power = 10; power <= value; power *= 10) digits += 1;
-  return digits;
+/**
+ * 10^(digits of now's integer part - 3), by multiplying: no pow and no number printed, this runs
+ * for every SET_ACTIVITY with timestamps. Below 1000 it is 1, where the power would be a
+ * fraction: the same verdict, since what it is compared with is a whole number.
+ */
+function secondsBound(nowMs: number): number {
+  let bound = 1;
+  for (let power = 1000; power <= nowMs; power *= 10) bound *= 10;
+  return bound;
 }

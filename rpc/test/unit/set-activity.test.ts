@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { normalizeTimestamps } from '../../src/commands/set-activity.js';
 import { RpcError, runSetActivity, type SetActivityContext, type SetActivityResult } from '../../src/index.js';
 
 const NOW_MS = 1_750_000_000_000;
@@ -469,6 +471,19 @@ describe('SET_ACTIVITY: timestamps', () => {
 
   it('turns fractional seconds into whole milliseconds', () => {
     expect(activityOf({ timestamps: { start: 1700000000.5 } }).timestamps).toEqual({ start: 1700000000500 });
+  });
+
+  it('judges seconds as 10^(digits of now - 3) says, for any clock and value', () => {
+    const reference = (value: number, nowMs: number): number => {
+      const below = 10 ** (String(Math.floor(nowMs)).length - 3);
+      return Math.floor(value) < below ? Math.floor(value * 1000) : Math.floor(value);
+    };
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e16, noNaN: true }), fc.double({ min: 0, max: 1e16, noNaN: true }), (start, nowMs) => {
+        expect(normalizeTimestamps({ start }, nowMs)).toEqual({ start: reference(start, nowMs) });
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('judges seconds against the injected clock, not the real one', () => {
