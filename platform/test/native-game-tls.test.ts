@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CertificateStore, SEED, type PlatformServer, type PlatformTlsListener } from '../src/index.js';
 import type { Lobby, TokenResponse } from '../src/wire/index.js';
+import { makeAuthority, serialBytes } from '../src/tls/certificate-maker.js';
 import { GatewayClient, isDispatch, isOp } from './support/gateway-client.js';
 import { captureLogger, startTestPlatform, stopTestPlatform, tempDir } from './support/harness.js';
 
@@ -288,6 +289,25 @@ describe('issue 28 §3: the local CA and the server certificate are reused acros
     const newAuthority = await store.credentials();
     expect([newAuthority.newAuthority, newAuthority.newServerCertificate]).toEqual([true, true]);
     expect(newAuthority.caCertPem).not.toBe(first.caCertPem);
+  });
+
+  it('gives every certificate a positive serial of 16 bytes in minimal DER, which OpenSSL parses (a leading zero byte was refused as padding, once in 256)', async () => {
+    for (let first = 0; first < 256; first += 1) {
+      for (const rest of [0x00, 0x7f, 0x80, 0xff]) {
+        const random = Buffer.alloc(16, rest);
+        random[0] = first;
+        const serial = serialBytes(random);
+        expect(serial.length).toBe(16);
+        expect(serial[0]).toBeGreaterThanOrEqual(0x40);
+        expect(serial[0]).toBeLessThan(0x80);
+        expect(Buffer.from(serial.subarray(1))).toEqual(random.subarray(1));
+      }
+    }
+    const validity = { notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + DAY) };
+    for (let i = 0; i < 8; i += 1) {
+      const made = new X509Certificate((await makeAuthority('serial test', validity)).certPem);
+      expect(made.serialNumber).toMatch(/^[4-7][0-9A-F]{31}$/);
+    }
   });
 
   it('makes the server certificate again when its key file is damaged', async () => {

@@ -121,11 +121,20 @@ function subjectAltName(): Pkijs.AltName {
   });
 }
 
-/** A positive 127-bit serial: unique enough that two runs never issue the same one. */
+/**
+ * A positive serial of 16 bytes, 126 of its bits random: unique enough that two runs never issue
+ * the same one. The first byte is 01xxxxxx: its top bit clear keeps the number positive, and its
+ * second bit set keeps the DER minimal (a leading zero byte followed by a byte below 0x80 is
+ * padding, which OpenSSL refuses to parse: "illegal padding", once in 256 serials before).
+ */
+export function serialBytes(random: Buffer = randomBytes(16)): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(random.subarray(0, 16));
+  bytes[0] = ((bytes[0] ?? 0) & 0x3f) | 0x40;
+  return bytes;
+}
+
 function serialNumber(): Asn1js.Integer {
-  const bytes = randomBytes(16);
-  bytes[0] = (bytes[0] ?? 0) & 0x7f;
-  return new asn1js.Integer({ valueHex: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + 16) });
+  return new asn1js.Integer({ valueHex: serialBytes() });
 }
 
 async function newKeyPair(): Promise<webcrypto.CryptoKeyPair> {
