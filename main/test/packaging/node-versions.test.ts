@@ -12,12 +12,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { stripVTControlCharacters } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SINGLE_THREADED_GC } from '../../src/host/compose/single-threaded-gc.js';
 import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
 import { REPO_ROOT } from '../support/cli-process.js';
 
@@ -72,8 +73,13 @@ function runToEnd(node: string, args: readonly string[], env: Record<string, str
   });
 }
 
-/** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr. */
-async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished }> {
+/** The options a running process was started with (Linux), e.g. after an exec. */
+async function commandLineOf(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((arg) => arg !== '');
+}
+
+/** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr and command line then. */
+async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished; commandLine: string[] }> {
   const dir = await tempDir();
   const runtime = path.join(dir, 'run');
   const serve = spawn(node, [path.join(REPO_ROOT, 'bin/companion.js'), 'serve', '--runtime-dir', runtime, '--data-dir', path.join(dir, 'data')], {
@@ -92,7 +98,7 @@ async function serveUntilGameReady(node: string): Promise<{ serveStderr: string;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const game = await runToEnd(node, [path.join(REPO_ROOT, 'main/test/packaging/support/discord-rpc-game.mjs'), '123456789012345678'], cleanEnv({ XDG_RUNTIME_DIR: runtime }), 20_000);
-    return { serveStderr: stderr, game };
+    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0) };
   } finally {
     serve.kill('SIGTERM');
     await exited;
@@ -118,11 +124,14 @@ function startChecks(build: Runnable): void {
     expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
-  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr', async () => {
-    const { serveStderr, game } = await serveUntilGameReady(build.path);
+  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr; where node has execve, the same process collects on its main thread only', async () => {
+    const { serveStderr, game, commandLine } = await serveUntilGameReady(build.path);
     expect(game.stdout, game.stderr).toContain('"step":"ready"');
     expect(game.stdout).toContain(`"state":"On Node ${build.version}"`);
     expect(serveStderr).toBe('');
+    // single-threaded-gc.ts: node started again in the spawned process (the pid the test holds), with the flag first.
+    const hasExecve = spawnSync(build.path, ['-p', 'typeof process.execve'], { encoding: 'utf8' }).stdout.trim() === 'function';
+    expect(commandLine.slice(1, 3)).toEqual(hasExecve ? [SINGLE_THREADED_GC, path.join(REPO_ROOT, 'bin/companion.js')] : [path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
   }, 60_000);
 
   it("the start-up tiering sets only V8 flags this Node's V8 has", () => {

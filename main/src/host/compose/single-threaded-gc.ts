@@ -1,0 +1,76 @@
+/*
+ * `companion serve` collects its garbage on the main thread only (V8's --single-threaded-gc).
+ *
+ * With V8's defaults every collection hands work to the platform's worker threads (four here):
+ * parallel scavenges, concurrent marking and sweeping. An always-on companion mostly waits, and
+ * what it collects after a game's burst of updates is small; spread over four threads it wakes
+ * each of them many times, on the cores the game is using. The host's own release once the games
+ * go quiet (idle-heap-release.ts) and V8's memory reducer after it were most of its wake-ups
+ * after a load. Measured 2026-11-28 (2 cores, Linux 6.18, unpinned; a script outside the
+ * repository: `companion serve` alone, 100 clients sending SET_ACTIVITY for 5 s then 10 for 5 s,
+ * then every thread's context switches over the next 60 s, and RSS at its end):
+ * - Node 22.23.3: V8's threads 154, 165, 166, 176 switches (92-93 MiB); collecting on the main
+ *   thread 26 (93.4 MiB).
+ * - Node 24.21.0: 80, 95, 100 (110-112 MiB); on the main thread 20 (113 MiB).
+ * - CPU per SET_ACTIVITY at 100 clients over 5 s, both hosts side by side, three rounds: Node 22
+ *   user 8.5-8.8 µs, system 3.7-4.0 with V8's threads; 8.5-9.1 and 3.3-3.4 on the main thread
+ *   (2-5 % more requests served); Node 24 8.8-9.2 + 3.6-3.8 against 8.7-9.2 + 3.2-3.5.
+ *
+ * V8 reads these flags when it sets up the heap: set at run time (v8.setFlagsFromString, even as
+ * the first statement of bin/companion.js) V8 stops on "Check failed: concurrent_marking_handle_"
+ * at the first collection. So `serve` starts node again with the flag in the same process
+ * (process.execve, Node 22.15 and later, not on Windows): the same pid and standard streams, the
+ * flag set before V8 starts, about one node start-up more before the socket is bound. Node 20
+ * and Windows keep V8's threads. A user who set any collector flag, or runs node under a
+ * debugger (the debugger's session would not survive the exec), keeps node as started.
+ */
+
+/** The node options that make V8 collect on the main thread only. */
+export const SINGLE_THREADED_GC = '--single-threaded-gc';
+
+const USER_SET_GC = /--(no-)?(single-threaded-gc|parallel-(scavenge|marking|compaction|pointer-update)|concurrent-(marking|sweeping|array-buffer-sweeping))\b/;
+const DEBUGGER = /--(inspect|debug)/;
+
+/** What decides whether node is started again: the running process's facts. */
+export interface NodeProcessFacts {
+  readonly execPath: string;
+  readonly execArgv: readonly string[];
+  /** process.argv: node, the script, its arguments. */
+  readonly argv: readonly string[];
+  readonly nodeOptions: string;
+  readonly platform: NodeJS.Platform;
+  /** Whether this node has process.execve. */
+  readonly canExec: boolean;
+}
+
+/** The argument vector to start node again with (the flag first), or undefined to run on as started. */
+export function singleThreadedGcArgv(facts: NodeProcessFacts): readonly string[] | undefined {
+  if (!facts.canExec || facts.platform === 'win32') return undefined;
+  const userSet = (text: string): boolean => USER_SET_GC.test(text) || DEBUGGER.test(text);
+  if (facts.execArgv.some(userSet) || userSet(facts.nodeOptions)) return undefined;
+  return [facts.execPath, SINGLE_THREADED_GC, ...facts.execArgv, ...facts.argv.slice(1)];
+}
+
+type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
+
+/**
+ * Called first thing by `serve` (bin/companion.js): replaces this process with node started with
+ * the flag, or returns when it is already set, not wanted, or cannot be (then V8's threads stay).
+ */
+export function collectOnMainThreadOnly(): void {
+  const execve = (process as { execve?: Execve }).execve;
+  const argv = singleThreadedGcArgv({
+    execPath: process.execPath,
+    execArgv: process.execArgv,
+    argv: process.argv,
+    nodeOptions: process.env['NODE_OPTIONS'] ?? '',
+    platform: process.platform,
+    canExec: typeof execve === 'function',
+  });
+  if (argv === undefined || execve === undefined) return;
+  try {
+    execve.call(process, process.execPath, argv, process.env);
+  } catch {
+    // The exec was refused (a sandbox, a missing binary): serve runs on with V8's threads.
+  }
+}
