@@ -15,13 +15,16 @@
  * - CPU per SET_ACTIVITY at 100 clients over 5 s, both hosts side by side, three rounds: Node 22
  *   user 8.5-8.8 µs, system 3.7-4.0 with V8's threads; 8.5-9.1 and 3.3-3.4 on the main thread
  *   (2-5 % more requests served); Node 24 8.8-9.2 + 3.6-3.8 against 8.7-9.2 + 3.2-3.5.
+ * - The bench's `arrpc` phase (docs/performance.md, "Idle wake-ups"): on Node 22 the idle RSS
+ *   after its load stayed where it was (113 against 110 MiB, arRPC 115); on Node 24 it rose from
+ *   126 to 176-191 MiB (peak 185 to 250-265), so Node 24 keeps V8's threads.
  *
  * V8 reads these flags when it sets up the heap: set at run time (v8.setFlagsFromString, even as
  * the first statement of bin/companion.js) V8 stops on "Check failed: concurrent_marking_handle_"
  * at the first collection. So `serve` starts node again with the flag in the same process
  * (process.execve, Node 22.15 and later, not on Windows): the same pid and standard streams, the
- * flag set before V8 starts, about one node start-up more before the socket is bound. Node 20
- * and Windows keep V8's threads. A user who set any collector flag, or runs node under a
+ * flag set before V8 starts, about one node start-up more before the socket is bound. Node 22
+ * only: Node 20 has no execve, Node 24 keeps V8's threads (above), Windows has no exec. A user who set any collector flag, or runs node under a
  * debugger (the debugger's session would not survive the exec), keeps node as started.
  */
 
@@ -41,11 +44,16 @@ export interface NodeProcessFacts {
   readonly platform: NodeJS.Platform;
   /** Whether this node has process.execve. */
   readonly canExec: boolean;
+  /** process.versions.node. */
+  readonly nodeVersion: string;
 }
+
+/** The Node majors whose V8 collects on the main thread only in `serve` (measured per major, above). */
+export const SINGLE_THREADED_GC_MAJORS: ReadonlySet<number> = new Set([22]);
 
 /** The argument vector to start node again with (the flag first), or undefined to run on as started. */
 export function singleThreadedGcArgv(facts: NodeProcessFacts): readonly string[] | undefined {
-  if (!facts.canExec || facts.platform === 'win32') return undefined;
+  if (!facts.canExec || facts.platform === 'win32' || !SINGLE_THREADED_GC_MAJORS.has(Number(facts.nodeVersion.split('.')[0]))) return undefined;
   const userSet = (text: string): boolean => USER_SET_GC.test(text) || DEBUGGER.test(text);
   if (facts.execArgv.some(userSet) || userSet(facts.nodeOptions)) return undefined;
   return [facts.execPath, SINGLE_THREADED_GC, ...facts.execArgv, ...facts.argv.slice(1)];
@@ -66,6 +74,7 @@ export function collectOnMainThreadOnly(): void {
     nodeOptions: process.env['NODE_OPTIONS'] ?? '',
     platform: process.platform,
     canExec: typeof execve === 'function',
+    nodeVersion: process.versions.node,
   });
   if (argv === undefined || execve === undefined) return;
   try {

@@ -8,6 +8,7 @@ const LINUX: NodeProcessFacts = {
   nodeOptions: '',
   platform: 'linux',
   canExec: true,
+  nodeVersion: '22.23.3',
 };
 
 describe('serve collects on the main thread only: node started again with the flag', () => {
@@ -20,8 +21,10 @@ describe('serve collects on the main thread only: node started again with the fl
     expect(singleThreadedGcArgv({ ...LINUX, execArgv: [SINGLE_THREADED_GC, '--max-old-space-size=200'] })).toBeUndefined();
   });
 
-  it('a node without execve (20) and Windows run on with V8’s threads', () => {
+  it('a node without execve (20), Node 24 (measured: more memory after a load) and Windows run on with V8’s threads', () => {
     expect(singleThreadedGcArgv({ ...LINUX, canExec: false })).toBeUndefined();
+    expect(singleThreadedGcArgv({ ...LINUX, nodeVersion: '24.21.0' })).toBeUndefined();
+    expect(singleThreadedGcArgv({ ...LINUX, nodeVersion: '20.20.2' })).toBeUndefined();
     expect(singleThreadedGcArgv({ ...LINUX, platform: 'win32' })).toBeUndefined();
   });
 
