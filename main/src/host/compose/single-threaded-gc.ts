@@ -1,5 +1,6 @@
 /*
- * `companion serve` collects its garbage on the main thread only (V8's --single-threaded-gc).
+ * `companion serve` on Node 22 collects its garbage on the main thread only (V8's
+ * --single-threaded-gc).
  *
  * With V8's defaults every collection hands work to the platform's worker threads (four here):
  * parallel scavenges, concurrent marking and sweeping. An always-on companion mostly waits, and
@@ -24,8 +25,9 @@
  * at the first collection. So `serve` starts node again with the flag in the same process
  * (process.execve, Node 22.15 and later, not on Windows): the same pid and standard streams, the
  * flag set before V8 starts, about one node start-up more before the socket is bound. Node 22
- * only: Node 20 has no execve, Node 24 keeps V8's threads (above), Windows has no exec. A user who set any collector flag, or runs node under a
- * debugger (the debugger's session would not survive the exec), keeps node as started.
+ * only: Node 20 has no execve, Node 24 keeps V8's threads (above), Windows has no exec. A user
+ * who set any collector flag, or runs node under a debugger (the debugger's session would not
+ * survive the exec), keeps node as started.
  */
 
 /** The node options that make V8 collect on the main thread only. */
