@@ -7,9 +7,10 @@ if (!existsSync(entry)) {
   process.stderr.write("companion: not built yet. Run 'npm install' (or 'npm run build') in the project folder.\n");
   process.exit(1);
 }
-// `serve` on Node 22 collects garbage on its main thread only: node is started again with the
-// flag, in this process, before anything else (main/src/host/compose/single-threaded-gc.ts says why).
-if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/single-threaded-gc.js', import.meta.url).href)).collectOnMainThreadOnly();
+// `serve` starts node again, in this process and before anything else, with what can only be set
+// at start: one malloc arena, and on Node 22 the collector on the main thread
+// (main/src/host/compose/serve-exec.ts says why).
+if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/serve-exec.js', import.meta.url).href)).startServeTuned();
 // `serve` starts with V8's compilers held back and lets them go once it has started
 // (main/src/host/compose/startup-tiering.ts says why).
 if (process.argv[2] === 'serve') (await import(new URL('../out/main/src/host/compose/startup-tiering.js', import.meta.url).href)).holdCompilersForStartup();

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ONE_MALLOC_ARENA } from '../../src/host/compose/malloc-arenas.js';
 import { SINGLE_THREADED_GC, SINGLE_THREADED_GC_MAJORS } from '../../src/host/compose/single-threaded-gc.js';
 import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
 import { REPO_ROOT } from '../support/cli-process.js';
@@ -78,8 +79,13 @@ async function commandLineOf(pid: number): Promise<string[]> {
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((arg) => arg !== '');
 }
 
-/** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr and command line then. */
-async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished; commandLine: string[] }> {
+/** The environment a running process was started with (Linux), e.g. after an exec. */
+async function environmentOf(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter((entry) => entry !== '');
+}
+
+/** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr, command line and environment then. */
+async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished; commandLine: string[]; environment: string[] }> {
   const dir = await tempDir();
   const runtime = path.join(dir, 'run');
   const serve = spawn(node, [path.join(REPO_ROOT, 'bin/companion.js'), 'serve', '--runtime-dir', runtime, '--data-dir', path.join(dir, 'data')], {
@@ -98,7 +104,7 @@ async function serveUntilGameReady(node: string): Promise<{ serveStderr: string;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const game = await runToEnd(node, [path.join(REPO_ROOT, 'main/test/packaging/support/discord-rpc-game.mjs'), '123456789012345678'], cleanEnv({ XDG_RUNTIME_DIR: runtime }), 20_000);
-    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0) };
+    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0), environment: await environmentOf(serve.pid ?? 0) };
   } finally {
     serve.kill('SIGTERM');
     await exited;
@@ -124,15 +130,17 @@ function startChecks(build: Runnable): void {
     expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
-  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr; on Node 22 the same process collects on its main thread only', async () => {
-    const { serveStderr, game, commandLine } = await serveUntilGameReady(build.path);
+  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr; where node can exec, the same process runs with one malloc arena, and on Node 22 collects on its main thread only', async () => {
+    const { serveStderr, game, commandLine, environment } = await serveUntilGameReady(build.path);
     expect(game.stdout, game.stderr).toContain('"step":"ready"');
     expect(game.stdout).toContain(`"state":"On Node ${build.version}"`);
     expect(serveStderr).toBe('');
-    // single-threaded-gc.ts: node started again in the spawned process (the pid the test holds), with the flag first.
-    const execs = SINGLE_THREADED_GC_MAJORS.has(build.major) && spawnSync(build.path, ['-p', 'typeof process.execve'], { encoding: 'utf8' }).stdout.trim() === 'function';
-    expect(commandLine.slice(1, 3)).toEqual(execs ? [SINGLE_THREADED_GC, path.join(REPO_ROOT, 'bin/companion.js')] : [path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
-    if (build.major === 22) expect(execs).toBe(true);
+    // serve-exec.ts: node started again in the spawned process (the pid the test holds).
+    const canExec = spawnSync(build.path, ['-p', 'typeof process.execve'], { encoding: 'utf8' }).stdout.trim() === 'function';
+    if (build.major >= 22) expect(canExec).toBe(true);
+    expect(environment.filter((entry) => entry.startsWith('GLIBC_TUNABLES='))).toEqual(canExec ? [`GLIBC_TUNABLES=${ONE_MALLOC_ARENA}`] : []);
+    const gcFlag = canExec && SINGLE_THREADED_GC_MAJORS.has(build.major);
+    expect(commandLine.slice(1, 3)).toEqual(gcFlag ? [SINGLE_THREADED_GC, path.join(REPO_ROOT, 'bin/companion.js')] : [path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
   }, 60_000);
 
   it("the start-up tiering sets only V8 flags this Node's V8 has", () => {

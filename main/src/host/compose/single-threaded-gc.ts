@@ -23,29 +23,22 @@
  * V8 reads these flags when it sets up the heap: set at run time (v8.setFlagsFromString, even as
  * the first statement of bin/companion.js) V8 stops on "Check failed: concurrent_marking_handle_"
  * at the first collection. So `serve` starts node again with the flag in the same process
- * (process.execve, Node 22.15 and later, not on Windows): the same pid and standard streams, the
- * flag set before V8 starts, about one node start-up more before the socket is bound. Node 22
- * only: Node 20 has no execve, Node 24 keeps V8's threads (above), Windows has no exec. A user
- * who set any collector flag, or runs node under a debugger (the debugger's session would not
- * survive the exec), keeps node as started.
+ * (serve-exec.ts). Node 22 only: Node 24 keeps V8's threads (above), Node 20 cannot exec. A user
+ * who set any collector flag keeps node as started.
  */
 
 /** The node options that make V8 collect on the main thread only. */
 export const SINGLE_THREADED_GC = '--single-threaded-gc';
 
 const USER_SET_GC = /--(no-)?(single-threaded-gc|parallel-(scavenge|marking|compaction|pointer-update)|concurrent-(marking|sweeping|array-buffer-sweeping))\b/;
-const DEBUGGER = /--(inspect|debug)/;
 
-/** What decides whether node is started again: the running process's facts. */
-export interface NodeProcessFacts {
+/** What decides the flag: how this node was started. */
+export interface NodeStart {
   readonly execPath: string;
   readonly execArgv: readonly string[];
   /** process.argv: node, the script, its arguments. */
   readonly argv: readonly string[];
   readonly nodeOptions: string;
-  readonly platform: NodeJS.Platform;
-  /** Whether this node has process.execve. */
-  readonly canExec: boolean;
   /** process.versions.node. */
   readonly nodeVersion: string;
 }
@@ -53,35 +46,9 @@ export interface NodeProcessFacts {
 /** The Node majors whose V8 collects on the main thread only in `serve` (measured per major, above). */
 export const SINGLE_THREADED_GC_MAJORS: ReadonlySet<number> = new Set([22]);
 
-/** The argument vector to start node again with (the flag first), or undefined to run on as started. */
-export function singleThreadedGcArgv(facts: NodeProcessFacts): readonly string[] | undefined {
-  if (!facts.canExec || facts.platform === 'win32' || !SINGLE_THREADED_GC_MAJORS.has(Number(facts.nodeVersion.split('.')[0]))) return undefined;
-  const userSet = (text: string): boolean => USER_SET_GC.test(text) || DEBUGGER.test(text);
-  if (facts.execArgv.some(userSet) || userSet(facts.nodeOptions)) return undefined;
-  return [facts.execPath, SINGLE_THREADED_GC, ...facts.execArgv, ...facts.argv.slice(1)];
-}
-
-type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
-
-/**
- * Called first thing by `serve` (bin/companion.js): replaces this process with node started with
- * the flag, or returns when it is already set, not wanted, or cannot be (then V8's threads stay).
- */
-export function collectOnMainThreadOnly(): void {
-  const execve = (process as { execve?: Execve }).execve;
-  const argv = singleThreadedGcArgv({
-    execPath: process.execPath,
-    execArgv: process.execArgv,
-    argv: process.argv,
-    nodeOptions: process.env['NODE_OPTIONS'] ?? '',
-    platform: process.platform,
-    canExec: typeof execve === 'function',
-    nodeVersion: process.versions.node,
-  });
-  if (argv === undefined || execve === undefined) return;
-  try {
-    execve.call(process, process.execPath, argv, process.env);
-  } catch {
-    // The exec was refused (a sandbox, a missing binary): serve runs on with V8's threads.
-  }
+/** The argument vector to start node with (the flag first), or undefined when this node runs on as started. */
+export function singleThreadedGcArgv(start: NodeStart): readonly string[] | undefined {
+  if (!SINGLE_THREADED_GC_MAJORS.has(Number(start.nodeVersion.split('.')[0]))) return undefined;
+  if (start.execArgv.some((arg) => USER_SET_GC.test(arg)) || USER_SET_GC.test(start.nodeOptions)) return undefined;
+  return [start.execPath, SINGLE_THREADED_GC, ...start.execArgv, ...start.argv.slice(1)];
 }
