@@ -1,3 +1,5 @@
+import { ringChunk } from './page-memory.js';
+
 /**
  * Byte chunks the inspector's rings give back, for the next ring that needs one of the same
  * size (row-store.ts). Allocating a fresh Buffer for every 64 KiB of frames counted as external
@@ -11,7 +13,8 @@
  * chunks of other sizes, oldest size first: keeping the first sizes it was given left it full
  * of the 2-32 KiB chunks of the rings' first minutes, every 64 KiB chunk given later was dropped
  * and every one asked for was new (Node 24, 100 clients: 93% of takes missed, 14-17
- * mark-compacts in 5 s; docs/performance.md "Chunks of the wrong size").
+ * mark-compacts in 5 s; docs/performance.md "Chunks of the wrong size"). New chunks are pages of
+ * their own, outside the C library's heap (page-memory.ts).
  */
 export class ChunkPool {
   private readonly free = new Map<number, Buffer[]>();
@@ -26,7 +29,7 @@ export class ChunkPool {
 
   take(size: number): Buffer {
     const chunk = this.free.get(size)?.pop();
-    if (chunk === undefined) return Buffer.alloc(size);
+    if (chunk === undefined) return ringChunk(size);
     this.pooled -= size;
     return chunk;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkPool } from '../../../src/host/ui-bridge/chunk-pool.js';
+import { PAGE_BYTES } from '../../../src/host/ui-bridge/page-memory.js';
 
 describe('ChunkPool', () => {
   it('gives back a kept chunk of the size asked for, zeroed', () => {
@@ -11,6 +12,23 @@ describe('ChunkPool', () => {
     expect(again).toBe(chunk);
     expect(again.every((byte) => byte === 0)).toBe(true);
     expect(pool.bytes).toBe(0);
+  });
+
+  it('makes a new chunk of a page or more from pages of its own (a resizable ArrayBuffer, outside the C library heap), zeroed, of a fixed length', () => {
+    const pool = new ChunkPool();
+    for (const size of [PAGE_BYTES, 64 * 1024]) {
+      const chunk = pool.take(size);
+      expect(chunk.length).toBe(size);
+      const buffer = chunk.buffer as ArrayBuffer;
+      expect(buffer.resizable, String(size)).toBe(true);
+      expect(buffer.maxByteLength).toBe(size);
+      expect(chunk.every((byte) => byte === 0)).toBe(true);
+      chunk.write('{"cmd":"SET_ACTIVITY"}', size - 22, 'utf8');
+      expect(chunk.subarray(size - 22).toString('utf8')).toBe('{"cmd":"SET_ACTIVITY"}');
+    }
+    const small = pool.take(2048);
+    expect(small.length).toBe(2048);
+    expect((small.buffer as ArrayBuffer).resizable).toBe(false);
   });
 
   it('makes room for the size given now by dropping chunks of other sizes (a pool full of small chunks kept every big one out)', () => {
