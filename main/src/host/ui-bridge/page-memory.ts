@@ -6,7 +6,7 @@
  * were allocated while a burst's short-lived buffers (a 64 KiB read buffer per socket read, the
  * replies) came and went, so they sat among them and pinned the heap at its high-water mark.
  * With 100 games and then 10 games with 16 requests in flight (the bench's `arrpc` phase, Node
- * 24), the heap grew to 53 MiB and stayed there with 11 MiB of it in use.
+ * 24), the heap grew to 53 MiB and stayed there, holding the rings' 11 MiB.
  *
  * A resizable ArrayBuffer is reserved and committed by V8 itself (mmap on Linux), outside
  * malloc, and given back whole when it is collected; a chunk is never resized (its Buffer has a
