@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from './close-server.js';
+import { http } from './http-module.js';
 import { IdleConnectionChecks } from './idle-connection-checks.js';
 
 export interface LoopbackHttp {
@@ -17,7 +18,7 @@ export interface LoopbackHttp {
  * the caller once it keeps the port.
  */
 export async function listenLoopbackHttp(host = '127.0.0.1'): Promise<LoopbackHttp> {
-  const server = createServer();
+  const server = http.createServer();
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   const connectionChecks = IdleConnectionChecks.attach(server);

@@ -1,11 +1,12 @@
-import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { http } from '../../../common/src/node/http-module.js';
 import type { LookupFunction } from 'node:net';
 
 /** One GET's answer: its status, headers and body (empty when `wantBody` declined it). */
 export interface BytesResult {
   readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
 }
 
@@ -32,7 +33,7 @@ export interface BytesRequest {
   /** Certificates trusted instead of the system's (https only). */
   readonly ca?: string;
   /** Whether to read the body of this answer; when not, the connection is dropped at once. */
-  readonly wantBody?: (status: number, headers: http.IncomingHttpHeaders) => boolean;
+  readonly wantBody?: (status: number, headers: IncomingHttpHeaders) => boolean;
 }
 
 function errorCode(error: unknown, fallback: string): string {

@@ -1,10 +1,11 @@
-import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { http } from '../../../common/src/node/http-module.js';
 
 export interface HttpResult {
   readonly status: number;
   readonly statusText: string;
-  readonly headers: http.IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   readonly text: string;
 }
 

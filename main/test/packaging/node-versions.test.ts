@@ -85,12 +85,13 @@ async function environmentOf(pid: number): Promise<string[]> {
 }
 
 /** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr, command line and environment then. */
-async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished; commandLine: string[]; environment: string[] }> {
+async function serveUntilGameReady(node: string): Promise<{ serveStderr: string; game: Finished; commandLine: string[]; environment: string[]; builtins: string[] }> {
   const dir = await tempDir();
   const runtime = path.join(dir, 'run');
+  const builtinsLog = path.join(dir, 'builtins.txt');
   const serve = spawn(node, [path.join(REPO_ROOT, 'bin/companion.js'), 'serve', '--runtime-dir', runtime, '--data-dir', path.join(dir, 'data')], {
     cwd: REPO_ROOT,
-    env: cleanEnv({ XDG_CONFIG_HOME: path.join(dir, 'config') }),
+    env: cleanEnv({ XDG_CONFIG_HOME: path.join(dir, 'config'), NODE_OPTIONS: `--import=${pathToFileURL(path.join(REPO_ROOT, 'main/test/packaging/support/builtins-log.mjs')).href}`, BUILTINS_LOG: builtinsLog }),
   });
   let stdout = '';
   let stderr = '';
@@ -104,7 +105,9 @@ async function serveUntilGameReady(node: string): Promise<{ serveStderr: string;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const game = await runToEnd(node, [path.join(REPO_ROOT, 'main/test/packaging/support/discord-rpc-game.mjs'), '123456789012345678'], cleanEnv({ XDG_RUNTIME_DIR: runtime }), 20_000);
-    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0), environment: await environmentOf(serve.pid ?? 0) };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const builtins = (await readFile(builtinsLog, 'utf8')).split('\n');
+    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0), environment: await environmentOf(serve.pid ?? 0), builtins };
   } finally {
     serve.kill('SIGTERM');
     await exited;
@@ -130,8 +133,8 @@ function startChecks(build: Runnable): void {
     expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
-  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr; where node can exec, the same process runs with one malloc arena, and on Node 22 collects on its main thread only', async () => {
-    const { serveStderr, game, commandLine, environment } = await serveUntilGameReady(build.path);
+  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr and loads no undici; where node can exec, the same process runs with one malloc arena, and on Node 22 collects on its main thread only', async () => {
+    const { serveStderr, game, commandLine, environment, builtins } = await serveUntilGameReady(build.path);
     expect(game.stdout, game.stderr).toContain('"step":"ready"');
     expect(game.stdout).toContain(`"state":"On Node ${build.version}"`);
     expect(serveStderr).toBe('');
@@ -141,6 +144,9 @@ function startChecks(build: Runnable): void {
     expect(environment.filter((entry) => entry.startsWith('GLIBC_TUNABLES='))).toEqual(canExec ? [`GLIBC_TUNABLES=${ONE_MALLOC_ARENA}`] : []);
     const gcFlag = canExec && SINGLE_THREADED_GC_MAJORS.has(build.major);
     expect(commandLine.slice(1, 3)).toEqual(gcFlag ? [SINGLE_THREADED_GC, path.join(REPO_ROOT, 'bin/companion.js')] : [path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
+    // common/src/node/http-module.ts: Node's bundled undici (global fetch) stays unloaded; an ES import of node:http loads it on 22 and 24.
+    expect(builtins).toContain('NativeModule net');
+    expect(builtins.filter((name) => name.includes('undici'))).toEqual([]);
   }, 60_000);
 
   it("the start-up tiering sets only V8 flags this Node's V8 has", () => {

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import { http } from '../../../common/src/node/http-module.js';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { closeServer } from '../../../common/src/node/close-server.js';
@@ -19,7 +20,7 @@ export interface UpgradeTaker {
 
 /** The HTTP server: `handler` for requests, the gateway for WebSocket upgrades (else 404). */
 export function createPlatformHttpServer(handler: Handler, gateway: GatewayServer, others: readonly UpgradeTaker[] = []): Server {
-  return withGateway(createServer(handler), gateway, others);
+  return withGateway(http.createServer(handler), gateway, others);
 }
 
 /** The same over TLS (https and wss), with the server certificate chain and its key (PEM). */

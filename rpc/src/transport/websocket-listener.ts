@@ -1,7 +1,8 @@
-import http from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { declaresTooLong, isLoopbackHost, loopbackHosts } from '../../../common/src/loopback-request.js';
 import { closeServer } from '../../../common/src/node/close-server.js';
+import { http } from '../../../common/src/node/http-module.js';
 import { IdleConnectionChecks } from '../../../common/src/node/idle-connection-checks.js';
 import { WebSocketServer, type WebSocket } from '../../../common/src/node/ws-module.js';
 import { CloseCode } from '../protocol/codes.js';
@@ -139,7 +140,7 @@ export async function listenWebSocket(options: WebSocketListenerOptions): Promis
   return { listener: null, reason: `every RPC WebSocket port is taken (${range})` };
 }
 
-function serve(server: http.Server, host: string, port: number, options: WebSocketListenerOptions): WebSocketListener {
+function serve(server: Server, host: string, port: number, options: WebSocketListenerOptions): WebSocketListener {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.server.maxPayload, perMessageDeflate: false });
   const hosts = allowedHosts(port);
   const peerCheck = options.peerCheck ?? sameUserPeerCheck();
@@ -157,7 +158,7 @@ function serve(server: http.Server, host: string, port: number, options: WebSock
     );
   };
 
-  server.on('upgrade', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => undefined);
     const url = new URL(request.url ?? '/', 'http://rpc.invalid');
     if (url.pathname !== '/') return refuse(socket, 404, 'path');
@@ -175,7 +176,7 @@ function serve(server: http.Server, host: string, port: number, options: WebSock
       });
   });
 
-  const accept = (ws: WebSocket, request: http.IncomingMessage, url: URL, peer: { address: string; port: number; uid: number | null }): void => {
+  const accept = (ws: WebSocket, request: IncomingMessage, url: URL, peer: { address: string; port: number; uid: number | null }): void => {
     const handshake = checkUrlHandshake(url.searchParams);
     if (!handshake.ok) {
       logger?.info({ code: handshake.code, reason: handshake.reason }, 'rpc websocket handshake refused');
@@ -205,7 +206,7 @@ function serve(server: http.Server, host: string, port: number, options: WebSock
   };
 }
 
-function answerPlainRequest(request: http.IncomingMessage, response: http.ServerResponse): void {
+function answerPlainRequest(request: IncomingMessage, response: ServerResponse): void {
   const answer = (status: number, body: string, close: boolean): void => {
     response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(close ? { connection: 'close' } : {}) });
     response.end(body);
@@ -220,7 +221,7 @@ function answerPlainRequest(request: http.IncomingMessage, response: http.Server
   answer(404, NOT_FOUND_BODY, false);
 }
 
-function listen(server: http.Server, host: string, port: number): Promise<'listening' | NodeJS.ErrnoException> {
+function listen(server: Server, host: string, port: number): Promise<'listening' | NodeJS.ErrnoException> {
   return new Promise((resolve) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);

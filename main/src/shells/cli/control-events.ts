@@ -1,4 +1,5 @@
-import http from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { http } from '../../../../common/src/node/http-module.js';
 import type { CommandIo } from './cli-args.js';
 import type { ControlAction } from './control-action.js';
 import type { HostEndpoint } from '../../base/host-locator.js';
@@ -35,7 +36,7 @@ class EventLinePrinter {
  */
 export async function streamEvents(host: HostEndpoint, io: CommandIo): Promise<number> {
   const signals = stopSignals();
-  let request: http.ClientRequest | undefined;
+  let request: ClientRequest | undefined;
   let stopped = false;
   const stop = (): void => {
     stopped = true;
