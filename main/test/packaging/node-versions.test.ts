@@ -74,14 +74,9 @@ function runToEnd(node: string, args: readonly string[], env: Record<string, str
   });
 }
 
-/** The options a running process was started with (Linux), e.g. after an exec. */
-async function commandLineOf(pid: number): Promise<string[]> {
-  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((arg) => arg !== '');
-}
-
-/** The environment a running process was started with (Linux), e.g. after an exec. */
-async function environmentOf(pid: number): Promise<string[]> {
-  return (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter((entry) => entry !== '');
+/** A running process's command line or environment as it was started (Linux), e.g. after an exec. */
+async function startedWith(pid: number, what: 'cmdline' | 'environ'): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/${what}`, 'utf8')).split('\0').filter((entry) => entry !== '');
 }
 
 /** `companion serve` under `node` until a discord-rpc game got READY and its activity; returns serve's stderr, command line and environment then. */
@@ -107,7 +102,7 @@ async function serveUntilGameReady(node: string): Promise<{ serveStderr: string;
     const game = await runToEnd(node, [path.join(REPO_ROOT, 'main/test/packaging/support/discord-rpc-game.mjs'), '123456789012345678'], cleanEnv({ XDG_RUNTIME_DIR: runtime }), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const builtins = (await readFile(builtinsLog, 'utf8')).split('\n');
-    return { serveStderr: stderr, game, commandLine: await commandLineOf(serve.pid ?? 0), environment: await environmentOf(serve.pid ?? 0), builtins };
+    return { serveStderr: stderr, game, commandLine: await startedWith(serve.pid ?? 0, 'cmdline'), environment: await startedWith(serve.pid ?? 0, 'environ'), builtins };
   } finally {
     serve.kill('SIGTERM');
     await exited;
