@@ -189,4 +189,24 @@ describe('issue 27 §4: the forgetting timer runs only while unused apps registe
       expect(services.apps.find(appId(7))?.id).toBe(appId(7));
     });
   });
+
+  it('one timer, set for the longest-unused app’s time: each unused app is forgotten at its time, then the timer stops', async () => {
+    await withServices(
+      async (services) => {
+        services.apps.start();
+        expect(services.apps.register(appId(8)).kind).toBe('registered');
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(services.apps.register(appId(9)).kind).toBe('registered');
+        // appId(8)'s time (1.5 s after its registration) is up, appId(9)'s is not.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        expect(services.store.app(appId(8))).toBeUndefined();
+        expect(services.store.app(appId(9))?.id).toBe(appId(9));
+        expect(services.apps.sweeping).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        expect(services.store.app(appId(9))).toBeUndefined();
+        expect(services.apps.sweeping).toBe(false);
+      },
+      { unusedAppTtlMs: 1_500 },
+    );
+  });
 });

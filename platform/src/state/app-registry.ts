@@ -31,6 +31,8 @@ export type Registration =
  */
 export class AppRegistry {
   private sweeper: NodeJS.Timeout | undefined;
+  /** When the timer set is due (epoch ms, the options' clock). */
+  private sweepAt = 0;
   private started = false;
 
   constructor(
@@ -68,23 +70,23 @@ export class AppRegistry {
     return { kind: 'registered', app };
   }
 
-  /** Forgets the unused apps registered on first use whose time is up; returns how many. The timer stops once none is left. */
+  /** Forgets the unused apps registered on first use whose time is up; returns how many. The timer is set for the next one's time, or stops once none is left. */
   forgetIdle(): number {
     const forgotten = this.store.forgetUnusedApps(this.options.now() - this.options.unusedTtlMs);
     if (forgotten > 0) this.options.logger.info({ forgotten }, 'unused applications registered on first use forgotten');
-    if (!this.store.hasUnusedApps()) this.stopSweeper();
+    this.arm();
     return forgotten;
   }
 
   /**
-   * Forgets idle apps now, and then every `min(unusedTtlMs, 60 s)` while unused apps registered
-   * on first use are held, until `stop()`. With none, no timer runs (issue 27 §4: an idle
-   * emulator sets no timer of its own); the next registration arms it.
+   * Forgets idle apps now, and then whenever the longest-unused app registered on first use is
+   * due (one timer, set for that time), until `stop()`. With none, no timer runs (issue 27 §4: an
+   * idle emulator sets no timer of its own, and one holding unused apps wakes when one is due,
+   * not every minute); the next registration arms it.
    */
   start(): void {
     this.started = true;
     this.forgetIdle();
-    this.arm();
   }
 
   stop(): void {
@@ -97,14 +99,27 @@ export class AppRegistry {
     return this.sweeper !== undefined;
   }
 
+  /** Sets the timer for the longest-unused app's time (an earlier one already set stays), or stops it when none is unused. */
   private arm(): void {
-    if (!this.started || this.sweeper !== undefined || !this.store.hasUnusedApps()) return;
-    this.sweeper = setInterval(() => this.forgetIdle(), Math.max(1000, Math.min(this.options.unusedTtlMs, 60_000)));
+    const oldest = this.started ? this.store.oldestUnusedSince() : undefined;
+    if (oldest === undefined) {
+      this.stopSweeper();
+      return;
+    }
+    const due = oldest + this.options.unusedTtlMs;
+    if (this.sweeper !== undefined && this.sweepAt <= due) return;
+    this.stopSweeper();
+    this.sweepAt = due;
+    // Just after its time: forgetUnusedApps keeps an app until its time has passed.
+    this.sweeper = setTimeout(() => {
+      this.sweeper = undefined;
+      this.forgetIdle();
+    }, Math.max(0, due - this.options.now()) + 1);
     this.sweeper.unref();
   }
 
   private stopSweeper(): void {
-    clearInterval(this.sweeper);
+    clearTimeout(this.sweeper);
     this.sweeper = undefined;
   }
 

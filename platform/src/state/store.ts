@@ -607,7 +607,14 @@ export class Store {
 
   /** Whether any app registered on first use is still unused (the forgetting timer is needed). */
   hasUnusedApps(): boolean {
-    return this.data.apps.some((app) => app.unused_since !== undefined);
+    return this.oldestUnusedSince() !== undefined;
+  }
+
+  /** When the longest-unused app registered on first use became unused (epoch ms), or undefined when none is. */
+  oldestUnusedSince(): number | undefined {
+    let oldest: number | undefined;
+    for (const app of this.data.apps) if (app.unused_since !== undefined && (oldest === undefined || app.unused_since < oldest)) oldest = app.unused_since;
+    return oldest;
   }
 
   /** Forgets the unused apps idle since before `before` (epoch ms); returns how many. */

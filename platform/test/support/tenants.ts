@@ -6,7 +6,7 @@ import { PlatformAddresses, PlatformServices } from '../../src/assembly/platform
 import type { Route } from '../../src/http/router.js';
 import { SEED, type PlatformServer } from '../../src/index.js';
 import { Store } from '../../src/state/store.js';
-import { DEFAULT_LIMITS } from '../../src/support/limits.js';
+import { DEFAULT_LIMITS, type PlatformLimits } from '../../src/support/limits.js';
 import { SILENT_LOGGER } from '../../src/support/logger.js';
 import type { Lobby, LobbyMessage, PlatformChannel, PlatformMessage } from '../../src/wire/index.js';
 import { api, startTestPlatform } from './harness.js';
@@ -123,11 +123,11 @@ export async function setUpTenants(platform?: PlatformServer): Promise<Tenants> 
 }
 
 /** The emulator's services over a fresh store (not listening), for `work`; closed after. */
-export async function withServices<T>(work: (services: PlatformServices) => T | Promise<T>): Promise<T> {
+export async function withServices<T>(work: (services: PlatformServices) => T | Promise<T>, limits: Partial<PlatformLimits> = {}): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'companion-routes-'));
   const store = await Store.open({ dataDir: dir, now: Date.now, persistDebounceMs: 10_000, messagesPerChannel: 100, logger: SILENT_LOGGER });
   try {
-    const services = new PlatformServices(store, { limits: DEFAULT_LIMITS, now: Date.now, logger: SILENT_LOGGER, strictApps: false, adminToken: 'x' }, new PlatformAddresses());
+    const services = new PlatformServices(store, { limits: { ...DEFAULT_LIMITS, ...limits }, now: Date.now, logger: SILENT_LOGGER, strictApps: false, adminToken: 'x' }, new PlatformAddresses());
     try {
       return await work(services);
     } finally {
