@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ONE_MALLOC_ARENA } from '../../src/host/compose/malloc-arenas.js';
-import { SINGLE_THREADED_GC, SINGLE_THREADED_GC_MAJORS } from '../../src/host/compose/single-threaded-gc.js';
+import { COLLECTOR_FLAGS, COLLECTOR_FLAG_MAJORS } from '../../src/host/compose/collector-flags.js';
 import { TIERED_NODE_MAJORS, tieringFlagsFor } from '../../src/host/compose/startup-tiering.js';
 import { REPO_ROOT } from '../support/cli-process.js';
 
@@ -128,7 +128,7 @@ function startChecks(build: Runnable): void {
     expect(run.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
-  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr and loads no undici; where node can exec, the same process runs with one malloc arena, and on Node 22 collects on its main thread only', async () => {
+  it('companion serve: a discord-rpc game gets READY and sets its activity; the start prints nothing on stderr and loads no undici; where node can exec, the same process runs with one malloc arena, and on Node 22 and 24 collects on its main thread without V8’s memory reducer', async () => {
     const { serveStderr, game, commandLine, environment, builtins } = await serveUntilGameReady(build.path);
     expect(game.stdout, game.stderr).toContain('"step":"ready"');
     expect(game.stdout).toContain(`"state":"On Node ${build.version}"`);
@@ -137,8 +137,8 @@ function startChecks(build: Runnable): void {
     const canExec = spawnSync(build.path, ['-p', 'typeof process.execve'], { encoding: 'utf8' }).stdout.trim() === 'function';
     if (build.major >= 22) expect(canExec).toBe(true);
     expect(environment.filter((entry) => entry.startsWith('GLIBC_TUNABLES='))).toEqual(canExec ? [`GLIBC_TUNABLES=${ONE_MALLOC_ARENA}`] : []);
-    const gcFlag = canExec && SINGLE_THREADED_GC_MAJORS.has(build.major);
-    expect(commandLine.slice(1, 3)).toEqual(gcFlag ? [SINGLE_THREADED_GC, path.join(REPO_ROOT, 'bin/companion.js')] : [path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
+    const gcFlags = canExec && COLLECTOR_FLAG_MAJORS.has(build.major) ? COLLECTOR_FLAGS : [];
+    expect(commandLine.slice(1, gcFlags.length + 3)).toEqual([...gcFlags, path.join(REPO_ROOT, 'bin/companion.js'), 'serve']);
     // common/src/node/http-module.ts: Node's bundled undici (global fetch) stays unloaded; an ES import of node:http loads it on 22 and 24.
     expect(builtins).toContain('NativeModule net');
     expect(builtins.filter((name) => name.includes('undici'))).toEqual([]);

@@ -7,8 +7,8 @@ import v8 from 'node:v8';
  * Under load V8 lets garbage pile up in the old generation between full collections and grows
  * the young generation; once the games stop, nothing allocates, so no collection runs and the
  * heap stays at its high-water mark: RSS stayed where the load left it. So when no game has
- * sent SET_ACTIVITY for a whole check period and the heap has grown by `minGrowthBytes` since
- * the last release, the host runs V8's memory-reducing collection (the one V8 runs on a
+ * sent SET_ACTIVITY and the gateway no dispatch for a whole check period, and the heap has grown
+ * by `minGrowthBytes` since the last release, the host runs V8's memory-reducing collection (the one V8 runs on a
  * low-memory notification: full collections until nothing more is freed, the young generation
  * shrunk, emptied pages returned to the OS). Start-up counts as such a growth: the first quiet
  * period after start releases what loading the modules left behind.
@@ -69,10 +69,10 @@ const DEFAULT_MIN_GROWTH_BYTES = 2 * 1024 * 1024;
 /**
  * Runs the memory-reducing collection when the host has been quiet for a check period after the heap grew.
  *
- * The check's timer runs only from start, or from a game's update, to the first quiet check after
- * it (issue 27 §4: an idle host sets no timer of its own); the next update arms it again. Heap
- * growth with no SET_ACTIVITY behind it (other RPC commands, the UI) is released at the next
- * quiet period after an update, no longer by a check that ticks all day.
+ * The check's timer runs only from start, or from a game's update or a gateway dispatch, to the
+ * first quiet check after it (issue 27 §4: an idle host sets no timer of its own); the next update
+ * arms it again. Heap growth with neither behind it (other RPC commands, the UI) is released at
+ * the next quiet period after one, not by a check that ticks all day.
  */
 export class IdleHeapRelease {
   private active = false;
@@ -153,10 +153,21 @@ export interface ActivitySource {
   on(event: 'activity', listener: () => void): unknown;
 }
 
-/** `companion serve`: the heap is released whenever the games go quiet, until `closed`. */
-export function releaseHeapWhenIdle(server: ActivitySource, closed: Promise<void>): IdleHeapRelease {
+/** ...and the platform session's gateway dispatches (friends' presence, invites, relationships). */
+export interface DispatchSource {
+  on(event: 'dispatch', listener: () => void): unknown;
+}
+
+/**
+ * `companion serve`: the heap is released whenever the games and the gateway go quiet, until
+ * `closed`. On Node 22 and 24 serve runs without V8's memory reducer (collector-flags.ts), so
+ * this is what shrinks the heap after any burst, games' or friends'.
+ */
+export function releaseHeapWhenIdle(sources: { readonly server: ActivitySource; readonly session: DispatchSource }, closed: Promise<void>): IdleHeapRelease {
   const release = new IdleHeapRelease({ collect: memoryReducingCollection });
-  server.on('activity', () => release.touch());
+  const touch = (): void => release.touch();
+  sources.server.on('activity', touch);
+  sources.session.on('dispatch', touch);
   void closed.then(() => release.dispose());
   return release;
 }

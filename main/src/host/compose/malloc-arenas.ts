@@ -14,7 +14,7 @@
  * SET_ACTIVITY for 5 s and then 10 clients for 5 s, RSS after 60 s of quiet): Node 24.21.0,
  * three pairs, 112.4, 110.9, 110.6 MiB with the arenas against 106.1, 99.8, 99.9 with one (the
  * thread arenas' 12-14 MiB gone, the main arena a little larger); Node 22.23.3 (collecting on
- * the main thread, single-threaded-gc.ts), one pair after a longer load (10 clients for 16 s
+ * the main thread, collector-flags.ts), one pair after a longer load (10 clients for 16 s
  * more), 93.1 against 90.2 MiB. CPU per SET_ACTIVITY at 100 clients, 5 s each, the two side by
  * side, four rounds on Node 24: user 9.0-10.6 + system 3.5-4.2 µs with the arenas, 8.9-10.5 +
  * 3.8-4.9 with one.

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { mapsShowGlibc, oneMallocArenaEnv, restoreUserTunables } from './malloc-arenas.js';
-import { singleThreadedGcArgv, type NodeStart } from './single-threaded-gc.js';
+import { collectorArgv, type NodeStart } from './collector-flags.js';
 
 /*
  * `companion serve` starts node again, once, when a setting it runs with can only be given
- * before node starts: V8's collector on the main thread (Node 22, single-threaded-gc.ts) and
- * glibc's single malloc arena (Linux with glibc, malloc-arenas.ts). process.execve (Node 22.15
+ * before node starts: V8's collector on the main thread and without its memory reducer (Node 22
+ * and 24, collector-flags.ts) and glibc's single malloc arena (Linux with glibc, malloc-arenas.ts). process.execve (Node 22.15
  * and later; not on Windows) replaces the program in the same process: the same pid and
  * standard streams, about one node start-up more before the socket is bound (measured with the
  * collector's flag: 46-64 ms to 67-85 ms from spawn to a connectable socket, docs/performance.md).
@@ -36,7 +36,7 @@ const DEBUGGER = /--(inspect|debug)/;
 export function serveExec(start: ServeStart): ServeExec | undefined {
   if (!start.canExec || start.platform === 'win32') return undefined;
   if (start.execArgv.some((arg) => DEBUGGER.test(arg)) || DEBUGGER.test(start.nodeOptions)) return undefined;
-  const argv = singleThreadedGcArgv(start);
+  const argv = collectorArgv(start);
   const env = start.platform === 'linux' ? oneMallocArenaEnv(start.env, start.usesGlibc) : undefined;
   if (argv === undefined && env === undefined) return undefined;
   return { argv: argv ?? [start.execPath, ...start.execArgv, ...start.argv.slice(1)], env: env ?? start.env };

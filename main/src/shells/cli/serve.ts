@@ -132,6 +132,6 @@ export async function serveCommand(argv: readonly string[], io: CommandIo): Prom
   // Started: what runs from now on is the work the host is for (startup-tiering.ts).
   compileFromNowOn();
   // What start-up and each burst of load leave in the heap goes back once the games are quiet.
-  releaseHeapWhenIdle(host.server, host.closed);
+  releaseHeapWhenIdle(host, host.closed);
   return shutdown.closeOnSignal(host, logger);
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { IdleHeapRelease } from '../../../src/host/compose/idle-heap-release.js';
+import { IdleHeapRelease, releaseHeapWhenIdle } from '../../../src/host/compose/idle-heap-release.js';
 
 const BUILT = new URL('../../../../out/main/src/host/compose/idle-heap-release.js', import.meta.url).href;
 const MiB = 1024 * 1024;
@@ -74,6 +75,30 @@ describe('heap released when the games go quiet', () => {
     expect(release.releases).toBe(2);
     expect(release.armed).toBe(false);
     release.dispose();
+  });
+
+  it('serve arms it again on a game’s update and on a gateway dispatch (V8’s memory reducer is off on Node 22 and 24), and stops it when the host closes', async () => {
+    const server = new EventEmitter();
+    const session = new EventEmitter();
+    let close = (): void => undefined;
+    const closed = new Promise<void>((resolve) => (close = resolve));
+    const release = releaseHeapWhenIdle({ server, session }, closed);
+    expect(release.armed).toBe(true);
+    await release.check(); // start-up's release, a real collection in this process
+    expect(release.armed).toBe(false);
+    session.emit('dispatch', 'PRESENCE_UPDATE', {});
+    expect(release.armed).toBe(true);
+    await release.check();
+    await release.check();
+    expect(release.armed).toBe(false);
+    server.emit('activity', {});
+    expect(release.armed).toBe(true);
+    close();
+    await closed;
+    await Promise.resolve();
+    expect(release.armed).toBe(false);
+    session.emit('dispatch', 'PRESENCE_UPDATE', {});
+    expect(release.armed).toBe(false);
   });
 
   it('a node without an inspector: the release stops trying', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ONE_MALLOC_ARENA, USER_TUNABLES } from '../../../src/host/compose/malloc-arenas.js';
 import { serveExec, type ServeStart } from '../../../src/host/compose/serve-exec.js';
-import { SINGLE_THREADED_GC } from '../../../src/host/compose/single-threaded-gc.js';
+import { COLLECTOR_FLAGS } from '../../../src/host/compose/collector-flags.js';
 
 const ARGS = ['/opt/companion/bin/companion.js', 'serve', '--runtime-dir', '/run/x'];
 const LINUX_24: ServeStart = {
@@ -17,19 +17,24 @@ const LINUX_24: ServeStart = {
 };
 
 describe('serve starts node again with what can only be set at start', () => {
-  it('Node 24 on glibc: the same command, one malloc arena in the environment', () => {
-    expect(serveExec(LINUX_24)).toEqual({ argv: ['/usr/bin/node', '--max-old-space-size=200', ...ARGS], env: { PATH: '/usr/bin', GLIBC_TUNABLES: ONE_MALLOC_ARENA, [USER_TUNABLES]: '' } });
+  it('Node 22 and 24 on glibc: the collector flags first, and one malloc arena', () => {
+    for (const nodeVersion of ['22.23.3', '24.21.0']) {
+      expect(serveExec({ ...LINUX_24, nodeVersion })).toEqual({
+        argv: ['/usr/bin/node', ...COLLECTOR_FLAGS, '--max-old-space-size=200', ...ARGS],
+        env: { PATH: '/usr/bin', GLIBC_TUNABLES: ONE_MALLOC_ARENA, [USER_TUNABLES]: '' },
+      });
+    }
   });
 
-  it('Node 22 on glibc: the collector flag first, and one malloc arena', () => {
-    expect(serveExec({ ...LINUX_24, nodeVersion: '22.23.3' })).toEqual({
-      argv: ['/usr/bin/node', SINGLE_THREADED_GC, '--max-old-space-size=200', ...ARGS],
+  it('a user’s own collector flag on glibc: the same command, one malloc arena in the environment', () => {
+    expect(serveExec({ ...LINUX_24, execArgv: ['--max-old-space-size=200', '--memory-reducer'] })).toEqual({
+      argv: ['/usr/bin/node', '--max-old-space-size=200', '--memory-reducer', ...ARGS],
       env: { PATH: '/usr/bin', GLIBC_TUNABLES: ONE_MALLOC_ARENA, [USER_TUNABLES]: '' },
     });
   });
 
-  it('Node 22 on musl: the collector flag only', () => {
-    expect(serveExec({ ...LINUX_24, nodeVersion: '22.23.3', usesGlibc: false })).toEqual({ argv: ['/usr/bin/node', SINGLE_THREADED_GC, '--max-old-space-size=200', ...ARGS], env: LINUX_24.env });
+  it('on musl: the collector flags only', () => {
+    expect(serveExec({ ...LINUX_24, usesGlibc: false })).toEqual({ argv: ['/usr/bin/node', ...COLLECTOR_FLAGS, '--max-old-space-size=200', ...ARGS], env: LINUX_24.env });
   });
 
   it('started again, finds everything in place: no second exec', () => {
@@ -41,9 +46,9 @@ describe('serve starts node again with what can only be set at start', () => {
     expect(serveExec({ ...LINUX_24, nodeVersion: '22.23.3', execPath, execArgv, argv: [execPath, ...ARGS], env: again.env })).toBeUndefined();
   });
 
-  it('nothing to set (Node 24 on musl, a macOS node 24) runs on as started', () => {
-    expect(serveExec({ ...LINUX_24, usesGlibc: false })).toBeUndefined();
-    expect(serveExec({ ...LINUX_24, platform: 'darwin' })).toBeUndefined();
+  it('nothing to set (a major not measured, on musl or macOS) runs on as started', () => {
+    expect(serveExec({ ...LINUX_24, nodeVersion: '26.0.0', usesGlibc: false })).toBeUndefined();
+    expect(serveExec({ ...LINUX_24, nodeVersion: '26.0.0', platform: 'darwin' })).toBeUndefined();
   });
 
   it('a node without execve (Node 20) and Windows run on as started', () => {
