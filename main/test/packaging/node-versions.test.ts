@@ -157,6 +157,49 @@ function startChecks(build: Runnable): void {
     expect(optimizedAfter(build.path, calls, true)).toBe(true);
     expect(optimizedAfter(build.path, calls, false)).toBe(false);
   });
+  it("once serve has started, baseline code is compiled on the main thread: V8's worker threads stay asleep for it (Node 24 compiles it on them by default)", () => {
+    expect(baselineWakesWorkers(build.path, false)).toBe(0);
+    // The check can fail: with V8's concurrent baseline compiler (Node 24's default) the same code wakes them.
+    if (build.major === 24) expect(baselineWakesWorkers(build.path, true)).toBeGreaterThan(10);
+  });
+}
+
+/**
+ * Context switches of V8's worker threads while 2,000 new functions reach the baseline tier,
+ * after serve's tiering release; the optimizing tiers off (their compile jobs run on the worker
+ * threads), the collector on the main thread. `concurrent`: V8's concurrent baseline compiler set
+ * back on after the release.
+ */
+function baselineWakesWorkers(node: string, concurrent: boolean): number {
+  const script = `
+    import { readdirSync, readFileSync } from 'node:fs';
+    import v8 from 'node:v8';
+    const { holdCompilersForStartup, compileFromNowOn } = await import(${JSON.stringify(pathToFileURL(TIERING_BUILT).href)});
+    const switches = () => readdirSync('/proc/self/task').map((task) => {
+      try {
+        const status = readFileSync('/proc/self/task/' + task + '/status', 'utf8');
+        return /^Name:\\s+V8Worker/m.test(status) ? Number(/^voluntary_ctxt_switches:\\s+(\\d+)/m.exec(status)[1]) : 0;
+      } catch { return 0; }
+    }).reduce((a, b) => a + b, 0);
+    if (!holdCompilersForStartup()) throw new Error('not held');
+    compileFromNowOn();
+    // From the environment: flags written in this script (node's execArgv, with -e) would count as the user's.
+    v8.setFlagsFromString(process.env.AFTER_RELEASE);
+    const before = switches();
+    for (let batch = 0; batch < 20; batch += 1) {
+      const fns = Array.from({ length: 100 }, (_, k) => new Function('n', 'let s = ' + (k + batch) + '; for (let i = 0; i < n; i += 1) s += (i * ' + (k + 3) + ') % 13; return s;'));
+      for (let round = 0; round < 30; round += 1) for (const f of fns) f(50);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    console.log(switches() - before);
+  `;
+  const run = spawnSync(node, ['--single-threaded-gc', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: cleanEnv({ AFTER_RELEASE: `${concurrent ? '--concurrent-sparkplug ' : ''}--no-opt --no-maglev` }),
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return Number(run.stdout.trim());
 }
 
 /**

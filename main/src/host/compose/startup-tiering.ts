@@ -72,10 +72,19 @@ const NODE_22: TieringFlags = {
 /**
  * Node 24 (V8 13.6): Maglev, the mid-tier optimizing compiler, is on by default and held too;
  * after the start, Maglev after 100 calls, TurboFan after 1,000, 100 after a type change.
+ *
+ * Its baseline compiler (Sparkplug, a few µs a batch of functions) works on a worker thread by
+ * default (Node 20 and 22: on the main thread), so an idle host that runs a little code (the
+ * gateway heartbeat, the heap release) woke V8's worker threads for it: on the main thread here.
+ * Measured 2026-11-29 (2 cores, Linux 6.18, unpinned; a script outside the repository:
+ * `companion serve` alone, 100 clients sending SET_ACTIVITY for 5 s then 10 for 5 s, then every
+ * thread's context switches over the next 60 s): 13, 13, 17 with V8's default (of which V8's
+ * worker threads 3-7, a `perf record -e sched:sched_wakeup -g` showed them woken by
+ * BaselineBatchCompiler::CompileBatchConcurrent), 7, 7, 7 with it off (worker threads 0).
  */
 const NODE_24: TieringFlags = {
   hold: '--no-opt --no-sparkplug --no-maglev',
-  release: '--opt --sparkplug --maglev --invocation-count-for-maglev=100 --invocation-count-for-turbofan=1000 --minimum-invocations-after-ic-update=100',
+  release: '--opt --sparkplug --no-concurrent-sparkplug --maglev --invocation-count-for-maglev=100 --invocation-count-for-turbofan=1000 --minimum-invocations-after-ic-update=100',
 };
 
 const BY_MAJOR: Readonly<Record<number, TieringFlags>> = { 20: NODE_20, 22: NODE_22, 24: NODE_24 };
@@ -88,7 +97,7 @@ export function tieringFlagsFor(nodeVersion: string = process.versions.node): Ti
 /** Node majors with their own flags, for the tests that check each against its V8. */
 export const TIERED_NODE_MAJORS: readonly number[] = Object.keys(BY_MAJOR).map(Number);
 
-const USER_SET = /--(no-)?(opt|turbofan|sparkplug|maglev|interrupt-budget|ticks-before-optimization|invocation-count-for-[a-z-]+|minimum-invocations-[a-z-]+)\b/;
+const USER_SET = /--(no-)?(opt|turbofan|sparkplug|concurrent-sparkplug|maglev|interrupt-budget|ticks-before-optimization|invocation-count-for-[a-z-]+|minimum-invocations-[a-z-]+)\b/;
 
 let held: TieringFlags | undefined;
 
