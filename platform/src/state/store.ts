@@ -605,12 +605,7 @@ export class Store {
     this.changedRecords('apps', app);
   }
 
-  /** Whether any app registered on first use is still unused (the forgetting timer is needed). */
-  hasUnusedApps(): boolean {
-    return this.oldestUnusedSince() !== undefined;
-  }
-
-  /** When the longest-unused app registered on first use became unused (epoch ms), or undefined when none is. */
+  /** When the longest-unused app registered on first use became unused (epoch ms), or undefined when none is (no forgetting timer is needed). */
   oldestUnusedSince(): number | undefined {
     let oldest: number | undefined;
     for (const app of this.data.apps) if (app.unused_since !== undefined && (oldest === undefined || app.unused_since < oldest)) oldest = app.unused_since;

@@ -8,10 +8,10 @@ import v8 from 'node:v8';
  * the young generation; once the games stop, nothing allocates, so no collection runs and the
  * heap stays at its high-water mark: RSS stayed where the load left it. So when no game has
  * sent SET_ACTIVITY and the gateway no dispatch for a whole check period, and the heap has grown
- * by `minGrowthBytes` since the last release, the host runs V8's memory-reducing collection (the one V8 runs on a
- * low-memory notification: full collections until nothing more is freed, the young generation
- * shrunk, emptied pages returned to the OS). Start-up counts as such a growth: the first quiet
- * period after start releases what loading the modules left behind.
+ * by `minGrowthBytes` since the last release, the host runs V8's memory-reducing collection (the
+ * one V8 runs on a low-memory notification: full collections until nothing more is freed, the
+ * young generation shrunk, emptied pages returned to the OS). Start-up counts as such a growth:
+ * the first quiet period after start releases what loading the modules left behind.
  *
  * Node exposes that collection only through the inspector protocol (HeapProfiler.collectGarbage),
  * which works in-process without --inspect; the session lives for the one call. A plain full

@@ -5,10 +5,11 @@ import { collectorArgv, type NodeStart } from './collector-flags.js';
 /*
  * `companion serve` starts node again, once, when a setting it runs with can only be given
  * before node starts: V8's collector on the main thread and without its memory reducer (Node 22
- * and 24, collector-flags.ts) and glibc's single malloc arena (Linux with glibc, malloc-arenas.ts). process.execve (Node 22.15
- * and later; not on Windows) replaces the program in the same process: the same pid and
- * standard streams, about one node start-up more before the socket is bound (measured with the
- * collector's flag: 46-64 ms to 67-85 ms from spawn to a connectable socket, docs/performance.md).
+ * and 24, collector-flags.ts) and glibc's single malloc arena (Linux with glibc,
+ * malloc-arenas.ts). process.execve (Node 22.15 and later; not on Windows) replaces the program
+ * in the same process: the same pid and standard streams, about one node start-up more before
+ * the socket is bound (measured with the collector's flag: 46-64 ms to 67-85 ms from spawn to a
+ * connectable socket, docs/performance.md).
  * Node 20 has no execve and runs on as started. Under a debugger (--inspect, --debug) node runs on
  * as started too: the debugger's session would not survive the exec. The started node finds
  * both settings in place and runs on, so there is never a second exec.
