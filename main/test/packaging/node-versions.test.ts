@@ -158,9 +158,10 @@ function startChecks(build: Runnable): void {
     expect(optimizedAfter(build.path, calls, false)).toBe(false);
   });
   it("once serve has started, baseline code is compiled on the main thread: V8's worker threads stay asleep for it (Node 24 compiles it on them by default)", () => {
-    expect(baselineWakesWorkers(build.path, false)).toBe(0);
-    // The check can fail: with V8's concurrent baseline compiler (Node 24's default) the same code wakes them.
-    if (build.major === 24) expect(baselineWakesWorkers(build.path, true)).toBeGreaterThan(10);
+    // 0 in every run seen; a few allowed for a task of V8's own that has nothing to do with compiling.
+    expect(baselineWakesWorkers(build.path, false)).toBeLessThanOrEqual(3);
+    // The check can fail: with V8's concurrent baseline compiler (Node 24's default) the same code wakes them (121-148 times seen).
+    if (build.major === 24) expect(baselineWakesWorkers(build.path, true)).toBeGreaterThan(20);
   });
 }
 
