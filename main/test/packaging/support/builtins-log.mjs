@@ -1,6 +1,14 @@
 // Loaded with `node --import` (NODE_OPTIONS) by node-versions.test.ts: writes the Node built-ins
 // this process has loaded (process.moduleLoadList) to the file BUILTINS_LOG names, every 100 ms.
-import { writeFileSync } from 'node:fs';
+// Written beside it and renamed over it, so the test never reads a file half written (a read
+// between writeFileSync's truncate and its write saw an empty list once in CI).
+import { renameSync, writeFileSync } from 'node:fs';
 
 const file = process.env.BUILTINS_LOG;
-if (file !== undefined) setInterval(() => writeFileSync(file, process.moduleLoadList.join('\n')), 100).unref();
+if (file !== undefined) {
+  const next = `${file}.${process.pid}.next`;
+  setInterval(() => {
+    writeFileSync(next, process.moduleLoadList.join('\n'));
+    renameSync(next, file);
+  }, 100).unref();
+}
