@@ -10,10 +10,6 @@ const NODE_22: NodeStart = {
 };
 
 describe('serve collects on the main thread, without V8’s memory reducer: node started with the flags', () => {
-  it('are the two flags', () => {
-    expect(COLLECTOR_FLAGS).toEqual(['--single-threaded-gc', '--no-memory-reducer']);
-  });
-
   it('starts node with the flags first, then the options and arguments it was started with, on Node 22 and 24', () => {
     for (const nodeVersion of ['22.23.3', '24.21.0']) {
       expect(collectorArgv({ ...NODE_22, nodeVersion })).toEqual(['/usr/bin/node', ...COLLECTOR_FLAGS, '--max-old-space-size=200', '/opt/companion/bin/companion.js', 'serve', '--runtime-dir', '/run/x']);
